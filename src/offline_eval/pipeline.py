@@ -1,0 +1,194 @@
+"""Execute the compendium's notebooks through papermill, and gather the ledger.
+
+Command line (what the Makefile calls)::
+
+    python -m offline_eval.pipeline run notebooks/yi_auc_anomalies.py [-p seed 7 ...] [--output-root DIR]
+    python -m offline_eval.pipeline ledger
+    python -m offline_eval.pipeline lab-settings
+
+``run`` converts the jupytext text notebook to ``build/notebooks/<name>.ipynb``,
+executes it with papermill into ``build/executed/<name>.ipynb`` with
+``output_root`` pointing at a private staging folder, and only when every cell
+succeeded moves the staged outputs into ``figures/`` (each file with an atomic
+rename).  A failing notebook therefore leaves ``figures/`` untouched, and the
+error names the notebook and the failing cell.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PROJ_ROOT
+
+__all__ = ["NotebookError", "execute", "main", "parse_parameters", "run"]
+
+KERNEL = "python3"
+
+
+class NotebookError(RuntimeError):
+    """A notebook failed; the message names the notebook and the cell."""
+
+
+def _jupyter_env() -> None:
+    # Use this interpreter's kernel, not a user-level kernelspec of another Python.
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        [str(Path(sys.prefix) / "share" / "jupyter")] + [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+    )
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+
+
+def parse_parameters(pairs) -> dict:
+    """``[("seed", "7"), ("n", "1e5")]`` -> ``{"seed": 7, "n": 100000.0}`` (YAML scalars)."""
+    import yaml
+
+    return {name: yaml.safe_load(value) for name, value in pairs}
+
+
+def execute(notebook: str | Path, output_root: str | Path, parameters: dict | None = None, *, executed: str | Path | None = None) -> Path:
+    """Execute one text notebook with papermill, writing its outputs under ``output_root``.
+
+    Raises :class:`NotebookError` naming the notebook and the failing cell.
+    Returns the path of the executed ``.ipynb``.
+    """
+    _jupyter_env()
+    import jupytext
+    import papermill as pm
+    from papermill.exceptions import PapermillExecutionError
+
+    notebook = Path(notebook).resolve()
+    if not notebook.is_file():
+        raise NotebookError(f"notebook {notebook} does not exist")
+    name = notebook.stem
+    nb = jupytext.read(notebook)
+    nb.metadata["kernelspec"] = {"name": KERNEL, "display_name": "Python 3", "language": "python"}
+    nb.metadata.setdefault("language_info", {"name": "python"})
+    src_dir = BUILD_DIR / "notebooks"
+    src_dir.mkdir(parents=True, exist_ok=True)
+    src_ipynb = src_dir / f"{name}.{os.getpid()}.ipynb"
+    jupytext.write(nb, src_ipynb)
+    executed = Path(executed) if executed else BUILD_DIR / "executed" / f"{name}.ipynb"
+    executed.parent.mkdir(parents=True, exist_ok=True)
+    params = {"output_root": str(Path(output_root).resolve()), **(parameters or {})}
+    try:
+        pm.execute_notebook(
+            str(src_ipynb),
+            str(executed),
+            parameters=params,
+            kernel_name=KERNEL,
+            cwd=str(NOTEBOOKS_DIR),
+            progress_bar=False,
+            report_mode=False,
+        )
+    except PapermillExecutionError as exc:
+        source = _cell_source(executed, exc.cell_index)
+        raise NotebookError(
+            f"notebook {name} failed in cell {exc.cell_index} (execution count {exc.exec_count}): "
+            f"{exc.ename}: {exc.evalue}\n--- cell source ---\n{source}\n--- executed copy: {executed}"
+        ) from None
+    except Exception as exc:  # kernel died, missing parameters cell, ...
+        raise NotebookError(f"notebook {name} could not be executed: {type(exc).__name__}: {exc}") from None
+    finally:
+        src_ipynb.unlink(missing_ok=True)
+    return executed
+
+
+def _cell_source(executed: Path, index: int) -> str:
+    try:
+        cells = json.loads(executed.read_text())["cells"]
+        return "".join(cells[index]["source"])
+    except Exception:
+        return "<unavailable>"
+
+
+def _install(stage: Path, dest: Path) -> list[Path]:
+    """Move every staged file into ``dest`` (same tree layout), each by atomic rename."""
+    moved = []
+    for f in sorted(p for p in stage.rglob("*") if p.is_file()):
+        target = dest / f.relative_to(stage)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        shutil.copy2(f, tmp)
+        os.replace(tmp, target)
+        moved.append(target)
+    return moved
+
+
+def run(notebook: str | Path, parameters: dict | None = None, *, output_root: str | Path | None = None) -> list[Path]:
+    """Execute ``notebook`` into a staging folder, then install its outputs.
+
+    ``output_root`` defaults to ``figures/``.  Nothing is installed unless the
+    whole notebook succeeded.
+    """
+    dest = Path(output_root) if output_root else FIGURES_DIR
+    name = Path(notebook).stem
+    (BUILD_DIR / "stage").mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f"{name}.", dir=BUILD_DIR / "stage"))
+    try:
+        execute(notebook, stage, parameters)
+        return _install(stage, dest)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def lab_settings() -> Path:
+    """Make JupyterLab open ``.py`` notebooks as notebooks (jupytext) in this venv."""
+    settings = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    overrides = json.loads(settings.read_text()) if settings.exists() else {}
+    overrides.setdefault("@jupyterlab/docmanager-extension:plugin", {})["defaultViewers"] = {
+        "python": "Jupytext Notebook"
+    }
+    settings.write_text(json.dumps(overrides, indent=2) + "\n")
+    return settings
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m offline_eval.pipeline", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_run = sub.add_parser("run", help="execute one notebook and install its outputs")
+    p_run.add_argument("notebook")
+    p_run.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
+    p_run.add_argument("--output-root", default=None, help="where outputs go (default: figures/)")
+    sub.add_parser("ledger", help="gather every notebook's claims into figures/claims.csv and .md")
+    sub.add_parser("lab-settings", help="make JupyterLab open the text notebooks as notebooks")
+    args = parser.parse_args(argv)
+
+    if args.command == "run":
+        try:
+            written = run(args.notebook, parse_parameters(args.parameter), output_root=args.output_root)
+        except NotebookError as exc:
+            print(f"ERROR: {exc}", file=sys.stderr)
+            return 1
+        root = Path(args.output_root).resolve() if args.output_root else FIGURES_DIR
+        print(f"{Path(args.notebook).stem}: wrote {len(written)} files under {_rel(root)}")
+        return 0
+    if args.command == "ledger":
+        from .claims import STATUSES, gather
+
+        df = gather()
+        counts = ", ".join(f"{s} {int((df['status'] == s).sum())}" for s in STATUSES)
+        print(f"claims ledger: {len(df)} claims ({counts}) -> {_rel(FIGURES_DIR / 'claims.md')}")
+        return 0
+    if args.command == "lab-settings":
+        print(f"JupyterLab settings: {lab_settings()}")
+        return 0
+    return 2
+
+
+def _rel(p: Path) -> str:
+    try:
+        return str(Path(p).resolve().relative_to(PROJ_ROOT))
+    except ValueError:
+        return str(p)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

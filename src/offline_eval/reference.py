@@ -1,0 +1,76 @@
+"""The papers' published numbers, read from ``data/reference/``.
+
+Every number a claim is checked against lives in a CSV under
+``data/reference/<paper>/`` with its provenance, one printed cell per row:
+
+``paper, source, panel, row, column, value``
+
+``source`` is the table or figure as the paper names it (``"Table 2"``),
+``panel`` is empty for single-panel tables, and ``value`` is the cell exactly
+as printed (a string: ``"1,128,800"``, ``"0.9193"``, ``"8.6%"``).  Claims are
+computed against these files, never against numbers typed into a notebook.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+import pandas as pd
+
+from .paths import PAPERS, REFERENCE_DIR
+
+__all__ = ["COLUMNS", "load", "lookup", "parse_printed", "printed_decimals"]
+
+COLUMNS = ["paper", "source", "panel", "row", "column", "value"]
+
+
+def load(paper: str, source: str | None = None, *, root: str | Path | None = None) -> pd.DataFrame:
+    """All printed cells of ``paper`` (optionally of one ``source``), as strings."""
+    if paper not in PAPERS:
+        raise ValueError(f"`paper` must be one of {PAPERS}; got {paper!r}")
+    folder = Path(root) if root is not None else REFERENCE_DIR / paper
+    files = sorted(folder.glob("*.csv"))
+    if not files:
+        raise ValueError(f"`paper` {paper!r} has no reference files in {folder}")
+    frames = []
+    for f in files:
+        df = pd.read_csv(f, dtype=str, keep_default_na=False)
+        if list(df.columns) != COLUMNS:
+            raise ValueError(f"reference file {f.name} must have columns {COLUMNS}; got {list(df.columns)}")
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    if source is not None:
+        df = df[df["source"] == source].reset_index(drop=True)
+        if df.empty:
+            raise ValueError(f"`source` {source!r} not found in the reference files of {paper!r}")
+    return df
+
+
+def lookup(ref: pd.DataFrame, source: str, row: str, column: str, panel: str = "") -> str:
+    """The printed value of one cell; raises ``KeyError`` if absent or ambiguous."""
+    hit = ref[(ref["source"] == source) & (ref["panel"] == panel) & (ref["row"] == row) & (ref["column"] == column)]
+    if len(hit) != 1:
+        raise KeyError(f"{len(hit)} reference cells for {source!r} panel={panel!r} row={row!r} column={column!r}")
+    return hit["value"].iloc[0]
+
+
+def _clean(printed: str) -> str:
+    # Transcription noise: thousands separators and stray spaces ("0.0200 00").
+    return re.sub(r"[,\s]", "", str(printed))
+
+
+def parse_printed(printed: str) -> float:
+    """Numeric value of a printed cell: ``"1,128,800"`` -> 1128800.0, ``"8.6%"`` -> 8.6."""
+    s = _clean(printed).rstrip("%")
+    try:
+        return float(Decimal(s))
+    except InvalidOperation:
+        raise ValueError(f"`printed` is not a number: {printed!r}") from None
+
+
+def printed_decimals(printed: str) -> int:
+    """Number of decimals shown in a printed cell (``"0.9193"`` -> 4, ``"1,200"`` -> 0)."""
+    s = _clean(printed).rstrip("%")
+    return len(s.split(".", 1)[1]) if "." in s else 0
