@@ -1,0 +1,1 @@
+"""Per-paper glue: read the printed numbers, run one seed of an experiment, compare."""

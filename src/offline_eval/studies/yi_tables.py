@@ -1,0 +1,213 @@
+"""yi Tables 1-4: the metric survey and the three "AUC anomaly" tables.
+
+Everything is recomputed from the paper's own printed inputs (the survey
+counts; per bin the average pClick, # clicks and # no-clicks) read from
+``data/reference/yi/``, then compared cell by cell with what the paper prints.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import reference
+from ..claims import Ledger, matches_printed
+from ..metrics import auc, auc_from_counts, roc_curve_from_counts
+
+__all__ = [
+    "ANOMALY_TABLES",
+    "BIN_COLUMNS",
+    "binned_roc_table",
+    "compare_anomaly_table",
+    "expand_bins",
+    "printed_bins",
+    "survey_checks",
+    "survey_table",
+]
+
+ANOMALY_TABLES = ("Table 2", "Table 3", "Table 4")
+PANELS = ("a", "b")
+BIN_COLUMNS = ["Avg pClick", "# clicks", "# no-clicks", "Actual CTR", "TPR", "FPR", "Trapezoid", "Avg pClick / Actual CTR"]
+SURVEY_METRICS = ["Probability", "Log Likelihood", "PE", "NDCG", "IR", "misc", "Online"]
+# Top-level categories of Table 1 and their sub-categories, as the paper lists them.
+SURVEY_CATEGORIES = {
+    "Recommendation": [],
+    "Search": ["ranking", "personalized search", "social search ranking", "result clustering",
+               "query classification/suggestion", "topic assignment", "distributed search"],
+    "Online Advertising": ["pricing/bid estimation", "ad auction", "bid agents", "targetting", "commerce"],
+    "CTR Estimation (Algo + Ads)": [],
+}
+
+
+# -- Tables 2-4 ---------------------------------------------------------------------------
+def printed_bins(ref: pd.DataFrame, table: str, panel: str) -> pd.DataFrame:
+    """The printed bins of one panel as strings (rows ``bin 1..k``, columns :data:`BIN_COLUMNS`)."""
+    sel = ref[(ref["source"] == table) & (ref["panel"] == panel) & ref["row"].str.startswith("bin ")]
+    if sel.empty:
+        raise ValueError(f"no printed bins for {table!r} panel {panel!r}")
+    wide = sel.pivot(index="row", columns="column", values="value")
+    wide = wide.loc[sorted(wide.index, key=lambda r: int(r.split()[1])), BIN_COLUMNS]
+    wide.columns.name = None
+    return wide
+
+
+def binned_roc_table(avg_pclick, clicks, no_clicks) -> pd.DataFrame:
+    """Recompute a yi anomaly table from its inputs (bins in descending pClick order).
+
+    Columns: ``Actual CTR`` = clicks / (clicks + no-clicks); ``TPR`` and ``FPR``
+    cumulative over the bins; ``Trapezoid`` = (FPR_k - FPR_{k-1})(TPR_k + TPR_{k-1})/2;
+    ``Avg pClick / Actual CTR``.  The trapezoids sum to :func:`auc_from_counts`.
+
+    Examples
+    --------
+    >>> t = binned_roc_table([0.5, 0.1], [3, 1], [1, 3])
+    >>> t["Trapezoid"].round(5).tolist(), float(t["Trapezoid"].sum())
+    ([0.09375, 0.75], 0.84375)
+    """
+    pc = np.asarray(avg_pclick, dtype=float)
+    c = np.asarray(clicks, dtype=float)
+    nc = np.asarray(no_clicks, dtype=float)
+    fpr, tpr = roc_curve_from_counts(c, nc)
+    ctr = c / (c + nc)
+    return pd.DataFrame(
+        {
+            "Avg pClick": pc,
+            "# clicks": c.astype(np.int64),
+            "# no-clicks": nc.astype(np.int64),
+            "Actual CTR": ctr,
+            "TPR": tpr[1:],
+            "FPR": fpr[1:],
+            "Trapezoid": np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2,
+            "Avg pClick / Actual CTR": pc / ctr,
+        }
+    )
+
+
+def recompute_panel(ref: pd.DataFrame, table: str, panel: str) -> tuple[pd.DataFrame, dict]:
+    """Recomputed bins of one panel and its totals (clicks, no-clicks, CTR, AUC)."""
+    printed = printed_bins(ref, table, panel)
+    tab = binned_roc_table(
+        printed["Avg pClick"].map(reference.parse_printed),
+        printed["# clicks"].map(reference.parse_printed),
+        printed["# no-clicks"].map(reference.parse_printed),
+    )
+    c, nc = tab["# clicks"].sum(), tab["# no-clicks"].sum()
+    totals = {
+        "# clicks": int(c),
+        "# no-clicks": int(nc),
+        "Actual CTR": c / (c + nc),
+        "AUC": auc_from_counts(tab["# clicks"], tab["# no-clicks"]),
+    }
+    return tab, totals
+
+
+def compare_anomaly_table(ref: pd.DataFrame, table: str, ledger: Ledger | None = None) -> pd.DataFrame:
+    """Both panels of one anomaly table, printed beside recomputed, one row per cell.
+
+    Returns a long table with columns ``panel, row, column, printed,
+    recomputed, matches``.  When ``ledger`` is given, every printed derived
+    cell (CTR, TPR, FPR, trapezoid, ratio, totals, AUC) is added as a claim:
+    ``exact`` when it matches at the printed precision, ``erratum`` with the
+    evidence when the paper's own inputs give another value.
+    """
+    rows = []
+    for panel in PANELS:
+        tab, totals = recompute_panel(ref, table, panel)
+        printed = printed_bins(ref, table, panel)
+        for k, (label, prow) in enumerate(printed.iterrows()):
+            for col in BIN_COLUMNS:
+                rows.append(dict(panel=panel, row=label, column=col, printed=prow[col], recomputed=float(tab[col].iloc[k])))
+        tot = ref[(ref["source"] == table) & (ref["panel"] == panel) & (ref["row"] == "total")]
+        for _, t in tot.iterrows():
+            rows.append(dict(panel=panel, row="total", column=t["column"], printed=t["value"], recomputed=float(totals[t["column"]])))
+    df = pd.DataFrame(rows)
+    df["matches"] = [matches_printed(v, p) for v, p in zip(df["recomputed"], df["printed"])]
+    if ledger is not None:
+        _add_cell_claims(ledger, table, df)
+    return df
+
+
+def _add_cell_claims(ledger: Ledger, table: str, cells: pd.DataFrame) -> None:
+    tid = table.replace("Table ", "T")
+    for _, cell in cells.iterrows():
+        if cell["column"] in ("Avg pClick", "# clicks", "# no-clicks") and cell["row"] != "total":
+            continue  # inputs, not claims
+        cid = f"yi-{tid}{cell['panel']}-{cell['row'].replace(' ', '')}-{_slug(cell['column'])}"
+        where = f"{table}, panel {cell['panel']}, {cell['row']}, {cell['column']}"
+        evidence = None if cell["matches"] else _evidence(table, cells, cell)
+        ledger.printed(cid, table, f"{where} as printed", printed=cell["printed"], value=cell["recomputed"], erratum_note=evidence)
+
+
+def _slug(col: str) -> str:
+    return {"Avg pClick / Actual CTR": "ratio", "# clicks": "clicks", "# no-clicks": "noclicks"}.get(col, col).replace(" ", "").lower()
+
+
+def _evidence(table: str, cells: pd.DataFrame, cell) -> str:
+    panel = cells[cells["panel"] == cell["panel"]]
+    if cell["row"] == "total" and cell["column"] in ("# clicks", "# no-clicks"):
+        parts = panel[(panel["column"] == cell["column"]) & (panel["row"] != "total")]["printed"].tolist()
+        return (f"the printed bins {' + '.join(parts)} sum to {cell['recomputed']:,.0f}, "
+                f"not the printed total {cell['printed']}")
+    if cell["column"] == "Trapezoid":
+        printed_traps = panel[(panel["column"] == "Trapezoid") & (panel["row"] != "total")]["printed"]
+        auc_printed = panel[(panel["column"] == "AUC")]["printed"]
+        s = sum(reference.parse_printed(x) for x in printed_traps)
+        extra = f"; the printed trapezoids sum to {s:.4f}, not the printed AUC {auc_printed.iloc[0]}" if len(auc_printed) else ""
+        return (f"(FPR_k - FPR_k-1)(TPR_k + TPR_k-1)/2 from the printed counts is {cell['recomputed']:.6f}"
+                f", not {cell['printed']}{extra}")
+    return f"recomputed from the printed # clicks and # no-clicks: {cell['recomputed']:.6g}, printed {cell['printed']}"
+
+
+def expand_bins(avg_pclick, clicks, no_clicks) -> tuple[np.ndarray, np.ndarray]:
+    """Row-level labels and scores of a binned table: each bin's rows share its avg pClick."""
+    c = np.asarray(clicks, dtype=np.int64)
+    nc = np.asarray(no_clicks, dtype=np.int64)
+    score = np.repeat(np.asarray(avg_pclick, dtype=float), c + nc)
+    y = np.concatenate([np.r_[np.ones(a, np.int8), np.zeros(b, np.int8)] for a, b in zip(c, nc)])
+    return y, score
+
+
+def row_level_auc(ref: pd.DataFrame, table: str, panel: str) -> tuple[int, float, float]:
+    """Number of rows, row-level :func:`auc` and binned AUC of one panel."""
+    tab, totals = recompute_panel(ref, table, panel)
+    y, s = expand_bins(tab["Avg pClick"], tab["# clicks"], tab["# no-clicks"])
+    return len(y), auc(y, s), totals["AUC"]
+
+
+# -- Table 1 ------------------------------------------------------------------------------
+def survey_table(ref: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 as printed, counts as numbers (blank = 0), in the paper's row order."""
+    sel = ref[ref["source"] == "Table 1"]
+    order = list(dict.fromkeys(sel["row"]))
+    wide = sel.pivot(index="row", columns="column", values="value").loc[order, SURVEY_METRICS + ["Total"]]
+    wide.columns.name = None
+    num = wide.apply(lambda col: col.map(lambda v: int(reference.parse_printed(v)) if v.strip() else 0))
+    num.insert(0, "level", ["category" if r in SURVEY_CATEGORIES or r == "Total" else "sub-category" for r in order])
+    return num.reset_index().rename(columns={"row": "area"})
+
+
+def survey_checks(ref: pd.DataFrame) -> pd.DataFrame:
+    """Every total Table 1 states, printed beside recomputed.
+
+    Three kinds: a category's ``Total`` column (sum over the metric columns),
+    the ``Total`` row (sum over categories, per column), and each category
+    cell against the sum of its sub-categories ("The count of higher level
+    category is sum of the counts of its sub-categories", yi Section 3).
+    """
+    t = survey_table(ref).set_index("area")
+    rows = []
+    for cat in list(SURVEY_CATEGORIES) + ["Total"]:
+        rows.append(dict(check="row total", area=cat, column="Total", printed=t.loc[cat, "Total"],
+                         recomputed=int(t.loc[cat, SURVEY_METRICS].sum())))
+    for col in SURVEY_METRICS + ["Total"]:
+        rows.append(dict(check="column total", area="Total", column=col, printed=t.loc["Total", col],
+                         recomputed=int(t.loc[list(SURVEY_CATEGORIES), col].sum())))
+    for cat, subs in SURVEY_CATEGORIES.items():
+        if not subs:
+            continue
+        for col in SURVEY_METRICS:
+            rows.append(dict(check="sub-category sum", area=cat, column=col, printed=t.loc[cat, col],
+                             recomputed=int(t.loc[subs, col].sum())))
+    df = pd.DataFrame(rows)
+    df["adds_up"] = df["printed"] == df["recomputed"]
+    return df
