@@ -1,0 +1,7 @@
+"""Synthetic-data generators: each models the mechanism a paper describes.
+
+Every generator takes ``rng`` (an int seed or a ``numpy.random.Generator``)
+and exposes its knobs as keyword parameters with documented defaults.
+Submodules: ``sponsored`` (yi), ``wallet`` (rosset), ``classifiers``
+(piovano), ``rtb`` (chapelle).
+"""
