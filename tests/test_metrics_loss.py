@@ -1,0 +1,332 @@
+"""log_loss, rig, mse, nmse, mae, prediction_error, calibration_ratio and the quantile breakdown.
+
+Each metric is checked against a plain-Python loop written here, against
+scikit-learn where it has the metric, and against the identities yi state
+(Sections 2.2 and 4.2-4.5).
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import brier_score_loss, mean_absolute_error
+from sklearn.metrics import log_loss as sk_log_loss
+
+from offline_eval import OfflineEvalWarning
+from offline_eval.metrics import (
+    calibration_ratio,
+    log_loss,
+    mae,
+    mse,
+    nmse,
+    prediction_error,
+    quantile_breakdown,
+    rig,
+)
+
+
+# -- slow, obviously right references --------------------------------------------------
+def ref_metrics(y, p, w=None):
+    """Every metric by a loop over rows, straight from the paper's formulas."""
+    w = [1.0] * len(y) if w is None else list(w)
+    W = sum(w)
+    ll = sq = ab = sp = sy = 0.0
+    for yi, pi, wi in zip(y, p, w):
+        ll += wi * (-(yi * math.log(pi)) - (1 - yi) * math.log(1 - pi))
+        sq += wi * (yi * (1 - pi) ** 2 + (1 - yi) * pi**2)  # yi Section 4.3 form
+        ab += wi * abs(pi - yi)
+        sp += wi * pi
+        sy += wi * yi
+    gamma = sy / W
+    ent = -gamma * math.log(gamma) - (1 - gamma) * math.log(1 - gamma)
+    return dict(
+        log_loss=ll / W,
+        rig=1 - (ll / W) / ent,  # yi eq. (2)
+        mse=sq / W,
+        nmse=(sq / W) / (gamma * (1 - gamma)),
+        mae=ab / W,
+        prediction_error=(sp / W) / gamma - 1,
+        calibration_ratio=(sp / W) / gamma,
+    )
+
+
+FUNCS = dict(
+    log_loss=log_loss, rig=rig, mse=mse, nmse=nmse, mae=mae,
+    prediction_error=prediction_error, calibration_ratio=calibration_ratio,
+)
+
+
+def _sample(rng, n, ctr=0.1):
+    p = np.clip(rng.beta(1, 1 / ctr - 1, n), 1e-6, 1 - 1e-6)
+    y = (rng.random(n) < p).astype(int)
+    y[:2] = [0, 1]
+    return y, p
+
+
+@pytest.mark.parametrize("name", sorted(FUNCS))
+@pytest.mark.parametrize("ctr", [0.01, 0.2, 0.6])
+def test_metric_equals_loop_reference(rng, name, ctr):
+    y, p = _sample(rng, 200, ctr)
+    assert FUNCS[name](y, p) == pytest.approx(ref_metrics(y, p)[name], rel=1e-12, abs=1e-14)
+
+
+@pytest.mark.parametrize("name", sorted(FUNCS))
+def test_weighted_metric_equals_loop_reference(rng, name):
+    y, p = _sample(rng, 150)
+    w = rng.exponential(size=150)
+    assert FUNCS[name](y, p, sample_weight=w) == pytest.approx(ref_metrics(y, p, w)[name], rel=1e-12, abs=1e-14)
+
+
+def test_against_sklearn(rng):
+    y, p = _sample(rng, 500)
+    w = rng.integers(0, 4, 500).astype(float)
+    assert log_loss(y, p) == pytest.approx(sk_log_loss(y, p, labels=[0, 1]), rel=1e-12)
+    assert log_loss(y, p, sample_weight=w) == pytest.approx(sk_log_loss(y, p, sample_weight=w, labels=[0, 1]), rel=1e-12)
+    assert mse(y, p) == pytest.approx(brier_score_loss(y, p), rel=1e-12)
+    assert mse(y, p, sample_weight=w) == pytest.approx(brier_score_loss(y, p, sample_weight=w), rel=1e-12)
+    assert mae(y, p) == pytest.approx(mean_absolute_error(y, p), rel=1e-12)
+
+
+def test_scalar_metrics_return_python_float():
+    for f in FUNCS.values():
+        assert type(f([0, 1, 0], [0.2, 0.7, 0.4])) is float
+
+
+# -- the paper's identities ------------------------------------------------------------
+def test_rig_of_constant_ctr_predictor_is_zero(rng):
+    # yi eq. (2): log-loss of p = gamma equals the entropy of gamma
+    y, _ = _sample(rng, 1000)
+    gamma = y.mean()
+    assert rig(y, np.full(len(y), gamma)) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_rig_of_perfect_predictor_is_one():
+    y = np.array([0, 1, 1, 0, 0])
+    assert rig(y, y.astype(float), eps=0) == 1.0
+
+
+def test_nmse_is_mse_over_label_variance(rng):
+    y, p = _sample(rng, 400)
+    g = y.mean()
+    assert nmse(y, p) == pytest.approx(mse(y, p) / (g * (1 - g)), rel=1e-13)
+    assert nmse(y, np.full(len(y), g)) == pytest.approx(1.0, rel=1e-12)
+
+
+def test_squared_error_binary_identity(rng):
+    # yi Section 2.2: (y - p)^2 = y (1 - p)^2 + (1 - y) p^2 for y in {0, 1}
+    y, p = _sample(rng, 300)
+    assert mse(y, p) == pytest.approx(np.mean(y * (1 - p) ** 2 + (1 - y) * p**2), rel=1e-13)
+
+
+def test_prediction_error_of_calibrated_model_is_near_zero():
+    # clicks drawn from the model's own probabilities: PE -> 0 (standard error ~ 1/sqrt(clicks))
+    rng = np.random.default_rng(7)
+    p = rng.beta(0.5, 20, 400_000)
+    y = (rng.random(p.size) < p).astype(int)
+    assert abs(prediction_error(y, p)) < 0.02
+    assert calibration_ratio(y, p) == pytest.approx(1 + prediction_error(y, p), rel=1e-12)
+
+
+def test_prediction_error_hides_compensating_errors():
+    # yi Section 4.5: over- and under-estimates cancel; PE is 0 though every prediction is off
+    y = [1, 0, 1, 0]
+    p = [0.9, 0.1, 0.1, 0.9]
+    assert prediction_error(y, p) == 0.0
+    assert mae(y, p) == pytest.approx(0.5)
+
+
+def test_rig_decreases_with_log_loss(rng):
+    y, p = _sample(rng, 300)
+    q = np.clip(p * 1.5, 0, 1 - 1e-9)
+    assert (rig(y, p) - rig(y, q)) * (log_loss(y, q) - log_loss(y, p)) >= 0
+
+
+# -- clipping -------------------------------------------------------------------------
+def test_log_loss_clips_confident_wrong_predictions():
+    assert log_loss([1], [0.0]) == pytest.approx(-math.log(1e-15), rel=1e-12)
+    # 1 - 1e-15 rounds to the nearest double, so the no-click side agrees to ~1e-5 only
+    assert log_loss([0], [1.0]) == pytest.approx(-math.log(1e-15), rel=1e-4)
+    assert log_loss([1, 0], [0.0, 1.0], eps=1e-3) == pytest.approx(-math.log(1e-3))
+    assert log_loss([1], [0.0], eps=0) == math.inf
+    assert log_loss([0, 1], [0.0, 1.0], eps=0) == 0.0
+
+
+def test_clipping_does_not_touch_interior_probabilities(rng):
+    y, p = _sample(rng, 100)
+    p = np.clip(p, 1e-3, 1 - 1e-3)
+    assert log_loss(y, p) == log_loss(y, p, eps=0)
+
+
+# -- bad inputs and undefined cases ---------------------------------------------------
+@pytest.mark.parametrize("f", list(FUNCS.values()), ids=list(FUNCS))
+def test_invalid_inputs_raise(f):
+    with pytest.raises(ValueError, match="`y_prob` must lie in \\[0, 1\\]"):
+        f([0, 1], [0.5, 1.2])
+    with pytest.raises(ValueError, match="`y_prob` must be finite; got 1 NaN"):
+        f([0, 1], [0.5, np.nan])
+    with pytest.raises(ValueError, match="`y_true` must contain only 0 and 1"):
+        f([0, 2], [0.5, 0.5])
+    with pytest.raises(ValueError, match="same length"):
+        f([0, 1, 0], [0.5, 0.5])
+    with pytest.raises(ValueError, match="`sample_weight` must be non-negative"):
+        f([0, 1], [0.5, 0.5], sample_weight=[1, -1])
+    with pytest.raises(ValueError, match="`sample_weight` must not be all zero"):
+        f([0, 1], [0.5, 0.5], sample_weight=[0, 0])
+    with pytest.raises(ValueError, match="`y_true` must not be empty"):
+        f([], [])
+
+
+@pytest.mark.parametrize("eps", [-1e-3, 0.5, "small", None])
+def test_bad_eps_raises(eps):
+    with pytest.raises(ValueError, match="`eps` must be a number in"):
+        log_loss([0, 1], [0.2, 0.8], eps=eps)
+
+
+@pytest.mark.parametrize("f", [rig, nmse])
+@pytest.mark.parametrize("y", [[0, 0, 0], [1, 1, 1]])
+def test_one_class_is_undefined(f, y):
+    with pytest.warns(OfflineEvalWarning, match="undefined"):
+        assert math.isnan(f(y, [0.2, 0.3, 0.4]))
+
+
+@pytest.mark.parametrize("f", [prediction_error, calibration_ratio])
+def test_no_click_is_undefined(f):
+    with pytest.warns(OfflineEvalWarning, match="no click"):
+        assert math.isnan(f([0, 0], [0.2, 0.3]))
+
+
+def test_all_clicks_is_defined_for_ratio():
+    assert calibration_ratio([1, 1], [0.5, 1.0]) == 0.75
+
+
+# -- property tests -------------------------------------------------------------------
+probs = st.lists(st.floats(1e-6, 1 - 1e-6), min_size=2, max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(probs, st.data())
+def test_zero_weight_equals_dropping_the_row(p, data):
+    n = len(p)
+    y = data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    y[0], y[1] = 0, 1
+    drop = data.draw(st.integers(2, n - 1)) if n > 2 else None
+    if drop is None:
+        return
+    w = np.ones(n)
+    w[drop] = 0
+    keep = np.arange(n) != drop
+    ya, pa = np.array(y), np.array(p)
+    for name, f in FUNCS.items():
+        assert f(ya, pa, sample_weight=w) == pytest.approx(f(ya[keep], pa[keep]), rel=1e-9, abs=1e-12), name
+
+
+@settings(max_examples=60, deadline=None)
+@given(probs, st.data())
+def test_bounds_and_integer_weights_equal_repetition(p, data):
+    n = len(p)
+    y = np.array(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    y[:2] = [0, 1]
+    p = np.array(p)
+    k = np.array(data.draw(st.lists(st.integers(1, 3), min_size=n, max_size=n)))
+    assert 0 <= mse(y, p) <= mae(y, p) <= 1  # squared error <= absolute error on [0, 1]
+    assert log_loss(y, p) >= 0
+    assert rig(y, p) <= 1
+    for name, f in FUNCS.items():
+        assert f(y, p, sample_weight=k) == pytest.approx(f(np.repeat(y, k), np.repeat(p, k)), rel=1e-9, abs=1e-12), name
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(0.01, 0.99), st.integers(5, 60))
+def test_constant_ctr_predictor_rig_zero_nmse_one(ctr, n):
+    clicks = max(1, min(n - 1, round(ctr * n)))
+    y = np.r_[np.ones(clicks), np.zeros(n - clicks)]
+    g = clicks / n
+    assert rig(y, np.full(n, g)) == pytest.approx(0.0, abs=1e-9)
+    assert nmse(y, np.full(n, g)) == pytest.approx(1.0, rel=1e-9)
+    assert prediction_error(y, np.full(n, g)) == pytest.approx(0.0, abs=1e-12)
+
+
+# -- quantile breakdown ---------------------------------------------------------------
+def breakdown_loop(y, p, by, q):
+    """Reference: rank rows by `by`, cut into q equal-count bins, ties to the first row's bin."""
+    order = sorted(range(len(y)), key=lambda i: (by[i], i))
+    n = len(y)
+    bins = {}
+    for pos, i in enumerate(order):
+        bins[i] = min(q * pos // n, q - 1)
+    first = {}
+    for pos, i in enumerate(order):
+        first.setdefault(by[i], bins[i])
+    rows = []
+    total_ll = sum(-(y[i] * math.log(p[i]) + (1 - y[i]) * math.log(1 - p[i])) for i in range(n))
+    for b in range(q):
+        idx = [i for i in range(n) if first[by[i]] == b]
+        if not idx:
+            continue
+        ys, ps = [y[i] for i in idx], [p[i] for i in idx]
+        ll = [-(a * math.log(c) + (1 - a) * math.log(1 - c)) for a, c in zip(ys, ps)]
+        rows.append(dict(quantile=b + 1, weight=len(idx), clicks=sum(ys), avg_pclick=sum(ps) / len(ps),
+                         log_loss=sum(ll) / len(ll), log_loss_share=sum(ll) / total_ll,
+                         mse=sum((a - c) ** 2 for a, c in zip(ys, ps)) / len(ys),
+                         score_lo=min(by[i] for i in idx), score_hi=max(by[i] for i in idx)))
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("q", [1, 4, 10])
+@pytest.mark.parametrize("distinct", [None, 6])
+def test_breakdown_equals_loop_reference(rng, q, distinct):
+    n = 120
+    p = rng.uniform(0.01, 0.5, n)
+    y = (rng.random(n) < p).astype(int)
+    by = p if distinct is None else rng.integers(0, distinct, n).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)  # bins without clicks are legal here
+        got = quantile_breakdown(y, p, n_quantiles=q, by=by)
+    ref = breakdown_loop(list(y), list(p), list(by), q)
+    assert got["quantile"].tolist() == ref["quantile"].tolist()
+    for col in ref.columns:
+        np.testing.assert_allclose(got[col].to_numpy(float), ref[col].to_numpy(float), rtol=1e-12, err_msg=col)
+    assert got["log_loss_share"].sum() == pytest.approx(1.0)
+    assert got["weight"].sum() == n
+
+
+def test_breakdown_bins_agree_with_scalar_metrics(rng):
+    y, p = _sample(rng, 5000, ctr=0.2)
+    t = quantile_breakdown(y, p, n_quantiles=5)
+    edges = np.quantile(p, [0.2, 0.4, 0.6, 0.8])
+    b = np.searchsorted(edges, p, side="right")
+    for k, row in t.iterrows():
+        sel = b == k
+        assert row["weight"] == sel.sum()
+        assert row["rig"] == pytest.approx(rig(y[sel], p[sel]), rel=1e-12)
+        assert row["prediction_error"] == pytest.approx(prediction_error(y[sel], p[sel]), rel=1e-12)
+        assert row["mae"] == pytest.approx(mae(y[sel], p[sel]), rel=1e-12)
+    assert (t["score_lo"].to_numpy()[1:] > t["score_hi"].to_numpy()[:-1]).all()
+
+
+def test_breakdown_never_splits_a_tie():
+    p = np.array([0.1] * 6 + [0.2] * 2 + [0.3] * 2)
+    y = np.array([0, 1] * 5)
+    t = quantile_breakdown(y, p, n_quantiles=4)
+    assert t["weight"].tolist() == [6, 2, 2]
+    # sorted positions 0-5 tie at 0.1 and all join bin 1; 0.2 starts at position 6 -> bin 3
+    assert t["quantile"].tolist() == [1, 3, 4]
+
+
+def test_breakdown_warns_on_bins_without_clicks():
+    with pytest.warns(OfflineEvalWarning, match="hold no click"):
+        t = quantile_breakdown([0, 0, 1, 0], [0.1, 0.2, 0.3, 0.4], n_quantiles=2)
+    assert math.isnan(t["calibration_ratio"].iloc[0])
+
+
+def test_breakdown_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="`n_quantiles` must be a positive integer"):
+        quantile_breakdown([0, 1], [0.2, 0.3], n_quantiles=0)
+    with pytest.raises(ValueError, match="same length"):
+        quantile_breakdown([0, 1], [0.2, 0.3], by=[1.0])
+    with pytest.raises(ValueError, match="`by` must be finite"):
+        quantile_breakdown([0, 1], [0.2, 0.3], by=[1.0, np.inf])
