@@ -57,7 +57,7 @@ def atomic_write_text(path: str | Path, text: str) -> Path:
 
 
 def _format_cell(value, floatfmt: str) -> str:
-    if value is None or (isinstance(value, float) and np.isnan(value)):
+    if value is None or value is pd.NA or (isinstance(value, (float, np.floating)) and np.isnan(value)):
         return ""
     if isinstance(value, (float, np.floating)):
         return format(float(value), floatfmt)

@@ -46,10 +46,21 @@ def _jupyter_env() -> None:
 
 
 def parse_parameters(pairs) -> dict:
-    """``[("seed", "7"), ("n", "1e5")]`` -> ``{"seed": 7, "n": 100000.0}`` (YAML scalars)."""
+    """``[("seed", "7"), ("n", "1e5")]`` -> ``{"seed": 7, "n": 100000.0}``.
+
+    Integers, then floats, then any YAML value (``true``, ``[1, 2]``, strings).
+    """
     import yaml
 
-    return {name: yaml.safe_load(value) for name, value in pairs}
+    def convert(value: str):
+        for kind in (int, float):
+            try:
+                return kind(value)
+            except ValueError:
+                pass
+        return yaml.safe_load(value)
+
+    return {name: convert(value) for name, value in pairs}
 
 
 def execute(notebook: str | Path, output_root: str | Path, parameters: dict | None = None, *, executed: str | Path | None = None) -> Path:
@@ -88,10 +99,10 @@ def execute(notebook: str | Path, output_root: str | Path, parameters: dict | No
             report_mode=False,
         )
     except PapermillExecutionError as exc:
-        source = _cell_source(executed, exc.cell_index)
+        where, source = _locate_cell(notebook, nb, executed, exc.exec_count)
         raise NotebookError(
-            f"notebook {name} failed in cell {exc.cell_index} (execution count {exc.exec_count}): "
-            f"{exc.ename}: {exc.evalue}\n--- cell source ---\n{source}\n--- executed copy: {executed}"
+            f"notebook {name} failed in {where}: {exc.ename}: {exc.evalue}\n"
+            f"--- cell source ---\n{source}\n--- executed copy: {executed}"
         ) from None
     except Exception as exc:  # kernel died, missing parameters cell, ...
         raise NotebookError(f"notebook {name} could not be executed: {type(exc).__name__}: {exc}") from None
@@ -100,12 +111,20 @@ def execute(notebook: str | Path, output_root: str | Path, parameters: dict | No
     return executed
 
 
-def _cell_source(executed: Path, index: int) -> str:
+def _locate_cell(notebook: Path, nb, executed: Path, exec_count) -> tuple[str, str]:
+    """Where the failing cell is in the *text* notebook: its number (from 1) and first line."""
     try:
         cells = json.loads(executed.read_text())["cells"]
-        return "".join(cells[index]["source"])
+        failed = next(c for c in cells if c.get("cell_type") == "code" and c.get("execution_count") == exec_count)
+        source = "".join(failed["source"])
+        number = next(i for i, c in enumerate(nb.cells, 1) if c.source == source)
+        text = notebook.read_text().splitlines()
+        first = source.splitlines()[0] if source else ""
+        line = next((i for i, t in enumerate(text, 1) if t == first), None)
+        at = f", {notebook.name} line {line}" if line else ""
+        return f"cell {number} of {len(nb.cells)} (In [{exec_count}]{at})", source
     except Exception:
-        return "<unavailable>"
+        return f"the cell with execution count {exec_count}", "<unavailable>"
 
 
 def _install(stage: Path, dest: Path) -> list[Path]:

@@ -7,6 +7,8 @@ counts; per bin the average pClick, # clicks and # no-clicks) read from
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -62,7 +64,7 @@ def binned_roc_table(avg_pclick, clicks, no_clicks) -> pd.DataFrame:
     --------
     >>> t = binned_roc_table([0.5, 0.1], [3, 1], [1, 3])
     >>> t["Trapezoid"].round(5).tolist(), float(t["Trapezoid"].sum())
-    ([0.09375, 0.75], 0.84375)
+    ([0.09375, 0.65625], 0.75)
     """
     pc = np.asarray(avg_pclick, dtype=float)
     c = np.asarray(clicks, dtype=float)
@@ -139,7 +141,8 @@ def _add_cell_claims(ledger: Ledger, table: str, cells: pd.DataFrame) -> None:
 
 
 def _slug(col: str) -> str:
-    return {"Avg pClick / Actual CTR": "ratio", "# clicks": "clicks", "# no-clicks": "noclicks"}.get(col, col).replace(" ", "").lower()
+    col = {"Avg pClick / Actual CTR": "ratio", "# clicks": "clicks", "# no-clicks": "noclicks"}.get(col, col)
+    return re.sub(r"[^a-z0-9]+", "-", col.lower()).strip("-")
 
 
 def _evidence(table: str, cells: pd.DataFrame, cell) -> str:
@@ -181,7 +184,7 @@ def survey_table(ref: pd.DataFrame) -> pd.DataFrame:
     order = list(dict.fromkeys(sel["row"]))
     wide = sel.pivot(index="row", columns="column", values="value").loc[order, SURVEY_METRICS + ["Total"]]
     wide.columns.name = None
-    num = wide.apply(lambda col: col.map(lambda v: int(reference.parse_printed(v)) if v.strip() else 0))
+    num = wide.apply(lambda col: col.map(lambda v: int(reference.parse_printed(v)) if v.strip() else pd.NA)).astype("Int64")
     num.insert(0, "level", ["category" if r in SURVEY_CATEGORIES or r == "Total" else "sub-category" for r in order])
     return num.reset_index().rename(columns={"row": "area"})
 
@@ -194,7 +197,7 @@ def survey_checks(ref: pd.DataFrame) -> pd.DataFrame:
     cell against the sum of its sub-categories ("The count of higher level
     category is sum of the counts of its sub-categories", yi Section 3).
     """
-    t = survey_table(ref).set_index("area")
+    t = survey_table(ref).set_index("area").fillna(0)  # blank = 0 in every sum
     rows = []
     for cat in list(SURVEY_CATEGORIES) + ["Total"]:
         rows.append(dict(check="row total", area=cat, column="Total", printed=t.loc[cat, "Total"],
@@ -211,3 +214,116 @@ def survey_checks(ref: pd.DataFrame) -> pd.DataFrame:
     df = pd.DataFrame(rows)
     df["adds_up"] = df["printed"] == df["recomputed"]
     return df
+
+
+# -- claims and figures ---------------------------------------------------------------------
+def add_survey_claims(ledger: Ledger, checks: pd.DataFrame) -> None:
+    """One claim per stated total of Table 1: ``exact`` if it adds up, ``erratum`` with the sums if not."""
+    for _, c in checks.iterrows():
+        cid = f"yi-T1-{c['check'].split()[0]}-{_slug(c['area'])}-{_slug(c['column'])}"
+        what = {"row total": f"{c['area']}: Total equals the sum over the metric columns",
+                "column total": f"Total row, {c['column']}: equals the sum over the four categories",
+                "sub-category sum": f"{c['area']}, {c['column']}: equals the sum of its sub-categories"}[c["check"]]
+        if c["adds_up"]:
+            ledger.add(cid, "Table 1", what, paper_value=c["printed"], reproduced_value=c["recomputed"],
+                       criterion="integer sum equals the printed count", status="exact")
+        else:
+            ledger.erratum(cid, "Table 1", what, printed=str(c["printed"]) if c["printed"] else "(blank)", value=c["recomputed"],
+                           evidence=(f"the sub-category counts sum to {c['recomputed']}, the printed category count is "
+                                     f"{c['printed']} (blank = 0); the column and row totals agree with the category "
+                                     "count, so a sub-category cell (or its column placement in the transcription) is off"))
+
+
+def _panel_ratio_spread(tab: pd.DataFrame) -> float:
+    """Largest calibration error of a panel: max over bins of |log(avg pClick / actual CTR)|."""
+    return float(np.abs(np.log(tab["Avg pClick / Actual CTR"])).max())
+
+
+def add_anomaly_claims(ledger: Ledger, ref: pd.DataFrame) -> pd.DataFrame:
+    """The three qualitative anomalies the paper draws from Tables 2-4, with fixed criteria.
+
+    Returns a summary (one row per panel: AUC, largest calibration error).
+    """
+    rows = []
+    panels = {}
+    for table in ANOMALY_TABLES:
+        for panel in PANELS:
+            tab, totals = recompute_panel(ref, table, panel)
+            panels[table, panel] = (tab, totals)
+            rows.append(dict(table=table, panel=panel, auc=totals["AUC"], max_abs_log_calibration=_panel_ratio_spread(tab),
+                             printed_auc=reference.lookup(ref, table, "total", "AUC", panel)))
+    (t2a, s2a), (t2b, s2b) = panels["Table 2", "a"], panels["Table 2", "b"]
+    ledger.check(
+        "yi-T2-anomaly", "Table 2", "A poorly fitted model (panel b) has a higher AUC than the well-fitted one (panel a)",
+        criterion="AUC(b) > AUC(a) and max_k |log(avg pClick/CTR)| of b > that of a",
+        holds=s2b["AUC"] > s2a["AUC"] and _panel_ratio_spread(t2b) > _panel_ratio_spread(t2a),
+        paper_value=f"{reference.lookup(ref, 'Table 2', 'total', 'AUC', 'b')} > {reference.lookup(ref, 'Table 2', 'total', 'AUC', 'a')}",
+        reproduced_value=f"{s2b['AUC']:.4f} > {s2a['AUC']:.4f}",
+    )
+    (t3a, s3a), (t3b, s3b) = panels["Table 3", "a"], panels["Table 3", "b"]
+    top = slice(0, 3)  # bins with avg pClick >= 0.01: the practical operating range
+    same_top = np.allclose(t3a[["TPR", "FPR"]].iloc[top], t3b[["TPR", "FPR"]].iloc[top], rtol=0, atol=1e-15)
+    ledger.check(
+        "yi-T3-anomaly", "Table 3",
+        "Moving samples at the low end of the score range changes AUC substantially while the ROC at the operating "
+        "points (pClick >= 0.01) is unchanged",
+        criterion="identical TPR and FPR in bins 1-3 and |AUC(a) - AUC(b)| >= 0.05",
+        holds=same_top and abs(s3a["AUC"] - s3b["AUC"]) >= 0.05,
+        paper_value=f"{reference.lookup(ref, 'Table 3', 'total', 'AUC', 'a')} vs {reference.lookup(ref, 'Table 3', 'total', 'AUC', 'b')}",
+        reproduced_value=f"{s3a['AUC']:.4f} vs {s3b['AUC']:.4f}",
+    )
+    (t4a, s4a), (t4b, s4b) = panels["Table 4", "a"], panels["Table 4", "b"]
+    ledger.check(
+        "yi-T4-anomaly", "Table 4", "A poorly fitted model (every bin over-predicts ~10x) has the same AUC as a well-fitted one",
+        criterion="|AUC(a) - AUC(b)| <= 1e-12 and avg pClick / CTR >= 9.5 in every bin of b",
+        holds=abs(s4a["AUC"] - s4b["AUC"]) <= 1e-12 and bool((t4b["Avg pClick / Actual CTR"] >= 9.5).all()),
+        paper_value=f"{reference.lookup(ref, 'Table 4', 'total', 'AUC', 'a')} = {reference.lookup(ref, 'Table 4', 'total', 'AUC', 'b')}",
+        reproduced_value=f"{s4a['AUC']:.6f} = {s4b['AUC']:.6f}",
+    )
+    return pd.DataFrame(rows)
+
+
+def input_hypotheses(ref: pd.DataFrame, table: str, panel: str, row: str, column: str, candidates) -> pd.DataFrame:
+    """Which value of one printed input makes every derived cell of the panel consistent?
+
+    For each candidate value of the input cell (``row``, ``column``), recompute
+    the whole panel and count the printed derived cells (bins and totals) that
+    it fails to reproduce at their printed precision.
+    """
+    printed = printed_bins(ref, table, panel)
+    k = list(printed.index).index(row)
+    tot = ref[(ref["source"] == table) & (ref["panel"] == panel) & (ref["row"] == "total")]
+    out = []
+    for cand in candidates:
+        vals = {c: printed[c].map(reference.parse_printed).to_numpy(copy=True) for c in BIN_COLUMNS[:3]}
+        vals[column][k] = reference.parse_printed(cand)
+        tab = binned_roc_table(vals["Avg pClick"], vals["# clicks"], vals["# no-clicks"])
+        c, nc = tab["# clicks"].sum(), tab["# no-clicks"].sum()
+        totals = {"# clicks": c, "# no-clicks": nc, "Actual CTR": c / (c + nc), "AUC": float(tab["Trapezoid"].sum())}
+        bad = [f"{r} {col}" for i, r in enumerate(printed.index) for col in BIN_COLUMNS[3:]
+               if not matches_printed(tab[col].iloc[i], printed[col].iloc[i])]
+        bad += [f"total {t['column']}" for _, t in tot.iterrows() if not matches_printed(totals[t["column"]], t["value"])]
+        out.append(dict(table=table, panel=panel, cell=f"{row} {column}", value=cand,
+                        n_inconsistent=len(bad), inconsistent_cells="; ".join(bad)))
+    return pd.DataFrame(out)
+
+
+def roc_figure(ref: pd.DataFrame):
+    """ROC curves of the two panels of each anomaly table, side by side (one axis per table)."""
+    from ..plotting import new_figure
+
+    fig, axes = new_figure(3, 1, width="double", height=2.5)
+    for ax, table in zip(axes, ANOMALY_TABLES):
+        for panel, style in zip(PANELS, ("-o", "--s")):
+            tab, totals = recompute_panel(ref, table, panel)
+            fpr, tpr = roc_curve_from_counts(tab["# clicks"], tab["# no-clicks"])
+            ax.plot(fpr, tpr, style, ms=3, label=f"panel {panel}: AUC {totals['AUC']:.4f}")
+        ax.plot([0, 1], [0, 1], ":", color="0.6", lw=0.8)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1.02)
+        ax.set_title(table)
+        ax.set_xlabel("FPR")
+        ax.legend(loc="lower right")
+    axes[0].set_ylabel("TPR")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,55 @@
+"""The lock file, environment.yml and pyproject agree."""
+
+import re
+
+import yaml
+
+from offline_eval.paths import PROJ_ROOT
+
+
+def _lock_pins():
+    pins = {}
+    for line in (PROJ_ROOT / "requirements.lock").read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[name.lower().replace("_", "-")] = version
+    return pins
+
+
+def _norm(name):
+    return re.split(r"[<>=\[; ]", name, 1)[0].lower().replace("_", "-")
+
+
+def test_environment_yml_lists_the_same_pins_as_the_lock():
+    env = yaml.safe_load((PROJ_ROOT / "environment.yml").read_text())
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d)
+    env_pins = {}
+    for item in pip:
+        if item.startswith("-e"):
+            continue
+        name, version = item.split("==")
+        env_pins[name.lower().replace("_", "-")] = version
+    assert env_pins == _lock_pins()
+    assert "python=3.11" in env["dependencies"]
+
+
+def test_every_dependency_is_pinned_exactly():
+    import tomllib
+
+    project = tomllib.loads((PROJ_ROOT / "pyproject.toml").read_text())["project"]
+    lock = _lock_pins()
+    deps = project["dependencies"] + project["optional-dependencies"]["test"]
+    missing = [d for d in deps if _norm(d) not in lock]
+    assert not missing, f"not pinned in requirements.lock: {missing}"
+    for line in (PROJ_ROOT / "requirements.lock").read_text().splitlines():
+        if line and not line.startswith("#"):
+            assert re.fullmatch(r"[A-Za-z0-9_.\-]+==[A-Za-z0-9_.+\-]+", line), line
+
+
+def test_installed_versions_match_the_lock():
+    from importlib.metadata import version
+
+    lock = _lock_pins()
+    for pkg in ("numpy", "pandas", "scipy", "matplotlib", "papermill", "jupytext", "scikit-learn"):
+        assert version(pkg) == lock[pkg], pkg

@@ -1,0 +1,66 @@
+"""Every notebook: house rules, and a smoke run through papermill at small parameters (twice, same bytes)."""
+
+import hashlib
+import re
+
+import jupytext
+import pandas as pd
+import pytest
+import yaml
+
+from offline_eval.claims import COLUMNS, STATUSES
+from offline_eval.paths import NOTEBOOKS_DIR, PAPERS, SMOKE_PARAMS_DIR
+from offline_eval.pipeline import execute
+
+NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.py"))
+IDS = [p.stem for p in NOTEBOOKS]
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_house_rules(path):
+    nb = jupytext.read(path)
+    assert path.stem.split("_")[0] in PAPERS, "a notebook's name starts with its paper id"
+    assert nb.cells[0].cell_type == "markdown", "the first cell says what is reproduced"
+    params = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(params) == 1, "exactly one cell tagged `parameters`"
+    names = set(re.findall(r"^(\w+)\s*=", params[0].source, flags=re.M))
+    assert {"seed", "output_root"} <= names
+    for line in params[0].source.splitlines():
+        code = line.split("#")[0].strip()
+        if code:
+            value = code.split("=", 1)[1].strip()
+            assert re.fullmatch(r"-?[\d_.eE+-]+|None|True|False|'[^']*'|\"[^\"]*\"|\[[^\]]*\]|\([^)]*\)", value), (
+                f"parameters cell holds literal defaults only: {line!r}")
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert not re.search(r"^\s*(def|class)\s", code, flags=re.M), "no function or class definitions in notebooks"
+    assert "sys.path" not in code
+    assert not re.search(r"np\.random\.(seed|rand|randn|randint|normal|uniform|choice|shuffle|permutation)\(", code)
+    assert (SMOKE_PARAMS_DIR / f"{path.stem}.yaml").is_file(), "smoke parameters in notebooks/smoke/<name>.yaml"
+
+
+def _digest(root):
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_smoke_run_is_deterministic(path, tmp_path):
+    params = yaml.safe_load((SMOKE_PARAMS_DIR / f"{path.stem}.yaml").read_text()) or {}
+    digests = []
+    for k in range(2):
+        out = tmp_path / f"out{k}"
+        execute(path, out, params, executed=tmp_path / f"executed{k}.ipynb")
+        digests.append(_digest(out))
+    assert digests[0] == digests[1], "the same seed must give the same bytes"
+    paper = path.stem.split("_")[0]
+    claims = pd.read_csv(tmp_path / "out0" / paper / "claims" / f"{path.stem}.csv", dtype=str, keep_default_na=False)
+    assert list(claims.columns) == COLUMNS
+    assert len(claims) > 0
+    assert set(claims["status"]) <= set(STATUSES)
+    assert not claims["claim_id"].duplicated().any()
+    assert (claims["criterion"] != "").all()
+    assert all(k.startswith(f"{paper}/") for k in digests[0]), "a notebook writes only under its paper's folder"
