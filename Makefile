@@ -9,6 +9,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
+PIP := $(PY) -m pip install --quiet --disable-pip-version-check --no-input
 BUILD := build
 STAMPS := $(BUILD)/stamps
 
@@ -29,8 +30,8 @@ venv: $(VENV_STAMP) ## Create .venv/ with the pinned dependencies and the packag
 
 $(VENV_STAMP): requirements.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-input -r requirements.lock
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-input --no-deps --no-build-isolation -e .
+	$(PIP) -r requirements.lock 2>&1 | { grep -v "^WARNING: Location" || true; }
+	$(PIP) --no-deps --no-build-isolation -e . 2>&1 | { grep -v "^WARNING: Location" || true; }
 	@touch $@
 
 reproduce: figures/claims.csv ## Execute every notebook (papermill) and write all tables, figures and the claims ledger
