@@ -56,7 +56,7 @@ bench: $(VENV_STAMP) ## Time the library against its peers (scikit-learn, scipy)
 
 lab: $(VENV_STAMP) ## Open JupyterLab with the text notebooks opened as notebooks (jupytext)
 	$(PY) -m offline_eval.pipeline lab-settings
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
 
 clean: ## Remove build products (build/, executed notebooks); keeps .venv/ and figures/
 	rm -rf $(BUILD) notebooks/*.ipynb .pytest_cache .hypothesis
