@@ -1,0 +1,618 @@
+"""Sponsored-search auctions: GSP allocation and pricing, online A/B tests, and
+the *auction simulation* of yi Section 4.6 (simulated metrics from logs).
+
+Three layers, all vectorised over auctions (arrays of shape
+``(n_auctions, n_candidates)``):
+
+:func:`allocate`
+    the generalized second-price auction of yi Section 2.1: rank score
+    :math:`r = b p^\\alpha`, allocation in descending rank score into mainline
+    (above a mainline reserve) and sidebar slots, price per click
+    :math:`c_i = b_{i+1} p_{i+1}^\\alpha / p_i^\\alpha`.
+:func:`serve`, :func:`click_yield`, :func:`ab_test`
+    the "online" world: page views served with a model's pClick, clicks drawn
+    from the true CTR times the position effect, click yield (clicks per page
+    view) with its sampling error.
+:class:`ClickLog`, :func:`simulate`, :func:`sweep_operating_points`
+    the offline replay: every logged auction is re-run with a new model's
+    scores and the clicks of the ads it selects are estimated from the logs
+    only (historic CTR of the (query, ad) pair at that position; else the
+    pair's CTR calibrated by the click curve; else the position's reference
+    CTR).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_rng, warn_undefined
+from .synth.sponsored import PageViews, SponsoredWorld, _check_pclick_table, sample_page_views
+
+__all__ = [
+    "Allocation",
+    "ClickLog",
+    "Impressions",
+    "OperatingPoint",
+    "ab_test",
+    "allocate",
+    "best_operating_point",
+    "click_yield",
+    "rank_score_quantiles",
+    "serve",
+    "simulate",
+    "sweep_operating_points",
+]
+
+_CHUNK = 1 << 14  # auctions per block: keeps the working set in cache
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """The auction's knobs.
+
+    Attributes
+    ----------
+    alpha : float, default 1.0
+        Click investment power of the rank score :math:`r = b p^\\alpha` (yi eq. 1).
+    reserve : float, default 0.0
+        Minimum rank score to be shown at all (sidebar).
+    mainline_reserve : float, default 0.0
+        Minimum rank score to be shown in the mainline; at least ``reserve``.
+    """
+
+    alpha: float = 1.0
+    reserve: float = 0.0
+    mainline_reserve: float = 0.0
+
+    def __post_init__(self):
+        for name in ("alpha", "reserve", "mainline_reserve"):
+            v = getattr(self, name)
+            if not (isinstance(v, (int, float, np.floating, np.integer)) and np.isfinite(v) and v >= 0):
+                raise ValueError(f"`{name}` must be a finite non-negative number; got {v!r}")
+        if self.mainline_reserve < self.reserve:
+            raise ValueError(f"`mainline_reserve` must be >= `reserve` ({self.reserve:g}); got {self.mainline_reserve:g}")
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """Outcome of a batch of auctions, column ``j`` = the ``j``-th highest rank score.
+
+    Attributes
+    ----------
+    ranked : ndarray of int16, shape (n, k)
+        Candidate index at each rank (descending rank score).
+    slot : ndarray of int8, shape (n, k)
+        Slot of the candidate at each rank: ``0 .. n_mainline - 1`` mainline,
+        ``n_mainline ..`` sidebar, ``-1`` not shown.
+    cpc : ndarray of float64, shape (n, k)
+        Price per click of the candidate at each rank (0 if not shown).
+    rank_score : ndarray of float64, shape (n, k)
+        The sorted rank scores.
+    """
+
+    ranked: np.ndarray
+    slot: np.ndarray
+    cpc: np.ndarray
+    rank_score: np.ndarray
+
+    def shown(self):
+        """Flat arrays ``(auction, candidate, slot, cpc)`` of every shown ad."""
+        a, j = np.nonzero(self.slot >= 0)
+        return a, self.ranked[a, j].astype(np.int64), self.slot[a, j].astype(np.int64), self.cpc[a, j]
+
+
+def _check_matrix(x, name):
+    arr = np.asarray(x, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"`{name}` must be a non-empty 2-D array (n_auctions, n_candidates); got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"`{name}` must be finite; got {int((~np.isfinite(arr)).sum())} non-finite values")
+    return arr
+
+
+def _check_layout(n_mainline, n_sidebar):
+    if not (isinstance(n_mainline, (int, np.integer)) and n_mainline >= 0):
+        raise ValueError(f"`n_mainline` must be a non-negative integer; got {n_mainline!r}")
+    if not (isinstance(n_sidebar, (int, np.integer)) and n_sidebar >= 0):
+        raise ValueError(f"`n_sidebar` must be a non-negative integer; got {n_sidebar!r}")
+    if n_mainline + n_sidebar > 127:
+        raise ValueError(f"at most 127 slots; got {n_mainline + n_sidebar}")
+
+
+def allocate(bids, pclick, *, alpha=1.0, reserve=0.0, mainline_reserve=0.0, n_mainline=3, n_sidebar=5) -> Allocation:
+    """Run a batch of generalized second-price auctions.
+
+    Parameters
+    ----------
+    bids : array-like of shape (n_auctions, n_candidates)
+        Cost-per-click bids, >= 0.  A zero bid means the candidate is absent.
+    pclick : array-like of shape (n_auctions, n_candidates)
+        Estimated position-unbiased CTRs, in [0, 1].
+    alpha : float, default 1.0
+        Click investment power (yi eq. 1); ``alpha = 0`` ranks by bid.
+    reserve, mainline_reserve : float, default 0.0
+        Minimum rank score to be shown at all / in the mainline
+        (``0 <= reserve <= mainline_reserve``).
+    n_mainline, n_sidebar : int, default 3 and 5
+        Number of mainline and sidebar slots.
+
+    Returns
+    -------
+    Allocation
+
+    Notes
+    -----
+    Rank score :math:`r_i = b_i p_i^\\alpha` (yi eq. 1).  Candidates are sorted
+    by descending :math:`r`; **tie rule:** equal rank scores are ordered by
+    candidate index (lower first).  Rank scores are compared after
+    truncation to ``52 - ceil(log2 k)`` significant bits (a relative
+    :math:`2^{-48}` for ``k <= 16`` candidates), so scores closer than that
+    count as ties; this lets the candidate index ride in the sort key.
+
+    The first ``m = min(n_mainline, #{r_i >= mainline_reserve})`` ranks go to
+    the mainline; the next ranks with :math:`r_i \\ge reserve` fill the sidebar
+    slots; candidates with :math:`r_i = 0` are never shown.  The price per
+    click is the GSP price of yi Section 2.1, floored at the reserve of the
+    ad's block:
+
+    .. math:: c_i = \\frac{\\max(r_{i+1}, R)}{p_i^\\alpha}
+              = b_i \\frac{\\max(r_{i+1}, R)}{r_i} \\le b_i,
+
+    with :math:`r_{k+1} = 0` and :math:`R` the mainline reserve for mainline
+    ads and the reserve for sidebar ads.  Computing it as :math:`b_i` times a
+    ratio :math:`\\le 1` makes :math:`c_i \\le b_i` hold exactly in floating point.
+
+    References
+    ----------
+    .. [1] J. Yi et al., KDD 2013, Section 2.1, eq. (1).
+    .. [2] B. Edelman, M. Ostrovsky, M. Schwarz, "Internet advertising and the
+       generalized second-price auction", American Economic Review 97 (2007).
+
+    Examples
+    --------
+    Three candidates, one mainline and one sidebar slot:
+
+    >>> a = allocate([[2.0, 1.0, 4.0]], [[0.1, 0.5, 0.1]], n_mainline=1, n_sidebar=1)
+    >>> a.ranked.tolist(), a.slot.tolist(), a.cpc.round(6).tolist()
+    ([[1, 2, 0]], [[0, 1, -1]], [[0.8, 2.0, 0.0]])
+
+    Rank scores are 0.5, 0.4, 0.2: the winner pays 0.4 / 0.5 = 0.8 per click
+    and the runner-up 0.2 / 0.1 = 2.0.
+    """
+    b = _check_matrix(bids, "bids")
+    p = _check_matrix(pclick, "pclick")
+    if p.shape != b.shape:
+        raise ValueError(f"`pclick` must have the shape of `bids` {b.shape}; got {p.shape}")
+    if (b < 0).any():
+        raise ValueError(f"`bids` must be non-negative; got {int((b < 0).sum())} negative values")
+    if ((p < 0) | (p > 1)).any():
+        raise ValueError(f"`pclick` must lie in [0, 1]; got {int(((p < 0) | (p > 1)).sum())} values outside")
+    op = OperatingPoint(alpha, reserve, mainline_reserve)
+    _check_layout(n_mainline, n_sidebar)
+    n, k = b.shape
+    if k > 1 << 15:
+        raise ValueError(f"at most {1 << 15} candidates per auction; got {k}")
+    ranked = np.empty((n, k), np.int16)
+    slot = np.empty((n, k), np.int8)
+    cpc = np.empty((n, k), np.float64)
+    rank_score = np.empty((n, k), np.float64)
+    for lo in range(0, n, _CHUNK):
+        hi = min(lo + _CHUNK, n)
+        _allocate_block(b[lo:hi], p[lo:hi], op, int(n_mainline), int(n_sidebar),
+                        ranked[lo:hi], slot[lo:hi], cpc[lo:hi], rank_score[lo:hi])
+    return Allocation(ranked, slot, cpc, rank_score)
+
+
+def _allocate_block(b, p, op, n_ml, n_sb, ranked, slot, cpc, rank_score):
+    n, k = b.shape
+    alpha = float(op.alpha)
+    if alpha == 1.0:
+        r = b * p
+    elif alpha == 0.0:
+        r = b.copy()
+    else:
+        r = b * np.power(p, alpha)
+    # Sort key: the bits of r >= 0 (monotone as int64) with the low bits replaced
+    # by (mask - candidate), so that one sort of plain integers gives both the
+    # order and the argsort (an argsort of 10-element rows is 3x slower).
+    nbits = max(1, (k - 1).bit_length())
+    mask = np.int64((1 << nbits) - 1)
+    key = r.view(np.int64)
+    key &= ~mask
+    key |= mask - np.arange(k, dtype=np.int64)
+    key.sort(axis=1)
+    key = key[:, ::-1]
+    np.subtract(mask, key & mask, out=ranked, casting="unsafe")
+    rs = rank_score
+    np.bitwise_and(key, ~mask, out=rs.view(np.int64))
+    # Rank scores are sorted, so every block is a prefix of the ranks: count, then compare.
+    n_eligible = np.count_nonzero(rs >= op.reserve if op.reserve > 0 else rs > 0, axis=1)
+    n_ml_ok = np.count_nonzero(rs >= op.mainline_reserve if op.mainline_reserve > 0 else rs > 0, axis=1)
+    m = np.minimum(n_ml_ok, n_ml)[:, None]
+    n_shown = np.minimum(n_eligible[:, None], m + n_sb)
+    col = np.arange(k, dtype=np.int64)
+    ml = col < m
+    shown = col < n_shown
+    np.copyto(slot, np.where(shown, np.where(ml, col, col + (n_ml - m)), -1), casting="unsafe")
+    floor = np.where(ml, op.mainline_reserve, op.reserve)
+    np.maximum(rs[:, 1:], floor[:, :-1], out=cpc[:, :-1])
+    cpc[:, -1] = floor[:, -1]
+    np.divide(cpc, rs, out=cpc, where=shown)
+    cpc[~shown] = 0.0
+    rows = np.arange(n, dtype=np.int64)[:, None] * k
+    cpc *= np.take(b.ravel(), rows + ranked)
+
+
+# -- the online world -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Impressions:
+    """Ads shown to a stream of page views, one row per impression.
+
+    Attributes
+    ----------
+    page_view, query, ad, slot : ndarray of int64, shape (m,)
+    click : ndarray of float64, shape (m,)
+        Observed click (0 or 1), or the expected click when served with
+        ``expected=True``.
+    p_click : ndarray of float64, shape (m,)
+        True click probability: CTR of the pair times the slot's factor.
+    cpc : ndarray of float64, shape (m,)
+    n_page_views : int
+    n_mainline : int
+    """
+
+    page_view: np.ndarray
+    query: np.ndarray
+    ad: np.ndarray
+    slot: np.ndarray
+    click: np.ndarray
+    p_click: np.ndarray
+    cpc: np.ndarray
+    n_page_views: int
+    n_mainline: int
+
+    def frame(self) -> pd.DataFrame:
+        """The impressions as a DataFrame (the log's columns)."""
+        return pd.DataFrame({k: getattr(self, k) for k in ("page_view", "query", "ad", "slot", "click", "p_click", "cpc")})
+
+
+def _op(op):
+    if op is None:
+        return OperatingPoint()
+    if isinstance(op, OperatingPoint):
+        return op
+    if isinstance(op, dict):
+        return OperatingPoint(**op)
+    raise ValueError(f"`op` must be an OperatingPoint, a dict or None; got {type(op).__name__}")
+
+
+def serve(world: SponsoredWorld, pclick, page_views: PageViews, *, op=None, rng=None, expected=False) -> Impressions:
+    """Serve page views with a model's pClick and draw the users' clicks.
+
+    Parameters
+    ----------
+    world : SponsoredWorld
+    pclick : array-like of shape (n_queries, n_candidates)
+        The model's pClick for every (query, ad) pair.
+    page_views : PageViews
+        From :func:`~offline_eval.synth.sponsored.sample_page_views`.
+    op : OperatingPoint, optional
+        Default: alpha 1, no reserves.
+    rng : int, Generator or None
+        Draws the clicks.
+    expected : bool, default False
+        Record the expected click (``p_click``) instead of a 0/1 draw.
+
+    Returns
+    -------
+    Impressions
+
+    Notes
+    -----
+    A shown ad of true CTR :math:`\\eta` in slot :math:`s` is clicked with
+    probability :math:`\\eta \\kappa_s` (``world.click_curve``), independently
+    of the other ads on the page.
+    """
+    p = _check_pclick_table(world, pclick)
+    op = _op(op)
+    rng = check_rng(rng)
+    alloc = allocate(page_views.bids, p[page_views.query], alpha=op.alpha, reserve=op.reserve,
+                     mainline_reserve=op.mainline_reserve, n_mainline=world.n_mainline, n_sidebar=world.n_sidebar)
+    pv, ad, slot, cpc = alloc.shown()
+    q = page_views.query[pv]
+    p_click = world.ctr[q, ad] * world.click_curve[slot]
+    click = p_click.copy() if expected else (rng.random(len(pv)) < p_click).astype(np.float64)
+    return Impressions(pv.astype(np.int64), q, ad, slot, click, p_click, cpc, len(page_views), world.n_mainline)
+
+
+def click_yield(impressions: Impressions) -> dict:
+    """Click yield (clicks per page view), overall and mainline, with standard errors.
+
+    Returns
+    -------
+    dict
+        ``cy``, ``cy_se``, ``ml_cy``, ``ml_cy_se`` (observed clicks),
+        ``expected_cy``, ``expected_ml_cy`` (true expectation given the
+        page views), ``ads_per_pv``, ``ml_ads_per_pv``, ``revenue_per_pv``.
+
+    Notes
+    -----
+    :math:`CY = \\frac1N \\sum_v C_v` with :math:`C_v` the clicks of page view
+    :math:`v`; its standard error is :math:`sd(C_v) / \\sqrt N` (page views are
+    independent).  Mainline CY counts mainline clicks only.
+    """
+    n = impressions.n_page_views
+    ml = impressions.slot < impressions.n_mainline
+    per_pv = np.bincount(impressions.page_view, weights=impressions.click, minlength=n)
+    per_pv_ml = np.bincount(impressions.page_view[ml], weights=impressions.click[ml], minlength=n)
+    se = (lambda x: float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan"))
+    return dict(
+        cy=float(per_pv.mean()), cy_se=se(per_pv),
+        ml_cy=float(per_pv_ml.mean()), ml_cy_se=se(per_pv_ml),
+        expected_cy=float(impressions.p_click.sum() / n),
+        expected_ml_cy=float(impressions.p_click[ml].sum() / n),
+        ads_per_pv=float(len(impressions.slot) / n), ml_ads_per_pv=float(ml.sum() / n),
+        revenue_per_pv=float(np.dot(impressions.click, impressions.cpc) / n),
+    )
+
+
+def _rel_delta(t, c, t_se, c_se):
+    d = t / c - 1.0
+    return d, (t / c) * np.hypot(t_se / t, c_se / c)
+
+
+def ab_test(world: SponsoredWorld, control, treatment, *, n_page_views=200_000, rng=None) -> dict:
+    """An online A/B test: two arms of fresh page views, each served by one model.
+
+    Parameters
+    ----------
+    world : SponsoredWorld
+    control, treatment : tuple (pclick, OperatingPoint)
+        Each arm's model (pClick per (query, ad)) and operating point.
+    n_page_views : int, default 200_000
+        Page views per arm.
+    rng : int, Generator or None
+
+    Returns
+    -------
+    dict
+        Per arm ``control_*`` / ``treatment_*`` of :func:`click_yield`, and the
+        relative deltas ``cy_delta``, ``ml_cy_delta`` (treatment / control - 1)
+        with standard errors ``cy_delta_se``, ``ml_cy_delta_se`` (delta
+        method, independent arms), plus ``expected_cy_delta`` and
+        ``expected_ml_cy_delta`` from the true click probabilities.
+    """
+    rng = check_rng(rng)
+    out = {}
+    for arm, (pclick, op) in (("control", control), ("treatment", treatment)):
+        arm_rng = np.random.default_rng(rng.integers(2**63))
+        pv = sample_page_views(world, n_page_views, arm_rng)
+        out.update({f"{arm}_{k}": v for k, v in click_yield(serve(world, pclick, pv, op=op, rng=arm_rng)).items()})
+    for m in ("cy", "ml_cy"):
+        d, se = _rel_delta(out[f"treatment_{m}"], out[f"control_{m}"], out[f"treatment_{m}_se"], out[f"control_{m}_se"])
+        out[f"{m}_delta"], out[f"{m}_delta_se"] = float(d), float(se)
+        out[f"expected_{m}_delta"] = out[f"treatment_expected_{m}"] / out[f"control_expected_{m}"] - 1.0
+    return out
+
+
+# -- the offline replay -----------------------------------------------------------------
+class ClickLog:
+    """Historic auctions and their impressions/clicks per (query, ad, slot).
+
+    Parameters
+    ----------
+    page_views : PageViews
+        The logged auctions (each query and its candidates' bids).
+    impressions, clicks : array-like of shape (n_queries, n_candidates, n_slots)
+        Logged impressions and clicks of each (query, ad) pair in each slot.
+    n_mainline : int
+        Number of mainline slots (the first slots).
+    n_iter : int, default 200
+        Iterations of the click-curve fit.
+
+    Attributes
+    ----------
+    reference_ctr : ndarray of shape (n_slots,)
+        Average CTR of the ads logged in each slot (yi's *reference CTR*).
+    click_curve : ndarray of shape (n_slots,)
+        Estimated examination factor of each slot relative to slot 0.
+    pair_ctr : ndarray of shape (n_queries, n_candidates)
+        Position-normalised CTR of each logged pair (nan if never shown).
+
+    Notes
+    -----
+    The click curve is fitted to the logs alone with the examination model
+    :math:`E[C_{qas}] = N_{qas}\\,\\theta_{qa}\\,\\kappa_s` by alternating the
+    closed-form maximum-likelihood (Poisson) updates
+
+    .. math:: \\theta_{qa} = \\frac{\\sum_s C_{qas}}{\\sum_s N_{qas}\\kappa_s},\\qquad
+              \\kappa_s = \\frac{\\sum_{qa} C_{qas}}{\\sum_{qa} N_{qas}\\theta_{qa}},
+
+    normalised to :math:`\\kappa_0 = 1`.  Unlike the ratio of the raw
+    reference CTRs it is not biased by better ads being shown higher, because
+    the same pair is compared across slots.  A slot with no logged
+    impression gets reference CTR and curve 0 (with a warning).
+    """
+
+    def __init__(self, page_views: PageViews, impressions, clicks, *, n_mainline, n_iter=200):
+        N = np.asarray(impressions, dtype=np.float64)
+        C = np.asarray(clicks, dtype=np.float64)
+        if N.ndim != 3 or N.shape != C.shape:
+            raise ValueError(f"`impressions` and `clicks` must be 3-D arrays of one shape; got {N.shape} and {C.shape}")
+        if not (np.isfinite(N).all() and np.isfinite(C).all()) or (N < 0).any() or (C < 0).any() or (C > N).any():
+            raise ValueError("`clicks` must satisfy 0 <= clicks <= impressions (finite)")
+        if not 0 <= n_mainline <= N.shape[2]:
+            raise ValueError(f"`n_mainline` must be in [0, {N.shape[2]}]; got {n_mainline!r}")
+        if page_views.bids.shape[1] != N.shape[1]:
+            raise ValueError(f"`page_views` have {page_views.bids.shape[1]} candidates, the counts {N.shape[1]}")
+        self.page_views = page_views
+        self.impressions = N
+        self.clicks = C
+        self.n_mainline = int(n_mainline)
+        n_slot = N.sum(axis=(0, 1))
+        c_slot = C.sum(axis=(0, 1))
+        if (n_slot == 0).any():
+            warn_undefined(f"slots {np.flatnonzero(n_slot == 0).tolist()} have no logged impression; their reference CTR is 0")
+        self.reference_ctr = np.divide(c_slot, n_slot, out=np.zeros_like(c_slot), where=n_slot > 0)
+        kappa = self.reference_ctr / self.reference_ctr[0] if self.reference_ctr[0] > 0 else np.ones_like(c_slot)
+        c_pair = C.sum(axis=2)
+        seen = N.sum(axis=2) > 0
+        theta = np.zeros(c_pair.shape)
+        for _ in range(int(n_iter)):
+            denom = N @ kappa
+            theta = np.divide(c_pair, denom, out=np.zeros_like(c_pair), where=denom > 0)
+            d = np.einsum("qas,qa->s", N, theta)
+            kappa = np.divide(c_slot, d, out=np.zeros_like(c_slot), where=d > 0)
+            if kappa[0] > 0:
+                theta *= kappa[0]
+                kappa = kappa / kappa[0]
+        self.click_curve = kappa
+        self.pair_ctr = np.where(seen, theta, np.nan)
+
+    @classmethod
+    def from_impressions(cls, page_views: PageViews, impressions: Impressions, *, n_queries, n_candidates, n_slots, n_iter=200):
+        """Aggregate served impressions into a log (counts per query, ad and slot)."""
+        key = (impressions.query * n_candidates + impressions.ad) * n_slots + impressions.slot
+        size = n_queries * n_candidates * n_slots
+        N = np.bincount(key, minlength=size).astype(np.float64).reshape(n_queries, n_candidates, n_slots)
+        C = np.bincount(key, weights=impressions.click, minlength=size).reshape(n_queries, n_candidates, n_slots)
+        return cls(page_views, N, C, n_mainline=impressions.n_mainline, n_iter=n_iter)
+
+    @property
+    def n_slots(self) -> int:
+        return self.impressions.shape[2]
+
+    def expected_ctr(self, query, ad, slot):
+        """Estimated click probability of (query, ad) shown in ``slot``, from the logs only.
+
+        Returns ``(ctr, source)`` with ``source`` 0 = historic CTR of the pair
+        at that slot, 1 = pair CTR calibrated by the click curve, 2 = the
+        slot's reference CTR (yi Section 4.6, in that order).
+        """
+        n = self.impressions[query, ad, slot]
+        c = self.clicks[query, ad, slot]
+        pair = self.pair_ctr[query, ad]
+        same = n > 0
+        calibrated = ~same & ~np.isnan(pair)
+        ctr = np.where(same, c / np.where(same, n, 1.0),
+                       np.where(calibrated, np.nan_to_num(pair) * self.click_curve[slot], self.reference_ctr[slot]))
+        source = np.where(same, 0, np.where(calibrated, 1, 2))
+        return ctr, source
+
+
+def simulate(log: ClickLog, pclick, *, op=None) -> dict:
+    """Simulated metrics: re-run every logged auction with new scores (yi Section 4.6).
+
+    Parameters
+    ----------
+    log : ClickLog
+    pclick : array-like of shape (n_queries, n_candidates)
+        The new model's pClick per (query, ad).
+    op : OperatingPoint, optional
+
+    Returns
+    -------
+    dict
+        ``cy`` and ``ml_cy`` (estimated clicks per page view, overall and
+        mainline), ``ads_per_pv``, ``ml_ads_per_pv``, ``revenue_per_pv`` and
+        the shares of shown ads whose CTR came from each rule:
+        ``share_same_slot``, ``share_calibrated``, ``share_reference``.
+
+    Notes
+    -----
+    The auctions are the logged ones (same queries and candidate bids); only
+    the scores and the operating point change.  The click estimate of a shown
+    ad is :meth:`ClickLog.expected_ctr`, so nothing of the true world is used.
+    When the log holds every (query, ad, slot) with exact CTRs the simulated
+    click yield equals the true expected click yield of the same page views.
+    """
+    op = _op(op)
+    pv = log.page_views
+    q_n, k, _ = log.impressions.shape
+    p = np.asarray(pclick, dtype=np.float64)
+    if p.shape != (q_n, k):
+        raise ValueError(f"`pclick` must have shape {(q_n, k)}; got {p.shape}")
+    alloc = allocate(pv.bids, p[pv.query], alpha=op.alpha, reserve=op.reserve, mainline_reserve=op.mainline_reserve,
+                     n_mainline=log.n_mainline, n_sidebar=log.n_slots - log.n_mainline)
+    a, ad, slot, cpc = alloc.shown()
+    ctr, source = log.expected_ctr(pv.query[a], ad, slot)
+    n = len(pv)
+    ml = slot < log.n_mainline
+    m = max(len(a), 1)
+    return dict(
+        cy=float(ctr.sum() / n), ml_cy=float(ctr[ml].sum() / n),
+        ads_per_pv=float(len(a) / n), ml_ads_per_pv=float(ml.sum() / n),
+        revenue_per_pv=float(np.dot(ctr, cpc) / n),
+        share_same_slot=float((source == 0).sum() / m), share_calibrated=float((source == 1).sum() / m),
+        share_reference=float((source == 2).sum() / m),
+    )
+
+
+def rank_score_quantiles(log: ClickLog, pclick, *, alpha, quantiles) -> np.ndarray:
+    """Quantiles of the positive rank scores :math:`b p^\\alpha` over the logged auctions.
+
+    A scale-free way to place reserves: the rank-score scale changes with
+    ``alpha``, the quantiles do not.
+    """
+    p = np.asarray(pclick, dtype=np.float64)[log.page_views.query]
+    r = log.page_views.bids * np.power(p, float(alpha))
+    return np.quantile(r[r > 0], quantiles)
+
+
+def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles, reserve_quantile=None) -> pd.DataFrame:
+    """Simulated metrics over a grid of operating points.
+
+    Parameters
+    ----------
+    log : ClickLog
+    pclick : array-like of shape (n_queries, n_candidates)
+    alphas : sequence of float
+        Click investment powers to try.
+    mainline_quantiles : sequence of float in [0, 1]
+        Mainline reserves, as quantiles of the model's rank scores on the
+        logged auctions (:func:`rank_score_quantiles`) at each ``alpha``.
+    reserve_quantile : float, optional
+        The (sidebar) reserve as a quantile likewise; default no reserve.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per operating point: ``alpha``, ``mainline_quantile``,
+        ``reserve``, ``mainline_reserve`` and the keys of :func:`simulate`.
+    """
+    rows = []
+    for alpha in alphas:
+        res = 0.0 if reserve_quantile is None else float(rank_score_quantiles(log, pclick, alpha=alpha, quantiles=reserve_quantile))
+        for q, ml_res in zip(mainline_quantiles, rank_score_quantiles(log, pclick, alpha=alpha, quantiles=list(mainline_quantiles))):
+            op = OperatingPoint(float(alpha), res, max(float(ml_res), res))
+            rows.append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
+                             mainline_reserve=op.mainline_reserve, **simulate(log, pclick, op=op)))
+    return pd.DataFrame(rows)
+
+
+def best_operating_point(sweep: pd.DataFrame, *, objective="cy", max_ml_ads_per_pv=None):
+    """The operating point of a sweep with the highest simulated ``objective``.
+
+    Parameters
+    ----------
+    sweep : DataFrame from :func:`sweep_operating_points`
+    objective : str, default "cy"
+        Column to maximise.
+    max_ml_ads_per_pv : float, optional
+        Constraint: at most this many mainline ads per page view (a
+        user-experience budget; without it the best point simply fills the
+        mainline).
+
+    Returns
+    -------
+    (OperatingPoint, pandas.Series)
+        The point and its sweep row.  Ties go to the first row.
+    """
+    ok = sweep if max_ml_ads_per_pv is None else sweep[sweep["ml_ads_per_pv"] <= max_ml_ads_per_pv + 1e-12]
+    if ok.empty:
+        raise ValueError(f"no operating point has at most {max_ml_ads_per_pv} mainline ads per page view")
+    row = ok.loc[ok[objective].idxmax()]
+    return OperatingPoint(row["alpha"], row["reserve"], row["mainline_reserve"]), row

@@ -1,0 +1,375 @@
+"""A synthetic sponsored-search world (yi Sections 2.1, 4.6, 5-6).
+
+The Bing logs behind yi are proprietary; this generator models the mechanism
+the paper describes:
+
+* **queries** with a skewed (Zipf) frequency;
+* per query a fixed set of ``n_candidates`` **candidate ads**, each with a
+  bid (log-normal) and a true *position-unbiased* CTR (the CTR it would get
+  in the top mainline slot).  CTRs have a **heavy low tail**: a share
+  ``junk_share`` of candidates are poorly relevant ads whose CTR is a factor
+  ``junk_factor`` lower (yi: errors in "the very low range of predicted
+  click scores" let such ads into the auction);
+* a **position click curve**: the probability of a click is the ad's CTR
+  times the examination factor of its slot; mainline slots (above the
+  organic results) get far more than sidebar slots, and within a block the
+  factor decreases with the slot (yi Section 2.1);
+* per page view each candidate **participates** with probability
+  ``participation`` (budgets, targeting), so the same (query, ad) pair is
+  logged at several positions -- which is what lets a click curve be
+  estimated from logs;
+* **click models** (:func:`distorted_pclick`) whose predictions are the true
+  CTR distorted by noise and by over-estimation in chosen CTR ranges.
+
+Every generator takes ``rng`` (an int seed or a ``numpy.random.Generator``)
+and draws everything from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validation import check_probability, check_rng
+
+__all__ = [
+    "PageViews",
+    "SponsoredWorld",
+    "click_curve",
+    "distorted_pclick",
+    "make_world",
+    "sample_ctr",
+    "sample_page_views",
+]
+
+
+def _logit(p):
+    return np.log(p) - np.log1p(-p)
+
+
+def _expit(x):
+    return 0.5 * (1.0 + np.tanh(0.5 * x))  # no overflow for large |x|
+
+
+def _positive(name, value, *, allow_zero=False):
+    ok = value >= 0 if allow_zero else value > 0
+    if not (np.isfinite(value) and ok):
+        raise ValueError(f"`{name}` must be {'non-negative' if allow_zero else 'positive'} and finite; got {value!r}")
+
+
+def click_curve(*, n_mainline=3, n_sidebar=5, mainline_decay=0.7, sidebar_top=0.12, sidebar_decay=0.8) -> np.ndarray:
+    """Examination factor of each ad slot, mainline slots first.
+
+    Parameters
+    ----------
+    n_mainline : int, default 3
+        Number of mainline slots (above the organic results).
+    n_sidebar : int, default 5
+        Number of sidebar slots (right of the organic results).
+    mainline_decay : float, default 0.7
+        Ratio of the factors of consecutive mainline slots, in (0, 1].
+    sidebar_top : float, default 0.12
+        Factor of the first sidebar slot; must be below the last mainline slot.
+    sidebar_decay : float, default 0.8
+        Ratio of consecutive sidebar slots, in (0, 1].
+
+    Returns
+    -------
+    ndarray of shape (n_mainline + n_sidebar,)
+        ``curve[s]``: click probability in slot ``s`` of an ad whose
+        position-unbiased CTR is 1; ``curve[0] == 1`` (the CTR is defined at
+        the top mainline slot).
+
+    Notes
+    -----
+    :math:`\\kappa_s = d_m^s` for mainline slots :math:`s < M` and
+    :math:`\\kappa_{M + j} = t_s d_s^j` for sidebar slots.
+
+    Examples
+    --------
+    >>> click_curve(n_mainline=2, n_sidebar=2, mainline_decay=0.5, sidebar_top=0.1, sidebar_decay=0.5).tolist()
+    [1.0, 0.5, 0.1, 0.05]
+    """
+    if not (isinstance(n_mainline, (int, np.integer)) and n_mainline >= 1):
+        raise ValueError(f"`n_mainline` must be a positive integer; got {n_mainline!r}")
+    if not (isinstance(n_sidebar, (int, np.integer)) and n_sidebar >= 0):
+        raise ValueError(f"`n_sidebar` must be a non-negative integer; got {n_sidebar!r}")
+    for name, v in (("mainline_decay", mainline_decay), ("sidebar_decay", sidebar_decay)):
+        if not 0 < v <= 1:
+            raise ValueError(f"`{name}` must be in (0, 1]; got {v!r}")
+    main = mainline_decay ** np.arange(n_mainline)
+    if n_sidebar and not 0 < sidebar_top < main[-1]:
+        raise ValueError(f"`sidebar_top` must be in (0, {main[-1]:g}) so that mainline slots get more clicks; got {sidebar_top!r}")
+    side = sidebar_top * sidebar_decay ** np.arange(n_sidebar)
+    return np.r_[main, side].astype(np.float64)
+
+
+def sample_ctr(n, rng=None, *, median=0.03, sd=0.7, junk_share=0.3, junk_factor=0.05, junk_sd=0.7, max_ctr=0.9) -> np.ndarray:
+    """Position-unbiased CTRs with a heavy low tail (a two-component log-normal).
+
+    Parameters
+    ----------
+    n : int or tuple of int
+        Shape of the output.
+    rng : int, Generator or None
+    median : float, default 0.03
+        Median CTR of relevant ads.
+    sd : float, default 0.7
+        Standard deviation of log CTR of relevant ads.
+    junk_share : float, default 0.3
+        Share of poorly relevant ads (the low tail), in [0, 1].
+    junk_factor : float, default 0.05
+        Their median CTR relative to ``median``.
+    junk_sd : float, default 0.7
+        Standard deviation of their log CTR.
+    max_ctr : float, default 0.9
+        CTRs are capped here.
+
+    Returns
+    -------
+    ndarray of float64 with shape ``n``, values in (0, max_ctr].
+
+    Notes
+    -----
+    :math:`\\log CTR \\sim N(\\log m, s^2)` with probability :math:`1 - \\pi`
+    and :math:`N(\\log(m f), s_j^2)` with probability :math:`\\pi`.
+
+    Examples
+    --------
+    >>> c = sample_ctr(10_000, 0, junk_share=0.0)
+    >>> bool(abs(np.median(c) / 0.03 - 1) < 0.05)
+    True
+    """
+    rng = check_rng(rng)
+    for name, v in (("median", median), ("junk_factor", junk_factor), ("max_ctr", max_ctr)):
+        if not 0 < v <= 1:
+            raise ValueError(f"`{name}` must be in (0, 1]; got {v!r}")
+    if not 0 <= junk_share <= 1:
+        raise ValueError(f"`junk_share` must be in [0, 1]; got {junk_share!r}")
+    _positive("sd", sd, allow_zero=True)
+    _positive("junk_sd", junk_sd, allow_zero=True)
+    junk = rng.random(n) < junk_share
+    z = rng.standard_normal(n)
+    log_ctr = np.where(junk, np.log(median * junk_factor) + junk_sd * z, np.log(median) + sd * z)
+    return np.minimum(np.exp(log_ctr), max_ctr)
+
+
+def distorted_pclick(ctr, rng=None, *, noise_sd=0.5, scale=1.0, low_ctr=0.005, low_shift=0.0, high_shift=0.0, width=0.5) -> np.ndarray:
+    """A click model's predictions: the true CTR, distorted.
+
+    Parameters
+    ----------
+    ctr : array-like
+        True position-unbiased CTRs, in (0, 1).
+    rng : int, Generator or None
+    noise_sd : float, default 0.5
+        Standard deviation of the model's error in log-odds (a better model
+        has a smaller one).
+    scale : float, default 1.0
+        Multiplicative calibration of the odds: ``scale < 1`` under-predicts
+        everywhere, ``> 1`` over-predicts.
+    low_ctr : float, default 0.005
+        Boundary between the "low" and the "high" pClick range.
+    low_shift : float, default 0.0
+        Over-estimation (in log-odds) of ads whose CTR is well below ``low_ctr``.
+    high_shift : float, default 0.0
+        Over-estimation (in log-odds) of ads well above ``low_ctr``.
+    width : float, default 0.5
+        Width (in log-odds) of the smooth switch between the two ranges.
+
+    Returns
+    -------
+    ndarray of float64, same shape as ``ctr``, values in (0, 1).
+
+    Notes
+    -----
+    With :math:`\\ell = \\operatorname{logit}(ctr)`, :math:`\\ell_0 = \\operatorname{logit}(low\\_ctr)`,
+    :math:`\\sigma` the logistic function and :math:`\\varepsilon \\sim N(0, 1)`:
+
+    .. math::
+
+        \\operatorname{logit}(p) = \\ell + \\log(scale) + s\\,\\varepsilon - s^2/2
+            + \\delta_{low}\\,\\sigma\\!\\left(\\frac{\\ell_0 - \\ell}{w}\\right)
+            + \\delta_{high}\\,\\sigma\\!\\left(\\frac{\\ell - \\ell_0}{w}\\right).
+
+    The :math:`-s^2/2` centres the log-normal noise so that a noisy model is
+    still calibrated on average for small CTRs (:math:`E[p] \\approx ctr`).
+    yi's model-2 (Section 6, Figs. 3-4) is ``low_shift`` large, ``high_shift``
+    small and ``noise_sd`` smaller than the baseline's.
+
+    Examples
+    --------
+    Without noise or shifts the model is the truth:
+
+    >>> distorted_pclick([0.01, 0.2], 0, noise_sd=0.0).round(12).tolist()
+    [0.01, 0.2]
+    """
+    rng = check_rng(rng)
+    c = np.asarray(ctr, dtype=np.float64)
+    if c.size == 0 or not np.isfinite(c).all() or (c <= 0).any() or (c >= 1).any():
+        raise ValueError("`ctr` must be a non-empty array of values in (0, 1)")
+    _positive("noise_sd", noise_sd, allow_zero=True)
+    _positive("scale", scale)
+    _positive("width", width)
+    if not 0 < low_ctr < 1:
+        raise ValueError(f"`low_ctr` must be in (0, 1); got {low_ctr!r}")
+    ell = _logit(c)
+    l0 = _logit(low_ctr)
+    x = ell + np.log(scale) + noise_sd * rng.standard_normal(c.shape) - 0.5 * noise_sd**2
+    x = x + low_shift * _expit((l0 - ell) / width) + high_shift * _expit((ell - l0) / width)
+    return np.clip(_expit(x), 1e-12, 1 - 1e-12)
+
+
+@dataclass(frozen=True)
+class SponsoredWorld:
+    """Queries, their candidate ads, true CTRs and the page layout.
+
+    Attributes
+    ----------
+    query_prob : ndarray of shape (n_queries,)
+        Probability that a page view is for each query (sums to 1).
+    bids : ndarray of shape (n_queries, n_candidates)
+        Cost-per-click bid of each candidate ad of each query.
+    ctr : ndarray of shape (n_queries, n_candidates)
+        True position-unbiased CTR (at the top mainline slot).
+    click_curve : ndarray of shape (n_slots,)
+        Examination factor per slot, mainline slots first (:func:`click_curve`).
+    n_mainline : int
+        Number of mainline slots; the other slots are sidebar slots.
+    participation : float
+        Probability that a candidate takes part in a given auction.
+    """
+
+    query_prob: np.ndarray
+    bids: np.ndarray
+    ctr: np.ndarray
+    click_curve: np.ndarray
+    n_mainline: int
+    participation: float
+
+    @property
+    def n_queries(self) -> int:
+        return self.bids.shape[0]
+
+    @property
+    def n_candidates(self) -> int:
+        return self.bids.shape[1]
+
+    @property
+    def n_slots(self) -> int:
+        return len(self.click_curve)
+
+    @property
+    def n_sidebar(self) -> int:
+        return self.n_slots - self.n_mainline
+
+
+def make_world(
+    rng=None,
+    *,
+    n_queries=2000,
+    n_candidates=10,
+    zipf_exponent=1.0,
+    bid_sd=0.6,
+    query_ctr_sd=0.4,
+    participation=0.8,
+    ctr_kwargs=None,
+    curve_kwargs=None,
+) -> SponsoredWorld:
+    """Draw a sponsored-search world.
+
+    Parameters
+    ----------
+    rng : int, Generator or None
+    n_queries : int, default 2000
+        Number of distinct queries.
+    n_candidates : int, default 10
+        Candidate ads per query.
+    zipf_exponent : float, default 1.0
+        Query *i* (1-based) is searched with probability proportional to
+        :math:`i^{-a}` (head queries dominate the traffic).
+    bid_sd : float, default 0.6
+        Standard deviation of log bids (median bid 1; the unit of money is arbitrary).
+    query_ctr_sd : float, default 0.4
+        Standard deviation of a per-query log-CTR factor shared by its ads
+        (navigational queries get more clicks than vague ones).
+    participation : float, default 0.8
+        Probability that a candidate takes part in an auction, in (0, 1].
+    ctr_kwargs : dict, optional
+        Passed to :func:`sample_ctr` (median, spread, junk share, ...).
+    curve_kwargs : dict, optional
+        Passed to :func:`click_curve` (number of slots, decays).
+
+    Returns
+    -------
+    SponsoredWorld
+
+    Examples
+    --------
+    >>> w = make_world(0, n_queries=5, n_candidates=4)
+    >>> w.bids.shape, w.ctr.shape, w.n_slots, w.n_mainline
+    ((5, 4), (5, 4), 8, 3)
+    """
+    rng = check_rng(rng)
+    for name, v in (("n_queries", n_queries), ("n_candidates", n_candidates)):
+        if not (isinstance(v, (int, np.integer)) and v >= 1):
+            raise ValueError(f"`{name}` must be a positive integer; got {v!r}")
+    _positive("zipf_exponent", zipf_exponent, allow_zero=True)
+    _positive("bid_sd", bid_sd, allow_zero=True)
+    _positive("query_ctr_sd", query_ctr_sd, allow_zero=True)
+    if not 0 < participation <= 1:
+        raise ValueError(f"`participation` must be in (0, 1]; got {participation!r}")
+    curve = click_curve(**(curve_kwargs or {}))
+    n_mainline = int((curve_kwargs or {}).get("n_mainline", 3))
+    weights = np.arange(1, n_queries + 1, dtype=np.float64) ** -float(zipf_exponent)
+    query_prob = weights / weights.sum()
+    bids = np.exp(bid_sd * rng.standard_normal((n_queries, n_candidates)))
+    ctr = sample_ctr((n_queries, n_candidates), rng, **(ctr_kwargs or {}))
+    qf = np.exp(query_ctr_sd * rng.standard_normal((n_queries, 1)) - 0.5 * query_ctr_sd**2)
+    ctr = np.clip(ctr * qf, 1e-9, 0.9)
+    return SponsoredWorld(query_prob, bids, ctr, curve, n_mainline, float(participation))
+
+
+@dataclass(frozen=True)
+class PageViews:
+    """The auctions of a stream of page views.
+
+    Attributes
+    ----------
+    query : ndarray of int64, shape (n,)
+    bids : ndarray of shape (n, n_candidates)
+        The query's bids, 0 for candidates that do not take part.
+    """
+
+    query: np.ndarray
+    bids: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.query)
+
+
+def sample_page_views(world: SponsoredWorld, n, rng=None) -> PageViews:
+    """Draw ``n`` page views: a query each (by frequency) and who takes part.
+
+    Examples
+    --------
+    >>> w = make_world(0, n_queries=3, n_candidates=2)
+    >>> pv = sample_page_views(w, 4, 1)
+    >>> pv.bids.shape, bool((pv.bids >= 0).all())
+    ((4, 2), True)
+    """
+    rng = check_rng(rng)
+    if not (isinstance(n, (int, np.integer)) and n >= 1):
+        raise ValueError(f"`n` must be a positive integer; got {n!r}")
+    query = rng.choice(world.n_queries, size=int(n), p=world.query_prob)
+    present = rng.random((int(n), world.n_candidates)) < world.participation
+    return PageViews(query.astype(np.int64), np.where(present, world.bids[query], 0.0))
+
+
+def _check_pclick_table(world: SponsoredWorld, pclick, name="pclick") -> np.ndarray:
+    p = np.asarray(pclick, dtype=np.float64)
+    if p.shape != world.ctr.shape:
+        raise ValueError(f"`{name}` must have shape {world.ctr.shape}; got {p.shape}")
+    check_probability(p.ravel(), name)
+    return p
