@@ -91,14 +91,17 @@ def auc(y_true, y_score, *, sample_weight=None) -> float:
         if n_pos == 0 or n_neg == 0:
             warn_undefined(f"AUC is undefined with only one class present ({n_pos} positives, {n_neg} negatives); returning nan")
             return float("nan")
+        # s_pos / s_neg are copies (boolean indexing), so sort the reference class in place
         if n_neg >= n_pos:
-            ref = np.sort(s_neg)
+            ref = s_neg
+            ref.sort()
             lo = np.searchsorted(ref, s_pos, side="left")
             hi = np.searchsorted(ref, s_pos, side="right")
             # negatives below each positive, plus half of the ties: (lo + hi) / 2
             twice = int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64))
         else:
-            ref = np.sort(s_pos)
+            ref = s_pos
+            ref.sort()
             lo = np.searchsorted(ref, s_neg, side="left")
             hi = np.searchsorted(ref, s_neg, side="right")
             # positives above each negative, plus half of the ties
