@@ -1,0 +1,531 @@
+"""piovano: the toy example, the Section IV-A matrices, Tables I-III and Theorem 2.
+
+Each ``*_experiment(seed, ...)`` runs one seed and returns tables; each
+``*_sweep_row(seed, ...)`` returns the flat dict :func:`offline_eval.claims.seed_sweep`
+needs, with one boolean per qualitative claim (its criterion is fixed in
+:data:`SWEEP_CRITERIA`).  Printed numbers come from ``data/reference/piovano/``.
+
+"std" follows the paper's text (Section IV-A): "the standard deviation across
+all classes between the real values of the recall/precision and the
+estimated ones", i.e. ``std_k(est_k - online_k)`` (population std, ddof=0)
+over the classes where both values are defined.  It is blind to a shift
+common to all classes, so the accuracy error is reported beside it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from contextlib import contextmanager
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .. import reference
+from .._validation import OfflineEvalWarning, check_rng
+from ..adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics, reweighted_joint
+from ..claims import Ledger, matches_printed
+from ..plotting import new_figure
+from ..synth import classifiers as synth
+
+__all__ = [
+    "SETTINGS",
+    "SWEEP_CRITERIA",
+    "add_sweep_claims",
+    "convergence_experiment",
+    "convergence_figure",
+    "denominator_search",
+    "digits_experiment",
+    "evaluation_table",
+    "matrices_figure",
+    "matrices_table",
+    "paper_table",
+    "printed_matrix",
+    "relative_difference",
+    "releases_experiment",
+    "sweep_row",
+    "table1_experiment",
+    "table2_experiment",
+    "toy_table",
+]
+
+MODELS = ("baseline", "candidate")
+SETTINGS = ("Online metrics", "Offline metrics", "OAM IndDis", "OAM JointDis")
+SECTION = "Section IV-A"
+TOY = "Section II toy example"
+
+# One boolean per seed and claim; each must hold for both models.
+SWEEP_CRITERIA = {
+    "joint_acc_beats_offline": "|Acc(OAM JointDis) - Acc(online)| < |Acc(offline) - Acc(online)| for both models",
+    "joint_acc_beats_inddis": "|Acc(OAM JointDis) - Acc(online)| < |Acc(OAM IndDis) - Acc(online)| for both models",
+    "joint_stdrec_below_offline": "std. Rec. of OAM JointDis < std. Rec. of offline, both models",
+    "joint_stdprec_below_offline": "std. Prec. of OAM JointDis < std. Prec. of offline, both models",
+    "joint_stdrec_below_inddis": "std. Rec. of OAM JointDis < std. Rec. of OAM IndDis, both models",
+    "inddis_prec_equals_offline": "max_k |P_IndDis(k) - P_offline(k)| <= 1e-12 for both models",
+    "offline_underestimates_acc": "Acc(offline) < Acc(online) for both models",
+}
+
+
+@contextmanager
+def _quiet():
+    """Silence the expected undefined-class / uncovered-mass warnings (both are reported in the tables)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)
+        yield
+
+
+# -- printed matrices --------------------------------------------------------------------------
+def printed_matrix(ref: pd.DataFrame, source: str, panel: str) -> tuple[np.ndarray, np.ndarray]:
+    """A printed K x K matrix: (numbers, the printed strings).  Rows B=C1.., columns C=C1.."""
+    sel = ref[(ref["source"] == source) & (ref["panel"] == panel)]
+    if sel.empty:
+        raise ValueError(f"no printed matrix {panel!r} in {source!r}")
+    k = int(round(np.sqrt(len(sel))))
+    text = np.empty((k, k), dtype=object)
+    for _, r in sel.iterrows():
+        text[int(r["row"].split("C")[-1]) - 1, int(r["column"].split("C")[-1]) - 1] = r["value"]
+    return np.vectorize(reference.parse_printed, otypes=[float])(text), text
+
+
+def relative_difference(offline, live) -> np.ndarray:
+    """``100 (offline - live) / live`` per cell, in percent; 0 where both are 0 (the paper's convention).
+
+    A cell with offline mass and no live mass would be ``+inf``.
+
+    >>> relative_difference([[11.0, 0.0]], [[13.18, 0.0]]).round(2).tolist()
+    [[-16.54, 0.0]]
+    """
+    o, ell = np.asarray(offline, float), np.asarray(live, float)
+    out = np.zeros_like(o)
+    pos = ell > 0
+    out[pos] = 100.0 * (o[pos] - ell[pos]) / ell[pos]
+    out[(ell == 0) & (o > 0)] = np.inf
+    return out
+
+
+def matrices_table(ref: pd.DataFrame) -> pd.DataFrame:
+    """Every cell of the Section IV-A matrices: live, offline, printed and recomputed relative difference."""
+    live, live_s = printed_matrix(ref, SECTION, "M_BC^(l)")
+    off, off_s = printed_matrix(ref, SECTION, "M_BC^(o)")
+    rel, rel_s = printed_matrix(ref, SECTION, "relative difference")
+    rec = relative_difference(off, live)
+    rows = []
+    k = live.shape[0]
+    for i in range(k):
+        for j in range(k):
+            rows.append(dict(row=f"B=C{i + 1}", column=f"C=C{j + 1}", live_printed=live_s[i, j], offline_printed=off_s[i, j],
+                             reldiff_printed=rel_s[i, j], reldiff_recomputed=rec[i, j],
+                             matches=matches_printed(rec[i, j], rel_s[i, j]),
+                             uncovered=bool(off[i, j] == 0 < live[i, j])))
+    return pd.DataFrame(rows)
+
+
+def denominator_search(percent, *, lo: int = 100, hi: int = 5000) -> pd.DataFrame:
+    """Which cells of a printed percentage matrix are ``count / M`` for some integer count, per M.
+
+    For each ``M`` in ``[lo, hi]`` and each cell, is there an integer ``c``
+    with ``round(100 c / M, d) == printed`` (d = 2 decimals)?  Returns one row
+    per M with the number of cells that fit.
+    """
+    p = np.asarray(percent, float).ravel()
+    rows = []
+    for m in range(lo, hi + 1):
+        c = np.round(p / 100 * m)
+        fits = np.zeros(p.size, bool)
+        for dc in (-1, 0, 1):
+            fits |= np.abs(np.round(100 * np.maximum(c + dc, 0) / m, 2) - p) < 1e-9
+        rows.append(dict(M=m, cells_fitting=int(fits.sum()), cells=p.size))
+    return pd.DataFrame(rows)
+
+
+def toy_table(ref: pd.DataFrame, illustrative_live=None) -> pd.DataFrame:
+    """Metrics of the toy example: offline (eqs. 1-6) and OAM with the printed live matrix.
+
+    ``illustrative_live`` (2 x 2) adds an OAM row for a live matrix of our own
+    choosing (the printed one equals the offline one, see the notebook).
+    """
+    m_bc_o, _ = printed_matrix(ref, TOY, "M_BC^(o)")
+    m_bcg = np.stack([printed_matrix(ref, TOY, f"M_BCG^(o)(:,:,C{k})")[0] for k in (1, 2)], axis=-1)
+    m_bc_l, _ = printed_matrix(ref, TOY, "M_BC^(l)")
+    cases = [("Offline (eqs. 1-6)", metrics_from_joint(m_bcg)),
+             ("OAM, printed M_BC^(l) (eqs. 8-13)", metrics_from_joint(reweighted_joint(m_bcg, m_bc_l)[0]))]
+    if illustrative_live is not None:
+        cases.append(("OAM, illustrative M_BC^(l) (ours)", metrics_from_joint(reweighted_joint(m_bcg, illustrative_live)[0])))
+    rows = []
+    for label, res in cases:
+        for model in MODELS:
+            r = res[model]
+            rows.append({"setting": label, "model": model, "Acc": r["accuracy"], "Rec(C1)": r["recall"][0], "Rec(C2)": r["recall"][1],
+                         "Prec(C1)": r["precision"][0], "Prec(C2)": r["precision"][1]})
+    return pd.DataFrame(rows)
+
+
+def matrices_figure(ref: pd.DataFrame):
+    """Heat maps of the printed live and offline matrices and of the relative difference."""
+    live, _ = printed_matrix(ref, SECTION, "M_BC^(l)")
+    off, _ = printed_matrix(ref, SECTION, "M_BC^(o)")
+    rel = relative_difference(off, live)
+    fig, axes = new_figure(3, 1, width="double", height=2.4)
+    for ax, mat, title, cmap in ((axes[0], live, "live $M_{BC}^{(l)}$ (%)", "Blues"), (axes[1], off, "offline $M_{BC}^{(o)}$ (%)", "Blues"),
+                                 (axes[2], rel, "relative difference (%)", "RdBu_r")):
+        vmax = np.abs(mat).max()
+        ax.imshow(mat, cmap=cmap, vmin=-vmax if cmap == "RdBu_r" else 0, vmax=vmax)
+        for (i, j), v in np.ndenumerate(mat):
+            ax.text(j, i, f"{v:.0f}" if abs(v) >= 100 else f"{v:.1f}", ha="center", va="center", fontsize=5.5)
+        ax.set_xticks(range(5), [f"C{j + 1}" for j in range(5)])
+        ax.set_yticks(range(5), [f"C{i + 1}" for i in range(5)])
+        ax.set_xlabel("candidate $H_C$")
+        ax.set_title(title)
+        ax.grid(False)
+    axes[0].set_ylabel("baseline $H_B$")
+    fig.tight_layout()
+    return fig
+
+
+# -- evaluation of one offline/live pair ----------------------------------------------------------
+def _std_diff(est, online) -> float:
+    d = np.asarray(est) - np.asarray(online)
+    d = d[np.isfinite(d)]
+    return float(np.std(d)) if d.size else float("nan")
+
+
+def evaluation_table(b_o, c_o, g_o, b_l, c_l, g_l, *, n_classes: int) -> tuple[pd.DataFrame, dict]:
+    """Online / Offline / OAM IndDis / OAM JointDis metrics of both models (Tables I-II layout).
+
+    Returns the table (``model, setting, Acc, std_Rec, std_Prec, Acc_error``)
+    and the raw per-class results with the uncovered live mass.
+    """
+    k = n_classes
+    with _quiet():
+        res = {
+            "Online metrics": metrics_from_joint(joint_distribution(b_l, c_l, g_l, n_classes=k)),
+            "Offline metrics": metrics_from_joint(joint_distribution(b_o, c_o, g_o, n_classes=k)),
+            "OAM IndDis": online_adaptive_metrics(b_o, c_o, g_o, b_l, c_l, n_classes=k, method="independent"),
+            "OAM JointDis": online_adaptive_metrics(b_o, c_o, g_o, b_l, c_l, n_classes=k, method="joint"),
+        }
+    rows = []
+    for model in MODELS:
+        on = res["Online metrics"][model]
+        for setting in SETTINGS:
+            r = res[setting][model]
+            rows.append(dict(model=model, setting=setting, Acc=r["accuracy"], std_Rec=_std_diff(r["recall"], on["recall"]),
+                             std_Prec=_std_diff(r["precision"], on["precision"]), Acc_error=r["accuracy"] - on["accuracy"],
+                             uncovered_mass=r.get("uncovered_mass", 0.0)))
+    return pd.DataFrame(rows), res
+
+
+def sweep_row(table: pd.DataFrame, res: dict) -> dict:
+    """Flatten one evaluation into numbers and the per-seed outcome of every :data:`SWEEP_CRITERIA`."""
+    t = table.set_index(["model", "setting"])
+    out = {}
+    slug = {"Online metrics": "online", "Offline metrics": "offline", "OAM IndDis": "inddis", "OAM JointDis": "joint"}
+    for (model, setting), r in t.iterrows():
+        for col in ("Acc", "std_Rec", "std_Prec"):
+            out[f"{model}_{slug[setting]}_{col}"] = float(r[col])
+    out["uncovered_mass"] = float(t["uncovered_mass"].max())
+
+    def err(model, s):
+        return abs(t.loc[(model, s), "Acc_error"])
+
+    def both(f):
+        return bool(all(f(m) for m in MODELS))
+
+    out["joint_acc_beats_offline"] = both(lambda m: err(m, "OAM JointDis") < err(m, "Offline metrics"))
+    out["joint_acc_beats_inddis"] = both(lambda m: err(m, "OAM JointDis") < err(m, "OAM IndDis"))
+    out["joint_stdrec_below_offline"] = both(lambda m: t.loc[(m, "OAM JointDis"), "std_Rec"] < t.loc[(m, "Offline metrics"), "std_Rec"])
+    out["joint_stdprec_below_offline"] = both(lambda m: t.loc[(m, "OAM JointDis"), "std_Prec"] < t.loc[(m, "Offline metrics"), "std_Prec"])
+    out["joint_stdrec_below_inddis"] = both(lambda m: t.loc[(m, "OAM JointDis"), "std_Rec"] < t.loc[(m, "OAM IndDis"), "std_Rec"])
+    out["inddis_prec_equals_offline"] = both(lambda m: np.nanmax(np.abs(res["OAM IndDis"][m]["precision"] - res["Offline metrics"][m]["precision"]), initial=0.0) <= 1e-12)
+    out["offline_underestimates_acc"] = both(lambda m: t.loc[(m, "Offline metrics"), "Acc_error"] < 0)
+    return out
+
+
+def paper_table(ref: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The printed Table I or II in the layout of :func:`evaluation_table` (strings as printed)."""
+    sel = ref[ref["source"] == source]
+    wide = sel.pivot_table(index=["panel", "row"], columns="column", values="value", aggfunc="first")
+    rows = []
+    for model in MODELS:
+        for setting in SETTINGS:
+            r = wide.loc[(model.capitalize(), setting)]
+            rows.append(dict(model=model, setting=setting, paper_Acc=r["Acc."], paper_std_Rec=r["std. Rec."], paper_std_Prec=r["std. Prec."]))
+    return pd.DataFrame(rows)
+
+
+def _paper_outcome(ref, source, claim) -> str:
+    """The paper's own numbers for one sweep claim, as a short string."""
+    p = paper_table(ref, source).set_index(["model", "setting"]).map(reference.parse_printed)
+    parts = []
+    for m in MODELS:
+        on = p.loc[(m, "Online metrics"), "paper_Acc"]
+        if claim in ("joint_acc_beats_offline", "joint_acc_beats_inddis", "offline_underestimates_acc"):
+            other = "Offline metrics" if claim != "joint_acc_beats_inddis" else "OAM IndDis"
+            parts.append(f"{m[0].upper()}: JointDis {p.loc[(m, 'OAM JointDis'), 'paper_Acc']:.3f}, "
+                         f"{'offline' if other == 'Offline metrics' else 'IndDis'} {p.loc[(m, other), 'paper_Acc']:.3f}, online {on:.3f}")
+        else:
+            col = "paper_std_Rec" if "stdrec" in claim else "paper_std_Prec"
+            other = "OAM IndDis" if claim.endswith("inddis") or claim.startswith("inddis") else "Offline metrics"
+            first = "OAM IndDis" if claim.startswith("inddis") else "OAM JointDis"
+            parts.append(f"{m[0].upper()}: {p.loc[(m, first), col]:.3f} vs {p.loc[(m, other), col]:.3f}")
+    return "; ".join(parts)
+
+
+def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, *, prefix: str, source: str, what: str, ref=None,
+                     min_share: float = 0.9, note: str = "") -> None:
+    """One ledger row per :data:`SWEEP_CRITERIA` key present in ``sweep``."""
+    statements = {
+        "joint_acc_beats_offline": "OAM JointDis accuracy is closer to the online accuracy than the offline accuracy",
+        "joint_acc_beats_inddis": "OAM JointDis accuracy is closer to the online accuracy than OAM IndDis",
+        "joint_stdrec_below_offline": "OAM JointDis recalls are closer to the online ones (lower std. Rec.) than offline",
+        "joint_stdprec_below_offline": "OAM JointDis precisions are closer to the online ones (lower std. Prec.) than offline",
+        "joint_stdrec_below_inddis": "OAM JointDis recalls are closer to the online ones (lower std. Rec.) than OAM IndDis",
+        "inddis_prec_equals_offline": "OAM IndDis leaves the precision unchanged (its std. Prec. equals the offline one)",
+        "offline_underestimates_acc": "The biased offline set underestimates both models' accuracy",
+    }
+    for key, criterion in SWEEP_CRITERIA.items():
+        if key not in sweep:
+            continue
+        share = 1.0 if key == "inddis_prec_equals_offline" else min_share
+        paper_value = _paper_outcome(ref, source, key) if ref is not None and source in ("Table I", "Table II") else ""
+        ledger.sweep(f"piovano-{prefix}-{key.replace('_', '-')}", source, f"{what}: {statements[key]}",
+                     outcomes=sweep[key].to_numpy(bool), criterion=criterion, min_share=share, paper_value=paper_value, note=note)
+
+
+# -- Table I analogue ------------------------------------------------------------------------------
+def table1_experiment(seed, *, ref: pd.DataFrame, n_live: int = 627, n_offline: int = 100,
+                      target_accuracy=(0.727, 0.761), agree_correct: float = 0.9, class_spread: float = 0.05):
+    """Table I analogue: the live set has the printed ``M_BC^(l)``, the offline set the printed ``M_BC^(o)``.
+
+    The live (B, C) counts are the printed shares times ``n_live``,
+    apportioned to integers (largest remainder); the truth follows
+    :func:`offline_eval.synth.classifiers.truth_for_joint_counts`; the
+    offline set takes ``n_offline * M_BC^(o)`` items of each cell without
+    replacement.  Returns ``(table, res, info)``.
+    """
+    rng = check_rng(seed)
+    live_pct, _ = printed_matrix(ref, SECTION, "M_BC^(l)")
+    off_pct, _ = printed_matrix(ref, SECTION, "M_BC^(o)")
+    k = live_pct.shape[0]
+    live_counts = synth.apportion(live_pct, n_live)
+    b, c, g = synth.truth_for_joint_counts(live_counts, target_accuracy=target_accuracy, agree_correct=agree_correct,
+                                           class_spread=class_spread, rng=rng)
+    off_counts = synth.apportion(off_pct, n_offline, capacity=live_counts)
+    idx = synth.sample_by_cell(b, c, off_counts, n_classes=k, rng=rng)
+    table, res = evaluation_table(b[idx], c[idx], g[idx], b, c, g, n_classes=k)
+    info = dict(live_counts=live_counts, offline_counts=off_counts,
+                live_share=joint_distribution(b, c, n_classes=k), offline_share=joint_distribution(b[idx], c[idx], n_classes=k))
+    return table, res, info
+
+
+def table1_sweep_row(seed, **kw) -> dict:
+    table, res, _ = table1_experiment(seed, **kw)
+    return sweep_row(table, res)
+
+
+# -- Table II analogue -----------------------------------------------------------------------------
+def many_class_world(seed, *, n_live: int, n_classes: int, accuracy=(0.56, 0.752), accuracy_spread: float = 0.15,
+                     zipf_exponent: float = 1.0, error_correlation: float = 0.5, rng=None):
+    """Live traffic of a many-class problem (the news-headline analogue) and the per-class accuracies."""
+    rng = check_rng(seed if rng is None else rng)
+    prior = synth.zipf_prior(n_classes, zipf_exponent)
+    acc_b = synth.class_accuracies(accuracy[0], prior, spread=accuracy_spread, rng=rng)
+    acc_c = synth.class_accuracies(accuracy[1], prior, spread=accuracy_spread, rng=rng)
+    return synth.two_model_world(n_live, accuracy_b=acc_b, accuracy_c=acc_c, prior=prior,
+                                 error_correlation=error_correlation, rng=rng)
+
+
+def table2_experiment(seed, *, n_live: int = 50_214, n_offline: int = 2_500, n_classes: int = 41,
+                      accuracy=(0.56, 0.752), accuracy_spread: float = 0.15, zipf_exponent: float = 1.0,
+                      sigma: float = 1.0, disagreement_boost: float = 8.0):
+    """Table II analogue: a many-class live set; the offline cell distribution is randomly generated from the live one."""
+    rng = check_rng(seed)
+    b, c, g = many_class_world(None, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
+                               accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent, rng=rng)
+    m_l = joint_distribution(b, c, n_classes=n_classes)
+    m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, rng=rng)
+    live_counts = joint_distribution(b, c, n_classes=n_classes, normalize=False)
+    off_counts = synth.apportion(m_o, n_offline, capacity=live_counts)
+    idx = synth.sample_by_cell(b, c, off_counts, n_classes=n_classes, rng=rng)
+    table, res = evaluation_table(b[idx], c[idx], g[idx], b, c, g, n_classes=n_classes)
+    return table, res
+
+
+def table2_sweep_row(seed, **kw) -> dict:
+    return sweep_row(*table2_experiment(seed, **kw))
+
+
+# -- real models on real data ----------------------------------------------------------------------
+def digits_experiment(seed, *, train_fraction: float = 0.35, n_offline: int = 200, sigma: float = 1.0,
+                      disagreement_boost: float = 4.0):
+    """Real classifiers on scikit-learn's bundled handwritten digits (1,797 images, 10 classes).
+
+    Baseline: Gaussian naive Bayes; candidate: multinomial logistic
+    regression; both trained on a random ``train_fraction`` of the images.
+    The rest is the live traffic; the offline set (``n_offline`` items) is
+    drawn from it by (B, C) cell with a random cell distribution
+    (:func:`offline_eval.synth.classifiers.random_offline_joint`).
+    """
+    from sklearn.datasets import load_digits
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+
+    rng = check_rng(seed)
+    x, y = load_digits(return_X_y=True)
+    x = x / 16.0
+    perm = rng.permutation(len(y))
+    n_train = int(round(train_fraction * len(y)))
+    tr, live = perm[:n_train], perm[n_train:]
+    base = GaussianNB().fit(x[tr], y[tr])
+    cand = LogisticRegression(max_iter=2000).fit(x[tr], y[tr])
+    b, c, g = base.predict(x[live]).astype(np.int64), cand.predict(x[live]).astype(np.int64), y[live].astype(np.int64)
+    k = 10
+    m_l = joint_distribution(b, c, n_classes=k)
+    m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, rng=rng)
+    off_counts = synth.apportion(m_o, n_offline, capacity=joint_distribution(b, c, n_classes=k, normalize=False))
+    idx = synth.sample_by_cell(b, c, off_counts, n_classes=k, rng=rng)
+    table, res = evaluation_table(b[idx], c[idx], g[idx], b, c, g, n_classes=k)
+    return table, res
+
+
+def digits_sweep_row(seed, **kw) -> dict:
+    return sweep_row(*digits_experiment(seed, **kw))
+
+
+# -- Table III analogue: model releases ----------------------------------------------------------
+def releases_experiment(seed, *, n_releases: int = 12, n_live: int = 20_000, n_offline: int = 1_000, n_classes: int = 8,
+                        domains=(("Music", 0), ("Video", 1)), zipf_exponent: float = 0.8, start_accuracy: float = 0.8,
+                        step: float = 0.04, sigma: float = 1.0, boost_range=(1.0, 8.0)) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A sequence of releases, each evaluated on its own, differently biased, offline set.
+
+    Release r's candidate is model r; its baseline is model r-1 (in
+    production).  Per-class accuracies follow a random walk (``step``).  Live
+    traffic is redrawn per release from a fixed prior and confusion matrix;
+    the offline set of release r is drawn from it by (B, C) cell with a
+    random cell distribution whose disagreement boost is uniform in
+    ``boost_range`` -- a different bias per release.  For each domain the
+    recall-type metric (1 - NLUER) is the candidate's recall and the
+    precision-type metric (1 - friction) its precision.
+
+    Returns the per-release metrics and the correlations across releases
+    (Pearson, offline vs online and OAM vs online) with the relative
+    improvement ``(r_OAM - r_offline) / |r_offline|``.
+    """
+    rng = check_rng(seed)
+    prior = synth.zipf_prior(n_classes, zipf_exponent)
+    confusion = synth.random_confusion(n_classes, 0.3, rng=rng)
+    acc = [np.clip(start_accuracy + 0.05 * rng.standard_normal(n_classes), 0.3, 0.98)]
+    for _ in range(n_releases):
+        acc.append(np.clip(acc[-1] + step * rng.standard_normal(n_classes), 0.3, 0.98))
+    rows = []
+    for r in range(1, n_releases + 1):
+        b, c, g = synth.two_model_world(n_live, accuracy_b=acc[r - 1], accuracy_c=acc[r], prior=prior, confusion=confusion, rng=rng)
+        m_l = joint_distribution(b, c, n_classes=n_classes)
+        m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=rng.uniform(*boost_range), rng=rng)
+        off_counts = synth.apportion(m_o, n_offline, capacity=joint_distribution(b, c, n_classes=n_classes, normalize=False))
+        idx = synth.sample_by_cell(b, c, off_counts, n_classes=n_classes, rng=rng)
+        with _quiet():
+            on = metrics_from_joint(joint_distribution(b, c, g, n_classes=n_classes))["candidate"]
+            off = metrics_from_joint(joint_distribution(b[idx], c[idx], g[idx], n_classes=n_classes))["candidate"]
+            oam = online_adaptive_metrics(b[idx], c[idx], g[idx], b, c, n_classes=n_classes)["candidate"]
+        for name, d in domains:
+            for metric, key in (("NLUER", "recall"), ("Friction", "precision")):
+                rows.append(dict(release=r, domain=name, metric=metric, online=on[key][d], offline=off[key][d], oam=oam[key][d]))
+    per_release = pd.DataFrame(rows)
+    corr = []
+    for (metric, domain), grp in per_release.groupby(["metric", "domain"], sort=False):
+        ok = grp[["online", "offline", "oam"]].notna().all(axis=1)
+        r_off = stats.pearsonr(grp.loc[ok, "offline"], grp.loc[ok, "online"])[0]
+        r_oam = stats.pearsonr(grp.loc[ok, "oam"], grp.loc[ok, "online"])[0]
+        corr.append(dict(metric=metric, domain=domain, corr_offline=float(r_off), corr_oam=float(r_oam),
+                         rel_improvement_pct=float(100 * (r_oam - r_off) / abs(r_off))))
+    return per_release, pd.DataFrame(corr)
+
+
+def releases_sweep_row(seed, **kw) -> dict:
+    _, corr = releases_experiment(seed, **kw)
+    out = {}
+    for _, r in corr.iterrows():
+        tag = f"{r['metric']}_{r['domain']}"
+        out[f"{tag}_corr_offline"] = r["corr_offline"]
+        out[f"{tag}_corr_oam"] = r["corr_oam"]
+        out[f"{tag}_rel_improvement_pct"] = r["rel_improvement_pct"]
+        out[f"{tag}_improves"] = bool(r["corr_oam"] > r["corr_offline"])
+    return out
+
+
+# -- Theorem 2: convergence in N -------------------------------------------------------------------
+def convergence_experiment(seed, *, sizes=(50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000),
+                           n_live: int = 100_000, n_classes: int = 10, accuracy=(0.6, 0.75), sigma: float = 1.0,
+                           disagreement_boost: float = 4.0) -> pd.DataFrame:
+    """Error of the offline, IndDis and JointDis estimates against the offline size N.
+
+    One live set and one biased cell distribution per seed; for each N the
+    offline set has ``Multinomial(N, M^(o))`` items per cell, drawn with
+    replacement from the live items of that cell (so the conditional
+    ``p(G | B, C)`` is the live one and Theorem 2 applies).  Errors:
+    ``|Acc_hat - Acc|`` and the mean over classes of ``|R_hat(k) - R(k)|`` and
+    ``|P_hat(k) - P(k)|``, averaged over the two models; plus the uncovered
+    live mass.
+    """
+    rng = check_rng(seed)
+    b, c, g = many_class_world(None, n_live=n_live, n_classes=n_classes, accuracy=accuracy, rng=rng)
+    k = n_classes
+    m_l = joint_distribution(b, c, n_classes=k)
+    m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, rng=rng)
+    rows = []
+    with _quiet():
+        online = metrics_from_joint(joint_distribution(b, c, g, n_classes=k))
+        for n in sizes:
+            counts = rng.multinomial(int(n), m_o.ravel()).reshape(k, k)
+            idx = synth.sample_by_cell(b, c, counts, n_classes=k, replace=True, rng=rng)
+            ests = {"Offline": metrics_from_joint(joint_distribution(b[idx], c[idx], g[idx], n_classes=k))}
+            for label, method in (("OAM IndDis", "independent"), ("OAM JointDis", "joint")):
+                ests[label] = online_adaptive_metrics(b[idx], c[idx], g[idx], b, c, n_classes=k, method=method)
+            for label, est in ests.items():
+                row = dict(N=int(n), method=label, uncovered_mass=float(est.get("uncovered_mass", 0.0)))
+                for metric, key in (("acc_error", "accuracy"), ("rec_error", "recall"), ("prec_error", "precision")):
+                    errs = [np.nanmean(np.abs(np.asarray(est[m][key]) - np.asarray(online[m][key]))) for m in MODELS]
+                    row[metric] = float(np.mean(errs))
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def convergence_summary(sweep: pd.DataFrame) -> pd.DataFrame:
+    """Mean and standard error over seeds of each error, per N and method; share of seeds JointDis beats IndDis."""
+    g = sweep.groupby(["N", "method"], sort=True)
+    summ = g[["acc_error", "rec_error", "prec_error", "uncovered_mass"]].mean()
+    sem = g[["acc_error", "rec_error"]].sem().add_suffix("_sem")
+    out = summ.join(sem).reset_index()
+    wide = sweep.pivot_table(index=["seed", "N"], columns="method", values="acc_error")
+    share = (wide["OAM JointDis"] < wide["OAM IndDis"]).groupby(level="N").mean()
+    out["share_joint_beats_inddis_acc"] = out["N"].map(share)
+    return out
+
+
+def loglog_slope(summary: pd.DataFrame, method: str = "OAM JointDis", metric: str = "acc_error") -> float:
+    """Least-squares slope of log(mean error) against log(N)."""
+    s = summary[summary["method"] == method]
+    return float(np.polyfit(np.log(s["N"]), np.log(s[metric]), 1)[0])
+
+
+def convergence_figure(summary: pd.DataFrame):
+    """Log-log error against N: offline, OAM IndDis, OAM JointDis, with an N^-1/2 guide."""
+    fig, axes = new_figure(3, 1, width="double", height=2.3)
+    styles = {"Offline": dict(color="0.5", marker="s"), "OAM IndDis": dict(color="tab:orange", marker="^"),
+              "OAM JointDis": dict(color="tab:blue", marker="o")}
+    for ax, (metric, title) in zip(axes, (("acc_error", "|accuracy error|"), ("rec_error", "mean |recall error|"),
+                                          ("prec_error", "mean |precision error|"))):
+        for method, st in styles.items():
+            s = summary[summary["method"] == method]
+            ax.plot(s["N"], s[metric], ms=3, label=method, **st)
+        j = summary[summary["method"] == "OAM JointDis"]
+        n0, e0 = j["N"].iloc[0], j[metric].iloc[0]
+        ax.plot(j["N"], e0 * np.sqrt(n0 / j["N"]), color="k", lw=0.8, ls=":", label=r"$\propto N^{-1/2}$")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("offline size N")
+        ax.set_title(title)
+    axes[0].set_ylabel("mean over seeds")
+    axes[0].legend(loc="lower left")
+    fig.tight_layout()
+    return fig

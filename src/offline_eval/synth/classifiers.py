@@ -1,0 +1,317 @@
+"""Two classifiers on live traffic, and biased offline test sets drawn from it (piovano).
+
+Piovano et al. evaluate a baseline B and a candidate C on live traffic
+(hypotheses known, truth unknown) and on a labelled offline set drawn from
+the same traffic *by (B, C) cell* with a distorted cell distribution
+``M_BC^(o)`` -- e.g. annotators over-sample the items the two models disagree
+on (Sections II-C and IV-A).  The generators here model that mechanism:
+
+* :func:`two_model_world` -- truth from a Zipf class prior; each model is
+  right on an item of class k with a per-class probability, the two models'
+  correctness is correlated (a Gaussian copula), and a wrong hypothesis is
+  drawn from a sparse class-confusion matrix (shared by both models with a
+  given probability, so they tend to make the same mistakes);
+* :func:`truth_for_joint_counts` -- ground truth for a live set whose (B, C)
+  cell counts are given (the printed ``M_BC^(l)`` of Table I), with a
+  conditional ``p(G | B, C)`` calibrated so both models hit target accuracies;
+* :func:`random_offline_joint` -- an offline cell distribution "randomly
+  generated from the live one" (Section IV-A);
+* :func:`apportion` and :func:`sample_by_cell` -- the offline set itself:
+  integer cell counts from a distribution, and a draw of items within cells.
+
+Every generator takes ``rng`` (an int seed or a ``numpy.random.Generator``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import ndtr
+
+from .._validation import check_rng
+
+__all__ = [
+    "apportion",
+    "class_accuracies",
+    "random_confusion",
+    "random_offline_joint",
+    "sample_by_cell",
+    "truth_for_joint_counts",
+    "two_model_world",
+    "zipf_prior",
+]
+
+
+def apportion(weights, total: int, *, capacity=None) -> np.ndarray:
+    """Integer counts proportional to ``weights`` that sum to ``total`` (largest remainder).
+
+    Parameters
+    ----------
+    weights : array-like, non-negative
+        Any shape; the result has the same shape.
+    total : int
+        Sum of the counts.
+    capacity : array-like of int, optional
+        Upper bound per entry (e.g. the live items available in a cell);
+        capped entries are fixed and the rest re-apportioned.
+
+    Examples
+    --------
+    >>> apportion([0.5, 0.3, 0.2], 7).tolist()   # quotas 3.5, 2.1, 1.4
+    [4, 2, 1]
+    >>> apportion([0.5, 0.3, 0.2], 7, capacity=[2, 9, 9]).tolist()
+    [2, 3, 2]
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    shape = w.shape
+    w = w.ravel().copy()
+    if (w < 0).any() or not np.isfinite(w).all():
+        raise ValueError("`weights` must be finite and non-negative")
+    total = int(total)
+    if total < 0 or (total > 0 and not (w > 0).any()):
+        raise ValueError(f"`total` must be >= 0, and 0 when every weight is 0; got {total}")
+    if capacity is None:
+        cap = np.full(w.size, total, np.int64)
+    else:
+        cap = np.asarray(capacity, np.int64).ravel()
+        if total > cap[w > 0].sum():
+            raise ValueError(f"`total` {total} exceeds the capacity of the positive weights ({cap[w > 0].sum()})")
+    out = np.zeros(w.size, np.int64)
+    free = w > 0
+    remaining = total
+    while remaining > 0:
+        quota = remaining * w * free / (w * free).sum()
+        base = np.floor(quota).astype(np.int64)
+        short = remaining - base.sum()
+        order = np.lexsort((np.arange(w.size), -(quota - base)))  # largest remainder, ties by index
+        base[order[:short]] += 1
+        over = free & (out + base > cap)
+        if not over.any():
+            out += base
+            break
+        # Fix the entries that overflow at their capacity and re-apportion the rest.
+        remaining -= int((cap[over] - out[over]).sum())
+        out[over] = cap[over]
+        free &= ~over
+    return out.reshape(shape)
+
+
+def zipf_prior(n_classes: int, exponent: float = 1.0) -> np.ndarray:
+    """Class prior ``p_k ∝ (k + 1)^-exponent`` (class 0 the most frequent).
+
+    >>> zipf_prior(3, 1.0).round(4).tolist()
+    [0.5455, 0.2727, 0.1818]
+    """
+    p = (np.arange(n_classes) + 1.0) ** -float(exponent)
+    return p / p.sum()
+
+
+def class_accuracies(mean: float, prior, *, spread: float = 0.15, lo: float = 0.05, hi: float = 0.99, rng=None) -> np.ndarray:
+    """Per-class accuracies whose prior-weighted mean is ``mean``.
+
+    Draws ``mean + spread * z_k`` (``z_k`` standard normal), then shifts all
+    classes by one constant (bisection) so that ``sum_k prior_k acc_k = mean``
+    after clipping to ``[lo, hi]``.
+    """
+    rng = check_rng(rng)
+    prior = np.asarray(prior, dtype=np.float64)
+    raw = mean + spread * rng.standard_normal(prior.size)
+    a, b = -1.0, 1.0
+    for _ in range(60):
+        mid = (a + b) / 2
+        if np.dot(prior, np.clip(raw + mid, lo, hi)) < mean:
+            a = mid
+        else:
+            b = mid
+    return np.clip(raw + (a + b) / 2, lo, hi)
+
+
+def random_confusion(n_classes: int, concentration: float = 0.3, *, rng=None) -> np.ndarray:
+    """Row-stochastic confusion matrix with a zero diagonal (rows Dirichlet(``concentration``)).
+
+    Row k is where a wrong hypothesis on an item of class k goes; a small
+    concentration means each class is confused with few others.
+    """
+    rng = check_rng(rng)
+    q = rng.dirichlet(np.full(n_classes - 1, concentration), size=n_classes)
+    out = np.zeros((n_classes, n_classes))
+    off = ~np.eye(n_classes, dtype=bool)
+    out[off] = q.ravel()
+    return out
+
+
+def _draw_rows(cum, rows, rng):
+    """One categorical draw per item from the cumulative rows ``cum[rows]``."""
+    u = rng.random(len(rows))
+    idx = np.empty(len(rows), np.int64)
+    for start in range(0, len(rows), 1 << 16):  # bounded memory: 65k x K at a time
+        sl = slice(start, start + (1 << 16))
+        idx[sl] = (u[sl, None] > cum[rows[sl]]).sum(axis=1)
+    return np.minimum(idx, cum.shape[1] - 1)
+
+
+def two_model_world(n: int, *, accuracy_b, accuracy_c, prior, error_correlation: float = 0.5,
+                    shared_confusion: float = 0.5, confusion_concentration: float = 0.3,
+                    confusion=None, rng=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Live traffic of ``n`` items: the truth and the hypotheses of two classifiers.
+
+    Parameters
+    ----------
+    n : int
+        Number of items.
+    accuracy_b, accuracy_c : array-like of shape (K,)
+        ``p(H = G | G = k)`` of the baseline and of the candidate (see
+        :func:`class_accuracies`).
+    prior : array-like of shape (K,)
+        Class prior of the truth (see :func:`zipf_prior`).
+    error_correlation : float, default 0.5
+        Correlation of the latent Gaussians deciding whether B and C are
+        right (a Gaussian copula): hard items are hard for both models.
+    shared_confusion : float, default 0.5
+        When both are wrong, probability that C makes B's mistake.
+    confusion_concentration : float, default 0.3
+        Dirichlet concentration of each row of the confusion matrix (small:
+        a class is confused with few others).
+    confusion : array of shape (K, K), optional
+        A fixed confusion matrix (zero diagonal, rows sum to 1) instead of a
+        random one -- to keep the same confusions across model releases.
+    rng : int or numpy.random.Generator, optional
+
+    Returns
+    -------
+    hyp_b, hyp_c, truth : ndarray of int64, shape (n,)
+    """
+    rng = check_rng(rng)
+    prior = np.asarray(prior, dtype=np.float64)
+    k = prior.size
+    acc_b, acc_c = np.asarray(accuracy_b, float), np.asarray(accuracy_c, float)
+    if acc_b.shape != (k,) or acc_c.shape != (k,):
+        raise ValueError(f"`accuracy_b` and `accuracy_c` must have shape ({k},); got {acc_b.shape}, {acc_c.shape}")
+    if not 0 <= error_correlation < 1:
+        raise ValueError(f"`error_correlation` must be in [0, 1); got {error_correlation}")
+    q = random_confusion(k, confusion_concentration, rng=rng) if confusion is None else np.asarray(confusion, float)
+    cum = np.cumsum(q, axis=1)
+    truth = rng.choice(k, size=n, p=prior)
+    z0 = rng.standard_normal(n)
+    s, r = np.sqrt(error_correlation), np.sqrt(1 - error_correlation)
+    right_b = ndtr(s * z0 + r * rng.standard_normal(n)) < acc_b[truth]
+    right_c = ndtr(s * z0 + r * rng.standard_normal(n)) < acc_c[truth]
+    wrong_b = _draw_rows(cum, truth, rng)
+    wrong_c = np.where(rng.random(n) < shared_confusion, wrong_b, _draw_rows(cum, truth, rng))
+    hyp_b = np.where(right_b, truth, wrong_b)
+    hyp_c = np.where(right_c, truth, wrong_c)
+    return hyp_b.astype(np.int64), hyp_c.astype(np.int64), truth.astype(np.int64)
+
+
+def truth_for_joint_counts(counts, *, target_accuracy=(0.727, 0.761), agree_correct: float = 0.9,
+                           class_spread: float = 0.05, rng=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A live set with given (B, C) cell counts, and its ground truth.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (K, K)
+        ``counts[i, j]`` items with ``H_B = i``, ``H_C = j``.
+    target_accuracy : (float, float), default (0.727, 0.761)
+        Accuracies of B and C on the live set (piovano Table I, online row).
+    agree_correct : float, default 0.9
+        ``p(G = i | H_B = H_C = i)`` averaged over the agreement cells
+        (weighted by their counts): how often the models are right when
+        they agree.
+    class_spread : float, default 0.05
+        Standard deviation across classes of that probability.
+    rng : int or numpy.random.Generator, optional
+
+    Returns
+    -------
+    hyp_b, hyp_c, truth : ndarray of int64, shape (counts.sum(),), in random order
+
+    Notes
+    -----
+    The conditional ``p(G | H_B = i, H_C = j)`` is: on the diagonal,
+    ``G = i`` with probability ``a_i`` (per-class noise of standard
+    deviation ``class_spread`` around ``agree_correct``, shifted so that the
+    count-weighted mean is ``agree_correct``, see :func:`class_accuracies`); off the diagonal, ``G = i`` with probability ``b_B``, ``G = j``
+    with ``b_C``, and otherwise a class drawn uniformly from the rest.
+    ``b_B`` and ``b_C`` are solved so that the expected accuracies are the
+    targets.  The truth is then assigned by quota, not by independent
+    draws: the number of items of each kind per cell is the cell count times
+    the conditional, apportioned to integers (:func:`apportion`) so that the
+    accuracies equal ``round(target * M) / M`` exactly; which items get
+    which truth, and the "other" classes, are random.
+    """
+    rng = check_rng(rng)
+    n = np.asarray(counts, dtype=np.int64)
+    k = n.shape[0]
+    m = int(n.sum())
+    diag = np.diag(n)
+    a = class_accuracies(agree_correct, diag / max(diag.sum(), 1), spread=class_spread, lo=0.0, hi=1.0, rng=rng)
+    agree_right = np.minimum(apportion(a * diag, int(round(np.dot(a, diag)))), diag)
+    s = int(agree_right.sum())
+    off = ~np.eye(k, dtype=bool)
+    d = n[off]
+    target_b, target_c = (int(round(t * m)) - s for t in target_accuracy)
+    if target_b < 0 or target_c < 0 or target_b + target_c > d.sum():
+        raise ValueError(f"`target_accuracy` {target_accuracy} is out of reach with these counts "
+                         f"and agree_correct={agree_correct}")
+    right_b = apportion(d, target_b, capacity=d)
+    right_c = apportion(d, target_c, capacity=d - right_b)
+    hb, hc, g = [], [], []
+    rows, cols = np.nonzero(off)
+    for i in range(k):  # agreement cells: right, or some other class
+        others = np.delete(np.arange(k), i)
+        g_cell = np.r_[np.full(agree_right[i], i), rng.choice(others, size=diag[i] - agree_right[i])]
+        hb.append(np.full(diag[i], i)), hc.append(np.full(diag[i], i)), g.append(g_cell)
+    for (i, j), cnt, rb, rc in zip(zip(rows, cols), d, right_b, right_c):
+        others = np.setdiff1d(np.arange(k), [i, j])
+        rest = cnt - rb - rc
+        g_cell = np.r_[np.full(rb, i), np.full(rc, j), rng.choice(others, size=rest) if rest else np.zeros(0, int)]
+        hb.append(np.full(cnt, i)), hc.append(np.full(cnt, j)), g.append(g_cell)
+    perm = rng.permutation(m)
+    return tuple(np.concatenate(x).astype(np.int64)[perm] for x in (hb, hc, g))
+
+
+def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: float = 4.0, rng=None) -> np.ndarray:
+    """An offline cell distribution randomly generated from the live one.
+
+    ``M^(o)(i, j) ∝ M^(l)(i, j) · exp(sigma · Z_ij) · boost^[i != j]`` with
+    ``Z_ij`` standard normal: every cell is distorted at random (log-normal
+    factor, ``sigma``), and the cells where the two models disagree are
+    over-sampled by ``disagreement_boost`` -- the annotation practice the
+    paper describes (Section II-C).  The support of ``M^(l)`` is kept, so
+    with enough offline items every live cell is eventually covered.
+    """
+    rng = check_rng(rng)
+    m_l = np.asarray(m_bc_live, dtype=np.float64)
+    k = m_l.shape[0]
+    factor = np.exp(sigma * rng.standard_normal((k, k)))
+    factor[~np.eye(k, dtype=bool)] *= disagreement_boost
+    m_o = m_l * factor
+    return m_o / m_o.sum()
+
+
+def sample_by_cell(hyp_b, hyp_c, cell_counts, *, n_classes: int, replace: bool = False, rng=None) -> np.ndarray:
+    """Indices of an offline sample with ``cell_counts[i, j]`` items from each live (B, C) cell.
+
+    Without replacement (the default) each cell's items are a uniform random
+    subset of the live items of that cell (``cell_counts`` must not exceed
+    them); with ``replace=True`` they are drawn with replacement (an
+    infinite-population view, used for the convergence study).  Returns
+    sorted indices into the live arrays.
+    """
+    rng = check_rng(rng)
+    k = int(n_classes)
+    cell = np.asarray(hyp_b, np.int64) * k + np.asarray(hyp_c, np.int64)
+    want = np.asarray(cell_counts, np.int64).ravel()
+    have = np.bincount(cell, minlength=k * k)
+    starts = np.r_[0, np.cumsum(have)[:-1]]
+    if replace:
+        if (want[have == 0] > 0).any():
+            raise ValueError("`cell_counts` asks for items from a cell with no live item")
+        cells = np.repeat(np.arange(k * k), want)
+        pos = (rng.random(cells.size) * have[cells]).astype(np.int64)
+        return np.sort(np.argsort(cell, kind="stable")[starts[cells] + pos])
+    if (want > have).any():
+        raise ValueError(f"`cell_counts` exceeds the live items of {int((want > have).sum())} cells")
+    # A random permutation within each cell, then the first want[c] items of cell c.
+    shuffled = np.lexsort((rng.random(cell.size), cell))
+    rank = np.arange(cell.size) - starts[cell[shuffled]]
+    return np.sort(shuffled[rank < want[cell[shuffled]]])
