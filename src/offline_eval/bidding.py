@@ -1,0 +1,632 @@
+"""Offline metrics of a bidder in second-price auctions (chapelle Section 2, Algorithm 1).
+
+A bidder values an action (a click) at ``v``, predicts its probability ``p``
+and bids ``b = p v``; it wins when ``p v > c``, ``c`` being the highest
+competing bid, pays ``c`` and earns ``a v`` (``a`` = 1 when the action
+happens).  The logs hold only won auctions (no exploration data).  This module
+gives the offline metrics the paper compares on such logs:
+
+* :func:`utility` -- the replayed profit, eq. (1)/(2);
+* :func:`weighted_mse` -- the squared error weighted by the value, ``v^2 (a - p)^2``;
+* :func:`expected_utility` -- the expected profit when the competing bid may
+  have been different, eq. (3), with a Gamma ``Pr(c~ | c)`` of shape
+  ``beta c + 1`` and rate ``beta``, in closed form;
+
+each with a per-row variant (``*_per_row``) and
+:func:`ab_test_correlation`, the correlation of offline metric differences
+with A/B-test profit differences across publisher networks (Algorithm 1).
+
+Every public function validates its inputs once: probabilities outside
+[0, 1], negative values or bids, NaN, lengths that differ or ``beta <= 0``
+raise ``ValueError`` naming the argument.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import special
+
+from ._validation import (
+    as_1d,
+    check_binary,
+    check_consistent_length,
+    check_finite,
+    check_nonnegative,
+    check_probability,
+    check_rng,
+    warn_undefined,
+)
+
+__all__ = [
+    "ab_test_correlation",
+    "expected_utility",
+    "expected_utility_per_row",
+    "kendall_tau",
+    "pearson_r",
+    "utility",
+    "utility_per_row",
+    "weighted_mse",
+    "weighted_squared_error_per_row",
+]
+
+
+# -- validation -------------------------------------------------------------------------------
+def _fast_binary(a):
+    arr = np.asarray(a)
+    # Fast path for the common case (0/1 integers or booleans): two reductions
+    # instead of the element-wise checks; anything else goes through the
+    # shared validator, which also writes the error message.
+    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iu" and arr.min() >= 0 and arr.max() <= 1:
+        return arr
+    if arr.ndim == 1 and arr.size and arr.dtype.kind == "b":
+        return arr.view(np.uint8)
+    return check_binary(a, "a")
+
+
+def _fast_range(x, name, upper=None):
+    arr = np.asarray(x)
+    if arr.ndim == 1 and arr.size and arr.dtype == np.float64:
+        # min/max propagate NaN, so a passing check also proves finiteness.
+        lo, hi = arr.min(), arr.max()
+        if lo >= 0 and (hi <= upper if upper is not None else hi < np.inf):
+            return arr
+    if upper is not None:
+        return check_probability(x, name)
+    return check_nonnegative(x, name)
+
+
+def _check_rows(a, v, p, c=None):
+    a = _fast_binary(a)
+    v = _fast_range(v, "v")
+    p = _fast_range(p, "p", upper=1.0)
+    if c is not None:
+        c = _fast_range(c, "c")
+    check_consistent_length(a=a, v=v, p=p, c=c)
+    return a, v, p, c
+
+
+_BETA_MIN, _BETA_MAX = 1e-300, 1e300
+
+
+def _check_beta(beta) -> float:
+    try:
+        b = float(beta)
+    except (TypeError, ValueError):
+        raise ValueError(f"`beta` must be a positive finite number; got {beta!r}") from None
+    if not math.isfinite(b) or b <= 0:
+        raise ValueError(
+            f"`beta` must be a positive finite number; got {beta!r} "
+            "(beta -> infinity is the utility: use `utility`)"
+        )
+    if not _BETA_MIN <= b <= _BETA_MAX:
+        # 1/beta and beta * c must stay finite; rescale the currency instead.
+        raise ValueError(f"`beta` must lie in [{_BETA_MIN:g}, {_BETA_MAX:g}]; got {beta!r}")
+    return b
+
+
+# -- eq. (1)/(2): the replayed utility ---------------------------------------------------------
+def utility_per_row(a, v, p, c) -> np.ndarray:
+    """Profit of each logged auction replayed with the prediction ``p``, eq. (1).
+
+    Parameters
+    ----------
+    a : array-like of shape (n,)
+        Actions, 0 or 1 (1 = the valued event, e.g. a click, happened).
+    v : array-like of shape (n,)
+        Non-negative value of the action (e.g. the CPC the advertiser pays).
+    p : array-like of shape (n,)
+        Predicted probability of the action, in [0, 1].
+    c : array-like of shape (n,)
+        Non-negative highest competing bid (the price paid when winning).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        ``(a v - c) * [p v > c]``.
+
+    Notes
+    -----
+    chapelle eq. (1): the bidder bids ``p v`` in a second-price auction, wins
+    when ``p v > c`` (a tie ``p v = c`` is a loss, as the strict inequality of
+    eq. (1) says), then pays ``c`` and earns ``a v``.
+
+    Examples
+    --------
+    >>> utility_per_row([1, 0], [2.0, 2.0], [0.5, 0.5], [0.5, 1.5]).tolist()
+    [1.5, 0.0]
+    """
+    a, v, p, c = _check_rows(a, v, p, c)
+    return _utility_rows(a, v, p, c)
+
+
+def _utility_rows(a, v, p, c):
+    return np.where(p * v > c, a * v - c, 0.0)
+
+
+def utility(a, v, p, c) -> float:
+    """The replayed utility ``sum_i (a_i v_i - c_i) [p_i v_i > c_i]`` (chapelle eq. 2).
+
+    Parameters
+    ----------
+    a, v, p, c : array-like of shape (n,)
+        Actions (0/1), values (>= 0), predicted probabilities (in [0, 1]) and
+        highest competing bids (>= 0); see :func:`utility_per_row`.
+
+    Returns
+    -------
+    float
+        The summed profit of the auctions the bidder would still win.
+
+    Notes
+    -----
+    On logs that hold only auctions won by a production predictor
+    ``pbar`` (``pbar_i v_i > c_i`` for every ``i``), any ``p >= pbar`` wins
+    every logged auction, so its utility equals that of ``pbar``: the metric
+    cannot penalise over-prediction (eq. 2).  It is the ``beta -> infinity``
+    limit of :func:`expected_utility`.
+
+    References
+    ----------
+    .. [1] O. Chapelle, "Offline Evaluation of Response Prediction in Online
+       Advertising Auctions", WWW 2015 Companion, eqs. (1)-(2).
+
+    Examples
+    --------
+    >>> utility([1, 0, 1], [2.0, 2.0, 1.0], [0.5, 0.5, 0.9], [0.5, 1.5, 0.2])
+    2.3
+    """
+    a, v, p, c = _check_rows(a, v, p, c)
+    return float(_utility_rows(a, v, p, c).sum())
+
+
+# -- the value-weighted squared error ----------------------------------------------------------
+def weighted_squared_error_per_row(a, v, p) -> np.ndarray:
+    """Value-weighted squared error ``v^2 (a - p)^2`` of each row.
+
+    Parameters
+    ----------
+    a : array-like of shape (n,)
+        Actions, 0 or 1.
+    v : array-like of shape (n,)
+        Non-negative values of the action.
+    p : array-like of shape (n,)
+        Predicted probabilities in [0, 1].
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> weighted_squared_error_per_row([1, 0], [2.0, 3.0], [0.5, 0.1]).tolist()
+    [1.0, 0.09000000000000002]
+    """
+    a, v, p, _ = _check_rows(a, v, p)
+    return (v * (a - p)) ** 2
+
+
+def weighted_mse(a, v, p) -> float:
+    """Mean value-weighted squared error ``mean_i v_i^2 (a_i - p_i)^2`` (lower is better).
+
+    Parameters
+    ----------
+    a, v, p : array-like of shape (n,)
+        Actions (0/1), values (>= 0) and predicted probabilities (in [0, 1]).
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    The ``beta -> 0`` limit of :func:`expected_utility` (chapelle Section 2.3,
+    after Hummel & McAfee, Theorem 2): the Gamma competing-bid density
+    tends to the constant ``beta`` and
+
+    .. math:: EU_i / \\beta \\to \\tfrac12 a_i v_i^2 - \\tfrac12 v_i^2 (a_i - p_i)^2,
+
+    an affine map of the weighted squared error whose intercept does not
+    depend on ``p`` (so it cancels in a difference between two predictors).
+
+    Examples
+    --------
+    >>> weighted_mse([1, 0], [2.0, 1.0], [0.5, 0.0])
+    0.5
+    """
+    a, v, p, _ = _check_rows(a, v, p)
+    return float(np.mean((v * (a - p)) ** 2))
+
+
+# -- eq. (3): the expected utility under a Gamma competing bid ---------------------------------
+_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def _log_poisson_term(s, x):
+    """``log(x^s e^{-x} / Gamma(s + 1))`` for ``s >= 1``, ``x >= 0``, without cancellation.
+
+    For large ``s`` the three terms of the naive form are each ~``s log x``
+    and cancel; Stirling's series with ``log1p`` keeps the result accurate:
+    ``-s (u - log1p(u)) - log(2 pi s)/2 - stirlerr(s)``, ``u = (x - s)/s``.
+    """
+    out = np.empty_like(x)
+    small = s < 10.0
+    with np.errstate(divide="ignore"):
+        ss, xs = s[small], x[small]
+        out[small] = special.xlogy(ss, xs) - xs - special.gammaln(ss + 1.0)
+        sl, xl = s[~small], x[~small]
+        u = (xl - sl) / sl
+        r = (1.0 / sl) ** 2
+        # Stirling's error term lgamma(s+1) - (s log s - s + log(2 pi s)/2), truncation < 1e-14 for s >= 10
+        stirlerr = (1.0 / 12 - r * (1.0 / 360 - r * (1.0 / 1260 - r * (1.0 / 1680 - r / 1188)))) / sl
+        out[~small] = -sl * (u - np.log1p(u)) - 0.5 * np.log(sl) - _HALF_LOG_2PI - stirlerr
+    return out
+
+
+_BLOCK = 1 << 15
+# Below this beta, x = beta p v can be so small that Q ~ x^2 / 2 underflows
+# while EU ~ beta p v^2 is still representable; those rows use the series.
+_TINY_BETA = 1e-100
+_TINY_LOG_X = -345.0  # x < 1e-150
+
+
+def _eu_rows_tiny_beta(a, v, p, c, beta, *, total):
+    eu = _eu_rows_core(a, v, p, c, beta, total=False)
+    with np.errstate(divide="ignore"):
+        log_pv = np.log(p) + np.log(v)
+    tiny = np.flatnonzero(np.isfinite(log_pv) & (math.log(beta) + log_pv < _TINY_LOG_X))
+    if tiny.size:
+        # x < 1e-150: e^-x = 1 and P(s, x) = x^s / Gamma(s + 1) to double precision, so
+        # (alpha/beta) Q = alpha beta^alpha (pv)^(alpha+1) / Gamma(alpha + 2), in log space.
+        alpha = c[tiny] * beta + 1.0
+        lpv = log_pv[tiny]
+        lb = math.log(beta)
+        q_term = np.exp(np.log(alpha) + alpha * lb + (alpha + 1.0) * lpv - special.gammaln(alpha + 2.0))
+        d_term = np.exp(alpha * (lb + lpv) - special.gammaln(alpha + 1.0))
+        eu[tiny] = a[tiny] * v[tiny] * d_term - q_term
+    return float(eu.sum()) if total else eu
+
+
+def _eu_rows(a, v, p, c, beta, *, total=False):
+    if beta < _TINY_BETA:
+        return _eu_rows_tiny_beta(a, v, p, c, beta, total=total)
+    return _eu_rows_core(a, v, p, c, beta, total=total)
+
+
+def _eu_rows_core(a, v, p, c, beta, *, total=False):
+    """Per-row EU (or their sum) by the one-incomplete-gamma closed form.
+
+    ``EU = -(c + 1/beta) Q + a v (Q + D)`` with ``Q = P(beta c + 2, x)``,
+    ``D = x^alpha e^-x / Gamma(alpha + 1)``, ``alpha = beta c + 1``,
+    ``x = beta p v`` (see the Notes of :func:`expected_utility_per_row`).
+    """
+    n = len(v)
+    hit = np.flatnonzero(a)
+    # The a = 1 rows (a few percent in ad logs) also need D, computed once here.
+    vh = v[hit]
+    xh = p[hit] * vh * beta
+    dh = np.exp(_log_poisson_term(c[hit] * beta + 1.0, xh))
+    bounds = np.searchsorted(hit, np.arange(0, n + _BLOCK, _BLOCK))
+    # Blocks small enough for the temporaries to stay in cache: at 1e7 rows,
+    # whole-array temporaries make the arithmetic memory-bound and cost about
+    # as much as the incomplete gamma itself.
+    m = min(n, _BLOCK)
+    x = np.empty(m)
+    shape = np.empty(m)
+    out = np.empty(m) if total else np.empty(n)
+    acc = 0.0
+    for b, lo in enumerate(range(0, n, _BLOCK)):
+        hi = min(lo + _BLOCK, n)
+        k = hi - lo
+        xb, q = x[:k], shape[:k]
+        dest = out[:k] if total else out[lo:hi]
+        np.multiply(p[lo:hi], v[lo:hi], out=xb)
+        xb *= beta
+        np.multiply(c[lo:hi], beta, out=q)
+        q += 2.0
+        special.gammainc(q, xb, out=q)
+        np.subtract(-1.0 / beta, c[lo:hi], out=dest)
+        dest *= q
+        h0, h1 = bounds[b], bounds[b + 1]
+        if h1 > h0:
+            loc = hit[h0:h1] - lo
+            dest[loc] += vh[h0:h1] * (q[loc] + dh[h0:h1])
+        if total:
+            acc += float(dest.sum())
+    return acc if total else out
+
+
+def expected_utility_per_row(a, v, p, c, *, beta) -> np.ndarray:
+    """Expected utility of each row when the competing bid is Gamma around ``c`` (chapelle eq. 3).
+
+    Parameters
+    ----------
+    a : array-like of shape (n,)
+        Actions, 0 or 1.
+    v : array-like of shape (n,)
+        Non-negative value of the action.
+    p : array-like of shape (n,)
+        Predicted probabilities in [0, 1]; the bid is ``p v``.
+    c : array-like of shape (n,)
+        Non-negative observed highest competing bids.
+    beta : float
+        Rate of the Gamma distribution of the competing bid, in the inverse
+        units of ``c``; ``1e-300 <= beta <= 1e300`` (rescale the currency
+        beyond that).  Small ``beta`` spreads the bid
+        widely (weighted squared error limit), large ``beta`` concentrates it
+        at ``c`` (utility limit).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Notes
+    -----
+    chapelle eq. (3) with ``Pr(c~ | c)`` the Gamma density of shape
+    ``alpha = beta c + 1`` and rate ``beta``
+    (``f(t) = beta^alpha t^(alpha-1) e^(-beta t) / Gamma(alpha)``):
+
+    .. math::
+
+        EU = \\int_0^{pv} (av - t) f(t)\\,dt
+           = a v\\,P(\\beta c + 1, \\beta p v)
+             - \\Big(c + \\frac1\\beta\\Big) P(\\beta c + 2, \\beta p v),
+
+    ``P`` the regularized lower incomplete gamma function, because
+    ``int_0^x t f(t) dt = (alpha/beta) P(alpha + 1, beta x)``.  The paper
+    prints ``gamma(beta c, beta p v)`` in the second term; its shape is off by
+    two (see the chapelle notebook's erratum claim and
+    ``tests/test_bidding.py``).
+
+    Computed with *one* incomplete-gamma evaluation per row: with
+    ``Q = P(alpha + 1, x)``, ``x = beta p v`` and the recurrence
+    ``P(alpha, x) = P(alpha + 1, x) + x^alpha e^(-x) / Gamma(alpha + 1)``
+    (DLMF 8.8.5),
+
+    .. math:: EU = (a v - c - 1/\\beta)\\,Q + a v\\,x^\\alpha e^{-x} / \\Gamma(\\alpha + 1).
+
+    Both terms are computed without subtracting nearly equal quantities: at
+    ``beta -> 0`` (``Q ~ x^2/2``, second term ``~ a v x``) the two terms have
+    the exact leading orders ``beta a p v^2`` and ``-beta p^2 v^2 / 2``; the
+    power term is computed in log space with Stirling's series for large
+    ``alpha``; rows with ``a = 0`` never need it.
+
+    Limits: as ``beta -> inf`` the Gamma tends to a Dirac at ``c`` and
+    ``EU -> (a v - c) [p v > c]`` (:func:`utility_per_row`; ``(a v - c)/2``
+    at ``p v = c``); as ``beta -> 0`` it tends to the uniform density
+    ``beta`` and ``EU / beta -> (a v^2 - v^2 (a - p)^2) / 2``.
+
+    References
+    ----------
+    .. [1] O. Chapelle, "Offline Evaluation of Response Prediction in Online
+       Advertising Auctions", WWW 2015 Companion, eq. (3) and Section 2.4.
+    .. [2] P. Hummel, P. McAfee, "Loss functions for predicted click through
+       rates in auctions for online advertising", 2013.
+    .. [3] NIST DLMF, eq. 8.8.5.
+
+    Examples
+    --------
+    With ``c = 0`` and ``beta = 1`` the competing bid is Exponential(1); for
+    ``v = 2``, ``p = 0.5`` the bid is 1 and
+    ``EU = int_0^1 (2a - t) e^(-t) dt``, which is ``2(1 - 1/e) - (1 - 2/e) = 1``
+    for ``a = 1`` and ``-(1 - 2/e) = -0.2642...`` for ``a = 0``:
+
+    >>> expected_utility_per_row([1, 0], [2.0, 2.0], [0.5, 0.5], [0.0, 0.0], beta=1.0).round(4).tolist()
+    [1.0, -0.2642]
+    """
+    b = _check_beta(beta)
+    a, v, p, c = _check_rows(a, v, p, c)
+    return _eu_rows(a, v, p, c, b)
+
+
+def expected_utility(a, v, p, c, *, beta) -> float:
+    """Summed expected utility ``sum_i EU_i`` (chapelle eq. 3); higher is better.
+
+    Parameters
+    ----------
+    a, v, p, c : array-like of shape (n,)
+        Actions (0/1), values (>= 0), predicted probabilities (in [0, 1]) and
+        observed highest competing bids (>= 0).
+    beta : float
+        Rate of the Gamma competing-bid distribution, ``0 < beta < inf``.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    See :func:`expected_utility_per_row` for the closed form, its derivation
+    and both limits (utility as ``beta -> inf``; an affine map of the weighted
+    squared error as ``beta -> 0``).
+
+    Examples
+    --------
+    >>> round(expected_utility([1, 0], [2.0, 2.0], [0.5, 0.5], [0.0, 0.0], beta=1.0), 4)
+    0.7358
+    """
+    b = _check_beta(beta)
+    a, v, p, c = _check_rows(a, v, p, c)
+    return float(_eu_rows(a, v, p, c, b, total=True))
+
+
+# -- Algorithm 1: correlation with the A/B test across networks --------------------------------
+def _as_matrix(x, name):
+    arr = np.asarray(x, dtype=np.float64) if not isinstance(x, np.ndarray) else x.astype(np.float64, copy=False)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2:
+        raise ValueError(f"`{name}` must be 1-D or 2-D; got an array of shape {arr.shape}")
+    if arr.shape[1] < 2:
+        raise ValueError(f"`{name}` must hold at least 2 points per row; got shape {arr.shape}")
+    return check_finite(arr, name)
+
+
+def _pearson(x, y):
+    # x: (m, n) or (n,), y: (t, n) -> (m, t)
+    xc = x - x.mean(axis=-1, keepdims=True)
+    yc = y - y.mean(axis=-1, keepdims=True)
+    num = xc @ yc.T
+    den = np.sqrt((xc * xc).sum(-1))[:, None] * np.sqrt((yc * yc).sum(-1))[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.clip(num / den, -1.0, 1.0)
+
+
+def _kendall_b(x, y):
+    # Tau-b over all pairs: sum sign(dx) sign(dy) / sqrt(n0 - n_x)(n0 - n_y),
+    # pairs tied in x or y count zero in the numerator (scipy's tau-b).
+    iu = np.triu_indices(x.shape[-1], k=1)
+    sx = np.sign(x[:, iu[0]] - x[:, iu[1]])
+    sy = np.sign(y[:, iu[0]] - y[:, iu[1]])
+    num = sx @ sy.T
+    den = np.sqrt(np.abs(sx).sum(-1))[:, None] * np.sqrt(np.abs(sy).sum(-1))[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.clip(num / den, -1.0, 1.0)
+
+
+def pearson_r(x, y) -> float:
+    """Pearson's linear correlation of two samples.
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n,)
+        Finite samples, ``n >= 2``.
+
+    Returns
+    -------
+    float
+        ``r``, or ``nan`` (with :class:`~offline_eval.OfflineEvalWarning`)
+        when either sample is constant.
+
+    Notes
+    -----
+    ``r = sum (x - xbar)(y - ybar) / sqrt(sum (x - xbar)^2 sum (y - ybar)^2)``.
+
+    Examples
+    --------
+    Centred samples (-1, 0, 1) and (-1, 1, 0): ``r = 1 / sqrt(2 * 2)``:
+
+    >>> round(pearson_r([1, 2, 3], [1, 3, 2]), 12)
+    0.5
+    """
+    x = check_finite(as_1d(x, "x"), "x")
+    y = check_finite(as_1d(y, "y"), "y")
+    check_consistent_length(x=x, y=y)
+    r = float(_pearson(_as_matrix(x, "x"), _as_matrix(y, "y"))[0, 0])
+    if math.isnan(r):
+        warn_undefined("Pearson r is undefined for a constant sample; returning nan")
+    return r
+
+
+def kendall_tau(x, y) -> float:
+    """Kendall's tau-b rank correlation of two samples (ties as in ``scipy.stats.kendalltau``).
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n,)
+        Finite samples, ``n >= 2``.
+
+    Returns
+    -------
+    float
+        ``tau_b``, or ``nan`` (with a warning) when either sample is constant.
+
+    Notes
+    -----
+    ``tau_b = (C - D) / sqrt((n0 - n1)(n0 - n2))`` over the ``n0 = n(n-1)/2``
+    pairs: ``C``/``D`` concordant/discordant pairs, ``n1``/``n2`` pairs tied
+    in ``x``/``y``; a pair tied in either sample counts in neither ``C`` nor
+    ``D``.  O(n^2) pairs, meant for the few dozen networks of Algorithm 1.
+
+    Examples
+    --------
+    One discordant pair of three:
+
+    >>> round(kendall_tau([1, 2, 3], [1, 3, 2]), 4)
+    0.3333
+    """
+    x = check_finite(as_1d(x, "x"), "x")
+    y = check_finite(as_1d(y, "y"), "y")
+    check_consistent_length(x=x, y=y)
+    t = float(_kendall_b(_as_matrix(x, "x"), _as_matrix(y, "y"))[0, 0])
+    if math.isnan(t):
+        warn_undefined("Kendall tau is undefined for a constant sample; returning nan")
+    return t
+
+
+def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, rng=None) -> dict:
+    """Correlation between offline metric differences and resampled A/B-test differences (Algorithm 1).
+
+    Parameters
+    ----------
+    offline_diff : array-like of shape (n_networks,) or (n_metrics, n_networks)
+        Per network, the offline metric of model B minus that of model A,
+        normalised by the network's displays (steps 1-2), oriented so that
+        positive means B is better (negate losses such as the MSE).
+    online_diff : array-like of shape (n_networks,)
+        Per network, the A/B-test profit of B minus that of A, normalised the
+        same way.
+    online_se : array-like of shape (n_networks,)
+        Standard error of ``online_diff`` (the two populations are
+        independent: ``sqrt(se_A^2 + se_B^2)`` / normaliser).
+    n_trials : int, default 100
+        Number of resamplings (the paper's 100).
+    rng : int, numpy.random.Generator or None
+        Source of the resampling noise.
+
+    Returns
+    -------
+    dict
+        ``pearson_r``, ``pearson_r_std``, ``kendall_tau``, ``kendall_tau_std``:
+        mean and standard deviation (ddof 0) over the trials, floats for 1-D
+        ``offline_diff`` and arrays of shape (n_metrics,) for 2-D;
+        ``r_trials``, ``tau_trials``: arrays of shape (n_metrics, n_trials)
+        (or (n_trials,)).
+
+    Notes
+    -----
+    Steps 3-8 of chapelle Algorithm 1: each trial draws the online
+    differences from their confidence intervals,
+    ``online_diff + online_se * z`` with ``z ~ N(0, I)`` (the paper's
+    "randomly sampling the online profits according to their confidence
+    intervals"; by the central limit theorem the same as resampling the
+    logs), then computes Pearson ``r`` and Kendall ``tau_b`` with every
+    offline metric.  All metrics see the same draws, so their comparison is
+    paired.  A constant row of ``offline_diff`` gives ``nan`` with a warning.
+
+    Examples
+    --------
+    With no online noise every trial is the same:
+
+    >>> out = ab_test_correlation([1.0, 2.0, 3.0], [1.0, 3.0, 2.0], [0.0, 0.0, 0.0], n_trials=5, rng=0)
+    >>> round(out["pearson_r"], 3), round(out["kendall_tau"], 3), out["pearson_r_std"]
+    (0.5, 0.333, 0.0)
+    """
+    off = _as_matrix(offline_diff, "offline_diff")
+    one_d = np.ndim(offline_diff) == 1
+    on = check_finite(as_1d(online_diff, "online_diff"), "online_diff")
+    se = check_nonnegative(online_se, "online_se")
+    check_consistent_length(offline_diff=off[0], online_diff=on, online_se=se)
+    if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
+        raise ValueError(f"`n_trials` must be a positive integer; got {n_trials!r}")
+    gen = check_rng(rng)
+    draws = on[None, :] + se[None, :] * gen.standard_normal((int(n_trials), on.size))
+    r = _pearson(off, draws)
+    tau = _kendall_b(off, draws)
+    const = np.ptp(off, axis=1) == 0
+    if const.any():
+        warn_undefined(f"{int(const.sum())} offline metric row(s) are constant across networks; their correlations are nan")
+    if (np.ptp(draws, axis=1) == 0).any():
+        warn_undefined("the online differences are constant in some trial; its correlations are nan")
+    out = {
+        "pearson_r": r.mean(axis=1),
+        "pearson_r_std": r.std(axis=1),
+        "kendall_tau": tau.mean(axis=1),
+        "kendall_tau_std": tau.std(axis=1),
+        "r_trials": r,
+        "tau_trials": tau,
+    }
+    if one_d:
+        out = {k: (float(val[0]) if val.ndim == 1 else val[0]) for k, val in out.items()}
+    return out
