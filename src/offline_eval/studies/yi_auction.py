@@ -1,0 +1,226 @@
+"""yi Table 5, Figs. 3-4 and Table 6: offline metrics vs online click yield vs auction simulation.
+
+One experiment (:func:`run`) on a synthetic sponsored-search world
+(:mod:`offline_eval.synth.sponsored`):
+
+1. a baseline **model-1** (log-odds noise ``noise_1``) serves ``n_log`` page
+   views at the baseline operating point; the impressions and clicks are the
+   **logs**;
+2. **model-2** has less noise (better in the high pClick range) but
+   over-estimates the low range (``low_shift`` in log-odds below CTR
+   ``low_ctr``) and the high range a little (``high_shift``), as yi describe
+   it in Section 6;
+3. **offline**: AUC and RIG of both models on the logged impressions (the
+   position-unbiased pClick times the click curve estimated from the logs,
+   against the logged clicks), and their per-quantile breakdown (Figs. 3-4);
+4. **online**: an A/B test on fresh page views (``n_ab`` per arm);
+5. **simulated**: every logged auction re-run with model-2's scores, clicks
+   estimated from the logs only (:func:`offline_eval.auction.simulate`);
+6. an **operating-point sweep** by simulation picks model-2's best (alpha,
+   mainline reserve) under a budget of mainline ads per page view no larger
+   than the baseline's, and that point is A/B-tested too (yi Section 6.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import auction as au
+from ..metrics import auc, quantile_breakdown, rig
+from ..plotting import new_figure
+from ..synth import sponsored as sp
+
+__all__ = [
+    "AGREEMENT",
+    "MODEL_1",
+    "MODEL_2",
+    "Experiment",
+    "agrees",
+    "breakdown",
+    "fig3_figure",
+    "fig4_figure",
+    "per_seed",
+    "run",
+    "table5",
+    "table6",
+]
+
+#: Baseline model: the true CTR with log-odds noise of sd 0.6.
+MODEL_1 = dict(noise_sd=0.6)
+#: model-2: less noise, strong over-estimation below CTR 0.004, slight above.
+MODEL_2 = dict(noise_sd=0.35, low_ctr=0.004, low_shift=4.0, high_shift=0.1, width=0.5)
+#: Agreement of a predicted relative delta with the online one: same sign and
+#: |predicted - online| <= ABS + REL * |online| (fractions, not percent).
+AGREEMENT = dict(abs=0.03, rel=0.25)
+
+
+def agrees(predicted: float, online: float, *, abs_tol=AGREEMENT["abs"], rel_tol=AGREEMENT["rel"]) -> bool:
+    """True when ``predicted`` has the sign of ``online`` and is within ``abs_tol + rel_tol * |online|``."""
+    return bool(np.sign(predicted) == np.sign(online) and abs(predicted - online) <= abs_tol + rel_tol * abs(online))
+
+
+@dataclass
+class Experiment:
+    """Everything one run produces (see :func:`run`)."""
+
+    world: sp.SponsoredWorld
+    p1: np.ndarray
+    p2: np.ndarray
+    op_base: au.OperatingPoint
+    op_best: au.OperatingPoint
+    log: au.ClickLog
+    logged: au.Impressions
+    offline: dict
+    online_base: dict
+    online_best: dict
+    simulated: dict
+    sweep: pd.DataFrame
+    scores: dict
+
+
+def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
+        alphas=(0.5, 1.0, 1.5, 2.0), mainline_quantiles=(0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
+        model_1=MODEL_1, model_2=MODEL_2, world_kwargs=None) -> Experiment:
+    """Run the whole experiment for one seed (all draws from ``default_rng(seed)``).
+
+    ``baseline_quantile`` places the baseline's mainline reserve at that
+    quantile of model-1's rank scores (alpha 1, no sidebar reserve).
+    """
+    r_world, r_models, r_log, r_ab1, r_ab2 = np.random.default_rng(seed).spawn(5)
+    world = sp.make_world(r_world, n_queries=n_queries, **(world_kwargs or {}))
+    p1 = sp.distorted_pclick(world.ctr, r_models, **model_1)
+    p2 = sp.distorted_pclick(world.ctr, r_models, **model_2)
+    pv = sp.sample_page_views(world, n_log, r_log)
+    r_bids = pv.bids * p1[pv.query]
+    op_base = au.OperatingPoint(1.0, 0.0, float(np.quantile(r_bids[r_bids > 0], baseline_quantile)))
+    logged = au.serve(world, p1, pv, op=op_base, rng=r_log)
+    log = au.ClickLog.from_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
+                                       n_slots=world.n_slots)
+    # offline: the position-unbiased pClick times the logs' click curve, against the logged clicks
+    y = logged.click.astype(np.int8)
+    f = log.click_curve[logged.slot]
+    s1, s2 = p1[logged.query, logged.ad] * f, p2[logged.query, logged.ad] * f
+    offline = dict(auc_1=auc(y, s1), auc_2=auc(y, s2), rig_1=rig(y, s1), rig_2=rig(y, s2))
+    offline["auc_delta"] = offline["auc_2"] / offline["auc_1"] - 1
+    offline["rig_delta"] = offline["rig_2"] / offline["rig_1"] - 1
+    sim1 = au.simulate(log, p1, op=op_base)
+    sim2 = au.simulate(log, p2, op=op_base)
+    sweep = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=mainline_quantiles)
+    op_best, best_row = au.best_operating_point(sweep, max_ml_ads_per_pv=sim1["ml_ads_per_pv"])
+    simulated = dict(
+        base_cy=sim1["cy"], base_ml_cy=sim1["ml_cy"], base_ml_ads_per_pv=sim1["ml_ads_per_pv"],
+        cy_delta=sim2["cy"] / sim1["cy"] - 1, ml_cy_delta=sim2["ml_cy"] / sim1["ml_cy"] - 1,
+        best_cy_delta=best_row["cy"] / sim1["cy"] - 1, best_ml_cy_delta=best_row["ml_cy"] / sim1["ml_cy"] - 1,
+        share_same_slot=sim2["share_same_slot"], share_calibrated=sim2["share_calibrated"],
+        share_reference=sim2["share_reference"],
+    )
+    online_base = au.ab_test(world, (p1, op_base), (p2, op_base), n_page_views=n_ab, rng=r_ab1)
+    online_best = au.ab_test(world, (p1, op_base), (p2, op_best), n_page_views=n_ab, rng=r_ab2)
+    return Experiment(world, p1, p2, op_base, op_best, log, logged, offline, online_base, online_best, simulated,
+                      sweep, dict(y=y, s1=s1, s2=s2))
+
+
+def table5(exp: Experiment, printed: dict) -> pd.DataFrame:
+    """yi Table 5: relative deltas (%) of model-2 over model-1, paper beside ours.
+
+    ``printed`` maps the columns ``AUC, RIG, CY, Mainline CY`` to the paper's cells.
+    """
+    ours = {"AUC": exp.offline["auc_delta"], "RIG": exp.offline["rig_delta"],
+            "CY": exp.online_base["cy_delta"], "Mainline CY": exp.online_base["ml_cy_delta"]}
+    se = {"CY": exp.online_base["cy_delta_se"], "Mainline CY": exp.online_base["ml_cy_delta_se"]}
+    return pd.DataFrame([
+        dict(metric=k, kind="offline" if k in ("AUC", "RIG") else "online", paper=printed[k],
+             reproduced_pct=100 * v, se_pct=100 * se[k] if k in se else np.nan)
+        for k, v in ours.items()
+    ])
+
+
+def table6(exp: Experiment) -> pd.DataFrame:
+    """yi Table 6: offline, simulated and online deltas (%) of model-2, at two operating points.
+
+    Row ``baseline operating point``: model-2 served with the baseline's
+    (alpha, reserves) -- the Table 5 test.  Row ``best simulated operating
+    point``: the point the simulation sweep picks for model-2.
+    """
+    rows = []
+    for label, on, sim_cy, sim_ml, op in (
+        ("baseline operating point", exp.online_base, exp.simulated["cy_delta"], exp.simulated["ml_cy_delta"], exp.op_base),
+        ("best simulated operating point", exp.online_best, exp.simulated["best_cy_delta"], exp.simulated["best_ml_cy_delta"], exp.op_best),
+    ):
+        rows.append({
+            "model-2 at": label, "alpha": op.alpha, "mainline_reserve": op.mainline_reserve,
+            "offline AUC": 100 * exp.offline["auc_delta"], "offline RIG": 100 * exp.offline["rig_delta"],
+            "simulated CY": 100 * sim_cy, "simulated Mainline CY": 100 * sim_ml,
+            "online CY": 100 * on["cy_delta"], "online CY se": 100 * on["cy_delta_se"],
+            "online Mainline CY": 100 * on["ml_cy_delta"], "online Mainline CY se": 100 * on["ml_cy_delta_se"],
+        })
+    return pd.DataFrame(rows)
+
+
+def breakdown(exp: Experiment, *, n_quantiles=10) -> pd.DataFrame:
+    """Figs. 3-4: both models per quantile of model-1's logged score (long table, ``model`` column)."""
+    y, s1, s2 = exp.scores["y"], exp.scores["s1"], exp.scores["s2"]
+    frames = []
+    for name, s in (("model-1", s1), ("model-2", s2)):
+        t = quantile_breakdown(y, s, n_quantiles=n_quantiles, by=s1)
+        t.insert(0, "model", name)
+        frames.append(t)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _quantile_plot(bd, column, ylabel, title):
+    fig, ax = new_figure(1, 1, width="single", height=2.5)
+    for name, t in bd.groupby("model", sort=True):
+        ax.plot(t["quantile"], t[column], "-o", ms=3, label=name)
+    ax.set_xlabel("quantile of model-1 pClick (low to high)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def fig3_figure(bd):
+    """Share of total log-loss per pClick quantile (yi Fig. 3)."""
+    return _quantile_plot(bd, "log_loss_share", "share of total log-loss", "Fig. 3: log-loss per pClick quantile")
+
+
+def fig4_figure(bd):
+    """Prediction error per pClick quantile (yi Fig. 4)."""
+    fig = _quantile_plot(bd, "prediction_error", "prediction error (avg p / CTR - 1)", "Fig. 4: pClick prediction error")
+    fig.axes[0].axhline(0, color="0.6", lw=0.6)
+    return fig
+
+
+def per_seed(seed, *, n_queries=1000, n_log=40_000, n_ab=100_000, n_quantiles=10,
+             alphas=(1.0, 2.0), mainline_quantiles=(0.5, 0.6, 0.7, 0.8), **kwargs) -> dict:
+    """One seed of the sweep at reduced scale (smaller world, logs, A/B and grid): every claim's outcome."""
+    exp = run(seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab, alphas=alphas, mainline_quantiles=mainline_quantiles, **kwargs)
+    bd = breakdown(exp, n_quantiles=n_quantiles)
+    pe = bd.pivot(index="quantile", columns="model", values="prediction_error")
+    gap = (pe["model-2"] - pe["model-1"]).to_numpy()
+    k = max(1, len(gap) * 3 // 10)
+    ob, obest, sim = exp.online_base, exp.online_best, exp.simulated
+    return dict(
+        auc_delta=exp.offline["auc_delta"], rig_delta=exp.offline["rig_delta"],
+        online_cy_delta=ob["cy_delta"], online_cy_delta_se=ob["cy_delta_se"],
+        online_ml_cy_delta=ob["ml_cy_delta"], online_ml_cy_delta_se=ob["ml_cy_delta_se"],
+        sim_cy_delta=sim["cy_delta"], sim_ml_cy_delta=sim["ml_cy_delta"],
+        best_alpha=exp.op_best.alpha, best_online_cy_delta=obest["cy_delta"], best_online_ml_cy_delta=obest["ml_cy_delta"],
+        best_sim_cy_delta=sim["best_cy_delta"], best_sim_ml_cy_delta=sim["best_ml_cy_delta"],
+        pe_gap_low=float(np.nanmean(gap[:k])), pe_gap_high=float(np.nanmean(gap[-k:])),
+        # Table 5: offline up, online down (beyond 2 standard errors)
+        t5_offline_gain=bool(exp.offline["auc_delta"] > 0 and exp.offline["rig_delta"] > 0),
+        t5_online_loss=bool(ob["cy_delta"] + 2 * ob["cy_delta_se"] < 0 and ob["ml_cy_delta"] + 2 * ob["ml_cy_delta_se"] < 0),
+        # Figs. 3-4: model-2 over-estimates, most in the low quantiles
+        f34_low_overestimate=bool(np.nanmean(gap[:k]) > 0 and np.nanmean(gap[:k]) > np.nanmean(gap[-k:])),
+        # Table 6: the simulation agrees with online, at both operating points, for CY and mainline CY
+        t6_sim_agrees=bool(all(agrees(a, b) for a, b in (
+            (sim["cy_delta"], ob["cy_delta"]), (sim["ml_cy_delta"], ob["ml_cy_delta"]),
+            (sim["best_cy_delta"], obest["cy_delta"]), (sim["best_ml_cy_delta"], obest["ml_cy_delta"])))),
+        # Table 6: AUC and RIG deltas, read as predictions of the online CY delta, do not agree
+        t6_offline_disagrees=bool(not agrees(exp.offline["auc_delta"], ob["cy_delta"])
+                                  and not agrees(exp.offline["rig_delta"], ob["cy_delta"])),
+    )
