@@ -34,6 +34,8 @@ __all__ = [
     "add_sweep_claims",
     "convergence_experiment",
     "convergence_figure",
+    "convergence_summary",
+    "convergence_sweep",
     "denominator_search",
     "digits_experiment",
     "evaluation_table",
@@ -488,6 +490,13 @@ def convergence_experiment(seed, *, sizes=(50, 100, 200, 500, 1_000, 2_000, 5_00
                     row[metric] = float(np.mean(errs))
                 rows.append(row)
     return pd.DataFrame(rows)
+
+
+def convergence_sweep(seeds, **kw) -> pd.DataFrame:
+    """:func:`convergence_experiment` for every seed, stacked (one row per seed, N and method)."""
+    frames = [convergence_experiment(int(s), **kw).assign(seed=int(s)) for s in seeds]
+    df = pd.concat(frames, ignore_index=True)
+    return df[["seed"] + [c for c in df.columns if c != "seed"]]
 
 
 def convergence_summary(sweep: pd.DataFrame) -> pd.DataFrame:
