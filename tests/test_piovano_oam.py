@@ -1,0 +1,166 @@
+"""Tests of the piovano study module and its generator (offline_eval.synth.classifiers)."""
+
+import doctest
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from offline_eval import reference
+from offline_eval.adaptive import joint_distribution
+from offline_eval.studies import piovano_oam as P
+from offline_eval.synth import classifiers as synth
+
+REF = reference.load("piovano")
+
+
+def test_doctests():
+    for mod in (synth, P):
+        res = doctest.testmod(mod)
+        assert res.failed == 0
+
+
+# -- generator --------------------------------------------------------------------------------
+def slow_apportion(w, total):
+    """Hamilton's method with a loop: floors, then +1 to the largest remainders (ties by index)."""
+    w = np.asarray(w, float)
+    q = total * w / w.sum()
+    out = np.floor(q).astype(int)
+    rem = sorted(range(len(w)), key=lambda i: (-(q[i] - out[i]), i))
+    for i in rem[: total - out.sum()]:
+        out[i] += 1
+    return out
+
+
+@given(w=st.lists(st.floats(0, 100), min_size=1, max_size=12), total=st.integers(0, 500))
+@settings(max_examples=80, deadline=None)
+def test_apportion_is_largest_remainder(w, total):
+    w = np.asarray(w)
+    if w.sum() <= 0:
+        return
+    got = synth.apportion(w, total)
+    assert got.sum() == total
+    np.testing.assert_array_equal(got, slow_apportion(w, total))
+    assert np.all(np.abs(got - total * w / w.sum()) < 1)
+
+
+@given(seed=st.integers(0, 10**6), total=st.integers(0, 60))
+@settings(max_examples=60, deadline=None)
+def test_apportion_respects_capacity(seed, total):
+    rng = np.random.default_rng(seed)
+    w = rng.random(8)
+    cap = rng.integers(0, 12, 8)
+    if total > cap.sum():
+        with pytest.raises(ValueError, match="exceeds the capacity"):
+            synth.apportion(w, total, capacity=cap)
+        return
+    got = synth.apportion(w, total, capacity=cap)
+    assert got.sum() == total and np.all(got <= cap) and np.all(got >= 0)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_truth_for_joint_counts_hits_targets_exactly(seed):
+    live_pct, _ = P.printed_matrix(REF, P.SECTION, "M_BC^(l)")
+    counts = synth.apportion(live_pct, 627)
+    b, c, g = synth.truth_for_joint_counts(counts, target_accuracy=(0.727, 0.761), rng=seed)
+    np.testing.assert_array_equal(joint_distribution(b, c, n_classes=5, normalize=False), counts)
+    assert np.sum(b == g) == round(0.727 * 627) and np.sum(c == g) == round(0.761 * 627)
+
+
+def test_truth_for_joint_counts_rejects_unreachable_targets():
+    with pytest.raises(ValueError, match="out of reach"):
+        synth.truth_for_joint_counts(np.diag([50, 50]), target_accuracy=(0.5, 0.99), agree_correct=0.5, class_spread=0.0, rng=0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sample_by_cell_takes_the_requested_counts(seed):
+    rng = np.random.default_rng(seed)
+    b, c, g = synth.two_model_world(3000, accuracy_b=np.full(4, 0.6), accuracy_c=np.full(4, 0.8),
+                                    prior=synth.zipf_prior(4), rng=rng)
+    have = joint_distribution(b, c, n_classes=4, normalize=False)
+    want = synth.apportion(rng.random((4, 4)) * (have > 0), 300, capacity=have)
+    idx = synth.sample_by_cell(b, c, want, n_classes=4, rng=rng)
+    assert len(np.unique(idx)) == len(idx) == 300
+    np.testing.assert_array_equal(joint_distribution(b[idx], c[idx], n_classes=4, normalize=False), want)
+    idx = synth.sample_by_cell(b, c, want * 10, n_classes=4, replace=True, rng=rng)
+    np.testing.assert_array_equal(joint_distribution(b[idx], c[idx], n_classes=4, normalize=False), want * 10)
+    with pytest.raises(ValueError, match="exceeds the live items"):
+        synth.sample_by_cell(b, c, have + 1, n_classes=4, rng=rng)
+
+
+def test_two_model_world_matches_its_knobs():
+    prior = synth.zipf_prior(6, 1.0)
+    acc_b = synth.class_accuracies(0.6, prior, rng=1)
+    acc_c = synth.class_accuracies(0.8, prior, rng=2)
+    assert np.dot(prior, acc_b) == pytest.approx(0.6, abs=1e-9)
+    b, c, g = synth.two_model_world(200_000, accuracy_b=acc_b, accuracy_c=acc_c, prior=prior, rng=3)
+    np.testing.assert_allclose(np.bincount(g, minlength=6) / len(g), prior, atol=0.005)
+    assert np.mean(b == g) == pytest.approx(0.6, abs=0.01)
+    assert np.mean(c == g) == pytest.approx(0.8, abs=0.01)
+    # The copula makes the errors positively correlated.
+    assert np.corrcoef(b == g, c == g)[0, 1] > 0.1
+    # Same seed, same world.
+    again = synth.two_model_world(1000, accuracy_b=acc_b, accuracy_c=acc_c, prior=prior, rng=4)
+    np.testing.assert_array_equal(again[0], synth.two_model_world(1000, accuracy_b=acc_b, accuracy_c=acc_c, prior=prior, rng=4)[0])
+
+
+def test_random_offline_joint_keeps_support_and_boosts_disagreements():
+    m_l = np.array([[0.5, 0.1, 0.0], [0.05, 0.2, 0.0], [0.0, 0.05, 0.1]])
+    m_o = synth.random_offline_joint(m_l, sigma=0.0, disagreement_boost=4.0, rng=0)
+    np.testing.assert_array_equal(m_o > 0, m_l > 0)
+    assert m_o.sum() == pytest.approx(1.0)
+    off = ~np.eye(3, dtype=bool)
+    assert m_o[off].sum() / m_o[~off].sum() == pytest.approx(4 * m_l[off].sum() / m_l[~off].sum())
+
+
+# -- the printed matrices -----------------------------------------------------------------------
+def test_relative_difference_reproduces_every_printed_cell():
+    mats = P.matrices_table(REF)
+    assert len(mats) == 25 and mats["matches"].all()
+    # The two uncovered cells are the printed -100% cells with live mass 0.16%.
+    assert sorted(zip(mats.loc[mats["uncovered"], "row"], mats.loc[mats["uncovered"], "column"])) == [("B=C1", "C=C3"), ("B=C4", "C=C3")]
+
+
+def test_live_matrix_is_not_a_distribution_of_627_items():
+    live_pct, _ = P.printed_matrix(REF, P.SECTION, "M_BC^(l)")
+    search = P.denominator_search(live_pct, lo=600, hi=700).set_index("M")
+    assert search.loc[627, "cells_fitting"] == 18
+    assert (search["cells_fitting"] < 25).all()
+    # 13.18% of 627 is not a whole number of items.
+    assert round(100 * 82 / 627, 2) != 13.18 and round(100 * 83 / 627, 2) != 13.18
+
+
+def test_toy_table_offline_equals_oam_with_printed_live():
+    toy = P.toy_table(REF).set_index(["setting", "model"])
+    off = toy.xs("Offline (eqs. 1-6)")
+    oam = toy.xs("OAM, printed M_BC^(l) (eqs. 8-13)")
+    np.testing.assert_allclose(off.to_numpy(float), oam.to_numpy(float))
+    assert off.loc["baseline", "Acc"] == pytest.approx(0.44) and off.loc["candidate", "Acc"] == pytest.approx(0.36)
+
+
+# -- experiments ---------------------------------------------------------------------------------
+def test_table1_experiment_realises_the_printed_matrices_and_is_deterministic():
+    t1, res, info = P.table1_experiment(3, ref=REF)
+    off_pct, _ = P.printed_matrix(REF, P.SECTION, "M_BC^(o)")
+    np.testing.assert_allclose(info["offline_share"] * 100, off_pct, atol=1e-9)
+    online = t1[t1["setting"] == "Online metrics"].set_index("model")["Acc"]
+    assert online["baseline"] == pytest.approx(456 / 627) and online["candidate"] == pytest.approx(477 / 627)
+    t1b, _, _ = P.table1_experiment(3, ref=REF)
+    assert t1.equals(t1b)
+    row = P.sweep_row(t1, res)
+    assert row["inddis_prec_equals_offline"] and row["uncovered_mass"] == pytest.approx(2 / 627)
+
+
+def test_std_is_the_spread_of_the_differences():
+    assert P._std_diff([0.5, 0.7, np.nan], [0.4, 0.4, 0.3]) == pytest.approx(np.std([0.1, 0.3]))
+    assert P._std_diff([0.5, 0.6], [0.4, 0.5]) == pytest.approx(0.0)  # a common shift is invisible to std
+
+
+def test_releases_and_convergence_run_small():
+    per, corr = P.releases_experiment(0, n_releases=4, n_live=2000, n_offline=300, n_classes=4)
+    assert len(per) == 4 * 2 * 2 and set(corr["metric"]) == {"NLUER", "Friction"}
+    conv = P.convergence_sweep(range(2), sizes=(100, 20_000), n_live=20_000, n_classes=4)
+    s = P.convergence_summary(conv)
+    j = s[s["method"] == "OAM JointDis"].set_index("N")["acc_error"]
+    assert j[20_000] < j[100]
