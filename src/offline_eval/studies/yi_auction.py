@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .. import auction as au
+from .. import reference
 from ..metrics import auc, quantile_breakdown, rig
 from ..plotting import new_figure
 from ..synth import sponsored as sp
@@ -108,7 +109,9 @@ def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=
     offline["rig_delta"] = offline["rig_2"] / offline["rig_1"] - 1
     sim1 = au.simulate(log, p1, op=op_base)
     sim2 = au.simulate(log, p2, op=op_base)
-    sweep = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=mainline_quantiles)
+    # 0.95 (an almost empty mainline) is always in the grid, so the mainline budget can be met
+    grid = sorted(set(float(q) for q in mainline_quantiles) | {0.95})
+    sweep = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=grid)
     op_best, best_row = au.best_operating_point(sweep, max_ml_ads_per_pv=sim1["ml_ads_per_pv"])
     simulated = dict(
         base_cy=sim1["cy"], base_ml_cy=sim1["ml_cy"], base_ml_ads_per_pv=sim1["ml_ads_per_pv"],
@@ -138,14 +141,18 @@ def table5(exp: Experiment, printed: dict) -> pd.DataFrame:
     ])
 
 
-def table6(exp: Experiment) -> pd.DataFrame:
+def table6(exp: Experiment, printed: dict | None = None) -> pd.DataFrame:
     """yi Table 6: offline, simulated and online deltas (%) of model-2, at two operating points.
 
     Row ``baseline operating point``: model-2 served with the baseline's
     (alpha, reserves) -- the Table 5 test.  Row ``best simulated operating
-    point``: the point the simulation sweep picks for model-2.
+    point``: the point the simulation sweep picks for model-2.  With
+    ``printed`` (column -> printed cell) a first row holds the paper's values.
     """
     rows = []
+    if printed is not None:
+        rows.append({"model-2 at": "paper (yi Table 6)",
+                     **{k: reference.parse_printed(v) for k, v in printed.items()}})
     for label, on, sim_cy, sim_ml, op in (
         ("baseline operating point", exp.online_base, exp.simulated["cy_delta"], exp.simulated["ml_cy_delta"], exp.op_base),
         ("best simulated operating point", exp.online_best, exp.simulated["best_cy_delta"], exp.simulated["best_ml_cy_delta"], exp.op_best),
@@ -157,7 +164,7 @@ def table6(exp: Experiment) -> pd.DataFrame:
             "online CY": 100 * on["cy_delta"], "online CY se": 100 * on["cy_delta_se"],
             "online Mainline CY": 100 * on["ml_cy_delta"], "online Mainline CY se": 100 * on["ml_cy_delta_se"],
         })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(rows[-1]))
 
 
 def breakdown(exp: Experiment, *, n_quantiles=10) -> pd.DataFrame:
@@ -191,6 +198,7 @@ def fig4_figure(bd):
     """Prediction error per pClick quantile (yi Fig. 4)."""
     fig = _quantile_plot(bd, "prediction_error", "prediction error (avg p / CTR - 1)", "Fig. 4: pClick prediction error")
     fig.axes[0].axhline(0, color="0.6", lw=0.6)
+    fig.axes[0].set_yscale("symlog", linthresh=1.0)  # low-range errors are 100x the high-range ones
     return fig
 
 

@@ -53,7 +53,7 @@ def fig1_run(seed, *, n=200_000, noise_sd=0.6, datasets=FIG1_DATASETS):
 
 def fig1_figure(res, *, max_points=2000):
     """ROC curves of the Fig. 1 data sets, AUC and calibration in the legend."""
-    fig, ax = new_figure(1, 1, width="single", height=2.8)
+    fig, ax = new_figure(1, 1, width="single", height=3.0)
     for name, r in res.items():
         idx = np.unique(np.linspace(0, len(r["fpr"]) - 1, max_points).astype(int))
         ax.plot(r["fpr"][idx], r["tpr"][idx],
@@ -62,7 +62,7 @@ def fig1_figure(res, *, max_points=2000):
     ax.set_xlabel("false positive rate")
     ax.set_ylabel("true positive rate")
     ax.set_title("Fig. 1: ROC of sponsored-search and contextual-ads models")
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2))
     return fig
 
 
