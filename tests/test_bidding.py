@@ -182,13 +182,24 @@ def test_extreme_beta_stays_finite_and_between_its_limits(beta):
         np.testing.assert_allclose(eu[keep], utility_per_row(a, v, p, c)[keep], rtol=1e-9, atol=1e-12)
 
 
+def one_gammainc_downward(a, v, p, c, beta):
+    """The other one-call form: P(alpha, x) by gammainc, P(alpha + 1, x) = P(alpha, x) - D."""
+    alpha = beta * c + 1.0
+    x = beta * p * v
+    P = special.gammainc(alpha, x)
+    D = np.exp(special.xlogy(alpha, x) - x - special.gammaln(alpha + 1.0))
+    return a * v * P - (alpha / beta) * (P - D)
+
+
 def test_small_beta_has_no_cancellation():
-    # x = beta p v = 1e-16: the two-gammainc form subtracts two O(p v) terms to get O(beta);
-    # the implemented form keeps full relative precision.
+    # x = beta p v = 1e-16.  Recurring downward, P(alpha + 1, x) = P(alpha, x) - D subtracts two
+    # O(x) numbers to get O(x^2) and is wrong at the first digit; the implemented upward form,
+    # P(alpha, x) = P(alpha + 1, x) + D, only adds positive terms.
     a, v, p, c = np.array([1, 0]), np.array([1.0, 1.0]), np.array([0.3, 0.3]), np.array([0.2, 0.2])
     beta = 1e-16 / 0.3
     exact = beta * (0.5 * a * v**2 - 0.5 * (v * (a - p)) ** 2)
     np.testing.assert_allclose(expected_utility_per_row(a, v, p, c, beta=beta), exact, rtol=1e-12)
+    assert np.max(np.abs(one_gammainc_downward(a, v, p, c, beta) / exact - 1)) > 0.1
 
 
 @pytest.mark.parametrize("c0", [0.0, 1e-300, 1e-30, 1e6, 1e12])

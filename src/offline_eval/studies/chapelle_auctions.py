@@ -1,0 +1,253 @@
+"""chapelle Section 3: the expected utility against A/B tests across publisher networks.
+
+Glue between the synthetic RTB world (:mod:`offline_eval.synth.rtb`), the
+bidder metrics (:mod:`offline_eval.bidding`) and the notebook
+``chapelle_auctions``: per-network offline and online differences
+(Algorithm 1, steps 1-2 and 5-6), the correlation table (Table 1), the
+correlation-vs-beta curve (Fig. 1), the scatter plots (Fig. 2), one seed of
+the sweep, and the checks of the closed form against eq. (3).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import integrate, special, stats
+
+from .. import reference
+from ..bidding import _eu_rows, _utility_rows, ab_test_correlation, expected_utility_per_row
+from ..plotting import new_figure
+from ..synth.rtb import RTBWorld, simulate_rtb
+
+__all__ = [
+    "BASELINES",
+    "closed_form_check",
+    "correlation_table",
+    "eu_column",
+    "fig1",
+    "fig2",
+    "gamma_variance",
+    "offline_differences",
+    "one_seed",
+    "online_differences",
+    "table1",
+]
+
+BASELINES = ("MSE", "Weighted MSE", "Utility")
+
+
+def eu_column(beta: float) -> str:
+    """Column name of the EU difference at ``beta``."""
+    return f"EU (beta={beta:g})"
+
+
+def offline_differences(world: RTBWorld, betas) -> pd.DataFrame:
+    """Algorithm 1, steps 1-2: offline metric of B minus A per network, per logged display.
+
+    Oriented so that a positive difference means model B is better: the
+    (weighted) MSE enters negated, as in the paper's Table 1.  Columns:
+    ``network, displays, MSE, Weighted MSE, Utility`` and one ``EU (beta=...)``
+    per ``beta``.
+    """
+    logs = world.logs
+    net = logs["network"].to_numpy()
+    k = len(world.networks)
+    disp = np.bincount(net, minlength=k).astype(float)
+    a, v, c = logs["a"].to_numpy(), logs["v"].to_numpy(), logs["c"].to_numpy()
+    pa, pb = logs["p_a"].to_numpy(), logs["p_b"].to_numpy()
+
+    def per_display(x):
+        return np.bincount(net, weights=x, minlength=k) / disp
+
+    out = {"network": world.networks["network"].to_numpy(), "displays": disp.astype(np.int64)}
+    out["MSE"] = per_display((a - pa) ** 2 - (a - pb) ** 2)
+    out["Weighted MSE"] = per_display(v**2 * ((a - pa) ** 2 - (a - pb) ** 2))
+    out["Utility"] = per_display(_utility_rows(a, v, pb, c) - _utility_rows(a, v, pa, c))
+    for beta in betas:
+        out[eu_column(beta)] = per_display(_eu_rows(a, v, pb, c, float(beta)) - _eu_rows(a, v, pa, c, float(beta)))
+    return pd.DataFrame(out)
+
+
+def online_differences(world: RTBWorld) -> pd.DataFrame:
+    """Algorithm 1, steps 5-6: A/B profit of B minus A per network, per display, with its standard error.
+
+    The two populations are independent, so the standard error of the
+    difference is ``sqrt(se_A^2 + se_B^2)``; both are divided by the
+    network's displays in the A/B test.
+    """
+    ab = world.ab
+    disp = (ab["displays_a"] + ab["displays_b"]).to_numpy(dtype=float)
+    return pd.DataFrame(
+        {
+            "network": ab["network"].to_numpy(),
+            "online": (ab["profit_b"] - ab["profit_a"]).to_numpy() / disp,
+            "online_se": np.hypot(ab["se_a"], ab["se_b"]).to_numpy() / disp,
+        }
+    )
+
+
+def correlation_table(offline: pd.DataFrame, online: pd.DataFrame, columns, *, n_trials=100, rng=None) -> pd.DataFrame:
+    """Algorithm 1, steps 3-9, for every metric column: mean and sd of Pearson r and Kendall tau."""
+    res = ab_test_correlation(
+        offline[list(columns)].to_numpy().T, online["online"].to_numpy(), online["online_se"].to_numpy(),
+        n_trials=n_trials, rng=rng,
+    )
+    return pd.DataFrame(
+        {
+            "metric": list(columns),
+            "pearson_r": res["pearson_r"],
+            "pearson_r_std": res["pearson_r_std"],
+            "kendall_tau": res["kendall_tau"],
+            "kendall_tau_std": res["kendall_tau_std"],
+        }
+    )
+
+
+def table1(corr: pd.DataFrame, beta_best: float, ref: pd.DataFrame) -> pd.DataFrame:
+    """Table 1: our correlations (mean and sd over the trials) beside the paper's printed cells."""
+    rows = []
+    names = {"MSE": "MSE", "Weighted MSE": "Weighted MSE", "Utility": "Utility", eu_column(beta_best): "EU (best beta)"}
+    for col, row in names.items():
+        ours = corr.set_index("metric").loc[col]
+        rows.append(
+            {
+                "metric": row if row != "EU (best beta)" else f"EU (beta={beta_best:g})",
+                "pearson_r": ours["pearson_r"],
+                "pearson_r_std": ours["pearson_r_std"],
+                "kendall_tau": ours["kendall_tau"],
+                "kendall_tau_std": ours["kendall_tau_std"],
+                "paper_pearson_r": reference.lookup(ref, "Table 1", row, "Pearson r") + " ± "
+                + reference.lookup(ref, "Table 1", row, "Pearson r std"),
+                "paper_kendall_tau": reference.lookup(ref, "Table 1", row, "Kendall tau") + " ± "
+                + reference.lookup(ref, "Table 1", row, "Kendall tau std"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def fig1(betas, corr_beta: pd.DataFrame, corr_limits: pd.DataFrame, *, paper_beta=None):
+    """Fig. 1: Pearson r and Kendall tau of the EU against beta, the two limits as horizontal lines."""
+    fig, ax = new_figure(1, 1, width="single")
+    lim = corr_limits.set_index("metric")
+    for key, label, color in (("pearson_r", "Pearson r", "C0"), ("kendall_tau", "Kendall $\\tau$", "C1")):
+        y, s = corr_beta[key].to_numpy(), corr_beta[key + "_std"].to_numpy()
+        ax.plot(betas, y, "o-", color=color, ms=3, label=f"EU, {label}")
+        ax.fill_between(betas, y - s, y + s, color=color, alpha=0.15, lw=0)
+        ax.axhline(lim.loc["Weighted MSE", key], color=color, ls="--", lw=0.8)
+        ax.axhline(lim.loc["Utility", key], color=color, ls=":", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("$\\beta$ (1 / \\$ per impression)")
+    ax.set_ylabel("correlation with the A/B test")
+    ax.plot([], [], "k--", lw=0.8, label="$\\beta\\to0$: weighted MSE")
+    ax.plot([], [], "k:", lw=0.8, label="$\\beta\\to\\infty$: utility")
+    if paper_beta is not None:
+        ax.axvline(paper_beta, color="0.5", lw=0.6)
+        ax.annotate("paper's best $\\beta$", (paper_beta, ax.get_ylim()[0]), xytext=(3, 3),
+                    textcoords="offset points", fontsize=6, color="0.4")
+    ax.legend(loc="best", fontsize=6)
+    return fig
+
+
+def fig2(offline: pd.DataFrame, online: pd.DataFrame, beta_best: float):
+    """Fig. 2: per-network offline vs online differences, EU (left) and weighted MSE (right)."""
+    fig, axes = new_figure(2, 1, width="double", height=2.6)
+    y, se = online["online"].to_numpy() * 1e3, online["online_se"].to_numpy() * 1e3
+    for ax, col, title in ((axes[0], eu_column(beta_best), f"expected utility ($\\beta$={beta_best:g})"),
+                           (axes[1], "Weighted MSE", "weighted MSE (negated)")):
+        x = offline[col].to_numpy()
+        ax.errorbar(x, y, yerr=se, fmt="o", ms=3, lw=0.6, capsize=0, color="C0")
+        r = np.corrcoef(x, y)[0, 1]
+        ax.set_title(f"{title}: r = {r:.2f} (no resampling)")
+        ax.set_xlabel("offline difference B - A per display")
+        ax.axhline(0, color="0.6", lw=0.5)
+        ax.axvline(0, color="0.6", lw=0.5)
+        ax.ticklabel_format(axis="x", style="sci", scilimits=(-2, 2))
+    axes[0].set_ylabel("A/B profit difference B - A\n(\\$ per 1000 displays)")
+    return fig
+
+
+# -- the closed form against eq. (3) -----------------------------------------------------------
+def _eu_quad(a, v, p, c, beta):
+    alpha = beta * c + 1.0
+    top = p * v
+    if top == 0:
+        return 0.0
+    dist = stats.gamma(alpha, scale=1.0 / beta)
+    mode, sd = (alpha - 1.0) / beta, math.sqrt(alpha) / beta
+    pts = sorted({q for q in (mode - 5 * sd, mode - sd, mode, mode + sd, mode + 5 * sd) if 0 < q < top})
+    val, _ = integrate.quad(lambda t: (a * v - t) * dist.pdf(t), 0.0, top, points=pts or None,
+                            limit=500, epsabs=0.0, epsrel=1e-12)
+    return val
+
+
+def _eu_printed(a, v, p, c, beta):
+    # chapelle Section 2.4 as printed, gamma read as the regularized incomplete gamma
+    x = beta * p * v
+    return a * v * special.gammainc(beta * c + 1.0, x) - (beta * c + 1.0) / beta * special.gammainc(beta * c, x)
+
+
+def closed_form_check(betas=(1e-3, 1e-2, 1e-1, 1.0, 10.0, 1e2, 1e3, 1e4), n_per_beta=8, rng=None) -> pd.DataFrame:
+    """Eq. (3) by quadrature vs the implemented closed form and the paper's printed one.
+
+    Draws ``n_per_beta`` random rows per ``beta`` (prices and values on the
+    scale of ``1/beta`` for half of them, so the Gamma is not flat over the
+    bid) and returns one row per draw with the three values and the absolute
+    differences scaled by ``v + c + 1/beta`` (the size of the integrand).
+    """
+    gen = np.random.default_rng(rng)
+    rows = []
+    for beta in betas:
+        for i in range(n_per_beta):
+            scale = 1.0 / beta if i % 2 else 1.0
+            a = int(gen.random() < 0.5)
+            v, c, p = scale * gen.lognormal(0, 1), scale * gen.lognormal(-1, 1), gen.random()
+            quad = _eu_quad(a, v, p, c, beta)
+            ours = float(expected_utility_per_row([a], [v], [p], [c], beta=beta)[0])
+            printed = float(_eu_printed(a, v, p, c, beta))
+            size = v + c + 1.0 / beta
+            rows.append(dict(beta=beta, a=a, v=v, p=p, c=c, quadrature=quad, closed_form=ours, printed_form=printed,
+                             closed_form_err=abs(ours - quad) / size, printed_form_err=abs(printed - quad) / size))
+    return pd.DataFrame(rows)
+
+
+def gamma_variance(c: float, beta: float) -> float:
+    """Variance ``alpha / beta^2`` of the competing-bid Gamma (shape ``beta c + 1``, rate ``beta``)."""
+    return (beta * c + 1.0) / beta**2
+
+
+# -- one seed of the sweep ---------------------------------------------------------------------
+def one_seed(seed: int, *, betas, beta_star: float, n_trials: int = 100, **world_kw) -> dict:
+    """Draw one world and return the correlations of every metric (a flat dict for ``seed_sweep``).
+
+    Keys: ``r_<metric>`` and ``tau_<metric>`` for MSE, weighted MSE, utility,
+    EU at the fixed ``beta_star`` (chosen on the main run, so the sweep does
+    not pick the best beta of each seed) and EU at every ``betas``; plus
+    ``best_beta`` (argmax of Pearson r over ``betas``) and the ordering
+    booleans the claims test.
+    """
+    rng = np.random.default_rng(seed)
+    world = simulate_rtb(rng=rng, **world_kw)
+    grid = sorted(set(float(b) for b in betas) | {float(beta_star)})
+    off = offline_differences(world, grid)
+    on = online_differences(world)
+    cols = list(BASELINES) + [eu_column(b) for b in grid]
+    corr = correlation_table(off, on, cols, n_trials=n_trials, rng=rng).set_index("metric")
+    key = {"MSE": "mse", "Weighted MSE": "wmse", "Utility": "utility"}
+    out = {}
+    for col in cols:
+        name = key.get(col, col.replace("EU (beta=", "eu_").rstrip(")"))
+        out[f"r_{name}"] = float(corr.loc[col, "pearson_r"])
+        out[f"tau_{name}"] = float(corr.loc[col, "kendall_tau"])
+    eu_star = eu_column(beta_star)
+    r_eu = corr.loc[eu_star, "pearson_r"]
+    t_eu = corr.loc[eu_star, "kendall_tau"]
+    r_grid = np.array([corr.loc[eu_column(b), "pearson_r"] for b in sorted(float(b) for b in betas)])
+    out["best_beta"] = float(sorted(float(b) for b in betas)[int(np.argmax(r_grid))])
+    out["best_beta_interior"] = bool(0 < int(np.argmax(r_grid)) < len(r_grid) - 1)
+    out["eu_best_r"] = bool(all(r_eu > corr.loc[m, "pearson_r"] for m in BASELINES))
+    out["eu_best_tau"] = bool(all(t_eu > corr.loc[m, "kendall_tau"] for m in BASELINES))
+    out["wmse_beats_mse_r"] = bool(corr.loc["Weighted MSE", "pearson_r"] > corr.loc["MSE", "pearson_r"])
+    out["utility_below_eu_r"] = bool(corr.loc["Utility", "pearson_r"] < r_eu)
+    return out

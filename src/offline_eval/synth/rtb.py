@@ -1,0 +1,255 @@
+"""A synthetic real-time-bidding (RTB) world for chapelle Section 3.
+
+Mechanism (the one the paper describes, with Criteo's proprietary logs
+replaced by draws):
+
+* **Publisher networks.**  ``n_networks`` networks (the paper's 25, each an
+  RTB platform or a group of small ones) differ in click-through-rate level,
+  in the values advertisers put on a click and in competition: network ``k``
+  has a median CTR ``ctr_k``, a median value ``value_k`` (lower on high-CTR
+  networks, ``value_ctr_elasticity``) and a log-normal highest competing bid
+  with median ``price_k`` (higher where the traffic is worth more,
+  ``price_bid_elasticity``) and log-sd ``price_sigma_k`` (log-normal is what
+  fits real exchanges, Ghosh et al. 2009).
+* **Impressions.**  Each bid request has a context score ``z ~ N(0, 1)``
+  and a value noise ``w ~ N(0, 1)``; its true click probability is
+  ``logit p = logit ctr_k + ctr_sigma z`` and its click value
+  ``v = value_k exp(value_sigma w - value_sigma^2 / 2)``.  The highest
+  competing bid is ``log c = log price_k + price_sigma_k (rho s + sqrt(1 - rho^2) eta)``,
+  ``s`` the standardised ``ctr_sigma z + value_sigma w`` (the competitors
+  also bid more on valuable impressions) and ``eta ~ N(0, 1)``.  A click
+  ``a ~ Bernoulli(p)``.
+* **Two prediction functions.**  Model ``m`` in {A, B} predicts
+  ``logit p_m = logit p + bias_{m,k} + noise_{m,k} eps``, ``eps ~ N(0, 1)``
+  per request: a calibration error ``bias_{m,k} ~ N(0, bias_sd)`` and a
+  noise level ``noise_{m,k} ~ U(noise_low, noise_high)`` drawn per network,
+  so which model is better differs from network to network.  A bidder bids
+  ``p_m v`` and wins when ``p_m v > c``, paying ``c``.
+* **Offline logs.**  ``n_log`` bid requests per network answered by the
+  production bidder (model A, the control of the A/B test); only the won
+  auctions are kept -- no exploration data, as in the paper -- with
+  ``a, v, c`` and both models' predictions.
+* **A/B test.**  ``n_ab`` further requests per network, split in two halves;
+  each bidder buys on its own half.  Per half it records the requests, the
+  displays (won auctions), the profit ``sum (a v - c)`` over displays and the
+  profit's standard error ``sqrt(n var(per-request profit))``.
+
+Every random draw comes from one ``numpy.random.Generator`` (children
+spawned per network and per population), so a seed fixes the whole world.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_rng
+
+__all__ = ["RTBWorld", "simulate_rtb"]
+
+
+@dataclass
+class RTBWorld:
+    """The output of :func:`simulate_rtb`.
+
+    Attributes
+    ----------
+    networks : DataFrame, one row per network
+        The network's knobs: ``network, ctr, value, price, price_sigma,
+        bias_a, bias_b, noise_a, noise_b``.
+    logs : DataFrame, one row per won auction of the production bidder
+        ``network, a, v, c, p_true, p_a, p_b`` (``int16, int8`` and
+        float64 columns).
+    ab : DataFrame, one row per network
+        ``requests_a, displays_a, profit_a, se_a`` and the same for ``b``.
+    params : dict
+        The keyword arguments the world was drawn with.
+    """
+
+    networks: pd.DataFrame
+    logs: pd.DataFrame
+    ab: pd.DataFrame
+    params: dict
+
+
+def _logit(p):
+    return np.log(p) - np.log1p(-p)
+
+
+def _expit(x):
+    return 0.5 * (1.0 + np.tanh(0.5 * x))
+
+
+def _requests(rng, n, net, k, *, ctr_sigma, value_sigma, rho):
+    """Draw ``n`` bid requests of network row ``net``: true p, value, price, click."""
+    z = rng.standard_normal(n)
+    w = rng.standard_normal(n)
+    eta = rng.standard_normal(n)
+    logit_true = _logit(net["ctr"]) + ctr_sigma * z
+    p_true = _expit(logit_true)
+    v = net["value"] * np.exp(value_sigma * w - 0.5 * value_sigma**2)
+    s = (ctr_sigma * z + value_sigma * w) / np.hypot(ctr_sigma, value_sigma)
+    c = net["price"] * np.exp(net["price_sigma"] * (rho * s + np.sqrt(1.0 - rho**2) * eta))
+    a = (rng.random(n) < p_true).astype(np.int8)
+    return logit_true, p_true, v, c, a
+
+
+def _predict(rng, logit_true, net, model):
+    eps = rng.standard_normal(len(logit_true))
+    return _expit(logit_true + net[f"bias_{model}"] + net[f"noise_{model}"] * eps)
+
+
+def simulate_rtb(
+    *,
+    n_networks: int = 25,
+    n_log: int = 40_000,
+    n_ab: int = 400_000,
+    ctr_median: float = 3e-3,
+    ctr_spread: float = 0.5,
+    ctr_sigma: float = 0.8,
+    value_median: float = 0.4,
+    value_spread: float = 0.5,
+    value_sigma: float = 0.6,
+    price_median: float = 1e-3,
+    price_spread: float = 0.5,
+    price_sigma: tuple[float, float] = (0.4, 1.2),
+    price_corr: float = 0.3,
+    value_ctr_elasticity: float = 0.5,
+    price_bid_elasticity: float = 1.0,
+    bias_sd: float = 0.3,
+    noise: tuple[float, float] = (0.1, 0.6),
+    rng=None,
+) -> RTBWorld:
+    """Draw publisher networks, production logs and an A/B test (chapelle Section 3).
+
+    Parameters
+    ----------
+    n_networks : int, default 25
+        Number of publisher networks (the paper's 25).
+    n_log : int, default 40_000
+        Bid requests per network answered by the production bidder (model A);
+        only the won auctions are logged.
+    n_ab : int, default 400_000
+        Bid requests per network in the A/B test, split into two equal halves.
+    ctr_median, ctr_spread : float, default 3e-3, 0.5
+        Network CTR levels ``ctr_k = ctr_median exp(ctr_spread N(0, 1))``
+        (display CTRs of a few per mille).
+    ctr_sigma : float, default 0.8
+        Spread of the true logit CTR within a network.
+    value_median, value_spread : float, default 0.4, 0.5
+        Network median click values ``value_k = value_median exp(value_spread N(0, 1))``
+        in dollars (so a bid ``p v`` is about $1 CPM, 1e-3 per impression).
+    value_sigma : float, default 0.6
+        Log-sd of the click value within a network.
+    price_median, price_spread : float, default 1e-3, 0.5
+        Network median competing bids ``price_k = price_median exp(price_spread N(0, 1))``
+        in dollars per impression (about $1 CPM, the paper's footnote 2).
+    price_sigma : (float, float), default (0.4, 1.2)
+        Range of the per-network log-sd of the competing bid (uniform).
+    price_corr : float, default 0.3
+        Correlation ``rho`` of the log competing bid with the impression's
+        standardised log value ``ctr_sigma z + value_sigma w``.
+    value_ctr_elasticity : float, default 0.5
+        The value of a click falls with the network's CTR,
+        ``value_k *= (ctr_k / ctr_median)^-elasticity`` (clicks on high-CTR
+        placements convert less often).
+    price_bid_elasticity : float, default 1.0
+        Competition follows the value of the network's traffic,
+        ``price_k *= (ctr_k value_k / (ctr_median value_median))^elasticity``
+        (other bidders value the same traffic alike).
+    bias_sd : float, default 0.3
+        Sd of each model's per-network logit calibration error.
+    noise : (float, float), default (0.1, 0.6)
+        Range of each model's per-network logit noise level (uniform).
+    rng : int, numpy.random.Generator or None
+        Seed or generator; the only source of randomness.
+
+    Returns
+    -------
+    RTBWorld
+
+    Examples
+    --------
+    >>> w = simulate_rtb(n_networks=3, n_log=2000, n_ab=4000, rng=0)
+    >>> len(w.networks), sorted(w.logs["network"].unique().tolist())
+    (3, [0, 1, 2])
+    >>> bool(((w.logs["p_a"] * w.logs["v"]) > w.logs["c"]).all())  # won-only logs
+    True
+    """
+    params = dict(
+        n_networks=n_networks, n_log=n_log, n_ab=n_ab, ctr_median=ctr_median, ctr_spread=ctr_spread,
+        ctr_sigma=ctr_sigma, value_median=value_median, value_spread=value_spread, value_sigma=value_sigma,
+        price_median=price_median, price_spread=price_spread, price_sigma=tuple(price_sigma),
+        price_corr=price_corr, value_ctr_elasticity=value_ctr_elasticity,
+        price_bid_elasticity=price_bid_elasticity, bias_sd=bias_sd, noise=tuple(noise),
+    )
+    for name in ("n_networks", "n_log", "n_ab"):
+        val = params[name]
+        if isinstance(val, bool) or not isinstance(val, (int, np.integer)) or val < 2:
+            raise ValueError(f"`{name}` must be an integer >= 2; got {val!r}")
+    for name in ("ctr_median", "value_median", "price_median"):
+        if not params[name] > 0:
+            raise ValueError(f"`{name}` must be positive; got {params[name]!r}")
+    if not ctr_median < 1:
+        raise ValueError(f"`ctr_median` must be below 1; got {ctr_median!r}")
+    for name in ("ctr_spread", "ctr_sigma", "value_spread", "value_sigma", "price_spread", "bias_sd"):
+        if not params[name] >= 0:
+            raise ValueError(f"`{name}` must be non-negative; got {params[name]!r}")
+    for name in ("price_sigma", "noise"):
+        lo, hi = params[name]
+        if not 0 <= lo <= hi:
+            raise ValueError(f"`{name}` must be a range (low, high) with 0 <= low <= high; got {params[name]!r}")
+    if not -1 < price_corr < 1:
+        raise ValueError(f"`price_corr` must lie in (-1, 1); got {price_corr!r}")
+
+    gen = check_rng(rng)
+    k = np.arange(n_networks)
+    networks = pd.DataFrame(
+        {
+            "network": k,
+            "ctr": ctr_median * np.exp(ctr_spread * gen.standard_normal(n_networks)),
+            "value": value_median * np.exp(value_spread * gen.standard_normal(n_networks)),
+            "price": price_median * np.exp(price_spread * gen.standard_normal(n_networks)),
+            "price_sigma": gen.uniform(*price_sigma, n_networks),
+            "bias_a": bias_sd * gen.standard_normal(n_networks),
+            "bias_b": bias_sd * gen.standard_normal(n_networks),
+            "noise_a": gen.uniform(*noise, n_networks),
+            "noise_b": gen.uniform(*noise, n_networks),
+        }
+    )
+    networks["ctr"] = networks["ctr"].clip(upper=0.5)
+    rel_ctr = networks["ctr"] / ctr_median
+    networks["value"] *= rel_ctr ** (-value_ctr_elasticity)
+    networks["price"] *= (rel_ctr * networks["value"] / value_median) ** price_bid_elasticity
+    kw = dict(ctr_sigma=ctr_sigma, value_sigma=value_sigma, rho=price_corr)
+    n_half = n_ab // 2
+    logs, ab = [], []
+    for net_rng, (_, net) in zip(gen.spawn(n_networks), networks.iterrows()):
+        r_log, r_a, r_b = net_rng.spawn(3)
+        # production logs: bid by model A, won auctions only
+        logit_true, p_true, v, c, a = _requests(r_log, n_log, net, k, **kw)
+        p_a = _predict(r_log, logit_true, net, "a")
+        p_b = _predict(r_log, logit_true, net, "b")
+        won = p_a * v > c
+        logs.append(
+            pd.DataFrame(
+                {
+                    "network": np.full(int(won.sum()), int(net["network"]), dtype=np.int16),
+                    "a": a[won], "v": v[won], "c": c[won], "p_true": p_true[won], "p_a": p_a[won], "p_b": p_b[won],
+                }
+            )
+        )
+        # A/B test: each bidder on its own half of the traffic
+        row = {"network": int(net["network"])}
+        for model, r in (("a", r_a), ("b", r_b)):
+            logit_true, _, v, c, a = _requests(r, n_half, net, k, **kw)
+            p = _predict(r, logit_true, net, model)
+            profit = np.where(p * v > c, a * v - c, 0.0)
+            row[f"requests_{model}"] = n_half
+            row[f"displays_{model}"] = int(np.count_nonzero(p * v > c))
+            row[f"profit_{model}"] = float(profit.sum())
+            row[f"se_{model}"] = float(np.sqrt(n_half * profit.var(ddof=1)))
+        ab.append(row)
+    return RTBWorld(networks=networks, logs=pd.concat(logs, ignore_index=True), ab=pd.DataFrame(ab), params=params)

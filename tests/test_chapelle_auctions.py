@@ -1,0 +1,184 @@
+"""Tests of the chapelle RTB world (offline_eval.synth.rtb) and its study module."""
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+from offline_eval import reference
+from offline_eval.bidding import ab_test_correlation, expected_utility, utility, weighted_mse
+from offline_eval.studies import chapelle_auctions as ch
+from offline_eval.synth import rtb
+from offline_eval.synth.rtb import simulate_rtb
+
+SMALL = dict(n_networks=5, n_log=6000, n_ab=8000)
+
+
+@pytest.fixture(scope="module")
+def world():
+    return simulate_rtb(rng=3, **SMALL)
+
+
+# -- the generator ---------------------------------------------------------------------------
+def test_same_seed_same_world_and_other_seed_other_world(world):
+    again = simulate_rtb(rng=3, **SMALL)
+    pd.testing.assert_frame_equal(world.logs, again.logs)
+    pd.testing.assert_frame_equal(world.ab, again.ab)
+    pd.testing.assert_frame_equal(world.networks, again.networks)
+    other = simulate_rtb(rng=4, **SMALL)
+    assert not world.networks["ctr"].equals(other.networks["ctr"])
+    # a Generator is accepted and consumed
+    g = np.random.default_rng(3)
+    pd.testing.assert_frame_equal(simulate_rtb(rng=g, **SMALL).logs, world.logs)
+
+
+def test_logs_hold_only_auctions_won_by_production(world):
+    L = world.logs
+    assert ((L["p_a"] * L["v"]) > L["c"]).all()
+    assert set(L["a"].unique()) <= {0, 1}
+    assert L[["v", "c", "p_true", "p_a", "p_b"]].gt(0).all().all()
+    assert L[["p_true", "p_a", "p_b"]].lt(1).all().all()
+    # selection: production wins only part of the requests
+    assert 0 < len(L) < SMALL["n_networks"] * SMALL["n_log"]
+
+
+def test_ab_test_splits_the_traffic_in_halves(world):
+    ab = world.ab
+    assert (ab["requests_a"] == SMALL["n_ab"] // 2).all() and (ab["requests_b"] == SMALL["n_ab"] // 2).all()
+    assert ((ab["displays_a"] > 0) & (ab["displays_a"] <= ab["requests_a"])).all()
+    assert (ab["se_a"] > 0).all() and (ab["se_b"] > 0).all()
+
+
+def test_requests_follow_the_network_knobs():
+    net = pd.Series(dict(ctr=0.02, value=0.5, price=2e-3, price_sigma=0.7, bias_a=0.0, bias_b=0.0, noise_a=0.0, noise_b=0.0))
+    rng = np.random.default_rng(0)
+    logit_true, p, v, c, a = rtb._requests(rng, 200_000, net, 0, ctr_sigma=0.5, value_sigma=0.6, rho=0.3)
+    # median of a log-normal is its location; mean of v exp(s w - s^2/2) is the network value
+    assert np.median(c) == pytest.approx(2e-3, rel=0.02)
+    assert np.std(np.log(c)) == pytest.approx(0.7, rel=0.02)
+    assert np.mean(v) == pytest.approx(0.5, rel=0.02)
+    assert np.median(p) == pytest.approx(0.02, rel=0.02)
+    assert a.mean() == pytest.approx(p.mean(), rel=0.05)
+    # price correlates with the impression's value at rho
+    s = (np.log(p / (1 - p)) - np.log(0.02 / 0.98)) * 0.5 / 0.5  # = ctr_sigma z
+    w = np.log(v / 0.5) + 0.18
+    corr = np.corrcoef(np.log(c), (s + w) / np.hypot(0.5, 0.6))[0, 1]
+    assert corr == pytest.approx(0.3, abs=0.01)
+    # a model without bias or noise predicts the truth
+    np.testing.assert_allclose(rtb._predict(rng, logit_true, net, "a"), p, rtol=1e-12)
+
+
+def test_market_structure_knobs():
+    base = dict(n_networks=30, n_log=100, n_ab=100, rng=1)
+    flat = simulate_rtb(value_ctr_elasticity=0.0, price_bid_elasticity=0.0, **base).networks
+    tied = simulate_rtb(value_ctr_elasticity=0.5, price_bid_elasticity=1.0, **base).networks
+    np.testing.assert_allclose(tied["value"], flat["value"] * (flat["ctr"] / 3e-3) ** -0.5)
+    np.testing.assert_allclose(tied["price"], flat["price"] * (tied["ctr"] * tied["value"] / (3e-3 * 0.4)))
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        (dict(n_networks=1), "`n_networks` must be an integer >= 2"),
+        (dict(n_log=10.5), "`n_log` must be an integer"),
+        (dict(ctr_median=1.5), "`ctr_median` must be below 1"),
+        (dict(price_median=0.0), "`price_median` must be positive"),
+        (dict(bias_sd=-0.1), "`bias_sd` must be non-negative"),
+        (dict(noise=(0.5, 0.1)), "`noise` must be a range"),
+        (dict(price_corr=1.0), r"`price_corr` must lie in \(-1, 1\)"),
+        (dict(rng=-3), "`rng` seed must be non-negative"),
+    ],
+)
+def test_invalid_knobs(kw, match):
+    with pytest.raises(ValueError, match=match):
+        simulate_rtb(**{**SMALL, **kw})
+
+
+# -- Algorithm 1 glue ------------------------------------------------------------------------
+def test_offline_differences_match_the_public_metrics_per_network(world):
+    betas = [10.0, 1e3]
+    off = ch.offline_differences(world, betas).set_index("network")
+    for k, g in world.logs.groupby("network"):
+        a, v, c, pa, pb = (g[x].to_numpy() for x in ("a", "v", "c", "p_a", "p_b"))
+        n = len(g)
+        assert off.loc[k, "displays"] == n
+        assert off.loc[k, "MSE"] == pytest.approx(np.mean((a - pa) ** 2) - np.mean((a - pb) ** 2), rel=1e-9, abs=1e-15)
+        assert off.loc[k, "Weighted MSE"] == pytest.approx(weighted_mse(a, v, pa) - weighted_mse(a, v, pb), rel=1e-9, abs=1e-15)
+        assert off.loc[k, "Utility"] == pytest.approx((utility(a, v, pb, c) - utility(a, v, pa, c)) / n, rel=1e-9, abs=1e-15)
+        for b in betas:
+            ref = (expected_utility(a, v, pb, c, beta=b) - expected_utility(a, v, pa, c, beta=b)) / n
+            assert off.loc[k, ch.eu_column(b)] == pytest.approx(ref, rel=1e-8, abs=1e-15)
+
+
+def test_online_differences(world):
+    on = ch.online_differences(world).set_index("network")
+    for _, row in world.ab.iterrows():
+        d = row["displays_a"] + row["displays_b"]
+        assert on.loc[row["network"], "online"] == pytest.approx((row["profit_b"] - row["profit_a"]) / d)
+        assert on.loc[row["network"], "online_se"] == pytest.approx(np.sqrt(row["se_a"] ** 2 + row["se_b"] ** 2) / d)
+
+
+def test_correlation_table_is_algorithm1(world):
+    off = ch.offline_differences(world, [100.0])
+    on = ch.online_differences(world)
+    cols = list(ch.BASELINES) + [ch.eu_column(100.0)]
+    tab = ch.correlation_table(off, on, cols, n_trials=20, rng=5)
+    ref = ab_test_correlation(off[cols].to_numpy().T, on["online"], on["online_se"], n_trials=20, rng=5)
+    np.testing.assert_allclose(tab["pearson_r"], ref["pearson_r"])
+    np.testing.assert_allclose(tab["kendall_tau_std"], ref["kendall_tau_std"])
+
+
+def test_table1_carries_the_paper_values(world):
+    off = ch.offline_differences(world, [100.0])
+    on = ch.online_differences(world)
+    corr = ch.correlation_table(off, on, list(ch.BASELINES) + [ch.eu_column(100.0)], n_trials=5, rng=0)
+    t1 = ch.table1(corr, 100.0, reference.load("chapelle"))
+    assert t1["metric"].tolist() == ["MSE", "Weighted MSE", "Utility", "EU (beta=100)"]
+    assert t1["paper_pearson_r"].tolist() == ["0.283 ± 0.04", "0.441 ± 0.06", "0.243 ± 0.02", "0.608 ± 0.03"]
+    assert t1["paper_kendall_tau"].iloc[3] == "0.311 ± 0.03"
+
+
+def test_eu_limits_are_the_baselines_in_algorithm1(world):
+    # Fig. 1's two limits: the EU differences at extreme beta are proportional to the
+    # weighted MSE (beta -> 0) and equal to the utility (beta -> infinity), so their
+    # correlations with the online differences are the baselines'.
+    off = ch.offline_differences(world, [1e-9, 1e16])
+    np.testing.assert_allclose(off[ch.eu_column(1e-9)] / 1e-9, 0.5 * off["Weighted MSE"], rtol=1e-6)
+    np.testing.assert_allclose(off[ch.eu_column(1e16)], off["Utility"], rtol=1e-5, atol=1e-12)
+
+
+def test_one_seed_is_a_flat_deterministic_dict():
+    kw = dict(betas=[1.0, 100.0, 1e4], beta_star=100.0, n_trials=10, n_networks=6, n_log=3000, n_ab=4000)
+    out = ch.one_seed(7, **kw)
+    assert out == ch.one_seed(7, **kw)
+    for key in ("r_mse", "r_wmse", "r_utility", "r_eu_100", "tau_eu_1", "best_beta", "eu_best_r", "wmse_beats_mse_r"):
+        assert key in out
+    assert all(isinstance(v, (float, bool)) for v in out.values())
+    assert out["best_beta"] in kw["betas"]
+    assert out["eu_best_r"] == all(out["r_eu_100"] > out[k] for k in ("r_mse", "r_wmse", "r_utility"))
+
+
+def test_gamma_variance_and_the_papers_example():
+    # shape beta c + 1 = 1.01, rate 10: variance 1.01 / 100; the paper's "about 0.1" is the sd
+    assert ch.gamma_variance(1e-3, 10.0) == pytest.approx(0.0101, rel=1e-12)
+    assert np.sqrt(ch.gamma_variance(1e-3, 10.0)) == pytest.approx(0.1, rel=0.01)
+
+
+def test_closed_form_check_separates_the_printed_form():
+    cf = ch.closed_form_check(betas=(1e-2, 1.0, 1e3), n_per_beta=4, rng=0)
+    assert cf["closed_form_err"].max() < 1e-9
+    assert cf["printed_form_err"].max() > 1e-2
+
+
+def test_figures_build(world):
+    betas = [1.0, 100.0, 1e4]
+    off = ch.offline_differences(world, betas)
+    on = ch.online_differences(world)
+    corr = ch.correlation_table(off, on, list(ch.BASELINES) + [ch.eu_column(b) for b in betas], n_trials=5, rng=0)
+    eu = corr[corr["metric"].str.startswith("EU")].reset_index(drop=True)
+    base = corr[corr["metric"].isin(ch.BASELINES)].reset_index(drop=True)
+    f1 = ch.fig1(betas, eu, base, paper_beta=10.0)
+    f2 = ch.fig2(off, on, 100.0)
+    assert isinstance(f1, matplotlib.figure.Figure) and isinstance(f2, matplotlib.figure.Figure)
+    assert len(f2.axes) == 2
+    matplotlib.pyplot.close("all")
