@@ -1,0 +1,156 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+# ---
+
+# %% [markdown]
+# # rosset Section 5: the IT-wallet case study (Fig. 4, Tables 1–2, Section 5.3, Fig. 5)
+#
+# Reproduces from S. Rosset, C. Perlich, B. Zadrozny, *Ranking-Based Evaluation of Regression Models*
+# (ICDM 2005):
+#
+# * **Fig. 4** — the long-tailed distribution of 500 surveyed firms' IT wallets (log x-axis).
+# * **Table 1** — RMSE, MAE, Kendall's tau and Spearman's rho of model M1 on the full survey and without
+#   its single most influential firm, with the % change (paper: 49.8%, 25.9%, 1.80%, 2.05%). The firm is
+#   found by the exact leave-one-out of every measure (`offline_eval.ranking.most_influential`, O(n log n)).
+# * **Table 2** — M1 vs M2 on the four measures with 100 paired bootstrap samples: standard deviation of
+#   the difference and one-sided Gaussian p-value (paper: residual measures not significant, ranking
+#   measures significant).
+# * **Section 5.3** — the bootstrap variance of tau (M2) beside eq. 6 (paper: 0.00103 vs 0.00097).
+# * **Fig. 5** — AUC by cutoff for M1 and M2, and the bootstrap share of cutoffs in 0.1–0.9 where M1 wins
+#   (paper: more than 95%).
+#
+# **The data are synthetic** (the survey is IBM's): `offline_eval.synth.wallet.wallet_survey` draws each
+# firm's latent size z ~ N(0, 1) and a log-Student-t wallet (median `median_wallet`, scale `log_scale`,
+# tail `tail_df`), so a handful of giant wallets dominate dollar errors. Each model sees the size through
+# noisy firmographics, `z_k = corr_k z + sqrt(1 - corr_k^2) e_k` with correlated errors (`error_corr`);
+# the noise shrinks for large firms (`size_skill`); the dollar estimates are long-tailed too
+# (`pred_scale`, `pred_tail_df`). M1 (`corr_m1` = 0.47) ranks clearly better than M2 (`corr_m2` = 0.29).
+# The printed cells are compared with each other (consistency and errata, from
+# `data/reference/rosset/`); the paper's qualitative claims are checked on a sweep of `n_seeds` surveys.
+
+# %% tags=["parameters"]
+seed = 0  # the survey shown in the tables and figures
+n_firms = 500  # surveyed firms (the paper's survey)
+n_boot = 100  # bootstrap samples (the paper's)
+n_seeds = 20  # surveys in the seed sweep of the qualitative claims
+output_root = None  # where figures/ outputs go (the pipeline passes a staging folder)
+
+# %%
+import numpy as np
+import pandas as pd
+
+from offline_eval import ranking as rk
+from offline_eval import reference
+from offline_eval.claims import Ledger, seed_sweep
+from offline_eval.io import OutputDir
+from offline_eval.studies import rosset_wallet as rw
+from offline_eval.synth.wallet import wallet_survey
+
+ref = reference.load("rosset")
+out = OutputDir("rosset", output_root)
+ledger = Ledger("rosset", "rosset_wallet")
+gen = np.random.default_rng(seed)
+survey = wallet_survey(n_firms, rng=gen)
+s_boot, s_var, s_fig5 = (int(x) for x in gen.integers(0, 2**31 - 1, 3))
+y, m1, m2 = (survey[c].to_numpy() for c in ("wallet", "m1", "m2"))
+sweep_seeds = range(1000, 1000 + n_seeds)
+
+# %% [markdown]
+# ## Fig. 4: the wallet distribution
+
+# %%
+fig = rw.fig4_wallets(survey)
+out.figure(fig, "fig4")
+out.table(survey, "survey")
+survey[["wallet", "m1", "m2"]].describe(percentiles=[0.1, 0.5, 0.9, 0.99])
+
+# %% [markdown]
+# ## Table 1: the single most influential firm
+# The paper's printed cells are first recomputed from each other: the % change from the two printed
+# columns (within the rounding of the inputs), and which model Table 1 shows.
+
+# %%
+consistency = rw.add_consistency_claims(ledger, ref)
+out.table(consistency, "printed_consistency", floatfmt=".6g")
+t1 = rw.table1(y, m1)
+out.table(t1, "table1", floatfmt={"Entire Set": ".4f", "Excl. One": ".4f", "%Change": ".2f"})
+t1
+
+# %% [markdown]
+# ## Table 2: M1 vs M2 with 100 bootstrap samples
+
+# %%
+t2 = rw.table2(y, m1, m2, n_boot=n_boot, seed=s_boot)
+out.table(t2, "table2", floatfmt={"M1": ".4f", "M2": ".4f", "Absolute Difference": ".4f", "Std. Dev.": ".4f",
+                                  "p-value": ".5f"})
+t2
+
+# %% [markdown]
+# ## Section 5.3: the variance of tau, bootstrap vs eq. 6 (model M2)
+
+# %%
+var = rw.bootstrap_variance(y, m2, n_boot=n_boot, seed=s_var)
+var_table = pd.DataFrame([{"model": "M2", "bootstrap variance": var["bootstrap"], "eq. 6": var["eq6"],
+                           "ratio": var["bootstrap"] / var["eq6"],
+                           "paper bootstrap": reference.lookup(ref, "Section 5.3", "tau variance M2", "bootstrap"),
+                           "paper eq. 6": reference.lookup(ref, "Section 5.3", "tau variance M2", "eq. 6")}])
+out.table(var_table, "variance", floatfmt=".5f")
+var_table
+
+# %% [markdown]
+# ## Fig. 5: AUC by cutoff for M1 and M2, with the bootstrap of their difference
+
+# %%
+grid, wins = rw.fig5_bootstrap(y, m1, m2, n_boot=n_boot, seed=s_fig5)
+gen5 = np.random.default_rng(s_fig5)
+diffs = np.array([rw.cutoff_grid_auc(y[i], m1[i], grid) - rw.cutoff_grid_auc(y[i], m2[i], grid)
+                  for i in (gen5.integers(0, n_firms, n_firms) for _ in range(n_boot))])
+band = (grid, np.percentile(diffs, 5, axis=0), np.percentile(diffs, 95, axis=0))
+fig = rw.fig5_cutoffs(y, m1, m2, band=band)
+out.figure(fig, "fig5")
+fig5_table = pd.DataFrame({"cutoff": grid, "bootstrap share M1 wins": wins.mean(axis=0),
+                           "AUC M1": rw.cutoff_grid_auc(y, m1, grid), "AUC M2": rw.cutoff_grid_auc(y, m2, grid)})
+out.table(fig5_table, "fig5_cutoffs", floatfmt=".4f")
+print(f"share of (bootstrap sample, cutoff in 0.1-0.9) where M1 wins: {wins.mean():.4f}")
+
+# %% [markdown]
+# ## The qualitative claims, on a sweep of surveys
+# Each seed draws a new survey and reruns Tables 1–2, Section 5.3 and Figs. 1, 2, 3 and 5 (`rw.one_seed`);
+# every claim states its criterion and holds if it is met in at least 90% of the seeds.
+
+# %%
+sweep = seed_sweep(rw.one_seed, sweep_seeds, n=n_firms, n_boot=n_boot)
+out.table(sweep, "seed_sweep", floatfmt=".4g")
+rw.add_sweep_claims(ledger, sweep, ref)
+sweep.describe().T[["mean", "min", "50%", "max"]]
+
+# %% [markdown]
+# ## The synthetic survey's scale beside the paper's (calibration, not evidence)
+# The generator's correlations were chosen so that tau and rho land near the paper's; these rows show how
+# near on the survey of `seed`, with a 25% tolerance.
+
+# %%
+for m in ("tau", "rho"):
+    for model in ("M1", "M2"):
+        ledger.tolerance(
+            f"rosset-scale-{m}-{model.lower()}", "Table 2", f"{m} of {model} on the synthetic survey",
+            printed=reference.lookup(ref, "Table 2", m, model), value=float(t2.set_index("Measure").loc[m, model]),
+            rtol=0.25, note="generator calibrated to the paper's scale; not independent evidence",
+        )
+k10 = int(round(0.1 * n_firms))
+ledger.printed(
+    "rosset-fig3-optimal-10", "Fig. 3 caption",
+    "At 10% of the data the optimal curve captures 15% + 4% = 19% of the cumulative rank",
+    printed=f"{rw.num(reference.lookup(ref, 'Figure 3', 'model', 'cumulative rank captured')) + rw.num(reference.lookup(ref, 'Figure 3', 'model', 'gap to optimal')):g}",
+    value=100 * float(rk.cumulative_rank_curve(y, m1).optimal[k10]),
+    note="optimal = sum_{j<=n/10} (n - j + 1) / (n (n + 1)/2) at n = n_firms; the paper's n = 500",
+)
+ledger.frame()[["claim_id", "status", "reproduced_value"]]
+
+# %%
+out.claims(ledger)
+ledger.counts()
