@@ -421,3 +421,19 @@ def test_invalid_matrices_raise():
         reweighted_joint(np.ones((2, 2, 2)), np.ones((3, 3)))
     with pytest.raises(ValueError, match=r"`truth` must hold class codes 0\.\.1"):
         joint_distribution([0, 1], [0, 1], [0, 3], n_classes=2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sparse_truth_count_path_equals_dense(seed, monkeypatch):
+    # Above 2^21 (B, C, G) combinations the truth masses come from np.unique instead of a bincount.
+    rng = np.random.default_rng(600 + seed)
+    b_o, c_o, g_o = random_world(rng, 300, 6)
+    b_l, c_l, _ = random_world(rng, 400, 6, p_correct=0.9)
+    dense = quiet(online_adaptive_metrics, b_o, c_o, g_o, b_l, c_l, n_classes=6)
+    monkeypatch.setattr(adaptive, "_MAX_DENSE_BCG", 0)
+    sparse = quiet(online_adaptive_metrics, b_o, c_o, g_o, b_l, c_l, n_classes=6)
+    assert_metrics_close(sparse, dense, atol=1e-12)
+    # A real many-class case goes through the sparse path.
+    b, c, g = random_world(rng, 2000, 150)
+    r = quiet(online_adaptive_metrics, b, c, g, b, c, n_classes=150)
+    assert r["baseline"]["accuracy"] == pytest.approx(np.mean(b == g), abs=1e-12)

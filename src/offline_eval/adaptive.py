@@ -47,7 +47,7 @@ def _check_labels(x, name: str) -> np.ndarray:
     """Class codes as int64; raise unless integers >= 0 (bool and integral floats accepted)."""
     arr = as_1d(x, name, dtype=None)
     if arr.dtype.kind == "b":
-        return arr.astype(np.int64)
+        return arr.astype(np.int64, copy=False)
     if arr.dtype.kind == "f":
         check_finite(arr, name)
         frac = arr != np.round(arr)
@@ -62,7 +62,7 @@ def _check_labels(x, name: str) -> np.ndarray:
             f"`{name}` must hold class codes 0..K-1; got {int(neg.sum())} negative "
             f"value{'s' if neg.sum() != 1 else ''} (min {arr.min():g})"
         )
-    return arr.astype(np.int64)
+    return arr.astype(np.int64, copy=False)
 
 
 def _resolve_n_classes(n_classes, named: dict) -> int:
@@ -285,12 +285,9 @@ def reweighted_joint(m_bcg_offline, m_bc_live) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -- online adaptive metrics ------------------------------------------------------------------
-def _reweighted_model(weight_item, hyp, truth, predicted_live_mass, uncovered, k, model):
-    """Metrics of one model from per-offline-item weights (their sum is the covered live mass)."""
-    correct = hyp == truth
-    correct_mass = np.bincount(truth[correct], weights=weight_item[correct], minlength=k)
-    truth_mass = np.bincount(truth, weights=weight_item, minlength=k)
-    covered_mass = float(weight_item.sum())
+def _reweighted_model(correct_mass, truth_mass, predicted_live_mass, uncovered, k, model):
+    """Metrics of one model from re-weighted per-class masses (their total is the covered live mass)."""
+    covered_mass = float(truth_mass.sum())
     if covered_mass <= 0:
         warn_undefined(f"no live mass of the {model} is covered by the offline set; every metric is nan", stacklevel=4)
         nan_k = np.full(k, np.nan)
@@ -301,6 +298,21 @@ def _reweighted_model(weight_item, hyp, truth, predicted_live_mass, uncovered, k
     lo = res["accuracy"] * (1.0 - uncovered)
     res["accuracy_bounds"] = (lo, lo + uncovered)
     return res
+
+
+# Up to this many (B, C, G) combinations, count them with one bincount; above, count the
+# combinations present with np.unique (O(N log N), memory O(N) instead of O(K^3)).
+_MAX_DENSE_BCG = 1 << 21
+
+
+def _truth_mass(cell_o, g_o, cell_weight, k):
+    """sum over offline items of cell_weight[cell] grouped by truth, from exact integer counts."""
+    code = cell_o * k + g_o
+    if k**3 <= _MAX_DENSE_BCG:
+        counts = np.bincount(code, minlength=k**3).reshape(k * k, k)
+        return cell_weight.ravel() @ counts
+    uniq, cnt = np.unique(code, return_counts=True)
+    return np.bincount(uniq % k, weights=cnt * cell_weight.ravel()[uniq // k], minlength=k)
 
 
 def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live, *,
@@ -388,8 +400,10 @@ def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_l
     ``accuracy_bounds = (A (1 - u), A (1 - u) + u)``.  With ``u = 0`` this is
     exactly eqs. (8)-(13) and both bounds equal the accuracy.
 
-    Cost: O(N + M + K^2) time and O(K^2) memory (the K^3 tensor is never
-    formed).
+    Every sum is taken over integer counts per cell (then times the cell's
+    weight), not item by item.  Cost: O(N + M + K^3) time and memory while
+    K^3 <= 2^21, above that O(N log N + M + K^2) (only the (B, C, G)
+    combinations present are counted).
 
     References
     ----------
@@ -426,26 +440,32 @@ def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_l
     b_l, c_l = live.values()
     n, m = len(b_o), len(b_l)
 
-    # Shares per (B, C) cell, offline and live (O(N + M + K^2)).
-    o = np.bincount(b_o * k + c_o, minlength=k * k).reshape(k, k) / n
+    # Integer counts per (B, C) cell, offline and live (O(N + M + K^2)); weights are applied per
+    # cell, never summed item by item, so the live == offline case reproduces eqs. (1)-(6) exactly.
+    cell_o = b_o * k + c_o
+    n_o = np.bincount(cell_o, minlength=k * k).reshape(k, k)
+    o = n_o / n
     ell = np.bincount(b_l * k + c_l, minlength=k * k).reshape(k, k) / m
 
     if method == "joint":
-        covered = o > 0
-        w = np.where(covered, _safe_ratio(ell, o), 0.0)
-        item_w = w[b_o, c_o] / n
+        covered = n_o > 0
+        w = np.where(covered, _safe_ratio(ell, o), 0.0) / n  # mass of one offline item of each cell
+        right_b = np.bincount(cell_o[b_o == g_o], minlength=k * k).reshape(k, k)
+        right_c = np.bincount(cell_o[c_o == g_o], minlength=k * k).reshape(k, k)
+        truth_mass = _truth_mass(cell_o, g_o, w, k)
         live_cov = np.where(covered, ell, 0.0)
         u = float(ell[~covered].sum())
-        res_b = _reweighted_model(item_w, b_o, g_o, live_cov.sum(axis=1), u, k, "baseline")
-        res_c = _reweighted_model(item_w, c_o, g_o, live_cov.sum(axis=0), u, k, "candidate")
+        res_b = _reweighted_model((right_b * w).sum(axis=1), truth_mass, live_cov.sum(axis=1), u, k, "baseline")
+        res_c = _reweighted_model((right_c * w).sum(axis=0), truth_mass, live_cov.sum(axis=0), u, k, "candidate")
     else:
         res = []
         for hyp, axis, model in ((b_o, 1, "baseline"), (c_o, 0, "candidate")):
             p_o, p_l = o.sum(axis=axis), ell.sum(axis=axis)
             covered = p_o > 0
-            w = np.where(covered, _safe_ratio(p_l, p_o), 0.0)
+            w = np.where(covered, _safe_ratio(p_l, p_o), 0.0) / n
+            hg = np.bincount(hyp * k + g_o, minlength=k * k).reshape(k, k)  # rows: hypothesis, columns: truth
             u = float(p_l[~covered].sum())
-            res.append(_reweighted_model(w[hyp] / n, hyp, g_o, np.where(covered, p_l, 0.0), u, k, model))
+            res.append(_reweighted_model(np.diag(hg) * w, w @ hg, np.where(covered, p_l, 0.0), u, k, model))
         res_b, res_c = res
 
     u = max(res_b["uncovered_mass"], res_c["uncovered_mass"])
