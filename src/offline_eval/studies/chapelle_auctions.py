@@ -154,12 +154,12 @@ def fig2(offline: pd.DataFrame, online: pd.DataFrame, beta_best: float):
     """Fig. 2: per-network offline vs online differences, EU (left) and weighted MSE (right)."""
     fig, axes = new_figure(2, 1, width="double", height=2.6)
     y, se = online["online"].to_numpy() * 1e3, online["online_se"].to_numpy() * 1e3
-    for ax, col, title in ((axes[0], eu_column(beta_best), f"expected utility ($\\beta$={beta_best:g})"),
+    for ax, col, title in ((axes[0], eu_column(beta_best), f"expected utility ($\\beta$ = {beta_best:.3g})"),
                            (axes[1], "Weighted MSE", "weighted MSE (negated)")):
         x = offline[col].to_numpy()
         ax.errorbar(x, y, yerr=se, fmt="o", ms=3, lw=0.6, capsize=0, color="C0")
         r = np.corrcoef(x, y)[0, 1]
-        ax.set_title(f"{title}: r = {r:.2f} (no resampling)")
+        ax.set_title(f"{title}\nPearson r = {r:.2f} before resampling")
         ax.set_xlabel("offline difference B - A per display")
         ax.axhline(0, color="0.6", lw=0.5)
         ax.axvline(0, color="0.6", lw=0.5)
