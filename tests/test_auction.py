@@ -282,3 +282,15 @@ def test_click_log_rejects_bad_counts_and_warns_on_empty_slots():
     N[:, :, 0] = 1
     with pytest.warns(OfflineEvalWarning, match="no logged impression"):
         ClickLog(pv, N, np.zeros_like(N), n_mainline=1)
+
+
+def test_doctests():
+    import doctest
+
+    from offline_eval import auction
+    from offline_eval import metrics
+    from offline_eval.synth import sponsored
+
+    for mod in (auction, sponsored, metrics):
+        res = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)
+        assert res.attempted > 0 and res.failed == 0, mod.__name__
