@@ -1,4 +1,10 @@
-"""Offline metrics of binary predictions: AUC and ROC curves (yi Section 4.1).
+"""Offline metrics of binary predictions (yi Sections 2.2 and 4.1-4.5).
+
+Discrimination: :func:`auc`, :func:`auc_from_counts`, :func:`roc_curve`,
+:func:`roc_curve_from_counts`.  Probability quality: :func:`log_loss`,
+:func:`rig`, :func:`mse`, :func:`nmse`, :func:`mae`, :func:`prediction_error`,
+:func:`calibration_ratio`, and :func:`quantile_breakdown` (the same metrics per
+quantile of predicted score).
 
 All functions validate their inputs once (see :mod:`offline_eval._validation`):
 invalid input raises ``ValueError`` naming the argument; legal input on which
