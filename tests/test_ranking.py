@@ -533,3 +533,12 @@ def test_undefined_cases_warn_and_return_nan():
         assert len(rk.cutoff_auc([2, 2, 2], [1, 2, 3]).auc) == 0
     # tau-a stays defined on a constant input: every pair is a tie
     assert rk.kendall_tau([1, 1, 1], [1, 2, 3], variant="a") == 0.0
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_tau_summary_equals_the_separate_functions(ties):
+    y, m = data(4, n=120, ties=ties)
+    s = rk.tau_summary(y, m, level=0.9)
+    assert s.tau_b == rk.kendall_tau(y, m) and s.tau_a == rk.kendall_tau(y, m, variant="a")
+    assert s.variance == rk.tau_variance(y, m)
+    assert (s.low, s.high) == rk.tau_confidence_interval(y, m, level=0.9)

@@ -67,8 +67,10 @@ __all__ = [
     "r_statistic",
     "root_mean_squared_error",
     "spearman_rho",
+    "TauSummary",
     "t_statistic",
     "tau_confidence_interval",
+    "tau_summary",
     "tau_variance",
 ]
 
@@ -179,6 +181,8 @@ class _Counts(NamedTuple):
     e_both: np.ndarray | int
     ties_y: bool
     ties_m: bool
+    oy: np.ndarray  # an order of increasing truth
+    om: np.ndarray  # an order of increasing prediction
 
     @property
     def concordant(self):
@@ -209,7 +213,7 @@ def _pair_counts(y: np.ndarray, m: np.ndarray) -> _Counts:
         A = np.empty(n, dtype=np.int64)
         A[oy] = _smaller_before(rank_m[oy])
         B = (n - 1 - rank_m) - (rank_y - A)
-        return _Counts(n, rank_y, n - 1 - rank_y, 0, rank_m, n - 1 - rank_m, 0, A, B, 0, 0, 0, 0, 0, False, False)
+        return _Counts(n, rank_y, n - 1 - rank_y, 0, rank_m, n - 1 - rank_m, 0, A, B, 0, 0, 0, 0, 0, False, False, oy, om)
 
     # Order by truth ascending, equal truths by prediction descending; equal
     # predictions ranked so that an earlier position gets the larger rank.
@@ -247,7 +251,7 @@ def _pair_counts(y: np.ndarray, m: np.ndarray) -> _Counts:
     e_y_mlt[o3] = run_first - y_first
     e_y_mgt[o3] = y_end - run_end
     B = gm - (ly - A - e_m_ylt) - e_y_mgt
-    return _Counts(n, ly, gy, ey, lm, gm, em, A, B, e_m_ylt, e_m_ygt, e_y_mlt, e_y_mgt, e_both, ties_y, ties_m)
+    return _Counts(n, ly, gy, ey, lm, gm, em, A, B, e_m_ylt, e_m_ygt, e_y_mlt, e_y_mgt, e_both, ties_y, ties_m, oy, om)
 
 
 def _average_ranks(x: np.ndarray) -> np.ndarray:
@@ -417,7 +421,10 @@ def kendall_tau(y_true, y_pred, *, variant: str = "b", tilde: bool = False) -> f
 
 def _tau_from_counts(c: _Counts, variant: str) -> float:
     n = c.n
-    s = int(c.concordant.sum()) - int(c.discordant.sum())  # 2 (C - D)
+    if not (c.ties_y or c.ties_m):  # conc - disc = 2A + 2B - ly - gy, with sum(ly + gy) = n (n - 1)
+        s = 2 * (int(c.A.sum()) + int(c.B.sum())) - n * (n - 1)
+    else:
+        s = int(c.concordant.sum()) - int(c.discordant.sum())  # 2 (C - D)
     pairs = n * (n - 1) / 2.0
     if variant == "a":
         return float(s / 2.0 / pairs)
@@ -559,6 +566,49 @@ def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95) -> tuple[flo
     var = max(_eq6((c.concordant + 0.5 * c.tied).astype(np.float64)), 0.0)
     half = float(ndtri(0.5 + level / 2.0)) * np.sqrt(var)
     return float(max(tau - half, -1.0)), float(min(tau + half, 1.0))
+
+
+class TauSummary(NamedTuple):
+    """Kendall's tau with its eq. 6 variance and confidence interval, from one pass."""
+
+    tau_b: float
+    tau_a: float
+    variance: float
+    low: float
+    high: float
+
+
+def tau_summary(y_true, y_pred, *, level: float = 0.95) -> TauSummary:
+    """Tau-b, tau-a, the eq. 6 variance and the confidence interval, from one O(n log n) pass.
+
+    Same values as :func:`kendall_tau` (both variants), :func:`tau_variance`
+    and :func:`tau_confidence_interval`, without counting the pairs three
+    times.  Needs n >= 3 (else ``nan`` fields with a warning).
+
+    Examples
+    --------
+    One switched pair of six; C = (3, 3, 2, 2), so eq. 6 is
+    (2/12)^2 * 2 * (2 * 26 - 10 - 5/12 * 100) = 1/54:
+
+    >>> s = tau_summary([1, 2, 3, 4], [10, 20, 40, 30])
+    >>> round(s.tau_b, 6), round(s.tau_a, 6), round(s.variance * 54, 6)
+    (0.666667, 0.666667, 1.0)
+    """
+    if not (isinstance(level, (float, int)) and 0 < level < 1):
+        raise ValueError(f"`level` must be in (0, 1); got {level!r}")
+    y, m = _check_pair(y_true, y_pred)
+    n = len(y)
+    if n < 3:
+        warn_undefined(f"the variance of tau (eq. 6) needs at least 3 observations (got {n}); returning nan")
+        nan = float("nan")
+        return TauSummary(nan, nan, nan, nan, nan)
+    c = _pair_counts(y, m)
+    tau_b, tau_a = _tau_from_counts(c, "b"), _tau_from_counts(c, "a")
+    if np.isnan(tau_b):
+        warn_undefined("Kendall's tau-b is undefined when `y_true` or `y_pred` is constant; returning nan")
+    var = max(_eq6((c.concordant + 0.5 * c.tied).astype(np.float64)), 0.0)
+    half = float(ndtri(0.5 + level / 2.0)) * np.sqrt(var)
+    return TauSummary(tau_b, tau_a, float(var), float(max(tau_a - half, -1.0)), float(min(tau_a + half, 1.0)))
 
 
 # -- the three curves (Section 3.2) --------------------------------------------------------
@@ -829,15 +879,21 @@ def _loo_tau(c: _Counts) -> np.ndarray:
     return np.clip(out, -1.0, 1.0)
 
 
-def _sum_of_larger(key: np.ndarray, val: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each i: sum of ``val`` over j with key_j > key_i, and over j != i with key_j == key_i."""
+def _sum_of_larger(key: np.ndarray, val: np.ndarray, order: np.ndarray, ties: bool):
+    """For each i: sum of ``val`` over j with key_j > key_i, and over j != i with key_j == key_i.
+
+    ``order`` sorts ``key`` increasingly; without ``ties`` the second sum is 0.
+    """
     n = len(key)
-    o = np.argsort(key, kind="stable")
-    first, end = _group_bounds([key[o]])
-    cs = np.concatenate(([0.0], np.cumsum(val[o])))
-    greater, equal = np.empty(n), np.empty(n)
-    greater[o] = cs[n] - cs[end]
-    equal[o] = cs[end] - cs[first] - val[o]
+    cs = np.concatenate(([0.0], np.cumsum(val[order])))
+    greater = np.empty(n)
+    if not ties:
+        greater[order] = cs[n] - cs[1:]
+        return greater, 0.0
+    first, end = _group_bounds([key[order]])
+    equal = np.empty(n)
+    greater[order] = cs[n] - cs[end]
+    equal[order] = cs[end] - cs[first] - val[order]
     return greater, equal
 
 
@@ -851,10 +907,11 @@ def _loo_rho(y: np.ndarray, m: np.ndarray, c: _Counts) -> np.ndarray:
     squares depend only on the tie-group sizes.
     """
     n = c.n
-    a, b = _average_ranks(y), _average_ranks(m)
+    a = c.ly + 1.0 + 0.5 * np.asarray(c.ey)  # average ranks from the counts
+    b = c.lm + 1.0 + 0.5 * np.asarray(c.em)
     sab = float(np.dot(a, b))
-    a_gt_m, a_eq_m = _sum_of_larger(m, a)  # sum of a over m_j > m_i, and m_j == m_i
-    b_gt_y, b_eq_y = _sum_of_larger(y, b)
+    a_gt_m, a_eq_m = _sum_of_larger(m, a, c.om, c.ties_m)  # sum of a over m_j > m_i, and m_j == m_i
+    b_gt_y, b_eq_y = _sum_of_larger(y, b, c.oy, c.ties_y)
     ab = c.B + 0.5 * (c.e_m_ygt + c.e_y_mgt) + 0.25 * c.e_both
     cross = sab - a * b - (a_gt_m + 0.5 * a_eq_m) - (b_gt_y + 0.5 * b_eq_y) + ab
     k = n - 1.0
@@ -868,7 +925,15 @@ def _loo_rho(y: np.ndarray, m: np.ndarray, c: _Counts) -> np.ndarray:
     den = sxx * syy
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where(den > 0, sxy / np.sqrt(np.where(den > 0, den, 1.0)), np.nan)
-    return np.clip(out, -1.0, 1.0)
+    # the full-sample rho from the same average ranks
+    mid = (n + 1) / 2.0
+    full_den = float(np.dot(a - mid, a - mid)) * float(np.dot(b - mid, b - mid))
+    if full_den > 0:
+        full = float(min(max((sab - n * mid * mid) / np.sqrt(full_den), -1.0), 1.0))
+    else:
+        warn_undefined("Spearman's rho is undefined when `y_true` or `y_pred` is constant; returning nan")
+        full = float("nan")
+    return np.clip(out, -1.0, 1.0), full
 
 
 def _loo_median(x: np.ndarray) -> np.ndarray:
@@ -914,6 +979,11 @@ def leave_one_out(y_true, y_pred, *, measure: str) -> np.ndarray:
     >>> leave_one_out([1, 2, 3], [1, 2, 10], measure="MAE").tolist()
     [3.5, 3.5, 0.0]
     """
+    return _leave_one_out(y_true, y_pred, measure)[0]
+
+
+def _leave_one_out(y_true, y_pred, measure: str):
+    """(leave-one-out values, full value) from one pass."""
     if measure not in MEASURES:
         raise ValueError(f"`measure` must be one of {sorted(MEASURES)}; got {measure!r}")
     y, m = _check_pair(y_true, y_pred)
@@ -923,14 +993,20 @@ def leave_one_out(y_true, y_pred, *, measure: str) -> np.ndarray:
     r = y - m
     if measure == "RMSE":
         sq = r * r
-        return np.sqrt(np.maximum(sq.sum() - sq, 0.0) / (n - 1))
+        return np.sqrt(np.maximum(sq.sum() - sq, 0.0) / (n - 1)), float(np.sqrt(sq.sum() / n))
     if measure == "MAE":
         ab = np.abs(r)
-        return np.maximum(ab.sum() - ab, 0.0) / (n - 1)
+        return np.maximum(ab.sum() - ab, 0.0) / (n - 1), float(ab.mean())
     if measure == "MAD":
-        return _loo_median(np.abs(r))
+        ab = np.abs(r)
+        return _loo_median(ab), float(np.median(ab))
     c = _pair_counts(y, m)
-    return _loo_tau(c) if measure == "tau" else _loo_rho(y, m, c)
+    if measure == "tau":
+        full = _tau_from_counts(c, "b")
+        if np.isnan(full):
+            warn_undefined("Kendall's tau-b is undefined when `y_true` or `y_pred` is constant; returning nan")
+        return _loo_tau(c), full
+    return _loo_rho(y, m, c)
 
 
 class Influence(NamedTuple):
@@ -972,9 +1048,7 @@ def most_influential(y_true, y_pred, *, measure: str) -> Influence:
     """
     if measure not in MEASURES:
         raise ValueError(f"`measure` must be one of {sorted(MEASURES)}; got {measure!r}")
-    y, m = _check_pair(y_true, y_pred)
-    loo = leave_one_out(y, m, measure=measure)
-    full = MEASURES[measure](y, m)
+    loo, full = _leave_one_out(y_true, y_pred, measure)
     gap = np.abs(loo - full)
     if np.isnan(full) or np.isnan(gap).all():
         warn_undefined(f"{measure} is undefined on these data; no most influential observation")

@@ -36,7 +36,7 @@ def fig1_correct_pairs(y, pred):
     c = rk.correct_pairs_curve(y, pred)
     fig, ax = new_figure()
     ax.plot(c.rank, 100 * c.share, ".", ms=2.5, color="0.2", label="model")
-    ax.plot(c.rank, 100 * c.envelope, "--", lw=0.8, color="C1", label="locally optimal")
+    ax.plot(c.rank, 100 * c.envelope, "_", ms=3, mew=0.8, color="C1", label="locally optimal")
     ax.axhline(50, color="0.6", lw=0.8)
     ax.set_xlabel("rank by decreasing prediction")
     ax.set_ylabel("% correctly ranked pairs")

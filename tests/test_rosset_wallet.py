@@ -1,0 +1,104 @@
+"""The synthetic IT-wallet survey and the rosset study modules."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from offline_eval import ranking as rk
+from offline_eval import reference
+from offline_eval.claims import Ledger
+from offline_eval.studies import rosset_measures as rm
+from offline_eval.studies import rosset_wallet as rw
+from offline_eval.synth.wallet import DEFAULTS, wallet_survey
+
+
+def test_survey_is_deterministic_and_well_formed():
+    a, b = wallet_survey(rng=3), wallet_survey(rng=np.random.default_rng(3))
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == DEFAULTS["n"] == 500
+    assert np.isfinite(a[["wallet", "m1", "m2"]].to_numpy()).all() and (a[["wallet", "m1", "m2"]] > 0).all().all()
+    assert not a.equals(wallet_survey(rng=4))
+
+
+def test_wallets_are_long_tailed():
+    w = wallet_survey(20_000, rng=0)["wallet"]
+    assert abs(np.median(w) / DEFAULTS["median_wallet"] - 1) < 0.05
+    # a few firms hold a large share of the total: heavier than a log-normal of the same scale
+    top1 = np.sort(w)[-200:].sum() / w.sum()
+    assert top1 > 0.2
+
+
+def test_population_tau_follows_the_copula():
+    # without the size effect, tau(wallet, m_k) = 2/pi arcsin(corr_k) for any monotone marginals
+    df = wallet_survey(40_000, rng=1, size_skill=0.0)
+    for col, corr in (("m1", DEFAULTS["corr_m1"]), ("m2", DEFAULTS["corr_m2"])):
+        assert abs(rk.kendall_tau(df["wallet"], df[col]) - 2 / np.pi * np.arcsin(corr)) < 0.01
+
+
+def test_m1_ranks_better_than_m2_and_big_firms_better_ranked():
+    df = wallet_survey(20_000, rng=2)
+    y = df["wallet"].to_numpy()
+    assert rk.kendall_tau(y, df["m1"]) > rk.kendall_tau(y, df["m2"]) + 0.08
+    res = rk.cutoff_auc(y, df["m1"].to_numpy())
+    share = res.n_positive / len(y)
+    assert res.auc[share <= 0.1].mean() > res.auc[share >= 0.9].mean()
+
+
+def test_skewed_errors_clean_the_top_predictions():
+    df = wallet_survey(5000, rng=5, miss_shape=1.0, corr_m1=0.37)
+    c = rk.correct_pairs_curve(df["wallet"], df["m1"])
+    assert c.share[:500].mean() > c.share[2500:].mean()
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [(dict(n=1), "`n` must be an integer >= 2"), (dict(corr_m1=1.5), "`corr_m1` must lie in"),
+     (dict(tail_df=0), "`tail_df` must be positive"), (dict(rng=-1), "`rng` seed must be non-negative")],
+)
+def test_generator_rejects_invalid_knobs(kw, match):
+    with pytest.raises(ValueError, match=match):
+        wallet_survey(**kw)
+
+
+def test_printed_interval_and_dollar_cells():
+    assert rw.num("$3,872,481") == 3872481.0
+    lo, hi = rw.printed_interval(lambda a, b: 100 * abs(b - a) / a, "0.2845", "0.2896")
+    assert lo < 100 * (0.2896 - 0.2845) / 0.2845 < hi
+    assert lo <= 1.80 <= hi
+
+
+def test_consistency_claims_find_the_table1_errata():
+    ref = reference.load("rosset")
+    ledger = Ledger("rosset", "test")
+    rw.add_consistency_claims(ledger, ref)
+    status = ledger.frame().set_index("claim_id")["status"]
+    assert status["rosset-t1-change-rmse"] == "erratum"  # 1 - 1,940,415/3,872,481 = 49.89%, printed 49.8%
+    assert status["rosset-t1-change-mae"] == "exact"
+    assert status["rosset-t1-model"] == "erratum"
+    assert status["rosset-t2-pvalues"] == "holds"
+    assert (status[[f"rosset-t2-diff-{m}" for m in ("rmse", "mae", "tau", "rho")]] == "holds").all()
+
+
+def test_table1_matches_brute_force_and_one_seed_is_flat():
+    df = wallet_survey(80, rng=0)
+    y, m1 = df["wallet"].to_numpy(), df["m1"].to_numpy()
+    t1 = rw.table1(y, m1).set_index("Measure")
+    for m in rw.MEASURES:
+        f = rk.MEASURES[m]
+        gaps = [abs(f(np.delete(y, i), np.delete(m1, i)) - f(y, m1)) for i in range(80)]
+        assert t1.loc[m, "firm"] == int(np.argmax(gaps))
+    out = rw.one_seed(0, n=80, n_boot=5)
+    assert all(np.isscalar(v) for v in out.values())
+
+
+def test_identities_hold_on_the_survey_and_breakdown_claims():
+    df = wallet_survey(150, rng=0)
+    y, m1 = df["wallet"].to_numpy(), df["m1"].to_numpy()
+    ident = rm.identities(y, m1)
+    assert (ident["relative_gap"] <= 1e-9).all()
+    ledger = Ledger("rosset", "test")
+    rm.add_identity_claims(ledger, ident, y, m1)
+    one, many = rm.breakdown(y, m1, rng=0, k_max=3)
+    rm.add_breakdown_claims(ledger, one, many, y, m1)
+    counts = ledger.counts()
+    assert counts["differs"] == 0 and counts["erratum"] == 4
