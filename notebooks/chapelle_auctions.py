@@ -61,7 +61,7 @@ import numpy as np
 import pandas as pd
 
 from offline_eval import reference
-from offline_eval.bidding import _eu_rows, _utility_rows, utility
+from offline_eval.bidding import expected_utility_per_row, utility, utility_per_row
 from offline_eval.claims import Ledger, seed_sweep
 from offline_eval.io import OutputDir
 from offline_eval.studies import chapelle_auctions as ch
@@ -146,9 +146,9 @@ corr_beta.assign(beta=betas)[["beta", "pearson_r", "pearson_r_std", "kendall_tau
 # %%
 L = world.logs
 a, v, c, pa, pb = (L[k].to_numpy() for k in ("a", "v", "c", "p_a", "p_b"))
-d_util = _utility_rows(a, v, pb, c) - _utility_rows(a, v, pa, c)
-d_big = _eu_rows(a, v, pb, c, 1e16) - _eu_rows(a, v, pa, c, 1e16)
-d_small = (_eu_rows(a, v, pb, c, 1e-9) - _eu_rows(a, v, pa, c, 1e-9)).sum() / 1e-9
+d_util = utility_per_row(a, v, pb, c) - utility_per_row(a, v, pa, c)
+d_big = expected_utility_per_row(a, v, pb, c, beta=1e16) - expected_utility_per_row(a, v, pa, c, beta=1e16)
+d_small = (expected_utility_per_row(a, v, pb, c, beta=1e-9) - expected_utility_per_row(a, v, pa, c, beta=1e-9)).sum() / 1e-9
 d_wse = (v**2 * ((a - pb) ** 2 - (a - pa) ** 2)).sum()
 tied = np.abs(np.r_[pa, pb] * np.r_[v, v] - np.r_[c, c]) <= 1e-9 * np.r_[c, c]
 err_big = float(np.abs(d_big - d_util).sum() / np.abs(d_util).sum())

@@ -57,12 +57,12 @@ def lookup(ref: pd.DataFrame, source: str, row: str, column: str, panel: str = "
 
 
 def _clean(printed: str) -> str:
-    # Transcription noise: thousands separators and stray spaces ("0.0200 00").
-    return re.sub(r"[,\s]", "", str(printed))
+    # Thousands separators, a currency sign, and transcription noise such as stray spaces ("0.0200 00").
+    return re.sub(r"[,\s$]", "", str(printed))
 
 
 def parse_printed(printed: str) -> float:
-    """Numeric value of a printed cell: ``"1,128,800"`` -> 1128800.0, ``"8.6%"`` -> 8.6."""
+    """Numeric value of a printed cell: ``"1,128,800"`` -> 1128800.0, ``"8.6%"`` -> 8.6, ``"$3,872"`` -> 3872.0."""
     s = _clean(printed).rstrip("%")
     try:
         return float(Decimal(s))

@@ -5,3 +5,7 @@ and exposes its knobs as keyword parameters with documented defaults.
 Submodules: ``sponsored`` (yi), ``wallet`` (rosset), ``classifiers``
 (piovano), ``rtb`` (chapelle).
 """
+
+from . import classifiers, rtb, sponsored, wallet
+
+__all__ = ["classifiers", "rtb", "sponsored", "wallet"]
