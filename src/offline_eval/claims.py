@@ -245,6 +245,10 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
     counts.loc["all"] = counts.sum(axis=0)
     md = ["# Claims ledger", "", "Each published number or claim beside the compendium's, with its status.", "",
           "## Count per status", "", to_markdown(counts.reset_index().rename(columns={"index": "paper"})), ""]
+    flagged = all_claims[all_claims["status"].isin(["differs", "erratum"])]
+    if len(flagged):
+        md += ["## Claims that differ, and errata in the papers", "",
+               to_markdown(flagged[["claim_id", "statement", "paper_value", "reproduced_value", "status", "note"]]), ""]
     for paper, df in all_claims.groupby("paper", sort=False):
         md += [f"## {paper}", "", to_markdown(df.drop(columns="paper")), ""]
     atomic_write_text(root / "claims.md", "\n".join(md))
