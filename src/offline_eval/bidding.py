@@ -43,8 +43,6 @@ __all__ = [
     "ab_test_correlation",
     "expected_utility",
     "expected_utility_per_row",
-    "kendall_tau",
-    "pearson_r",
     "utility",
     "utility_per_row",
     "weighted_mse",
@@ -483,76 +481,6 @@ def _kendall_b(x, y):
     den = np.sqrt(np.abs(sx).sum(-1))[:, None] * np.sqrt(np.abs(sy).sum(-1))[None, :]
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.clip(num / den, -1.0, 1.0)
-
-
-def pearson_r(x, y) -> float:
-    """Pearson's linear correlation of two samples.
-
-    Parameters
-    ----------
-    x, y : array-like of shape (n,)
-        Finite samples, ``n >= 2``.
-
-    Returns
-    -------
-    float
-        ``r``, or ``nan`` (with :class:`~offline_eval.OfflineEvalWarning`)
-        when either sample is constant.
-
-    Notes
-    -----
-    ``r = sum (x - xbar)(y - ybar) / sqrt(sum (x - xbar)^2 sum (y - ybar)^2)``.
-
-    Examples
-    --------
-    Centred samples (-1, 0, 1) and (-1, 1, 0): ``r = 1 / sqrt(2 * 2)``:
-
-    >>> round(pearson_r([1, 2, 3], [1, 3, 2]), 12)
-    0.5
-    """
-    x = check_finite(as_1d(x, "x"), "x")
-    y = check_finite(as_1d(y, "y"), "y")
-    check_consistent_length(x=x, y=y)
-    r = float(_pearson(_as_matrix(x, "x"), _as_matrix(y, "y"))[0, 0])
-    if math.isnan(r):
-        warn_undefined("Pearson r is undefined for a constant sample; returning nan")
-    return r
-
-
-def kendall_tau(x, y) -> float:
-    """Kendall's tau-b rank correlation of two samples (ties as in ``scipy.stats.kendalltau``).
-
-    Parameters
-    ----------
-    x, y : array-like of shape (n,)
-        Finite samples, ``n >= 2``.
-
-    Returns
-    -------
-    float
-        ``tau_b``, or ``nan`` (with a warning) when either sample is constant.
-
-    Notes
-    -----
-    ``tau_b = (C - D) / sqrt((n0 - n1)(n0 - n2))`` over the ``n0 = n(n-1)/2``
-    pairs: ``C``/``D`` concordant/discordant pairs, ``n1``/``n2`` pairs tied
-    in ``x``/``y``; a pair tied in either sample counts in neither ``C`` nor
-    ``D``.  O(n^2) pairs, meant for the few dozen networks of Algorithm 1.
-
-    Examples
-    --------
-    One discordant pair of three:
-
-    >>> round(kendall_tau([1, 2, 3], [1, 3, 2]), 4)
-    0.3333
-    """
-    x = check_finite(as_1d(x, "x"), "x")
-    y = check_finite(as_1d(y, "y"), "y")
-    check_consistent_length(x=x, y=y)
-    t = float(_kendall_b(_as_matrix(x, "x"), _as_matrix(y, "y"))[0, 0])
-    if math.isnan(t):
-        warn_undefined("Kendall tau is undefined for a constant sample; returning nan")
-    return t
 
 
 def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, rng=None) -> dict:
