@@ -10,6 +10,7 @@ DataFrame or a matplotlib Figure.
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pandas as pd
@@ -215,9 +216,15 @@ def add_consistency_claims(ledger: Ledger, ref: pd.DataFrame) -> pd.DataFrame:
         return reference.lookup(ref, src, row, col)
 
     change = lambda full, excl: 100 * abs(excl - full) / abs(full)  # noqa: E731
+    recomputed = {}
     for m in MEASURES:
         full, excl, pct = cell("Table 1", m, "Entire Set"), cell("Table 1", m, "Excl. One"), cell("Table 1", m, "%Change")
-        value = change(num(full), num(excl))
+        recomputed[m] = (full, excl, pct, change(num(full), num(excl)))
+    # Rows that only rounding (not truncation) reproduces show which convention the table follows.
+    rounded = [m for m, (_, _, pct, v) in recomputed.items()
+               if matches_printed(v, _strip(pct)) and not matches_printed(math.floor(v * 10 ** reference.printed_decimals(pct))
+                                                                         / 10 ** reference.printed_decimals(pct), _strip(pct))]
+    for m, (full, excl, pct, value) in recomputed.items():
         lo, hi = printed_interval(change, full, excl)
         d = reference.printed_decimals(_strip(pct))
         p_lo, p_hi = num(pct) - 0.5 * 10.0**-d, num(pct) + 0.5 * 10.0**-d
@@ -233,9 +240,12 @@ def add_consistency_claims(ledger: Ledger, ref: pd.DataFrame) -> pd.DataFrame:
                          criterion="the printed % lies in the range the rounded printed inputs allow", holds=True,
                          note=f"from the rounded inputs {value:.3f}%; within rounding of the 4-decimal inputs")
         else:
+            why_not_truncation = (
+                f"; truncating would print it, but the table rounds elsewhere ({', '.join(rounded)} "
+                "match only when rounded)" if rounded else "")
             ledger.printed(cid, "Table 1", stmt, printed=_strip(pct), value=value,
                            erratum_note=f"{full} and {excl} give {value:.3f}% (range {lo:.4f}-{hi:.4f}% from rounding); "
-                           f"the printed {pct} is outside it")
+                           f"the printed {pct} is outside it{why_not_truncation}")
     # Table 1 is "the model", yet its RMSE is M2's and its other rows are M1's
     same = {m: (cell("Table 1", m, "Entire Set") == cell("Table 2", m, "M1"),
                 cell("Table 1", m, "Entire Set") == cell("Table 2", m, "M2")) for m in MEASURES}
