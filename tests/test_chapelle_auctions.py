@@ -32,21 +32,84 @@ def test_same_seed_same_world_and_other_seed_other_world(world):
     pd.testing.assert_frame_equal(simulate_rtb(rng=g, **SMALL).logs, world.logs)
 
 
-def test_logs_hold_only_auctions_won_by_production(world):
+def test_logs_hold_only_auctions_won_by_each_arm(world):
     L = world.logs
-    assert ((L["p_a"] * L["v"]) > L["c"]).all()
+    assert set(L["arm"]) == {"a", "b"}
+    A, B = L[L["arm"] == "a"], L[L["arm"] == "b"]
+    assert ((A["p_a"] * A["v"]) > A["c"]).all()
+    assert ((B["p_b"] * B["v"]) > B["c"]).all()
+    # arm B's logs hold auctions that A would have lost: the logs see B's extra purchases
+    assert ((B["p_a"] * B["v"]) <= B["c"]).any()
     assert set(L["a"].unique()) <= {0, 1}
     assert L[["v", "c", "p_true", "p_a", "p_b"]].gt(0).all().all()
     assert L[["p_true", "p_a", "p_b"]].lt(1).all().all()
-    # selection: production wins only part of the requests
-    assert 0 < len(L) < SMALL["n_networks"] * SMALL["n_log"]
+    # selection: each bidder wins only part of its requests
+    assert 0 < len(A) < SMALL["n_networks"] * SMALL["n_log"] and 0 < len(B) < SMALL["n_networks"] * SMALL["n_log"]
 
 
-def test_ab_test_splits_the_traffic_in_halves(world):
-    ab = world.ab
+def test_production_only_logs():
+    w = simulate_rtb(log_arms="a", rng=3, **SMALL)
+    assert set(w.logs["arm"]) == {"a"}
+    assert ((w.logs["p_a"] * w.logs["v"]) > w.logs["c"]).all()
+
+
+def test_ab_test_splits_the_traffic_in_halves():
+    w = simulate_rtb(ab_impressions=None, rng=3, **SMALL)
+    assert w.expected is None
+    ab = w.ab
     assert (ab["requests_a"] == SMALL["n_ab"] // 2).all() and (ab["requests_b"] == SMALL["n_ab"] // 2).all()
     assert ((ab["displays_a"] > 0) & (ab["displays_a"] <= ab["requests_a"])).all()
     assert (ab["se_a"] > 0).all() and (ab["se_b"] > 0).all()
+
+
+def test_ab_test_at_scale_draws_from_the_exact_moments(world):
+    # 30M impressions per network (the paper's minimum): N requests per arm with
+    # N (win_A + win_B) = ab_impressions, profit ~ N(N mu, N var), se = sqrt(N var)
+    ab, e = world.ab.set_index("network"), world.expected.set_index("network")
+    n_req = (30e6 / (e["win_a"] + e["win_b"])).round()
+    np.testing.assert_array_equal(ab["requests_a"], n_req)
+    np.testing.assert_array_equal(ab["requests_b"], n_req)
+    for m in "ab":
+        np.testing.assert_allclose(ab[f"se_{m}"], np.sqrt(n_req * e[f"var_{m}"]), rtol=1e-12)
+        z = (ab[f"profit_{m}"] - n_req * e[f"profit_{m}"]) / ab[f"se_{m}"]
+        assert (np.abs(z) < 5).all()
+        frac = ab[f"displays_{m}"] / n_req
+        assert np.allclose(frac, e[f"win_{m}"], atol=5 * np.sqrt(0.25 / n_req).max())
+    total = ab["displays_a"] + ab["displays_b"]
+    np.testing.assert_allclose(total, 30e6, rtol=1e-3)
+    # a larger test is less noisy in proportion to sqrt(N)
+    big = simulate_rtb(ab_impressions=3e8, rng=3, **SMALL)
+    np.testing.assert_allclose(big.ab["se_a"] / world.ab["se_a"], np.sqrt(10), rtol=1e-3)
+
+
+@pytest.mark.parametrize("price_sigma", [(0.7, 0.7), (0.0, 0.0)])
+def test_expected_moments_match_brute_force_simulation(price_sigma):
+    # closed-form integration over the click and the log-normal competing bid
+    # (including the point-mass limit price_sigma = 0) against row-by-row draws
+    w = simulate_rtb(n_networks=2, n_log=100, n_ab=100, ctr_median=0.05, price_sigma=price_sigma, rng=11)
+    kw = dict(ctr_sigma=0.8, value_sigma=0.6, rho=0.3)
+    n = 400_000
+    for _, net in w.networks.iterrows():
+        exact = rtb._context_moments(np.random.default_rng(1), n, net, **kw)
+        r = np.random.default_rng(2)
+        logit_true, _, v, c, a = rtb._requests(r, n, net, 0, **kw)
+        for m in "ab":
+            p = rtb._predict(r, logit_true, net, m)
+            win = p * v > c
+            profit = np.where(win, a * v - c, 0.0)
+            sd = profit.std() / np.sqrt(n)
+            assert exact[f"win_{m}"] == pytest.approx(win.mean(), abs=5 * np.sqrt(0.25 / n))
+            assert abs(exact[f"profit_{m}"] - profit.mean()) < 6 * sd
+            assert exact[f"var_{m}"] == pytest.approx(profit.var(), rel=0.05)
+
+
+def test_expected_ab_is_the_worlds_expectation(world):
+    P = world.params
+    e = rtb.expected_ab(world.networks, n_contexts=50_000, ctr_sigma=P["ctr_sigma"], value_sigma=P["value_sigma"],
+                        price_corr=P["price_corr"], rng=0)
+    assert list(e.columns) == ["network", "win_a", "profit_a", "var_a", "win_b", "profit_b", "var_b"]
+    np.testing.assert_allclose(e["win_a"], world.expected["win_a"], rtol=0.02)
+    assert (e[["var_a", "var_b"]] > 0).all().all() and (e[["win_a", "win_b"]].lt(1)).all().all()
 
 
 def test_requests_follow_the_network_knobs():
@@ -86,6 +149,9 @@ def test_market_structure_knobs():
         (dict(bias_sd=-0.1), "`bias_sd` must be non-negative"),
         (dict(noise=(0.5, 0.1)), "`noise` must be a range"),
         (dict(price_corr=1.0), r"`price_corr` must lie in \(-1, 1\)"),
+        (dict(log_arms="b"), "`log_arms` must be 'ab' or 'a'"),
+        (dict(ab_impressions=0.5), "`ab_impressions` must be None or a number >= 2"),
+        (dict(ab_impressions=float("nan")), "`ab_impressions` must be None"),
         (dict(rng=-3), "`rng` seed must be non-negative"),
     ],
 )
@@ -151,11 +217,62 @@ def test_one_seed_is_a_flat_deterministic_dict():
     kw = dict(betas=[1.0, 100.0, 1e4], beta_star=100.0, n_trials=10, n_networks=6, n_log=3000, n_ab=4000)
     out = ch.one_seed(7, **kw)
     assert out == ch.one_seed(7, **kw)
-    for key in ("r_mse", "r_wmse", "r_utility", "r_eu_100", "tau_eu_1", "best_beta", "eu_best_r", "wmse_beats_mse_r"):
+    for key in ("r_mse", "r_wmse", "r_utility", "r_eu_100", "tau_eu_1", "best_beta", "eu_best_r", "wmse_beats_mse_r",
+                "signal_share", "r_signal_online", "rexp_wmse", "rexp_eu_100"):
         assert key in out
     assert all(isinstance(v, (float, bool)) for v in out.values())
     assert out["best_beta"] in kw["betas"]
     assert out["eu_best_r"] == all(out["r_eu_100"] > out[k] for k in ("r_mse", "r_wmse", "r_utility"))
+
+
+def test_expected_online_differences_from_the_moments(world):
+    ex = ch.expected_online_differences(world)
+    e = world.expected
+    np.testing.assert_allclose(ex["expected_online"], (e["profit_b"] - e["profit_a"]) / (e["win_a"] + e["win_b"]))
+    # a row-by-row world has no stored moments: they are computed, and agree with the A/B outcome
+    w = simulate_rtb(ab_impressions=None, rng=3, **SMALL)
+    ex2 = ch.expected_online_differences(w, n_contexts=20_000, rng=0)
+    assert len(ex2) == SMALL["n_networks"] and np.isfinite(ex2["expected_online"]).all()
+
+
+def test_signal_noise_decomposition_by_hand():
+    rng = np.random.default_rng(0)
+    k = 40
+    signal = rng.normal(0, 1.0, k)
+    se = np.full(k, 0.5)
+    online = pd.DataFrame({"network": np.arange(k), "online": signal + se * rng.standard_normal(k), "online_se": se})
+    expected = pd.DataFrame({"network": np.arange(k), "expected_online": signal})
+    offline = pd.DataFrame({"network": np.arange(k), "perfect": signal, "scaled": 3 * signal + 1,
+                            "flipped": -signal, "junk": rng.standard_normal(k)})
+    dec, trk = ch.signal_noise(offline, online, expected, ["perfect", "scaled", "flipped", "junk"])
+    d = dec.iloc[0]
+    assert d["var_signal"] == pytest.approx(np.var(signal, ddof=1))
+    assert d["mean_se2"] == pytest.approx(0.25)
+    assert d["signal_share"] == pytest.approx(d["var_signal"] / (d["var_signal"] + 0.25))
+    assert d["r_signal_online"] == pytest.approx(np.corrcoef(signal, online["online"])[0, 1])
+    assert d["r_ceiling_alg1"] == pytest.approx(np.sqrt(d["var_signal"] / (d["var_signal"] + 0.5)))
+    t = trk.set_index("metric")
+    assert t.loc["perfect", "r_expected"] == pytest.approx(1.0) and t.loc["scaled", "tau_expected"] == pytest.approx(1.0)
+    assert t.loc["flipped", "r_expected"] == pytest.approx(-1.0)
+    assert t.loc["perfect", "r_observed"] == pytest.approx(d["r_signal_online"])
+    assert abs(t.loc["junk", "r_expected"]) < 0.5
+
+
+def test_signal_noise_paper_scale_is_mostly_signal():
+    # the paper's 30M impressions per network against the first version's row-by-row test
+    kw = dict(n_networks=12, n_log=4000, n_ab=40_000, rng=5)
+    big = simulate_rtb(**kw)
+    small = simulate_rtb(ab_impressions=None, log_arms="a", **kw)
+    cols = ["MSE"]
+    dec_big, _ = ch.signal_noise(ch.offline_differences(big, []), ch.online_differences(big),
+                                 ch.expected_online_differences(big), cols)
+    dec_small, _ = ch.signal_noise(ch.offline_differences(small, []), ch.online_differences(small),
+                                   ch.expected_online_differences(small, n_contexts=40_000, rng=0), cols)
+    assert dec_big["signal_share"].iloc[0] > 0.9 > dec_small["signal_share"].iloc[0]
+
+
+def test_typical_cost_is_the_median_logged_cost(world):
+    assert ch.typical_cost(world) == np.median(world.logs["c"])
 
 
 def test_gamma_variance_and_the_papers_example():

@@ -19,7 +19,7 @@ from scipy import integrate, special, stats
 from .. import reference
 from ..bidding import _eu_rows, _utility_rows, ab_test_correlation, expected_utility_per_row
 from ..plotting import new_figure
-from ..synth.rtb import RTBWorld, simulate_rtb
+from ..synth.rtb import RTBWorld, expected_ab, simulate_rtb
 
 __all__ = [
     "BASELINES",
@@ -30,9 +30,12 @@ __all__ = [
     "fig2",
     "gamma_variance",
     "offline_differences",
+    "expected_online_differences",
     "one_seed",
     "online_differences",
+    "signal_noise",
     "table1",
+    "typical_cost",
 ]
 
 BASELINES = ("MSE", "Weighted MSE", "Utility")
@@ -86,6 +89,81 @@ def online_differences(world: RTBWorld) -> pd.DataFrame:
             "online_se": np.hypot(ab["se_a"], ab["se_b"]).to_numpy() / disp,
         }
     )
+
+
+def expected_online_differences(world: RTBWorld, *, n_contexts: int = 400_000, rng=None) -> pd.DataFrame:
+    """The noise-free A/B difference per network: what the online difference measures in expectation.
+
+    ``signal_k = (mu_B - mu_A) / (win_A + win_B)``, with ``mu_m`` and
+    ``win_m`` the exact per-request expected profit and win probability of
+    bidder ``m`` (:func:`offline_eval.synth.rtb.expected_ab`): the expected
+    profit difference of two arms of ``N`` requests each, ``N (mu_B - mu_A)``,
+    over their expected displays ``N (win_A + win_B)``, whatever ``N``.  Uses
+    the moments the world's A/B test was drawn from when it has them
+    (``world.expected``), else computes them on ``n_contexts`` contexts.
+    """
+    exp = world.expected
+    if exp is None:
+        P = world.params
+        exp = expected_ab(world.networks, n_contexts=n_contexts, ctr_sigma=P["ctr_sigma"],
+                          value_sigma=P["value_sigma"], price_corr=P["price_corr"], rng=rng)
+    return pd.DataFrame(
+        {
+            "network": exp["network"].to_numpy(),
+            "expected_online": ((exp["profit_b"] - exp["profit_a"]) / (exp["win_a"] + exp["win_b"])).to_numpy(),
+        }
+    )
+
+
+def signal_noise(offline: pd.DataFrame, online: pd.DataFrame, expected: pd.DataFrame, columns) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Why the offline-online correlations are what they are: signal and A/B noise across networks.
+
+    Returns two tables.
+
+    * ``decomposition`` (one row): across networks, the variance of the
+      observed online differences ``var_online``, of their expectation
+      ``var_signal`` (:func:`expected_online_differences`) and the mean
+      squared A/B standard error ``mean_se2`` (the sampling noise; the
+      online difference is signal plus noise, so
+      ``var_online ~ var_signal + mean_se2``), the signal share
+      ``var_signal / (var_signal + mean_se2)``, the correlation of the
+      observed online differences with their expectation
+      ``r_signal_online`` (the ceiling for any offline metric, even one that
+      knew the expected profits exactly) and the same ceiling under
+      Algorithm 1's resampling ``r_ceiling_alg1`` (the observed differences
+      are resampled once more around themselves, so their noise counts twice).
+    * ``tracking`` (one row per metric): Pearson r and Kendall tau of each
+      offline difference with the *expected* online difference, beside its
+      Pearson r with the observed one.
+    """
+    m = offline.merge(online, on="network").merge(expected, on="network")
+    y, ey, se = m["online"].to_numpy(), m["expected_online"].to_numpy(), m["online_se"].to_numpy()
+    var_sig, mse2 = float(np.var(ey, ddof=1)), float(np.mean(se**2))
+    ceil = float(np.sqrt(var_sig / (var_sig + 2.0 * mse2)))
+    dec = pd.DataFrame([{
+        "networks": len(m),
+        "var_online": float(np.var(y, ddof=1)),
+        "var_signal": var_sig,
+        "mean_se2": mse2,
+        "signal_share": var_sig / (var_sig + mse2),
+        "r_signal_online": float(np.corrcoef(ey, y)[0, 1]),
+        "r_ceiling_alg1": ceil,
+    }])
+    rows = []
+    for col in columns:
+        x = m[col].to_numpy()
+        rows.append({
+            "metric": col,
+            "r_expected": float(np.corrcoef(x, ey)[0, 1]),
+            "tau_expected": float(stats.kendalltau(x, ey).statistic),
+            "r_observed": float(np.corrcoef(x, y)[0, 1]),
+        })
+    return dec, pd.DataFrame(rows)
+
+
+def typical_cost(world: RTBWorld) -> float:
+    """The median logged cost ``c`` (dollars per impression): the scale that makes ``beta`` dimensionless."""
+    return float(np.median(world.logs["c"].to_numpy()))
 
 
 def correlation_table(offline: pd.DataFrame, online: pd.DataFrame, columns, *, n_trials=100, rng=None) -> pd.DataFrame:
@@ -224,8 +302,11 @@ def one_seed(seed: int, *, betas, beta_star: float, n_trials: int = 100, **world
     Keys: ``r_<metric>`` and ``tau_<metric>`` for MSE, weighted MSE, utility,
     EU at the fixed ``beta_star`` (chosen on the main run, so the sweep does
     not pick the best beta of each seed) and EU at every ``betas``; plus
-    ``best_beta`` (argmax of Pearson r over ``betas``) and the ordering
-    booleans the claims test.
+    ``best_beta`` (argmax of Pearson r over ``betas``), the ordering
+    booleans the claims test, and the world's signal-noise diagnosis
+    (:func:`signal_noise`): ``signal_share``, ``r_signal_online`` and
+    ``rexp_<metric>``, the Pearson r of each offline difference with the
+    expected online difference.
     """
     rng = np.random.default_rng(seed)
     world = simulate_rtb(rng=rng, **world_kw)
@@ -234,12 +315,15 @@ def one_seed(seed: int, *, betas, beta_star: float, n_trials: int = 100, **world
     on = online_differences(world)
     cols = list(BASELINES) + [eu_column(b) for b in grid]
     corr = correlation_table(off, on, cols, n_trials=n_trials, rng=rng).set_index("metric")
+    dec, trk = signal_noise(off, on, expected_online_differences(world, n_contexts=world.params["n_ab"], rng=rng), cols)
+    trk = trk.set_index("metric")
     key = {"MSE": "mse", "Weighted MSE": "wmse", "Utility": "utility"}
-    out = {}
+    out = {"signal_share": float(dec["signal_share"].iloc[0]), "r_signal_online": float(dec["r_signal_online"].iloc[0])}
     for col in cols:
         name = key.get(col, col.replace("EU (beta=", "eu_").rstrip(")"))
         out[f"r_{name}"] = float(corr.loc[col, "pearson_r"])
         out[f"tau_{name}"] = float(corr.loc[col, "kendall_tau"])
+        out[f"rexp_{name}"] = float(trk.loc[col, "r_expected"])
     eu_star = eu_column(beta_star)
     r_eu = corr.loc[eu_star, "pearson_r"]
     t_eu = corr.loc[eu_star, "kendall_tau"]

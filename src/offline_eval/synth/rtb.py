@@ -25,14 +25,28 @@ replaced by draws):
   noise level ``noise_{m,k} ~ U(noise_low, noise_high)`` drawn per network,
   so which model is better differs from network to network.  A bidder bids
   ``p_m v`` and wins when ``p_m v > c``, paying ``c``.
-* **Offline logs.**  ``n_log`` bid requests per network answered by the
-  production bidder (model A, the control of the A/B test); only the won
-  auctions are kept -- no exploration data, as in the paper -- with
-  ``a, v, c`` and both models' predictions.
-* **A/B test.**  ``n_ab`` further requests per network, split in two halves;
-  each bidder buys on its own half.  Per half it records the requests, the
-  displays (won auctions), the profit ``sum (a v - c)`` over displays and the
-  profit's standard error ``sqrt(n var(per-request profit))``.
+* **Offline logs.**  The paper computes its offline metrics on "all the
+  logs" of the four days during which the A/B test was live, so by default
+  (``log_arms="ab"``) the logs are the won auctions of *both* arms: ``n_log``
+  bid requests per network and arm, each answered by that arm's bidder, and
+  only the auctions it won are kept -- no exploration data, as in the paper.
+  ``log_arms="a"`` keeps the production bidder A's won auctions only.  Every
+  logged row carries ``a, v, c`` and both models' predictions.
+* **A/B test.**  Each bidder buys on its own half of the traffic.  The paper's
+  networks hold at least 30M impressions each (small ones were grouped), far
+  more than can be simulated row by row, so with ``ab_impressions`` set
+  (default 30e6, the paper's minimum, for every network) each arm's profit is
+  drawn from its central-limit law: with ``mu_m`` and ``var_m`` the exact
+  per-request mean and variance of the profit ``(a v - c) 1(p_m v > c)``
+  (integrated in closed form over the click and the log-normal competing bid,
+  averaged over ``n_ab`` simulated contexts, :func:`expected_ab`), an arm of
+  ``N`` requests -- ``N`` chosen so that both arms together display
+  ``ab_impressions`` ads in expectation -- has profit
+  ``N mu_m + sqrt(N var_m) Z`` and ``Binomial(N, win_m)`` displays.  With
+  ``ab_impressions=None`` the test is simulated row by row on ``n_ab``
+  requests per network.  Per arm the world records the requests, the
+  displays, the profit ``sum (a v - c)`` over displays and its standard
+  error ``sqrt(N var(per-request profit))``.
 
 Every random draw comes from one ``numpy.random.Generator`` (children
 spawned per network and per population), so a seed fixes the whole world.
@@ -44,10 +58,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
 from .._validation import check_rng
 
-__all__ = ["RTBWorld", "simulate_rtb"]
+__all__ = ["RTBWorld", "expected_ab", "simulate_rtb"]
 
 
 @dataclass
@@ -59,11 +74,14 @@ class RTBWorld:
     networks : DataFrame, one row per network
         The network's knobs: ``network, ctr, value, price, price_sigma,
         bias_a, bias_b, noise_a, noise_b``.
-    logs : DataFrame, one row per won auction of the production bidder
-        ``network, a, v, c, p_true, p_a, p_b`` (``int16, int8`` and
-        float64 columns).
+    logs : DataFrame, one row per logged (won) auction
+        ``network, arm, a, v, c, p_true, p_a, p_b`` (``int16``, ``str``,
+        ``int8`` and float64 columns); ``arm`` is the bidder that won it.
     ab : DataFrame, one row per network
         ``requests_a, displays_a, profit_a, se_a`` and the same for ``b``.
+    expected : DataFrame or None, one row per network
+        The exact per-request moments the A/B test was drawn from
+        (:func:`expected_ab`); ``None`` when the test was simulated row by row.
     params : dict
         The keyword arguments the world was drawn with.
     """
@@ -72,6 +90,7 @@ class RTBWorld:
     logs: pd.DataFrame
     ab: pd.DataFrame
     params: dict
+    expected: pd.DataFrame | None = None
 
 
 def _logit(p):
@@ -101,6 +120,97 @@ def _predict(rng, logit_true, net, model):
     return _expit(logit_true + net[f"bias_{model}"] + net[f"noise_{model}"] * eps)
 
 
+def _context_moments(rng, n, net, *, ctr_sigma, value_sigma, rho, models=("a", "b")):
+    """Per-request win probability, mean and second moment of the profit of each model's bidder.
+
+    Draws ``n`` contexts ``(z, w)`` and each model's prediction noise, and
+    integrates the click and the competing bid in closed form: given the
+    context, ``log c ~ N(mu, sd^2)`` with ``mu = log price_k + price_sigma_k rho s``
+    and ``sd = price_sigma_k sqrt(1 - rho^2)``, so with ``d = (log b - mu) / sd``,
+    ``Pr(c < b) = Phi(d)``, ``E[c 1(c < b)] = exp(mu + sd^2/2) Phi(d - sd)`` and
+    ``E[c^2 1(c < b)] = exp(2 mu + 2 sd^2) Phi(d - 2 sd)``; ``a`` is Bernoulli(p)
+    independent of ``c`` given the context, and ``a^2 = a``.
+    """
+    z = rng.standard_normal(n)
+    w = rng.standard_normal(n)
+    logit_true = _logit(net["ctr"]) + ctr_sigma * z
+    p = _expit(logit_true)
+    v = net["value"] * np.exp(value_sigma * w - 0.5 * value_sigma**2)
+    s = (ctr_sigma * z + value_sigma * w) / np.hypot(ctr_sigma, value_sigma)
+    mu = np.log(net["price"]) + net["price_sigma"] * rho * s
+    sd = net["price_sigma"] * np.sqrt(1.0 - rho**2)
+    out = {}
+    for model in models:
+        b = _predict(rng, logit_true, net, model) * v
+        if sd > 0:
+            d = (np.log(b) - mu) / sd
+            win, c1, c2 = special.ndtr(d), special.ndtr(d - sd), special.ndtr(d - 2.0 * sd)
+        else:  # a point mass at the price: the bidder wins when b > c
+            win = c1 = c2 = (b > np.exp(mu)).astype(float)
+        ec = np.exp(mu + 0.5 * sd**2) * c1
+        ec2 = np.exp(2.0 * mu + 2.0 * sd**2) * c2
+        mean = p * v * win - ec
+        second = p * v**2 * win - 2.0 * p * v * ec + ec2
+        out[f"win_{model}"] = float(win.mean())
+        out[f"profit_{model}"] = float(mean.mean())
+        out[f"var_{model}"] = float(max(second.mean() - mean.mean() ** 2, 0.0))
+    return out
+
+
+def expected_ab(networks: pd.DataFrame, *, n_contexts: int = 400_000, ctr_sigma: float = 0.8,
+                value_sigma: float = 0.6, price_corr: float = 0.3, rng=None) -> pd.DataFrame:
+    """Exact per-request moments of each bidder's profit on each network (the A/B test's expectation).
+
+    Parameters
+    ----------
+    networks : DataFrame
+        ``RTBWorld.networks`` (one row per network with its knobs).
+    n_contexts : int, default 400_000
+        Contexts ``(z, w)`` drawn per network to average over; the click and
+        the competing bid are integrated in closed form.
+    ctr_sigma, value_sigma, price_corr : float
+        The world's knobs (``RTBWorld.params``).
+    rng : int, numpy.random.Generator or None
+        Source of the contexts.
+
+    Returns
+    -------
+    DataFrame, one row per network
+        ``network, win_a, profit_a, var_a, win_b, profit_b, var_b``: per bid
+        request, the probability that the bidder wins, the mean and the
+        variance of its profit ``(a v - c) 1(p_m v > c)``.
+
+    Notes
+    -----
+    Given a context, ``log c`` is normal with mean
+    ``mu = log price_k + price_sigma_k rho s`` and sd
+    ``sd = price_sigma_k sqrt(1 - rho^2)``; with ``b = p_m v`` and
+    ``d = (log b - mu) / sd``,
+
+    ``E[profit | x] = p v Phi(d) - exp(mu + sd^2/2) Phi(d - sd)``,
+    ``E[profit^2 | x] = p v^2 Phi(d) - 2 p v exp(mu + sd^2/2) Phi(d - sd) + exp(2 mu + 2 sd^2) Phi(d - 2 sd)``
+
+    (log-normal partial moments; ``a`` and ``c`` independent given ``x``).
+    The variance is ``E[E[profit^2 | x]] - E[profit]^2``.
+
+    Examples
+    --------
+    A bidder never pays more than it expects to earn, so its expected profit
+    per request is positive when it predicts the truth:
+
+    >>> w = simulate_rtb(n_networks=2, n_log=100, n_ab=100, bias_sd=0.0, noise=(0.0, 0.0), rng=0)
+    >>> e = expected_ab(w.networks, n_contexts=10_000, rng=1)
+    >>> bool((e["profit_a"] > 0).all()), bool(np.allclose(e["profit_a"], e["profit_b"]))
+    (True, True)
+    """
+    gen = check_rng(rng)
+    rows = []
+    for net_rng, (_, net) in zip(gen.spawn(len(networks)), networks.iterrows()):
+        m = _context_moments(net_rng, int(n_contexts), net, ctr_sigma=ctr_sigma, value_sigma=value_sigma, rho=price_corr)
+        rows.append({"network": int(net["network"]), **m})
+    return pd.DataFrame(rows, columns=["network", "win_a", "profit_a", "var_a", "win_b", "profit_b", "var_b"])
+
+
 def simulate_rtb(
     *,
     n_networks: int = 25,
@@ -120,6 +230,8 @@ def simulate_rtb(
     price_bid_elasticity: float = 1.0,
     bias_sd: float = 0.3,
     noise: tuple[float, float] = (0.1, 0.6),
+    log_arms: str = "ab",
+    ab_impressions: float | None = 30e6,
     rng=None,
 ) -> RTBWorld:
     """Draw publisher networks, production logs and an A/B test (chapelle Section 3).
@@ -129,10 +241,13 @@ def simulate_rtb(
     n_networks : int, default 25
         Number of publisher networks (the paper's 25).
     n_log : int, default 40_000
-        Bid requests per network answered by the production bidder (model A);
-        only the won auctions are logged.
+        Bid requests per network and logged arm, each answered by that arm's
+        bidder; only the won auctions are logged.
     n_ab : int, default 400_000
-        Bid requests per network in the A/B test, split into two equal halves.
+        With ``ab_impressions`` set: contexts per network over which the
+        exact per-request profit moments of the A/B test are averaged.  With
+        ``ab_impressions=None``: bid requests per network in the A/B test,
+        split into two equal halves and simulated row by row.
     ctr_median, ctr_spread : float, default 3e-3, 0.5
         Network CTR levels ``ctr_k = ctr_median exp(ctr_spread N(0, 1))``
         (display CTRs of a few per mille).
@@ -163,6 +278,16 @@ def simulate_rtb(
         Sd of each model's per-network logit calibration error.
     noise : (float, float), default (0.1, 0.6)
         Range of each model's per-network logit noise level (uniform).
+    log_arms : {"ab", "a"}, default "ab"
+        Arms whose won auctions are logged: both (the paper's offline metrics
+        use all the logs of the A/B-test period) or the production bidder A
+        only.
+    ab_impressions : float or None, default 30e6
+        Impressions (displays, both arms together) per network in the A/B
+        test, the paper's minimum of 30M per network; each arm's profit is
+        drawn from its central-limit law with the exact per-request moments
+        (:func:`expected_ab`).  ``None`` simulates the test row by row on
+        ``n_ab`` requests.
     rng : int, numpy.random.Generator or None
         Seed or generator; the only source of randomness.
 
@@ -175,7 +300,8 @@ def simulate_rtb(
     >>> w = simulate_rtb(n_networks=3, n_log=2000, n_ab=4000, rng=0)
     >>> len(w.networks), sorted(w.logs["network"].unique().tolist())
     (3, [0, 1, 2])
-    >>> bool(((w.logs["p_a"] * w.logs["v"]) > w.logs["c"]).all())  # won-only logs
+    >>> L = w.logs[w.logs["arm"] == "a"]
+    >>> bool(((L["p_a"] * L["v"]) > L["c"]).all())  # won-only logs of arm A
     True
     """
     params = dict(
@@ -184,6 +310,7 @@ def simulate_rtb(
         price_median=price_median, price_spread=price_spread, price_sigma=tuple(price_sigma),
         price_corr=price_corr, value_ctr_elasticity=value_ctr_elasticity,
         price_bid_elasticity=price_bid_elasticity, bias_sd=bias_sd, noise=tuple(noise),
+        log_arms=log_arms, ab_impressions=ab_impressions,
     )
     for name in ("n_networks", "n_log", "n_ab"):
         val = params[name]
@@ -203,6 +330,10 @@ def simulate_rtb(
             raise ValueError(f"`{name}` must be a range (low, high) with 0 <= low <= high; got {params[name]!r}")
     if not -1 < price_corr < 1:
         raise ValueError(f"`price_corr` must lie in (-1, 1); got {price_corr!r}")
+    if log_arms not in ("ab", "a"):
+        raise ValueError(f"`log_arms` must be 'ab' or 'a'; got {log_arms!r}")
+    if ab_impressions is not None and not (np.isfinite(ab_impressions) and ab_impressions >= 2):
+        raise ValueError(f"`ab_impressions` must be None or a number >= 2; got {ab_impressions!r}")
 
     gen = check_rng(rng)
     k = np.arange(n_networks)
@@ -225,31 +356,50 @@ def simulate_rtb(
     networks["price"] *= (rel_ctr * networks["value"] / value_median) ** price_bid_elasticity
     kw = dict(ctr_sigma=ctr_sigma, value_sigma=value_sigma, rho=price_corr)
     n_half = n_ab // 2
-    logs, ab = [], []
+    logs, ab, expected = [], [], []
     for net_rng, (_, net) in zip(gen.spawn(n_networks), networks.iterrows()):
-        r_log, r_a, r_b = net_rng.spawn(3)
-        # production logs: bid by model A, won auctions only
-        logit_true, p_true, v, c, a = _requests(r_log, n_log, net, k, **kw)
-        p_a = _predict(r_log, logit_true, net, "a")
-        p_b = _predict(r_log, logit_true, net, "b")
-        won = p_a * v > c
-        logs.append(
-            pd.DataFrame(
-                {
-                    "network": np.full(int(won.sum()), int(net["network"]), dtype=np.int16),
-                    "a": a[won], "v": v[won], "c": c[won], "p_true": p_true[won], "p_a": p_a[won], "p_b": p_b[won],
-                }
+        r_log_a, r_log_b, r_a, r_b = net_rng.spawn(4)
+        k_net = int(net["network"])
+        # logs of the test period: each logged arm's won auctions only (no exploration)
+        for arm, r in (("a", r_log_a), ("b", r_log_b)):
+            if arm not in log_arms:
+                continue
+            logit_true, p_true, v, c, a = _requests(r, n_log, net, k, **kw)
+            p_a = _predict(r, logit_true, net, "a")
+            p_b = _predict(r, logit_true, net, "b")
+            won = (p_a if arm == "a" else p_b) * v > c
+            n_won = int(won.sum())
+            logs.append(
+                pd.DataFrame(
+                    {
+                        "network": np.full(n_won, k_net, dtype=np.int16), "arm": np.full(n_won, arm),
+                        "a": a[won], "v": v[won], "c": c[won], "p_true": p_true[won], "p_a": p_a[won], "p_b": p_b[won],
+                    }
+                )
             )
-        )
         # A/B test: each bidder on its own half of the traffic
-        row = {"network": int(net["network"])}
-        for model, r in (("a", r_a), ("b", r_b)):
-            logit_true, _, v, c, a = _requests(r, n_half, net, k, **kw)
-            p = _predict(r, logit_true, net, model)
-            profit = np.where(p * v > c, a * v - c, 0.0)
-            row[f"requests_{model}"] = n_half
-            row[f"displays_{model}"] = int(np.count_nonzero(p * v > c))
-            row[f"profit_{model}"] = float(profit.sum())
-            row[f"se_{model}"] = float(np.sqrt(n_half * profit.var(ddof=1)))
+        row = {"network": k_net}
+        if ab_impressions is None:
+            for model, r in (("a", r_a), ("b", r_b)):
+                logit_true, _, v, c, a = _requests(r, n_half, net, k, **kw)
+                p = _predict(r, logit_true, net, model)
+                profit = np.where(p * v > c, a * v - c, 0.0)
+                row[f"requests_{model}"] = n_half
+                row[f"displays_{model}"] = int(np.count_nonzero(p * v > c))
+                row[f"profit_{model}"] = float(profit.sum())
+                row[f"se_{model}"] = float(np.sqrt(n_half * profit.var(ddof=1)))
+        else:
+            m = _context_moments(r_a, n_ab, net, **kw)
+            expected.append({"network": k_net, **m})
+            # requests per arm so that both arms together display ab_impressions ads
+            n_req = max(int(round(ab_impressions / max(m["win_a"] + m["win_b"], 1e-300))), 1)
+            for model in ("a", "b"):
+                se = float(np.sqrt(n_req * m[f"var_{model}"]))
+                row[f"requests_{model}"] = n_req
+                row[f"displays_{model}"] = int(r_b.binomial(n_req, m[f"win_{model}"]))
+                row[f"profit_{model}"] = float(n_req * m[f"profit_{model}"] + se * r_b.standard_normal())
+                row[f"se_{model}"] = se
         ab.append(row)
-    return RTBWorld(networks=networks, logs=pd.concat(logs, ignore_index=True), ab=pd.DataFrame(ab), params=params)
+    exp_df = pd.DataFrame(expected) if expected else None
+    return RTBWorld(networks=networks, logs=pd.concat(logs, ignore_index=True), ab=pd.DataFrame(ab), params=params,
+                    expected=exp_df)
