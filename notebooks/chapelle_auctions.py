@@ -327,8 +327,8 @@ ledger.sweep(
     outcomes=sweep["wmse_beats_mse_r"], criterion="mean Pearson r of weighted MSE above that of MSE", min_share=0.6,
     paper_value="0.441 vs 0.283",
     note=(mean_note + "; " + rexp_note + (
-        ". Not A/B noise: the weighted MSE also tracks the noise-free online difference worse than the MSE, so in this "
-        "world squaring the value over-weights valuable impressions relative to their effect on profit"
+        ". Not A/B noise: the weighted MSE also tracks the noise-free online difference worse than the MSE, so the "
+        "order is a property of the two metrics on this world (within-network values and errors), not of the A/B test"
         if rexp["wmse"] <= rexp["mse"] else
         ". Against the noise-free online difference the weighted MSE does beat the MSE, so A/B noise hides the order")),
 )
