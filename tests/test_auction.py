@@ -164,6 +164,77 @@ def test_distorted_pclick_knobs():
         sp.distorted_pclick([0.0, 0.5])
 
 
+def _overestimate_loop(p, low_ctr, low_shift, width):
+    """The Notes formula one element at a time with math: logit p' = x + delta * sigma((x0 - x) / w)."""
+    import math
+
+    logit = lambda v: math.log(v / (1 - v))  # noqa: E731
+    x0 = logit(low_ctr)
+    out = []
+    for v in p:
+        x = logit(v)
+        x += low_shift / (1 + math.exp(-(x0 - x) / width))
+        out.append(1 / (1 + math.exp(-x)))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_overestimate_low_range_equals_loop_reference(seed):
+    rng = np.random.default_rng(seed)
+    p = np.exp(rng.uniform(np.log(1e-5), np.log(0.5), 500))
+    low_ctr, low_shift = rng.uniform(0.001, 0.05), rng.uniform(0, 6)
+    width = low_shift / 4 + rng.uniform(0, 1)
+    got = sp.overestimate_low_range(p, low_ctr=low_ctr, low_shift=low_shift, width=width)
+    np.testing.assert_allclose(got, _overestimate_loop(p, low_ctr, low_shift, width), rtol=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0.0, 8.0), st.floats(0.0, 2.0), st.floats(1e-3, 0.2))
+def test_overestimate_low_range_keeps_the_order(low_shift, extra_width, low_ctr):
+    p = np.exp(np.linspace(np.log(1e-6), np.log(0.9), 2001))  # increasing
+    q = sp.overestimate_low_range(p, low_ctr=low_ctr, low_shift=low_shift, width=low_shift / 4 + extra_width + 1e-9)
+    assert (np.diff(q) >= 0).all()  # order-preserving
+    assert (q >= p * (1 - 1e-12)).all()  # never under-estimates
+
+
+def test_overestimate_low_range_slope_identity():
+    # Notes: f'(x) = 1 - (delta / w) sigma (1 - sigma), so at x0 the slope of the log-odds map is 1 - delta / (4 w)
+    low_ctr, h = 0.01, 1e-4
+    x0 = np.log(low_ctr / (1 - low_ctr))
+    xs = np.array([x0 - h, x0 + h])
+    for low_shift, width in ((4.0, 1.0), (4.0, 2.0), (1.0, 0.5)):
+        q = sp.overestimate_low_range(1 / (1 + np.exp(-xs)), low_ctr=low_ctr, low_shift=low_shift, width=width)
+        lq = np.log(q / (1 - q))
+        assert (lq[1] - lq[0]) / (2 * h) == pytest.approx(1 - low_shift / (4 * width), abs=1e-5)
+
+
+def test_overestimate_low_range_hits_the_low_range_and_keeps_auc():
+    from offline_eval.metrics import auc
+
+    rng = np.random.default_rng(5)
+    ctr = sp.sample_ctr(20_000, rng)
+    p = sp.distorted_pclick(ctr, rng, noise_sd=0.6)
+    q = sp.overestimate_low_range(p)  # defaults: low_ctr 0.004, low_shift 4, width 1
+    low, high = p < 0.0005, p > 0.05
+    assert np.median(q[low] / p[low]) > 20 and np.median(q[high] / p[high]) < 1.3
+    y = (rng.random(ctr.size) < ctr).astype(int)
+    assert auc(y, q) == pytest.approx(auc(y, p), abs=1e-6)  # the ranking is the same
+    np.testing.assert_allclose(sp.overestimate_low_range(p, low_shift=0.0), p, rtol=1e-12)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    (dict(pclick=[0.0, 0.5]), "`pclick` must be"),
+    (dict(pclick=[0.1, np.nan]), "`pclick` must be"),
+    (dict(pclick=[0.1], low_ctr=1.0), "`low_ctr` must be in"),
+    (dict(pclick=[0.1], low_shift=-1.0), "`low_shift` must be non-negative"),
+    (dict(pclick=[0.1], low_shift=4.0, width=0.9), "`width` must be >= low_shift / 4 = 1"),
+])
+def test_overestimate_low_range_rejects_bad_inputs(kwargs, match):
+    p = kwargs.pop("pclick")
+    with pytest.raises(ValueError, match=match):
+        sp.overestimate_low_range(p, **kwargs)
+
+
 def test_page_views_follow_participation():
     w = sp.make_world(0, n_queries=50, participation=0.6)
     pv = sp.sample_page_views(w, 20_000, 1)
