@@ -50,6 +50,33 @@
 # one when it has the same sign and |predicted − online| ≤ 3 percentage points + 25% of |online|. The 3 pp
 # cover the A/B test's sampling error (two standard errors are about 2.5 pp at 100,000 page views per
 # arm). Seed-sweep claims hold when their criterion holds in at least 80% of `n_seeds` seeds.
+#
+# **Table 6 with its own model.** The paper's Table 6 model-2 moved AUC by +0.2% and RIG by +78% and
+# gained +39% CY online: evidently not Table 5's model-2 (AUC +8.6%). The last section therefore runs the
+# same protocol on a second pair of models, modelling what Section 6 says the gain comes from — poor ads
+# kept out of the auction by better calibration in the low pClick range:
+#
+# * the **new model** is model-1's form (true CTR with log-odds noise of sd 0.6; the very draw of
+#   Table 5's model-1, same world), so it is calibrated in the low range;
+# * the **baseline** that serves the logs is the *same predictions* with their low range over-estimated
+#   by an order-preserving map (`synth.sponsored.overestimate_low_range`): logit p′ = x + δ·σ((x₀ − x)/w)
+#   with x the new model's log-odds, x₀ = logit(0.4%), δ = 4 log-odds (Table 5 model-2's boundary and
+#   size of low-range error, reused rather than chosen anew) and w = δ/4 = 1, the narrowest switch that
+#   keeps the map increasing. A model whose calibration map was fitted on data with few poor ads fails
+#   this way: the ranking is intact, but poor ads get pClicks of relevant ones and, with high bids, pass
+#   the mainline reserve.
+#
+# Expected from the mechanism (written before running): the pClick ranking is identical, so the AUC delta
+# on the logs is near zero (it moves only because the logged score is pClick × the slot's click-curve
+# factor); the log-loss on the baseline's logs — full of poor ads it over-estimated — falls a lot, so RIG
+# rises a lot; online, the new model at its best simulated operating point keeps poor ads out of the
+# mainline and gains click yield. Nothing was tuned toward the paper's +0.2% / +78% / +39%; the sizes are
+# whatever the mechanism gives. Claims (criteria fixed in code before the run): the simulation agrees with
+# online (the rule above, both operating points, CY and mainline CY); neither AUC nor RIG delta meets the
+# agreement test against the online CY delta at the baseline point; the online CY delta at the best
+# simulated point is > 0; the offline shape: |AUC delta| < 1% and RIG delta > 10 × |AUC delta|; each
+# also on the seed sweep (≥ 80% of seeds), with the paper's six cells beside ours (5 pp tolerance rows,
+# as for Table 5).
 
 # %% tags=["parameters"]
 seed = 0
@@ -62,6 +89,8 @@ n_seeds = 20  # seeds of the sweep
 sweep_n_queries = 1000  # reduced scale of the sweep
 sweep_n_log = 40_000
 sweep_n_ab = 100_000
+t6_low_ctr = 0.004  # Table 6 baseline: centre of its over-estimated low pClick range
+t6_low_shift = 4.0  # ... and its over-estimation of the lowest pClicks (log-odds)
 output_root = None
 
 # %%
@@ -77,6 +106,7 @@ ref = reference.load("yi")
 out = OutputDir("yi", output_root)
 ledger = Ledger("yi", "yi_offline_online")
 seeds = np.arange(seed, seed + n_seeds)
+t6_miscalibration = dict(low_ctr=t6_low_ctr, low_shift=t6_low_shift, width=t6_low_shift / 4)
 t5_printed = {c: reference.lookup(ref, "Table 5", "model-2 metrics", c) for c in ("AUC", "RIG", "CY", "Mainline CY")}
 t6_printed = {c: reference.lookup(ref, "Table 6", "model-2 metrics", c)
               for c in ("offline AUC", "offline RIG", "simulated CY", "simulated Mainline CY", "online CY", "online Mainline CY")}
@@ -149,10 +179,8 @@ ledger.check(
 # ## Table 6: simulated metrics from the logs vs online vs AUC/RIG
 
 # %%
-t6 = yi_auction.table6(exp, t6_printed)
-out.table(t6, "table6")
-out.table(exp.sweep, "operating_point_sweep")
-t6.set_index("model-2 at").T
+t6 = yi_auction.table6(exp, t6_printed, panel="Table 5 model")
+t6
 
 # %%
 sim = exp.simulated
@@ -215,6 +243,118 @@ ledger.sweep("yi-T6-auc-rig-disagree-sweep", "Table 6", "AUC and RIG deltas do n
              outcomes=sweep["t6_offline_disagrees"], min_share=0.8,
              criterion="neither AUC nor RIG delta meets the agreement test against the online CY delta")
 sweep.describe().T[["mean", "min", "max"]]
+
+
+# %% [markdown]
+# ## Table 6 with its own model
+# The same protocol (logs, offline AUC/RIG, operating-point sweep by simulation, simulated and online
+# deltas at the baseline point and at the best simulated point) on the Table 6 pair: a baseline that
+# over-estimates its low pClick range without changing its ranking, and the same model calibrated.
+# Same seed, world and logged page views as above; main seed at full scale.
+
+# %%
+exp6 = yi_auction.run(seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab, baseline_quantile=baseline_quantile,
+                      models="table6", miscalibration=t6_miscalibration)
+low = exp6.world.ctr < t6_low_ctr
+pd.DataFrame({
+    "true CTR < low_ctr": [np.median(exp6.p1[low] / exp6.world.ctr[low]), np.median(exp6.p2[low] / exp6.world.ctr[low])],
+    "true CTR >= low_ctr": [np.median(exp6.p1[~low] / exp6.world.ctr[~low]), np.median(exp6.p2[~low] / exp6.world.ctr[~low])],
+}, index=["baseline (median pClick / CTR)", "new model (median pClick / CTR)"]).round(2)
+
+# %%
+t6b = yi_auction.table6(exp6, t6_printed, panel="Table 6 model")
+out.table(pd.concat([t6, t6b], ignore_index=True), "table6")
+out.table(pd.concat([exp.sweep.assign(panel="Table 5 model"), exp6.sweep.assign(panel="Table 6 model")],
+                    ignore_index=True), "operating_point_sweep")
+t6b.set_index("model-2 at").T
+
+# %% [markdown]
+# Reading the table (an observation, not a criterion): at the *baseline's* operating point the new model
+# loses — the baseline's mainline reserve was placed on the baseline's inflated rank scores, so the
+# calibrated model's scores clear it less often and the mainline holds fewer ads (mainline ads per page
+# view in the A/B tests, below). The gain appears only once the sweep re-places the operating point on the
+# new model's own scale, under the same mainline-ads budget: the paper's reason for simulating the whole
+# span of operating points before an A/B test (Sections 4.6, 6.1).
+
+# %%
+pd.DataFrame({
+    point: {"baseline": ab["control_ml_ads_per_pv"], "new model": ab["treatment_ml_ads_per_pv"]}
+    for point, ab in (("baseline operating point", exp6.online_base), ("best simulated operating point", exp6.online_best))
+}).rename_axis("mainline ads per page view").round(2)
+
+# %%
+o6 = yi_auction.table6_outcomes(exp6)
+sim6, ob6, obest6 = exp6.simulated, exp6.online_base, exp6.online_best
+pairs6 = {
+    "baseline point, CY": (sim6["cy_delta"], ob6["cy_delta"]),
+    "baseline point, mainline CY": (sim6["ml_cy_delta"], ob6["ml_cy_delta"]),
+    "best simulated point, CY": (sim6["best_cy_delta"], obest6["cy_delta"]),
+    "best simulated point, mainline CY": (sim6["best_ml_cy_delta"], obest6["ml_cy_delta"]),
+}
+ledger.check(
+    "yi-T6b-sim-agrees", "Table 6", "Table 6 model: simulated CY and mainline CY deltas agree with the online ones",
+    criterion=f"{agreement_text}, for CY and mainline CY at both operating points, main seed",
+    holds=o6["t6_sim_agrees"],
+    paper_value=f"CY {t6_printed['simulated CY']} vs {t6_printed['online CY']}; "
+                f"mainline {t6_printed['simulated Mainline CY']} vs {t6_printed['online Mainline CY']}",
+    reproduced_value="; ".join(f"{k} {100 * s:+.1f}% vs {100 * o:+.1f}%" for k, (s, o) in pairs6.items()),
+)
+ledger.check(
+    "yi-T6b-auc-rig-disagree", "Table 6", "Table 6 model: the AUC and RIG deltas do not predict the online CY delta",
+    criterion="neither the AUC delta nor the RIG delta meets the agreement test against the online CY delta "
+              "(baseline operating point), main seed",
+    holds=o6["t6_offline_disagrees"],
+    paper_value=f"AUC {t6_printed['offline AUC']}, RIG {t6_printed['offline RIG']} vs CY {t6_printed['online CY']}",
+    reproduced_value=f"AUC {100 * o6['auc_delta']:+.2f}%, RIG {100 * o6['rig_delta']:+.1f}% "
+                     f"vs CY {100 * o6['online_cy_delta']:+.1f}%",
+)
+ledger.check(
+    "yi-T6b-best-point-gains", "Table 6",
+    "Table 6 model: at its best simulated operating point the new model gains click yield online",
+    criterion="online CY delta at the best simulated operating point > 0, main seed",
+    holds=o6["t6_best_gains"], paper_value=t6_printed["online CY"],
+    reproduced_value=f"{100 * obest6['cy_delta']:+.1f}% (se {100 * obest6['cy_delta_se']:.1f}; "
+                     f"alpha {exp6.op_best.alpha:g})",
+)
+ledger.check(
+    "yi-T6b-offline-shape", "Table 6", "Table 6 model: AUC barely moves while RIG rises a lot",
+    criterion="|AUC delta| < 1% and RIG delta > 10 x |AUC delta|, main seed",
+    holds=o6["t6_offline_shape"],
+    paper_value=f"AUC {t6_printed['offline AUC']}, RIG {t6_printed['offline RIG']}",
+    reproduced_value=f"AUC {100 * o6['auc_delta']:+.2f}%, RIG {100 * o6['rig_delta']:+.1f}%",
+)
+for col, key, val in (("offline AUC", "auc", o6["auc_delta"]), ("offline RIG", "rig", o6["rig_delta"]),
+                      ("simulated CY", "sim-cy", o6["best_sim_cy_delta"]),
+                      ("simulated Mainline CY", "sim-mlcy", o6["best_sim_ml_cy_delta"]),
+                      ("online CY", "cy", o6["best_online_cy_delta"]),
+                      ("online Mainline CY", "mlcy", o6["best_online_ml_cy_delta"])):
+    ledger.tolerance(f"yi-T6b-{key}-size", "Table 6", f"Table 6 model: relative {col} delta (%), best simulated point",
+                     printed=t6_printed[col], value=100 * val, atol=5.0, note=magnitude_note)
+
+# %% [markdown]
+# ### Seed sweep of the Table 6 model
+# The same `n_seeds` seeds and reduced scale as the sweep above.
+
+# %%
+sweep6 = seed_sweep(yi_auction.per_seed_table6, seeds, n_queries=sweep_n_queries, n_log=sweep_n_log, n_ab=sweep_n_ab,
+                    baseline_quantile=baseline_quantile, miscalibration=t6_miscalibration)
+out.table(sweep6, "seed_sweep_table6_model")
+ledger.sweep("yi-T6b-sim-agrees-sweep", "Table 6", "Table 6 model: simulated deltas agree with online",
+             outcomes=sweep6["t6_sim_agrees"], min_share=0.8,
+             criterion=f"{agreement_text}, CY and mainline CY, both operating points",
+             note="where it fails, the best-point simulated and online deltas differ beyond the tolerance, in either "
+                  "direction (seed_sweep_table6_model); at the sweep's reduced scale about a third of the ads the new "
+                  "model selects have no logged record at their simulated slot (click-curve calibrated CTRs), and "
+                  "the A/B delta's own standard error is about 1.5 pp")
+ledger.sweep("yi-T6b-auc-rig-disagree-sweep", "Table 6", "Table 6 model: AUC and RIG deltas do not predict online CY",
+             outcomes=sweep6["t6_offline_disagrees"], min_share=0.8,
+             criterion="neither AUC nor RIG delta meets the agreement test against the online CY delta")
+ledger.sweep("yi-T6b-best-point-gains-sweep", "Table 6", "Table 6 model: gains CY online at its best simulated point",
+             outcomes=sweep6["t6_best_gains"], min_share=0.8, criterion="online CY delta at the best simulated point > 0")
+ledger.sweep("yi-T6b-offline-shape-sweep", "Table 6", "Table 6 model: AUC barely moves while RIG rises a lot",
+             outcomes=sweep6["t6_offline_shape"], min_share=0.8,
+             criterion="|AUC delta| < 1% and RIG delta > 10 x |AUC delta|")
+sweep6.describe().T[["mean", "min", "max"]]
 
 # %%
 out.claims(ledger)

@@ -88,3 +88,86 @@ def test_fig2_rig_falls_with_ctr():
     assert isinstance(df, pd.DataFrame) and (np.diff(df["ctr"]) >= 0).all()
     assert df["rig"].iloc[0] > df["rig"].iloc[-1]
     assert df["prediction_error"].iloc[0] > df["prediction_error"].iloc[-1]
+
+
+# -- Table 6 with its own model ---------------------------------------------------------
+def _same_results(a, b):
+    return (a.offline == b.offline and a.online_base == b.online_base and a.online_best == b.online_best
+            and a.simulated == b.simulated)
+
+
+@pytest.fixture(scope="module")
+def exp6():
+    return yi_auction.run(0, models="table6", **SMALL)
+
+
+def test_table6_models_share_the_ranking_and_the_world(exp, exp6):
+    # the new model is the very draw of Table 5's model-1; the baseline is it over-estimated in the low range
+    np.testing.assert_array_equal(exp6.p2, exp.p1)
+    np.testing.assert_array_equal(exp6.world.ctr, exp.world.ctr)
+    np.testing.assert_array_equal(exp6.log.page_views.query, exp.log.page_views.query)
+    order = np.argsort(exp6.p2, axis=None, kind="stable")
+    assert (np.diff(exp6.p1.ravel()[order]) >= 0).all()  # same order
+    low, high = exp6.p2 < 0.001, exp6.p2 > 0.05
+    assert np.median(exp6.p1[low] / exp6.p2[low]) > 10 and np.median(exp6.p1[high] / exp6.p2[high]) < 1.3
+    assert _same_results(yi_auction.run(0, models="table6", **SMALL), exp6)
+
+
+def test_run_rejects_unknown_models():
+    with pytest.raises(ValueError, match="`models` must be 'table5' or 'table6'; got 'table7'"):
+        yi_auction.run(0, models="table7", **SMALL)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_calibrated_low_range_keeps_poor_ads_out_and_gains_clicks(seed):
+    # The mechanism, without sampling noise: on the same page views and with the same operating-point rule
+    # (alpha 1, mainline reserve at the 0.6 quantile of the model's own rank scores), the calibrated model
+    # shows fewer poor ads in the mainline and gets more expected clicks than the baseline.
+    from offline_eval import auction as au
+    from offline_eval.synth import sponsored as sp
+
+    rng = np.random.default_rng(seed)
+    w = sp.make_world(rng, n_queries=300)
+    p_new = sp.distorted_pclick(w.ctr, rng, **yi_auction.MODEL_1)
+    p_base = sp.overestimate_low_range(p_new, **yi_auction.MISCALIBRATION)
+    pv = sp.sample_page_views(w, 20_000, rng)
+    res = {}
+    for name, p in (("base", p_base), ("new", p_new)):
+        r = pv.bids * p[pv.query]
+        op = au.OperatingPoint(1.0, 0.0, float(np.quantile(r[r > 0], 0.6)))
+        imp = au.serve(w, p, pv, op=op, expected=True)
+        ml = imp.slot < w.n_mainline
+        res[name] = dict(cy=au.click_yield(imp)["expected_cy"],
+                         poor_ml=np.mean(w.ctr[imp.query[ml], imp.ad[ml]] < yi_auction.MISCALIBRATION["low_ctr"]))
+    assert res["new"]["poor_ml"] < res["base"]["poor_ml"]
+    assert res["new"]["cy"] > res["base"]["cy"]
+
+
+def test_table6_model_offline_and_outcomes(exp6):
+    o = yi_auction.table6_outcomes(exp6)
+    assert all(np.isscalar(v) for v in o.values())
+    assert abs(o["auc_delta"]) < 0.01 < o["rig_delta"]  # same ranking, better calibration (Notes of the generator)
+    assert o["t6_best_gains"] == (exp6.online_best["cy_delta"] > 0)
+    assert o["best_sim_cy_delta"] == exp6.simulated["best_cy_delta"]
+    assert o["t6_offline_shape"] == (abs(o["auc_delta"]) < 0.01 and o["rig_delta"] > 10 * abs(o["auc_delta"]))
+    assert o["t6_sim_agrees"] == all(yi_auction.agrees(s, on) for s, on in (
+        (o["sim_cy_delta"], o["online_cy_delta"]), (o["sim_ml_cy_delta"], o["online_ml_cy_delta"]),
+        (o["best_sim_cy_delta"], o["best_online_cy_delta"]), (o["best_sim_ml_cy_delta"], o["best_online_ml_cy_delta"])))
+
+
+def test_per_seed_table6_is_reproducible():
+    kw = dict(n_queries=150, n_log=5000, n_ab=10_000, alphas=(1.0,), mainline_quantiles=(0.6,))
+    a, b = yi_auction.per_seed_table6(3, **kw), yi_auction.per_seed_table6(3, **kw)
+    assert a == b and {"t6_sim_agrees", "t6_offline_disagrees", "t6_best_gains", "t6_offline_shape"} <= set(a)
+    assert a != yi_auction.per_seed_table6(4, **kw)
+
+
+def test_table6_panels(exp, exp6):
+    t6p = {c: "1%" for c in ("offline AUC", "offline RIG", "simulated CY", "simulated Mainline CY", "online CY",
+                             "online Mainline CY")}
+    t = pd.concat([yi_auction.table6(exp, panel="Table 5 model"), yi_auction.table6(exp6, t6p, panel="Table 6 model")],
+                  ignore_index=True)
+    assert t.columns[0] == "panel" and t["panel"].tolist() == ["Table 5 model"] * 2 + ["Table 6 model"] * 3
+    assert t.loc[2, "online CY"] == 1.0
+    assert t.loc[4, "online CY"] == pytest.approx(100 * exp6.online_best["cy_delta"])
+    assert "panel" not in yi_auction.table6(exp).columns

@@ -19,6 +19,16 @@ One experiment (:func:`run`) on a synthetic sponsored-search world
 6. an **operating-point sweep** by simulation picks model-2's best (alpha,
    mainline reserve) under a budget of mainline ads per page view no larger
    than the baseline's, and that point is A/B-tested too (yi Section 6.1).
+
+The same protocol runs on a second pair of models, **the Table 6 model**
+(``run(..., models="table6")``, :func:`per_seed_table6`): yi's Table 6
+model-2 moved AUC by +0.2% and RIG by +78%, so it is not Table 5's model-2.
+There the new model is model-1's form (the same draw as Table 5's model-1)
+and the baseline that served the logs is *the same predictions* with their
+low range over-estimated by an order-preserving map
+(:func:`offline_eval.synth.sponsored.overestimate_low_range`,
+:data:`MISCALIBRATION`): identical ranking, much worse calibration of poor
+ads, which the baseline lets into the auction.
 """
 
 from __future__ import annotations
@@ -38,21 +48,28 @@ __all__ = [
     "AGREEMENT",
     "MODEL_1",
     "MODEL_2",
+    "MISCALIBRATION",
     "Experiment",
     "agrees",
     "breakdown",
     "fig3_figure",
     "fig4_figure",
     "per_seed",
+    "per_seed_table6",
     "run",
     "table5",
     "table6",
+    "table6_outcomes",
 ]
 
 #: Baseline model: the true CTR with log-odds noise of sd 0.6.
 MODEL_1 = dict(noise_sd=0.6)
 #: model-2: less noise, strong over-estimation below CTR 0.004, slight above.
 MODEL_2 = dict(noise_sd=0.35, low_ctr=0.004, low_shift=4.0, high_shift=0.1, width=0.5)
+#: The Table 6 baseline: the new model's predictions over-estimated below CTR
+#: 0.004 by up to 4 log-odds (Table 5 model-2's boundary and size), with the
+#: narrowest switch (width 4 / 4 = 1) that keeps their order.
+MISCALIBRATION = dict(low_ctr=0.004, low_shift=4.0, width=1.0)
 #: Agreement of a predicted relative delta with the online one: same sign and
 #: |predicted - online| <= ABS + REL * |online| (fractions, not percent).
 AGREEMENT = dict(abs=0.03, rel=0.25)
@@ -84,16 +101,37 @@ class Experiment:
 
 def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
         alphas=(0.5, 1.0, 1.5, 2.0), mainline_quantiles=(0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
-        model_1=MODEL_1, model_2=MODEL_2, world_kwargs=None) -> Experiment:
+        models="table5", model_1=MODEL_1, model_2=MODEL_2, miscalibration=MISCALIBRATION,
+        world_kwargs=None) -> Experiment:
     """Run the whole experiment for one seed (all draws from ``default_rng(seed)``).
 
     ``baseline_quantile`` places the baseline's mainline reserve at that
-    quantile of model-1's rank scores (alpha 1, no sidebar reserve).
+    quantile of the baseline's rank scores (alpha 1, no sidebar reserve).
+
+    ``models`` picks the pair (``Experiment.p1`` is the baseline that serves
+    the logs, ``p2`` the new model):
+
+    ``"table5"``
+        model-1 = ``distorted_pclick(ctr, **model_1)``, model-2 =
+        ``distorted_pclick(ctr, **model_2)`` (yi Table 5);
+    ``"table6"``
+        model-2 = ``distorted_pclick(ctr, **model_1)`` (the very draw of
+        Table 5's model-1: same seed, same world) and the baseline =
+        ``overestimate_low_range(model-2, **miscalibration)``: the same
+        ranking with the low range over-estimated (yi Table 6).
+
+    The world and the logged page views are the same for both pairs.
     """
+    if models not in ("table5", "table6"):
+        raise ValueError(f"`models` must be 'table5' or 'table6'; got {models!r}")
     r_world, r_models, r_log, r_ab1, r_ab2 = np.random.default_rng(seed).spawn(5)
     world = sp.make_world(r_world, n_queries=n_queries, **(world_kwargs or {}))
-    p1 = sp.distorted_pclick(world.ctr, r_models, **model_1)
-    p2 = sp.distorted_pclick(world.ctr, r_models, **model_2)
+    if models == "table5":
+        p1 = sp.distorted_pclick(world.ctr, r_models, **model_1)
+        p2 = sp.distorted_pclick(world.ctr, r_models, **model_2)
+    else:
+        p2 = sp.distorted_pclick(world.ctr, r_models, **model_1)
+        p1 = sp.overestimate_low_range(p2, **miscalibration)
     pv = sp.sample_page_views(world, n_log, r_log)
     r_bids = pv.bids * p1[pv.query]
     op_base = au.OperatingPoint(1.0, 0.0, float(np.quantile(r_bids[r_bids > 0], baseline_quantile)))
@@ -141,13 +179,15 @@ def table5(exp: Experiment, printed: dict) -> pd.DataFrame:
     ])
 
 
-def table6(exp: Experiment, printed: dict | None = None) -> pd.DataFrame:
+def table6(exp: Experiment, printed: dict | None = None, *, panel: str | None = None) -> pd.DataFrame:
     """yi Table 6: offline, simulated and online deltas (%) of model-2, at two operating points.
 
     Row ``baseline operating point``: model-2 served with the baseline's
     (alpha, reserves) -- the Table 5 test.  Row ``best simulated operating
     point``: the point the simulation sweep picks for model-2.  With
     ``printed`` (column -> printed cell) a first row holds the paper's values.
+    With ``panel`` a first column ``panel`` holds that label (two-panel
+    Table 6: the Table 5 model and the Table 6 model, concatenated).
     """
     rows = []
     if printed is not None:
@@ -164,7 +204,10 @@ def table6(exp: Experiment, printed: dict | None = None) -> pd.DataFrame:
             "online CY": 100 * on["cy_delta"], "online CY se": 100 * on["cy_delta_se"],
             "online Mainline CY": 100 * on["ml_cy_delta"], "online Mainline CY se": 100 * on["ml_cy_delta_se"],
         })
-    return pd.DataFrame(rows, columns=list(rows[-1]))
+    df = pd.DataFrame(rows, columns=list(rows[-1]))
+    if panel is not None:
+        df.insert(0, "panel", panel)
+    return df
 
 
 def breakdown(exp: Experiment, *, n_quantiles=10) -> pd.DataFrame:
@@ -231,4 +274,39 @@ def per_seed(seed, *, n_queries=1000, n_log=40_000, n_ab=100_000, n_quantiles=10
         # Table 6: AUC and RIG deltas, read as predictions of the online CY delta, do not agree
         t6_offline_disagrees=bool(not agrees(exp.offline["auc_delta"], ob["cy_delta"])
                                   and not agrees(exp.offline["rig_delta"], ob["cy_delta"])),
+    )
+
+
+def per_seed_table6(seed, *, n_queries=1000, n_log=40_000, n_ab=100_000, alphas=(1.0, 2.0),
+                    mainline_quantiles=(0.5, 0.6, 0.7, 0.8), **kwargs) -> dict:
+    """One seed of the Table 6 model's sweep at reduced scale: its deltas and every claim's outcome.
+
+    The criteria are those of :func:`per_seed` (``t6_sim_agrees``,
+    ``t6_offline_disagrees``) plus ``t6_best_gains`` (online CY delta at the
+    best simulated point > 0) and ``t6_offline_shape`` (|AUC delta| < 1% and
+    RIG delta > 10 |AUC delta|: the ranking barely moves, the calibration a lot).
+    """
+    exp = run(seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab, alphas=alphas, mainline_quantiles=mainline_quantiles,
+              models="table6", **kwargs)
+    return table6_outcomes(exp)
+
+
+def table6_outcomes(exp: Experiment) -> dict:
+    """The Table 6 deltas of one experiment and its claims' outcomes (a flat dict, see :func:`per_seed_table6`)."""
+    ob, obest, sim, off = exp.online_base, exp.online_best, exp.simulated, exp.offline
+    return dict(
+        auc_delta=off["auc_delta"], rig_delta=off["rig_delta"],
+        online_cy_delta=ob["cy_delta"], online_ml_cy_delta=ob["ml_cy_delta"],
+        sim_cy_delta=sim["cy_delta"], sim_ml_cy_delta=sim["ml_cy_delta"],
+        best_alpha=exp.op_best.alpha,
+        best_online_cy_delta=obest["cy_delta"], best_online_cy_delta_se=obest["cy_delta_se"],
+        best_online_ml_cy_delta=obest["ml_cy_delta"], best_online_ml_cy_delta_se=obest["ml_cy_delta_se"],
+        best_sim_cy_delta=sim["best_cy_delta"], best_sim_ml_cy_delta=sim["best_ml_cy_delta"],
+        t6_sim_agrees=bool(all(agrees(a, b) for a, b in (
+            (sim["cy_delta"], ob["cy_delta"]), (sim["ml_cy_delta"], ob["ml_cy_delta"]),
+            (sim["best_cy_delta"], obest["cy_delta"]), (sim["best_ml_cy_delta"], obest["ml_cy_delta"])))),
+        t6_offline_disagrees=bool(not agrees(off["auc_delta"], ob["cy_delta"])
+                                  and not agrees(off["rig_delta"], ob["cy_delta"])),
+        t6_best_gains=bool(obest["cy_delta"] > 0),
+        t6_offline_shape=bool(abs(off["auc_delta"]) < 0.01 and off["rig_delta"] > 10 * abs(off["auc_delta"])),
     )
