@@ -247,7 +247,11 @@ def fig2(offline: pd.DataFrame, online: pd.DataFrame, beta_best: float):
 
 
 # -- the closed form against eq. (3) -----------------------------------------------------------
-def _eu_quad(a, v, p, c, beta):
+def eu_by_quadrature(a, v, p, c, beta):
+    """Eq. (3) of one row by adaptive quadrature of (a v - t) Gamma(t; beta c + 1, rate beta) on [0, p v].
+
+    The slow, obviously-right reference for the closed form (also used by the tests).
+    """
     alpha = beta * c + 1.0
     top = p * v
     if top == 0:
@@ -281,7 +285,7 @@ def closed_form_check(betas=(1e-3, 1e-2, 1e-1, 1.0, 10.0, 1e2, 1e3, 1e4), n_per_
             scale = 1.0 / beta if i % 2 else 1.0
             a = int(gen.random() < 0.5)
             v, c, p = scale * gen.lognormal(0, 1), scale * gen.lognormal(-1, 1), gen.random()
-            quad = _eu_quad(a, v, p, c, beta)
+            quad = eu_by_quadrature(a, v, p, c, beta)
             ours = float(expected_utility_per_row([a], [v], [p], [c], beta=beta)[0])
             printed = float(_eu_printed(a, v, p, c, beta))
             size = v + c + 1.0 / beta
