@@ -93,14 +93,18 @@ def recompute_panel(ref: pd.DataFrame, table: str, panel: str) -> tuple[pd.DataF
         printed["# clicks"].map(reference.parse_printed),
         printed["# no-clicks"].map(reference.parse_printed),
     )
+    return tab, _totals(tab)
+
+
+def _totals(tab: pd.DataFrame) -> dict:
+    """The total row of a recomputed panel: clicks, no-clicks, actual CTR and AUC."""
     c, nc = tab["# clicks"].sum(), tab["# no-clicks"].sum()
-    totals = {
+    return {
         "# clicks": int(c),
         "# no-clicks": int(nc),
         "Actual CTR": c / (c + nc),
         "AUC": auc_from_counts(tab["# clicks"], tab["# no-clicks"]),
     }
-    return tab, totals
 
 
 def compare_anomaly_table(ref: pd.DataFrame, table: str, ledger: Ledger | None = None) -> pd.DataFrame:
@@ -298,8 +302,7 @@ def input_hypotheses(ref: pd.DataFrame, table: str, panel: str, row: str, column
         vals = {c: printed[c].map(reference.parse_printed).to_numpy(copy=True) for c in BIN_COLUMNS[:3]}
         vals[column][k] = reference.parse_printed(cand)
         tab = binned_roc_table(vals["Avg pClick"], vals["# clicks"], vals["# no-clicks"])
-        c, nc = tab["# clicks"].sum(), tab["# no-clicks"].sum()
-        totals = {"# clicks": c, "# no-clicks": nc, "Actual CTR": c / (c + nc), "AUC": float(tab["Trapezoid"].sum())}
+        totals = _totals(tab)
         bad = [f"{r} {col}" for i, r in enumerate(printed.index) for col in BIN_COLUMNS[3:]
                if not matches_printed(tab[col].iloc[i], printed[col].iloc[i])]
         bad += [f"total {t['column']}" for _, t in tot.iterrows() if not matches_printed(totals[t["column"]], t["value"])]
