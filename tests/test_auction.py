@@ -62,6 +62,40 @@ def test_allocate_equals_loop_reference(rng, alpha, reserves):
         np.testing.assert_allclose(a.cpc[i], prices, rtol=1e-12)
 
 
+def test_allocate_shows_an_ad_whose_score_equals_the_reserve():
+    # regression: a truncated sort key was compared with the reserve, so the top ad was dropped
+    b, p = np.array([[1.3, 0.7, 2.1]]), np.array([[0.11, 0.23, 0.37]])
+    top = float((b * p).max())
+    a = allocate(b, p, mainline_reserve=top)
+    assert a.ranked.tolist() == [[2, 1, 0]] and a.slot.tolist() == [[0, 3, 4]]
+    assert a.cpc[0, 0] == pytest.approx(2.1)  # floored at the reserve: pays its own bid
+    a = allocate(b, p, reserve=top, mainline_reserve=top)
+    assert a.slot.tolist() == [[0, -1, -1]]
+
+
+@pytest.mark.parametrize("alpha", [0.0, 1.0, 2.0])
+@given(seed=st.integers(0, 10**6), grid=st.sampled_from([2, 3, 5]), q=st.floats(0, 1))
+@settings(max_examples=40)
+def test_allocate_is_exact_on_ties_and_reserves_at_scores(alpha, seed, grid, q):
+    # Bids and pClicks on a coarse grid make equal rank scores common; scores one ulp apart are
+    # ordered exactly; reserves are placed at a score (as quantile reserves are).
+    rng = np.random.default_rng(seed)
+    n, k = 40, 6
+    b = rng.integers(0, grid, (n, k)) * 0.5
+    p = (rng.integers(1, grid + 1, (n, k)) / (grid + 1))
+    b[:, 1] = np.where((b[:, 0] > 0) & (rng.random(n) < 0.5), np.nextafter(b[:, 0], np.inf), b[:, 1])  # one ulp above
+    r = b * p**alpha
+    pos = np.sort(r[r > 0])
+    res = float(pos[int(q * (len(pos) - 1))]) if len(pos) else 0.0
+    for reserve, ml in ((0.0, res), (res, res), (res / 2, res)):
+        a = allocate(b, p, alpha=alpha, reserve=reserve, mainline_reserve=ml, n_mainline=2, n_sidebar=2)
+        for i in range(n):
+            order, slots, prices = auction_loop(b[i], p[i], alpha, reserve, ml, 2, 2)
+            assert a.ranked[i].tolist() == order
+            assert a.slot[i].tolist() == slots
+            np.testing.assert_allclose(a.cpc[i], prices, rtol=1e-12)
+
+
 def test_ties_are_broken_by_candidate_index():
     a = allocate([[1.0, 2.0, 1.0, 2.0]], [[0.5, 0.25, 0.5, 0.25]], n_mainline=4, n_sidebar=0)
     assert a.ranked.tolist() == [[0, 1, 2, 3]]

@@ -147,10 +147,9 @@ def allocate(bids, pclick, *, alpha=1.0, reserve=0.0, mainline_reserve=0.0, n_ma
     -----
     Rank score :math:`r_i = b_i p_i^\\alpha` (yi eq. 1).  Candidates are sorted
     by descending :math:`r`; **tie rule:** equal rank scores are ordered by
-    candidate index (lower first).  Rank scores are compared after
-    truncation to ``52 - ceil(log2 k)`` significant bits (a relative
-    :math:`2^{-48}` for ``k <= 16`` candidates), so scores closer than that
-    count as ties; this lets the candidate index ride in the sort key.
+    candidate index (lower first).  Every comparison is exact: no tolerance,
+    no truncation, so an ad whose score equals a reserve is shown and the
+    same inputs give the same allocation on every machine.
 
     The first ``m = min(n_mainline, #{r_i >= mainline_reserve})`` ranks go to
     the mainline; the next ranks with :math:`r_i \\ge reserve` fill the sidebar
@@ -206,31 +205,47 @@ def allocate(bids, pclick, *, alpha=1.0, reserve=0.0, mainline_reserve=0.0, n_ma
     return Allocation(ranked, slot, cpc, rank_score)
 
 
+def _rank_scores(b, p, alpha: float) -> np.ndarray:
+    """:math:`b p^\\alpha` -- one function, so that reserves placed at quantiles of the
+    rank scores (:func:`rank_score_quantiles`) compare equal to the same ads' scores in
+    :func:`allocate` bit for bit."""
+    if alpha == 1.0:
+        return b * p
+    if alpha == 0.0:
+        return np.array(b, dtype=np.float64, copy=True)
+    return b * np.power(p, alpha)
+
+
 def _allocate_block(b, p, op, n_ml, n_sb, ranked, slot, cpc, rank_score):
     n, k = b.shape
-    alpha = float(op.alpha)
-    if alpha == 1.0:
-        r = b * p
-    elif alpha == 0.0:
-        r = b.copy()
-    else:
-        r = b * np.power(p, alpha)
+    r = _rank_scores(b, p, float(op.alpha))
     # Sort key: the bits of r >= 0 (monotone as int64) with the low bits replaced
     # by (mask - candidate), so that one sort of plain integers gives both the
-    # order and the argsort (an argsort of 10-element rows is 3x slower).
+    # order and the argsort (an argsort of 10-element rows is 3x slower).  The
+    # truncated key is only a fast path: rows where two positive scores share a
+    # truncated key (equal or nearly equal scores) are re-sorted exactly below.
     nbits = max(1, (k - 1).bit_length())
     mask = np.int64((1 << nbits) - 1)
-    key = r.view(np.int64)
-    key &= ~mask
+    key = r.view(np.int64) & ~mask
     key |= mask - np.arange(k, dtype=np.int64)
     key.sort(axis=1)
     key = key[:, ::-1]
     np.subtract(mask, key & mask, out=ranked, casting="unsafe")
     rs = rank_score
-    np.bitwise_and(key, ~mask, out=rs.view(np.int64))
-    # Rank scores are sorted, so every block is a prefix of the ranks: count, then compare.
-    n_eligible = np.count_nonzero(rs >= op.reserve if op.reserve > 0 else rs > 0, axis=1)
-    n_ml_ok = np.count_nonzero(rs >= op.mainline_reserve if op.mainline_reserve > 0 else rs > 0, axis=1)
+    rs[...] = np.take_along_axis(r, ranked.astype(np.intp), axis=1)
+    high = key >> nbits
+    clash = np.flatnonzero(((high[:, 1:] == high[:, :-1]) & (rs[:, 1:] > 0)).any(axis=1))
+    if clash.size:
+        sub = r[clash]
+        ranked[clash] = np.lexsort((np.broadcast_to(np.arange(k), sub.shape), -sub), axis=-1)
+        rs[clash] = np.take_along_axis(sub, ranked[clash].astype(np.intp), axis=1)
+    # Rank scores are exactly sorted, so every block is a prefix of the ranks: count, then
+    # compare the exact scores (an ad whose score equals a reserve -- reserves are often
+    # quantiles of the same scores -- is shown, as r >= reserve says).
+    eligible = rs >= op.reserve if op.reserve > 0 else rs > 0
+    ml_ok = rs >= op.mainline_reserve if op.mainline_reserve > 0 else rs > 0
+    n_eligible = np.count_nonzero(eligible, axis=1)
+    n_ml_ok = np.count_nonzero(ml_ok, axis=1)
     m = np.minimum(n_ml_ok, n_ml)[:, None]
     n_shown = np.minimum(n_eligible[:, None], m + n_sb)
     col = np.arange(k, dtype=np.int64)
@@ -558,7 +573,7 @@ def rank_score_quantiles(log: ClickLog, pclick, *, alpha, quantiles) -> np.ndarr
     ``alpha``, the quantiles do not.
     """
     p = np.asarray(pclick, dtype=np.float64)[log.page_views.query]
-    r = log.page_views.bids * np.power(p, float(alpha))
+    r = _rank_scores(log.page_views.bids, p, float(alpha))
     return np.quantile(r[r > 0], quantiles)
 
 
