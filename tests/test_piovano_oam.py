@@ -1,6 +1,8 @@
 """Tests of the piovano study module and its generator (offline_eval.synth.classifiers)."""
 
 import doctest
+import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -23,14 +25,14 @@ def test_doctests():
 
 # -- generator --------------------------------------------------------------------------------
 def slow_apportion(w, total):
-    """Hamilton's method with a loop: floors, then +1 to the largest remainders (ties by index)."""
-    w = np.asarray(w, float)
-    q = total * w / w.sum()
-    out = np.floor(q).astype(int)
+    """Hamilton's method with a loop in rational arithmetic: floors, then +1 to the largest remainders (ties by index)."""
+    w = [Fraction(float(x)) for x in w]
+    q = [total * x / sum(w) for x in w]
+    out = [math.floor(x) for x in q]
     rem = sorted(range(len(w)), key=lambda i: (-(q[i] - out[i]), i))
-    for i in rem[: total - out.sum()]:
+    for i in rem[: total - sum(out)]:
         out[i] += 1
-    return out
+    return np.array(out)
 
 
 @given(w=st.lists(st.floats(0, 100), min_size=1, max_size=12), total=st.integers(0, 500))
@@ -43,6 +45,52 @@ def test_apportion_is_largest_remainder(w, total):
     assert got.sum() == total
     np.testing.assert_array_equal(got, slow_apportion(w, total))
     assert np.all(np.abs(got - total * w / w.sum()) < 1)
+
+
+@given(w=st.lists(st.integers(0, 5), min_size=2, max_size=8), total=st.integers(0, 50))
+@settings(max_examples=80, deadline=None)
+def test_apportion_breaks_equal_remainders_by_index(w, total):
+    # small integer weights make equal remainders common: the exact rule must serve them in index order
+    w = np.asarray(w, float)
+    if w.sum() <= 0:
+        return
+    np.testing.assert_array_equal(synth.apportion(w, total), slow_apportion(w, total))
+    np.testing.assert_array_equal(synth.apportion(w * 3, total), slow_apportion(w, total))  # scale-free
+
+
+def test_apportion_regressions_float_remainders():
+    # equal weights got unequal counts when remainders were compared as floats
+    assert synth.apportion([1, 1, 4], 10).tolist() == [2, 2, 6]
+    assert synth.apportion([0.1, 0.1, 0.1], 10).tolist() == [4, 3, 3]
+    # a total beyond float precision still sums exactly
+    got = synth.apportion([0.3, 0.7, 1e-3], 10**18)
+    assert int(got.sum()) == 10**18
+    np.testing.assert_array_equal(got, slow_apportion([0.3, 0.7, 1e-3], 10**18))
+    with pytest.raises(ValueError, match="capacity"):
+        synth.apportion([1, 2], 3, capacity=[1, 1, 1])
+
+
+@pytest.mark.parametrize("ulp", [-1, 0, 1])
+def test_truth_for_joint_counts_rounds_an_exact_half_the_same_everywhere(monkeypatch, ulp):
+    # 0.9 x 455 = 409.5 agreement items right: decided in exact arithmetic (half up, 410), never by a
+    # float sum. Moving the per-class accuracies by one ulp (what another CPU's dot product does) must
+    # not change the count.
+    exact = synth.class_accuracies
+    monkeypatch.setattr(synth, "class_accuracies",
+                        lambda *a, **k: np.nextafter(exact(*a, **k), np.inf if ulp > 0 else -np.inf) if ulp else exact(*a, **k))
+    counts = np.diag([150, 155, 150]) + 10 * (1 - np.eye(3, dtype=int))
+    for seed in range(3):
+        b, c, g = synth.truth_for_joint_counts(counts, target_accuracy=(0.84, 0.86), agree_correct=0.9,
+                                               class_spread=0.05, rng=seed)
+        assert int(np.sum((b == c) & (b == g))) == 410
+
+
+def test_class_accuracies_uses_an_exact_sum():
+    prior = synth.zipf_prior(7)
+    acc = synth.class_accuracies(0.7, prior, rng=3)
+    assert math.fsum(prior * acc) == pytest.approx(0.7, abs=1e-15)
+    with pytest.raises(ValueError, match="`mean` must lie in"):
+        synth.class_accuracies(2.0, prior, rng=3)
 
 
 @given(seed=st.integers(0, 10**6), total=st.integers(0, 60))

@@ -24,6 +24,9 @@ Every generator takes ``rng`` (an int seed or a ``numpy.random.Generator``).
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 from scipy.special import ndtr
 
@@ -54,45 +57,71 @@ def apportion(weights, total: int, *, capacity=None) -> np.ndarray:
         Upper bound per entry (e.g. the live items available in a cell);
         capped entries are fixed and the rest re-apportioned.
 
+    Notes
+    -----
+    Hamilton's method in exact arithmetic: each float weight is read as the
+    exact binary fraction it is, the quotas ``total * w_i / sum(w)`` are
+    rationals, their floors are given out, and the remaining units go to the
+    largest remainders.  **Tie rule:** equal remainders (equal weights, say)
+    are served in index order.  Nothing is rounded, so the result is the same
+    on every machine and sums to ``total`` exactly for any ``total`` up to
+    ``2**63 - 1``.
+
     Examples
     --------
     >>> apportion([0.5, 0.3, 0.2], 7).tolist()   # quotas 3.5, 2.1, 1.4
     [4, 2, 1]
     >>> apportion([0.5, 0.3, 0.2], 7, capacity=[2, 9, 9]).tolist()
     [2, 3, 2]
+    >>> apportion([1, 1, 4], 10).tolist()        # quotas 5/3, 5/3, 20/3: equal remainders, by index
+    [2, 2, 6]
     """
     w = np.asarray(weights, dtype=np.float64)
     shape = w.shape
-    w = w.ravel().copy()
+    w = w.ravel()
     if (w < 0).any() or not np.isfinite(w).all():
         raise ValueError("`weights` must be finite and non-negative")
     total = int(total)
     if total < 0 or (total > 0 and not (w > 0).any()):
         raise ValueError(f"`total` must be >= 0, and 0 when every weight is 0; got {total}")
+    if total > np.iinfo(np.int64).max:
+        raise ValueError(f"`total` must be below 2**63; got {total}")
     if capacity is None:
-        cap = np.full(w.size, total, np.int64)
+        cap = [total] * w.size
     else:
-        cap = np.asarray(capacity, np.int64).ravel()
-        if total > cap[w > 0].sum():
-            raise ValueError(f"`total` {total} exceeds the capacity of the positive weights ({cap[w > 0].sum()})")
-    out = np.zeros(w.size, np.int64)
-    free = w > 0
+        cap_arr = np.asarray(capacity, np.int64).ravel()
+        if cap_arr.shape != w.shape:
+            raise ValueError(f"`capacity` must have the shape of `weights` {shape}; got {np.shape(capacity)}")
+        if total > int(cap_arr[w > 0].sum()):
+            raise ValueError(f"`total` {total} exceeds the capacity of the positive weights ({cap_arr[w > 0].sum()})")
+        cap = [int(c) for c in cap_arr]
+    # Exact integer weights: every float is num / 2**k; scale all to the largest denominator.
+    ratios = [float(x).as_integer_ratio() for x in w]
+    den = max(d for _, d in ratios)
+    wi = [num * (den // d) for num, d in ratios]
+    out = [0] * w.size
+    free = [x > 0 for x in wi]
     remaining = total
     while remaining > 0:
-        quota = remaining * w * free / (w * free).sum()
-        base = np.floor(quota).astype(np.int64)
-        short = remaining - base.sum()
-        order = np.lexsort((np.arange(w.size), -(quota - base)))  # largest remainder, ties by index
-        base[order[:short]] += 1
-        over = free & (out + base > cap)
-        if not over.any():
-            out += base
+        idx = [i for i in range(w.size) if free[i]]
+        wsum = sum(wi[i] for i in idx)
+        base, rem = {}, {}
+        for i in idx:
+            base[i], rem[i] = divmod(remaining * wi[i], wsum)
+        short = remaining - sum(base.values())
+        for i in sorted(idx, key=lambda i: (-rem[i], i))[:short]:  # largest remainder, ties by index
+            base[i] += 1
+        over = [i for i in idx if out[i] + base[i] > cap[i]]
+        if not over:
+            for i in idx:
+                out[i] += base[i]
             break
         # Fix the entries that overflow at their capacity and re-apportion the rest.
-        remaining -= int((cap[over] - out[over]).sum())
-        out[over] = cap[over]
-        free &= ~over
-    return out.reshape(shape)
+        for i in over:
+            remaining -= cap[i] - out[i]
+            out[i] = cap[i]
+            free[i] = False
+    return np.asarray(out, dtype=np.int64).reshape(shape)
 
 
 def zipf_prior(n_classes: int, exponent: float = 1.0) -> np.ndarray:
@@ -111,18 +140,27 @@ def class_accuracies(mean: float, prior, *, spread: float = 0.15, lo: float = 0.
     Draws ``mean + spread * z_k`` (``z_k`` standard normal), then shifts all
     classes by one constant (bisection) so that ``sum_k prior_k acc_k = mean``
     after clipping to ``[lo, hi]``.
+
+    The bisection compares an exactly rounded sum (:func:`math.fsum` of the
+    products), not a BLAS dot product whose last bit depends on the CPU, so
+    the accuracies are the same bytes on every machine.  ``mean`` must lie in
+    ``[lo, hi]`` (else no shift reaches it).
     """
     rng = check_rng(rng)
     prior = np.asarray(prior, dtype=np.float64)
+    if not lo <= mean <= hi:
+        raise ValueError(f"`mean` must lie in [lo, hi] = [{lo}, {hi}]; got {mean!r}")
     raw = mean + spread * rng.standard_normal(prior.size)
-    a, b = -1.0, 1.0
-    for _ in range(60):
-        mid = (a + b) / 2
-        if np.dot(prior, np.clip(raw + mid, lo, hi)) < mean:
-            a = mid
+    shift_lo, shift_hi = lo - float(raw.max()), hi - float(raw.min())  # every class at lo / at hi
+    for _ in range(200):
+        mid = (shift_lo + shift_hi) / 2
+        if mid in (shift_lo, shift_hi):  # the interval is two adjacent floats
+            break
+        if math.fsum(prior * np.clip(raw + mid, lo, hi)) < mean:
+            shift_lo = mid
         else:
-            b = mid
-    return np.clip(raw + (a + b) / 2, lo, hi)
+            shift_hi = mid
+    return np.clip(raw + (shift_lo + shift_hi) / 2, lo, hi)
 
 
 def random_confusion(n_classes: int, concentration: float = 0.3, *, rng=None) -> np.ndarray:
@@ -235,7 +273,9 @@ def truth_for_joint_counts(counts, *, target_accuracy=(0.727, 0.761), agree_corr
     targets.  The truth is then assigned by quota, not by independent
     draws: the number of items of each kind per cell is the cell count times
     the conditional, apportioned to integers (:func:`apportion`) so that the
-    accuracies equal ``round(target * M) / M`` exactly; which items get
+    accuracies equal ``round(target * M) / M`` exactly (rounded half up in
+    exact arithmetic, as is the number of agreement items that are right,
+    ``round(agree_correct * sum_i M_ii)``); which items get
     which truth, and the "other" classes, are random.
     """
     rng = check_rng(rng)
@@ -244,11 +284,14 @@ def truth_for_joint_counts(counts, *, target_accuracy=(0.727, 0.761), agree_corr
     m = int(n.sum())
     diag = np.diag(n)
     a = class_accuracies(agree_correct, diag / max(diag.sum(), 1), spread=class_spread, lo=0.0, hi=1.0, rng=rng)
-    agree_right = np.minimum(apportion(a * diag, int(round(np.dot(a, diag)))), diag)
+    # The number right where the models agree is agree_correct x (agreement items), rounded half up
+    # in exact arithmetic (it is often an exact half, e.g. 0.9 x 455: no float sum may decide it).
+    n_agree_right = math.floor(Fraction(agree_correct) * int(diag.sum()) + Fraction(1, 2))
+    agree_right = np.minimum(apportion(a * diag, n_agree_right), diag)
     s = int(agree_right.sum())
     off = ~np.eye(k, dtype=bool)
     d = n[off]
-    target_b, target_c = (int(round(t * m)) - s for t in target_accuracy)
+    target_b, target_c = (math.floor(Fraction(t) * m + Fraction(1, 2)) - s for t in target_accuracy)
     if target_b < 0 or target_c < 0 or target_b + target_c > d.sum():
         raise ValueError(f"`target_accuracy` {target_accuracy} is out of reach with these counts "
                          f"and agree_correct={agree_correct}")
