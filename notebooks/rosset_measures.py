@@ -56,7 +56,7 @@ breakdown_seed = int(gen.integers(0, 2**31 - 1))
 
 # %%
 ident = rm.identities(y, m1)
-out.table(ident, "identities", floatfmt=".10g")
+out.table(rm.identities_table(ident), "identities", floatfmt=".10g")
 rm.add_identity_claims(ledger, ident, y, m1)
 ident
 

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .io import atomic_write_text, to_markdown, write_table
+from .io import atomic_write_text, format_float, to_csv, to_markdown, write_table
 from .paths import PAPERS, figures_root
 from .reference import parse_printed, printed_decimals
 
@@ -72,7 +72,7 @@ def _fmt(value) -> str:
     if isinstance(value, (int, np.integer)):
         return str(int(value))
     v = float(value)
-    return "nan" if np.isnan(v) else f"{v:.6g}"
+    return "nan" if np.isnan(v) else format_float(v)
 
 
 class Ledger:
@@ -237,7 +237,7 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
         write_table(df, root / paper / "claims")
         frames.append(df)
     all_claims = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
-    atomic_write_text(root / "claims.csv", all_claims.to_csv(index=False, lineterminator="\n"))
+    atomic_write_text(root / "claims.csv", to_csv(all_claims))
     counts = pd.crosstab(all_claims["paper"], all_claims["status"]).reindex(
         index=[p for p in PAPERS if p in set(all_claims["paper"])], columns=list(STATUSES), fill_value=0
     )

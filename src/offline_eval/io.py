@@ -2,10 +2,25 @@
 
 Every file is written to a temporary file in the destination folder and moved
 into place with :func:`os.replace`, so a reader (or a crashed run) never sees
-a half-written table next to good ones.  Tables are saved as CSV (full
-precision, for machines) and Markdown (rounded at the edge, for write-ups);
-figures as PNG and PDF without timestamps or software versions, so the same
-inputs give the same bytes.
+a half-written table.  Tables are saved as CSV (for machines) and Markdown
+(for write-ups); figures as PNG and PDF without timestamps or software
+versions, so the same inputs give the same bytes.
+
+Precision of tables
+-------------------
+Every float in a CSV is written with :data:`FLOAT_DIGITS` significant digits
+(:func:`format_float`), the ledger's values too.  Why six: the papers print at
+most four or five significant digits, so six keep a guard digit beyond any
+printed value; and the last bits of a floating-point result change between
+CPUs (numpy's SIMD dispatch, OpenBLAS kernels, glibc's FMA variants of
+``exp``/``log``).  Measured between two dispatch levels, that noise is below
+``1e-14`` relative for most values and reaches ``2.5e-11`` where two close
+means are subtracted; at six digits a value then changes its last written
+digit with probability about ``1e-5``, at full precision (17 digits) it
+always does.  A float that is a whole number below ``2**53`` is written as an
+integer (``10393400``, not ``1.03934e+07``), ``-0.0`` as ``0``.  Columns whose
+true value is zero (identity gaps, errors against a reference) are noise at
+any precision: studies report them against a stated tolerance instead.
 """
 
 from __future__ import annotations
@@ -21,10 +36,14 @@ import pandas as pd
 from .paths import PAPERS, figures_root
 
 __all__ = [
+    "FLOAT_DIGITS",
     "OutputDir",
     "atomic_write_bytes",
     "atomic_write_text",
+    "below_tolerance",
     "figure_bytes",
+    "format_float",
+    "to_csv",
     "to_markdown",
     "write_table",
 ]
@@ -56,11 +75,75 @@ def atomic_write_text(path: str | Path, text: str) -> Path:
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
+#: Significant digits of every float written to a CSV table or the ledger (see the module notes).
+FLOAT_DIGITS = 6
+
+_EXACT_INT = float(2**53)
+
+
+def format_float(value, digits: int = FLOAT_DIGITS) -> str:
+    """A float as text at ``digits`` significant digits; whole numbers below 2**53 as integers.
+
+    ``nan`` is the empty string (pandas' missing value), infinities are
+    ``inf``/``-inf``.
+
+    >>> format_float(0.1 + 0.2), format_float(10393400.0), format_float(-0.0), format_float(2.5e-11)
+    ('0.3', '10393400', '0', '2.5e-11')
+    >>> format_float(1 / 3, 3), format_float(float("nan")), format_float(float("-inf"))
+    ('0.333', '', '-inf')
+    """
+    v = float(value)
+    if np.isnan(v):
+        return ""
+    if np.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if v.is_integer() and abs(v) < _EXACT_INT:
+        return str(int(v))
+    return format(v, f".{int(digits)}g")
+
+
+def below_tolerance(values, tol: float) -> pd.Series:
+    """Values whose true size is zero, as a machine can show them: ``"< tol"`` below ``tol``.
+
+    An identity's gap or an error against a reference is rounding noise when
+    it is below ``tol``, and noise differs between CPUs in every digit; such a
+    column is written as the text ``"< tol"`` for those rows and as the value
+    (at :data:`FLOAT_DIGITS` digits) for the others.
+
+    >>> below_tolerance([3e-17, 0.0, 0.25], 1e-12).tolist()
+    ['< 1e-12', '< 1e-12', 0.25]
+    """
+    tol = float(tol)
+    if not tol > 0:
+        raise ValueError(f"`tol` must be positive; got {tol!r}")
+    x = np.abs(np.asarray(values, dtype=np.float64))
+    return pd.Series([f"< {tol:g}" if v < tol else float(v) for v in x], dtype=object)
+
+
+def _csv_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with every float (in float or object columns) replaced by :func:`format_float` text."""
+    out = df.copy()
+    for c in out.columns:
+        col = out[c]
+        if pd.api.types.is_float_dtype(col):
+            out[c] = [format_float(v) for v in col.to_numpy()]
+        elif col.dtype == object:
+            out[c] = [format_float(v) if isinstance(v, (float, np.floating)) else v for v in col]
+    return out
+
+
+def to_csv(df: pd.DataFrame) -> str:
+    """``df`` as CSV text (no index, ``\\n`` line ends, floats at :data:`FLOAT_DIGITS` digits)."""
+    return _csv_frame(df).to_csv(index=False, lineterminator="\n")
+
+
 def _format_cell(value, floatfmt: str) -> str:
     if value is None or value is pd.NA or (isinstance(value, (float, np.floating)) and np.isnan(value)):
         return ""
     if isinstance(value, (float, np.floating)):
-        return format(float(value), floatfmt)
+        text = format(float(value), floatfmt)
+        # "-0.000": a negative value that rounds to zero is written without its sign
+        return text[1:] if text.startswith("-") and float(text) == 0 else text
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
     return str(value).replace("|", "\\|").replace("\n", " ")
@@ -82,10 +165,9 @@ def to_markdown(df: pd.DataFrame, *, floatfmt: str | dict = ".4g") -> str:
 
 
 def write_table(df: pd.DataFrame, stem: str | Path, *, floatfmt: str | dict = ".4g") -> tuple[Path, Path]:
-    """Write ``df`` to ``<stem>.csv`` (full precision) and ``<stem>.md`` (rounded)."""
+    """Write ``df`` to ``<stem>.csv`` (:data:`FLOAT_DIGITS` digits) and ``<stem>.md`` (``floatfmt``)."""
     stem = Path(stem)
-    csv = df.to_csv(index=False, lineterminator="\n")
-    p_csv = atomic_write_text(stem.with_suffix(".csv"), csv)
+    p_csv = atomic_write_text(stem.with_suffix(".csv"), to_csv(df))
     p_md = atomic_write_text(stem.with_suffix(".md"), to_markdown(df, floatfmt=floatfmt))
     return p_csv, p_md
 

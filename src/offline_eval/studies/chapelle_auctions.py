@@ -17,13 +17,16 @@ import pandas as pd
 from scipy import integrate, special, stats
 
 from .. import reference
+from ..io import below_tolerance
 from ..bidding import _eu_rows, _utility_rows, ab_test_correlation, expected_utility_per_row
 from ..plotting import new_figure
 from ..synth.rtb import RTBWorld, expected_ab, simulate_rtb
 
 __all__ = [
     "BASELINES",
+    "CLOSED_FORM_TOL",
     "closed_form_check",
+    "closed_form_table",
     "correlation_table",
     "eu_column",
     "fig1",
@@ -292,6 +295,18 @@ def closed_form_check(betas=(1e-3, 1e-2, 1e-1, 1.0, 10.0, 1e2, 1e3, 1e4), n_per_
             rows.append(dict(beta=beta, a=a, v=v, p=p, c=c, quadrature=quad, closed_form=ours, printed_form=printed,
                              closed_form_err=abs(ours - quad) / size, printed_form_err=abs(printed - quad) / size))
     return pd.DataFrame(rows)
+
+
+#: Scaled differences from the quadrature below this are rounding noise (their digits change between CPUs).
+CLOSED_FORM_TOL = 1e-10
+
+
+def closed_form_table(cf: pd.DataFrame) -> pd.DataFrame:
+    """:func:`closed_form_check` for the output table: errors below :data:`CLOSED_FORM_TOL` as ``"< 1e-10"``."""
+    out = cf.copy()
+    for c in ("closed_form_err", "printed_form_err"):
+        out[c] = below_tolerance(out[c], CLOSED_FORM_TOL).to_numpy()
+    return out
 
 
 def gamma_variance(c: float, beta: float) -> float:

@@ -13,10 +13,15 @@ import pandas as pd
 
 from .. import ranking as rk
 from ..claims import Ledger
+from ..io import below_tolerance, format_float
 from ..plotting import new_figure
+
+#: Below this, an identity's gap is rounding noise (its digits change between CPUs).
+NOISE_TOL = 1e-12
 
 __all__ = [
     "BREAKDOWN_MEASURES",
+    "NOISE_TOL",
     "add_breakdown_claims",
     "add_identity_claims",
     "breakdown",
@@ -25,6 +30,7 @@ __all__ = [
     "fig2_cutoff_auc",
     "fig3_cumulative_rank",
     "identities",
+    "identities_table",
 ]
 
 BREAKDOWN_MEASURES = ("RMSE", "MAE", "MAD", "tau", "rho")
@@ -82,7 +88,11 @@ def fig3_cumulative_rank(y, pred):
 
 # -- identities --------------------------------------------------------------------------------
 def identities(y, pred) -> pd.DataFrame:
-    """Every identity the paper states, evaluated on ``(y, pred)``: left side, right side, |gap|."""
+    """Every identity the paper states, evaluated on ``(y, pred)``: left side, right side, |gap|.
+
+    ``gap`` and ``relative_gap`` are floats; :func:`identities_table` shows them
+    as ``"< 1e-12"`` where they are rounding noise.
+    """
     n = len(y)
     T, R = rk.t_statistic(y, pred), rk.r_statistic(y, pred)
     order = np.argsort(-pred, kind="stable")
@@ -119,12 +129,21 @@ def identities(y, pred) -> pd.DataFrame:
     return df
 
 
+def identities_table(ident: pd.DataFrame) -> pd.DataFrame:
+    """:func:`identities` for the output table: gaps below 1e-12 (rounding noise, CPU-dependent) as ``"< 1e-12"``."""
+    out = ident.copy()
+    for c in ("gap", "relative_gap"):
+        out[c] = below_tolerance(out[c], NOISE_TOL).to_numpy()
+    return out
+
+
 def add_identity_claims(ledger: Ledger, ident: pd.DataFrame, y, pred) -> None:
     """One claim per identity (holds at relative 1e-9) and the paper's four errata, with their evidence."""
     for k, row in ident.iterrows():
         ledger.check(
             f"rosset-identity-{k + 1:02d}", row["source"], row["identity"], paper_value="identity",
-            reproduced_value=f"{row['left']:.12g} vs {row['right']:.12g}", criterion="relative gap <= 1e-9 on the M1 survey",
+            reproduced_value=f"{format_float(row['left'])} vs {format_float(row['right'])}",
+            criterion="relative gap <= 1e-9 on the M1 survey",
             holds=bool(row["relative_gap"] <= 1e-9),
         )
     n = len(y)
