@@ -51,11 +51,11 @@ def test_ledger_statuses_and_criteria():
     assert L.tolerance("d", "T", "s", printed="0.00103", value=0.00097, rtol=0.1) == "within-tolerance"
     assert L.tolerance("e", "T", "s", printed="0.00103", value=0.0005, rtol=0.1) == "differs"
     assert L.check("f", "T", "s", criterion="x > y", holds=False) == "differs"
-    assert L.sweep("g", "T", "s", outcomes=[True] * 18 + [False] * 2, criterion="c", min_share=0.9) == "holds"
-    assert L.sweep("h", "T", "s", outcomes=[True] * 17 + [False] * 3, criterion="c", min_share=0.9) == "differs"
+    assert L.sweep("g", "T", "s", outcomes=[True] * 16 + [False] * 4, criterion="c") == "holds"
+    assert L.sweep("h", "T", "s", outcomes=[True] * 15 + [False] * 5, criterion="c") == "differs"
     df = L.frame()
     assert list(df.columns) == COLUMNS
-    assert df.loc[df.claim_id == "g", "reproduced_value"].item() == "18/20 seeds"
+    assert df.loc[df.claim_id == "g", "reproduced_value"].item() == "16/20 seeds (80%, 95% CI 58-92%)"
     assert (df["criterion"] != "").all()
     with pytest.raises(ValueError, match="already in the ledger"):
         L.check("a", "T", "s", criterion="c", holds=True)
@@ -140,3 +140,68 @@ def test_reference_parsing():
         reference.parse_printed("n/a")
     with pytest.raises(ValueError, match="`paper`"):
         reference.load("nature")
+
+
+# -- the one sweep rule, kinds, controls ---------------------------------------------------------
+from scipy import stats  # noqa: E402
+
+from offline_eval import claims  # noqa: E402
+
+
+@pytest.mark.parametrize("k,n", [(0, 20), (1, 20), (13, 20), (17, 20), (20, 20), (3, 7), (50, 50)])
+def test_wilson_interval_equals_scipy(k, n):
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    np.testing.assert_allclose(claims.wilson_interval(k, n), (ci.low, ci.high), atol=1e-12)
+
+
+def test_one_sweep_rule_threshold_is_exact():
+    # 16/20 = 0.8 exactly: holds (rational comparison, no float slack), 15/20 does not, for any n
+    assert claims.SWEEP_MIN_SHARE == 0.8 and claims.SWEEP_SEEDS == 20
+    assert claims.sweep_verdict([True] * 16 + [False] * 4).passes
+    assert not claims.sweep_verdict([True] * 15 + [False] * 5).passes
+    assert claims.sweep_verdict([True] * 4 + [False]).passes and not claims.sweep_verdict([True] * 3 + [False]).passes
+    with pytest.raises(ValueError, match="`outcomes` must be booleans"):
+        claims.sweep_verdict([1, 0, 1])
+
+
+def test_min_share_other_than_the_rule_is_rejected():
+    L = Ledger("yi", "nb")
+    with pytest.raises(ValueError, match="one sweep rule"):
+        L.sweep("a", "T", "s", outcomes=[True] * 20, criterion="c", min_share=0.6)
+
+
+def test_expected_share_from_the_papers_uncertainty():
+    # 10/20 has Wilson interval 30%-70%: consistent with a predicted 65%, not with 80%
+    L = Ledger("rosset", "nb")
+    assert L.sweep("a", "T", "s", outcomes=[True] * 10 + [False] * 10, criterion="c", expected_share=0.65) == "holds"
+    assert L.sweep("b", "T", "s", outcomes=[True] * 10 + [False] * 10, criterion="c", expected_share=0.8) == "differs"
+    assert "predicts" in L.frame()["criterion"].iloc[0]
+
+
+def test_a_control_that_passes_too_makes_the_claim_differ():
+    L = Ledger("yi", "nb")
+    assert L.sweep("a", "T", "s", outcomes=[True] * 20, control=[False] * 20, criterion="c") == "holds"
+    assert L.sweep("b", "T", "s", outcomes=[True] * 20, control=[True] * 19 + [False], criterion="c") == "differs"
+    row = L.frame().iloc[1]
+    assert "does not discriminate" in row["note"] and row["control"].startswith("19/20 seeds")
+
+
+def test_kind_and_evidence_are_checked():
+    L = Ledger("yi", "nb")
+    with pytest.raises(ValueError, match="`kind` must be one of"):
+        L.check("a", "T", "s", criterion="c", holds=True, kind="reproduction")
+    with pytest.raises(ValueError, match="`evidence` must be relative paths"):
+        L.check("a", "T", "s", criterion="c", holds=True, evidence="/etc/passwd")
+    L.check("a", "T", "s", criterion="c", holds=True, kind="check", evidence=["yi/table5.csv", "yi/fig3.png"])
+    assert L.frame()["evidence"].iloc[0] == "yi/table5.csv; yi/fig3.png"
+
+
+def test_count_table_keeps_calibrations_and_checks_apart():
+    L = Ledger("yi", "nb")
+    L.check("a", "T", "s", criterion="c", holds=True)
+    L.tolerance("b", "T", "s", printed="1.02", value=1.01, rtol=0.05, kind="calibration")
+    L.check("c", "T", "s", criterion="c", holds=True, kind="check")
+    repro, other = claims.count_table(L.frame())
+    assert repro.set_index("paper").loc["yi", "total"] == 1
+    assert other.set_index("paper").loc["yi", "calibration"] == 1 and other.set_index("paper").loc["yi", "check"] == 1
+    assert "1 calibration" in L.verdict()

@@ -6,6 +6,39 @@ saves it with :meth:`offline_eval.io.OutputDir.claims`.  ``make reproduce``
 then gathers every notebook's claims into ``figures/<paper>/claims.csv`` and
 ``figures/claims.csv`` / ``figures/claims.md`` (:func:`gather`).
 
+Kinds of row
+------------
+Every row says what it is (column ``kind``, :data:`KINDS`):
+
+printed
+    a printed cell recomputed from the paper's own printed inputs;
+formula
+    a formula, identity or derivation the paper states, checked numerically;
+claim
+    a qualitative or magnitude claim of the paper, reproduced on a synthetic
+    (or public) world;
+calibration
+    a value the synthetic world was set to match: shown beside the paper,
+    never counted as a reproduction;
+check
+    a check of ours (an identity of our code, a construction), not a claim
+    of the paper.
+
+The count tables put the paper's numbers and claims (``printed``,
+``formula``, ``claim``) apart from calibrations and our checks.
+
+Seed sweeps
+-----------
+One rule for every sweep (:func:`sweep_verdict`): a claim checked on
+:data:`SWEEP_SEEDS` seeds holds when it holds in at least
+:data:`SWEEP_MIN_SHARE` of them; the share is reported with its Wilson 95%
+interval.  Where the paper's own uncertainty predicts how often a faithful
+world passes (``expected_share``), the claim holds when the interval reaches
+that share.  A claim on a synthetic world is also run on a *control* world
+with the paper's mechanism switched off; when the control passes the same
+criterion, the criterion does not discriminate and the claim is not
+``holds`` (column ``control``).
+
 Statuses
 --------
 exact
@@ -24,6 +57,9 @@ erratum
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -33,20 +69,125 @@ from .io import atomic_write_text, format_float, to_csv, to_markdown, write_tabl
 from .paths import PAPERS, figures_root
 from .reference import parse_printed, printed_decimals
 
-__all__ = ["COLUMNS", "STATUSES", "Ledger", "gather", "matches_printed", "seed_sweep"]
+__all__ = [
+    "COLUMNS",
+    "KINDS",
+    "REPRODUCTION_KINDS",
+    "STATUSES",
+    "SWEEP_MIN_SHARE",
+    "SWEEP_SEEDS",
+    "Ledger",
+    "SweepVerdict",
+    "count_table",
+    "gather",
+    "matches_printed",
+    "seed_sweep",
+    "sweep_verdict",
+    "verdict",
+    "wilson_interval",
+]
 
 COLUMNS = [
     "paper",
     "claim_id",
+    "kind",
     "source",
     "statement",
     "paper_value",
     "reproduced_value",
     "criterion",
     "status",
+    "control",
+    "evidence",
     "note",
 ]
 STATUSES = ("exact", "within-tolerance", "holds", "differs", "erratum")
+KINDS = ("printed", "formula", "claim", "calibration", "check")
+#: The kinds that are the paper's own numbers and claims (the rest are calibrations and our checks).
+REPRODUCTION_KINDS = ("printed", "formula", "claim")
+
+#: Default number of seeds of every seed sweep.
+SWEEP_SEEDS = 20
+#: A swept claim holds when it holds in at least this share of the seeds (the one sweep rule).
+SWEEP_MIN_SHARE = 0.8
+_Z95 = 1.959963984540054  # the 97.5% standard normal quantile
+
+
+def wilson_interval(k: int, n: int, z: float = _Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``k / n`` (95% by default).
+
+    >>> [round(x, 4) for x in wilson_interval(17, 20)]
+    [0.6396, 0.9476]
+    >>> wilson_interval(20, 20)[1]
+    1.0
+    """
+    if not (isinstance(n, (int, np.integer)) and n > 0 and isinstance(k, (int, np.integer)) and 0 <= k <= n):
+        raise ValueError(f"`k` and `n` must be integers with 0 <= k <= n and n > 0; got k={k!r}, n={n!r}")
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (0.0 if k == 0 else max(0.0, mid - half), 1.0 if k == n else min(1.0, mid + half))
+
+
+@dataclass(frozen=True)
+class SweepVerdict:
+    """The sweep rule applied to one claim (:func:`sweep_verdict`)."""
+
+    k: int
+    n: int
+    low: float
+    high: float
+    passes: bool
+    rule: str
+
+    @property
+    def share(self) -> float:
+        return self.k / self.n
+
+    def text(self) -> str:
+        """``"17/20 seeds (85%, 95% CI 64-95%)"``."""
+        return f"{self.k}/{self.n} seeds ({self.share:.0%}, 95% CI {100 * self.low:.0f}-{100 * self.high:.0f}%)"
+
+
+def sweep_verdict(outcomes, *, expected_share: float | None = None) -> SweepVerdict:
+    """The one sweep rule: does a claim hold on a seed sweep?
+
+    Parameters
+    ----------
+    outcomes : array-like of bool
+        One boolean per seed: does the criterion hold for that seed?
+    expected_share : float, optional
+        How often a world faithful to the paper passes, as the paper's own
+        uncertainty predicts (e.g. a printed z-score).  Without it the claim
+        passes when its share is at least :data:`SWEEP_MIN_SHARE` (compared
+        exactly, in rational arithmetic); with it, when the Wilson 95%
+        interval of the share reaches ``expected_share``.
+
+    >>> sweep_verdict([True] * 16 + [False] * 4).passes
+    True
+    >>> sweep_verdict([True] * 15 + [False] * 5).passes
+    False
+    >>> sweep_verdict([True] * 10 + [False] * 10, expected_share=0.65).passes
+    True
+    """
+    out = np.asarray(outcomes)
+    if out.ndim != 1 or out.size == 0:
+        raise ValueError(f"`outcomes` must be a non-empty 1-D array of booleans; got shape {out.shape}")
+    if out.dtype != bool:
+        raise ValueError(f"`outcomes` must be booleans; got dtype {out.dtype}")
+    k, n = int(out.sum()), int(out.size)
+    low, high = wilson_interval(k, n)
+    if expected_share is None:
+        passes = Fraction(k, n) >= Fraction(str(SWEEP_MIN_SHARE))
+        rule = f"holds in >= {SWEEP_MIN_SHARE:.0%} of {n} seeds"
+    else:
+        if not 0 < expected_share < 1:
+            raise ValueError(f"`expected_share` must be in (0, 1); got {expected_share!r}")
+        passes = high >= expected_share
+        rule = (f"the paper's own uncertainty predicts a faithful world passes in {expected_share:.0%} of seeds; "
+                f"holds when the 95% interval of the share over {n} seeds reaches it")
+    return SweepVerdict(k, n, low, high, bool(passes), rule)
 
 
 def matches_printed(value: float, printed: str) -> bool:
@@ -97,10 +238,24 @@ class Ledger:
         self._rows: list[dict] = []
 
     # -- generic ------------------------------------------------------------------
-    def add(self, claim_id, source, statement, *, paper_value, reproduced_value, criterion, status, note=""):
-        """Add one claim row; ``status`` must be one of :data:`STATUSES`."""
+    def add(self, claim_id, source, statement, *, paper_value, reproduced_value, criterion, status, note="",
+            kind="claim", control="", evidence=()):
+        """Add one claim row.
+
+        ``status`` is one of :data:`STATUSES`, ``kind`` one of :data:`KINDS`;
+        ``control`` is what the control world (the paper's mechanism switched
+        off) gave; ``evidence`` names the output files that back the row
+        (paths relative to the figures root, e.g. ``"yi/table5.csv"``; a
+        string or a sequence of strings).
+        """
         if status not in STATUSES:
             raise ValueError(f"`status` must be one of {STATUSES}; got {status!r}")
+        if kind not in KINDS:
+            raise ValueError(f"`kind` must be one of {KINDS}; got {kind!r}")
+        evidence = [evidence] if isinstance(evidence, str) else [str(e) for e in evidence]
+        bad = [e for e in evidence if not e or e.startswith("/") or ".." in Path(e).parts or ";" in e]
+        if bad:
+            raise ValueError(f"`evidence` must be relative paths under the figures root; got {bad}")
         if any(r["claim_id"] == claim_id for r in self._rows):
             raise ValueError(f"`claim_id` {claim_id!r} is already in the ledger")
         if not criterion:
@@ -109,19 +264,23 @@ class Ledger:
             dict(
                 paper=self.paper,
                 claim_id=str(claim_id),
+                kind=kind,
                 source=str(source),
                 statement=str(statement),
                 paper_value=_fmt(paper_value),
                 reproduced_value=_fmt(reproduced_value),
                 criterion=str(criterion),
                 status=status,
+                control=_fmt(control),
+                evidence="; ".join(evidence),
                 note=str(note),
             )
         )
         return status
 
     # -- numbers -------------------------------------------------------------------
-    def printed(self, claim_id, source, statement, *, printed: str, value: float, erratum_note: str | None = None, note=""):
+    def printed(self, claim_id, source, statement, *, printed: str, value: float, erratum_note: str | None = None, note="",
+                kind="printed", evidence=()):
         """Compare ``value`` with a printed number at its printed precision.
 
         Status ``exact`` when they agree.  When they do not, the status is
@@ -135,11 +294,15 @@ class Ledger:
         return self.add(
             claim_id, source, statement, paper_value=printed, reproduced_value=f"{float(value):.{d + 2}f}",
             criterion=f"equal when rounded to the printed {d} decimal{'s' if d != 1 else ''}",
-            status=status, note=full_note,
+            status=status, note=full_note, kind=kind, evidence=evidence,
         )
 
-    def tolerance(self, claim_id, source, statement, *, printed: str, value: float, rtol=None, atol=None, note=""):
-        """``within-tolerance`` if ``|value - printed| <= atol + rtol * |printed|``, else ``differs``."""
+    def tolerance(self, claim_id, source, statement, *, printed: str, value: float, rtol=None, atol=None, note="",
+                  kind="claim", evidence=()):
+        """``within-tolerance`` if ``|value - printed| <= atol + rtol * |printed|``, else ``differs``.
+
+        A value the world was set to match is ``kind="calibration"``.
+        """
         if rtol is None and atol is None:
             raise ValueError("give `rtol` or `atol`")
         target = parse_printed(printed)
@@ -149,41 +312,58 @@ class Ledger:
         return self.add(
             claim_id, source, statement, paper_value=printed, reproduced_value=value,
             criterion=f"|ours - paper| <= {' + '.join(parts)}",
-            status="within-tolerance" if ok else "differs", note=note,
+            status="within-tolerance" if ok else "differs", note=note, kind=kind, evidence=evidence,
         )
 
-    def erratum(self, claim_id, source, statement, *, printed: str, value, evidence: str):
-        """Record a printed value that contradicts the paper's own inputs."""
+    def erratum(self, claim_id, source, statement, *, printed: str, value, evidence: str, kind="printed", files=()):
+        """Record a printed value (``kind="printed"``) or formula (``"formula"``) that contradicts the paper's own inputs.
+
+        ``evidence`` is the argument, written to the note; ``files`` the outputs that back it.
+        """
         return self.add(
             claim_id, source, statement, paper_value=printed, reproduced_value=value,
             criterion="recomputed from the paper's own printed inputs", status="erratum", note=evidence,
+            kind=kind, evidence=files,
         )
 
     # -- qualitative ---------------------------------------------------------------
-    def check(self, claim_id, source, statement, *, criterion: str, holds: bool, paper_value="", reproduced_value="", note=""):
-        """A qualitative claim: ``holds`` or ``differs`` by its stated ``criterion``."""
+    def check(self, claim_id, source, statement, *, criterion: str, holds: bool, paper_value="", reproduced_value="", note="",
+              kind="claim", control="", evidence=()):
+        """A qualitative claim (or a formula, or a check of ours): ``holds`` or ``differs`` by its stated ``criterion``."""
         return self.add(
             claim_id, source, statement, paper_value=paper_value, reproduced_value=reproduced_value,
             criterion=criterion, status="holds" if bool(holds) else "differs", note=note,
+            kind=kind, control=control, evidence=evidence,
         )
 
-    def sweep(self, claim_id, source, statement, *, outcomes, criterion: str, min_share: float = 0.9, paper_value="", note=""):
-        """A claim checked on every seed of a sweep.
+    def sweep(self, claim_id, source, statement, *, outcomes, criterion: str, control=None, expected_share=None,
+              paper_value="", note="", kind="claim", evidence=(), min_share=None):
+        """A claim checked on every seed of a sweep, by the one sweep rule (:func:`sweep_verdict`).
 
         ``outcomes`` holds one boolean per seed (does the criterion hold for
-        that seed?).  The claim ``holds`` when the share of seeds where it
-        holds is at least ``min_share`` (stated in the ledger's criterion).
+        that seed?).  ``control`` holds the same booleans on the control
+        world, in which the mechanism the paper credits is switched off: when
+        the control passes the rule too, the criterion does not discriminate
+        and the claim is ``differs``, with a note saying so.
+        ``min_share`` is accepted for compatibility and must equal
+        :data:`SWEEP_MIN_SHARE` when given: there is one sweep rule.
         """
-        outcomes = np.asarray(outcomes, dtype=bool)
-        if outcomes.ndim != 1 or outcomes.size == 0:
-            raise ValueError(f"`outcomes` must be a non-empty 1-D array of booleans; got shape {outcomes.shape}")
-        if not 0 < min_share <= 1:
-            raise ValueError(f"`min_share` must be in (0, 1]; got {min_share}")
-        k, n = int(outcomes.sum()), outcomes.size
+        if min_share is not None and min_share != SWEEP_MIN_SHARE:
+            raise ValueError(f"`min_share` is the one sweep rule's {SWEEP_MIN_SHARE}; got {min_share} "
+                             "(pass `expected_share` where the paper's own uncertainty predicts a share)")
+        v = sweep_verdict(outcomes, expected_share=expected_share)
+        status, notes, control_text = ("holds" if v.passes else "differs"), [note] if note else [], ""
+        if control is not None:
+            c = sweep_verdict(control, expected_share=expected_share)
+            control_text = f"{c.text()}, mechanism off"
+            if c.passes and v.passes:
+                status = "differs"
+                notes.append("the control world (the paper's mechanism switched off) passes the same criterion: "
+                             "the criterion does not discriminate")
         return self.add(
-            claim_id, source, statement, paper_value=paper_value, reproduced_value=f"{k}/{n} seeds",
-            criterion=f"{criterion}; holds in >= {min_share:.0%} of {n} seeds",
-            status="holds" if k >= min_share * n - 1e-9 else "differs", note=note,
+            claim_id, source, statement, paper_value=paper_value, reproduced_value=v.text(),
+            criterion=f"{criterion}; {v.rule}", status=status, note="; ".join(notes),
+            kind=kind, control=control_text, evidence=evidence,
         )
 
     # -- output --------------------------------------------------------------------
@@ -195,6 +375,10 @@ class Ledger:
         """Number of claims per status."""
         df = self.frame()
         return {s: int((df["status"] == s).sum()) for s in STATUSES}
+
+    def verdict(self) -> str:
+        """A short written verdict of this notebook's claims (:func:`verdict`)."""
+        return verdict(self.frame())
 
 
 def seed_sweep(func, seeds, **kwargs) -> pd.DataFrame:
@@ -212,12 +396,67 @@ def seed_sweep(func, seeds, **kwargs) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def count_table(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Two count tables of a ledger frame: the papers' numbers and claims, and the rest.
+
+    Returns ``(reproduction, other)``: per paper, the number of rows of the
+    kinds in :data:`REPRODUCTION_KINDS` per status (with a total); and per
+    paper, the number of calibrations and of our checks per status.
+    """
+    papers = [p for p in PAPERS if p in set(df["paper"])]
+
+    def table(rows, index_name):
+        t = pd.crosstab(rows["paper"], rows["status"]).reindex(index=papers, columns=list(STATUSES), fill_value=0)
+        t["total"] = t.sum(axis=1)
+        t.loc["all"] = t.sum(axis=0)
+        return t.reset_index().rename(columns={"index": index_name, "paper": index_name})
+
+    repro = table(df[df["kind"].isin(REPRODUCTION_KINDS)], "paper")
+    other_rows = df[~df["kind"].isin(REPRODUCTION_KINDS)]
+    other = pd.crosstab(other_rows["paper"], other_rows["kind"]).reindex(
+        index=papers, columns=[k for k in KINDS if k not in REPRODUCTION_KINDS], fill_value=0)
+    other.loc["all"] = other.sum(axis=0)
+    return repro, other.reset_index().rename(columns={"index": "paper"})
+
+
+def verdict(df: pd.DataFrame) -> str:
+    """A short written verdict of a ledger frame, in Markdown: what reproduced, what differs, which errata.
+
+    >>> led = Ledger("yi", "nb")
+    >>> _ = led.check("a", "T1", "one claim", criterion="c", holds=True)
+    >>> print(verdict(led.frame()))
+    **Verdict.** Of 1 of the paper's numbers and claims checked here, 1 reproduce (1 holds); none differs; no erratum.
+    """
+    repro = df[df["kind"].isin(REPRODUCTION_KINDS)]
+    ok = repro[repro["status"].isin(["exact", "within-tolerance", "holds"])]
+    parts = ", ".join(f"{int((ok['status'] == s).sum())} {s}" for s in ("exact", "within-tolerance", "holds")
+                      if (ok["status"] == s).any())
+    differs, errata = repro[repro["status"] == "differs"], repro[repro["status"] == "erratum"]
+    lines = [f"**Verdict.** Of {len(repro)} of the paper's numbers and claims checked here, {len(ok)} reproduce"
+             + (f" ({parts})" if parts else "")
+             + f"; {len(differs) or 'none'} {'differ' if len(differs) > 1 else 'differs'}"
+             + ("; no erratum" if not len(errata) else f"; {len(errata)} errat{'a' if len(errata) > 1 else 'um'} in "
+                "the paper (a printed value or formula that contradicts the paper's own inputs)") + "."]
+    rest = df[~df["kind"].isin(REPRODUCTION_KINDS)]
+    if len(rest):
+        n_cal, n_chk = int((rest["kind"] == "calibration").sum()), int((rest["kind"] == "check").sum())
+        lines.append(f"Apart from these: {n_cal} calibration{'s' if n_cal != 1 else ''} (values the synthetic world "
+                     f"was set to match, not reproductions) and {n_chk} check{'s' if n_chk != 1 else ''} of ours.")
+    for title, rows in (("Differs", differs), ("Errata", errata)):
+        if len(rows):
+            lines.append("")
+            lines.append(f"*{title}:*")
+            lines += [f"- `{r.claim_id}` ({r.source}): {r.statement} -- paper {r.paper_value or '-'}, ours "
+                      f"{r.reproduced_value or '-'}" for r in rows.itertuples()]
+    return "\n".join(lines)
+
+
 def gather(output_root: str | Path | None = None) -> pd.DataFrame:
     """Collect every notebook's claims into the ledger files.
 
     Writes ``<root>/<paper>/claims.csv`` (all claims of that paper),
-    ``<root>/claims.csv`` and ``<root>/claims.md`` (every paper, with a count
-    per status).  Returns the combined frame.
+    ``<root>/claims.csv`` and ``<root>/claims.md`` (every paper, with the
+    count tables of :func:`count_table`).  Returns the combined frame.
     """
     root = figures_root(output_root)
     frames = []
@@ -231,6 +470,9 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
         bad = ~df["status"].isin(STATUSES)
         if bad.any():
             raise ValueError(f"claims of {paper!r} have unknown statuses: {sorted(set(df['status'][bad]))}")
+        bad = ~df["kind"].isin(KINDS)
+        if bad.any():
+            raise ValueError(f"claims of {paper!r} have unknown kinds: {sorted(set(df['kind'][bad]))}")
         dup = df["claim_id"][df["claim_id"].duplicated()]
         if len(dup):
             raise ValueError(f"claims of {paper!r} repeat claim ids: {sorted(set(dup))}")
@@ -238,17 +480,23 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
         frames.append(df)
     all_claims = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
     atomic_write_text(root / "claims.csv", to_csv(all_claims))
-    counts = pd.crosstab(all_claims["paper"], all_claims["status"]).reindex(
-        index=[p for p in PAPERS if p in set(all_claims["paper"])], columns=list(STATUSES), fill_value=0
-    )
-    counts["total"] = counts.sum(axis=1)
-    counts.loc["all"] = counts.sum(axis=0)
-    md = ["# Claims ledger", "", "Each published number or claim beside the compendium's, with its status.", "",
-          "## Count per status", "", to_markdown(counts.reset_index().rename(columns={"index": "paper"})), ""]
-    flagged = all_claims[all_claims["status"].isin(["differs", "erratum"])]
+    repro, other = count_table(all_claims)
+    md = ["# Claims ledger", "",
+          "Each published number or claim beside the compendium's, with its kind, status and evidence.", "",
+          "## The papers' numbers and claims, per status", "",
+          "Kinds `printed` (a printed cell recomputed from the paper's inputs), `formula` (a formula or identity "
+          "of the paper, checked numerically) and `claim` (a claim of the paper reproduced on a synthetic world).", "",
+          to_markdown(repro), "",
+          "## Calibrations and our own checks", "",
+          "A `calibration` is a value the synthetic world was set to match: it is shown beside the paper and never "
+          "counted as a reproduction. A `check` is a check of ours (an identity of our code, a construction).", "",
+          to_markdown(other), ""]
+    flagged = all_claims[all_claims["status"].isin(["differs", "erratum"])
+                         & all_claims["kind"].isin(REPRODUCTION_KINDS)]
     if len(flagged):
         md += ["## Claims that differ, and errata in the papers", "",
-               to_markdown(flagged[["claim_id", "statement", "paper_value", "reproduced_value", "status", "note"]]), ""]
+               to_markdown(flagged[["claim_id", "kind", "statement", "paper_value", "reproduced_value", "status",
+                                    "control", "note"]]), ""]
     for paper, df in all_claims.groupby("paper", sort=False):
         md += [f"## {paper}", "", to_markdown(df.drop(columns="paper")), ""]
     atomic_write_text(root / "claims.md", "\n".join(md))

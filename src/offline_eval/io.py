@@ -223,4 +223,10 @@ class OutputDir:
         """Save a :class:`offline_eval.claims.Ledger` as ``claims/<notebook>.csv/.md``."""
         if ledger.paper != self.paper:
             raise ValueError(f"`ledger` is for paper {ledger.paper!r}, not {self.paper!r}")
-        return write_table(ledger.frame(), self.path / "claims" / ledger.notebook)
+        frame = ledger.frame()
+        root = self.path.parent
+        missing = sorted({e for ev in frame["evidence"] for e in ev.split("; ") if e and not (root / e).is_file()})
+        if missing:
+            raise ValueError(f"claims name evidence that is not among the outputs under {root}: {missing} "
+                             "(save tables and figures before the claims)")
+        return write_table(frame, self.path / "claims" / ledger.notebook)

@@ -1,0 +1,55 @@
+"""Rules of the claims ledger that the code must keep: no printed number typed into code."""
+
+import ast
+
+import pytest
+
+from offline_eval.paths import NOTEBOOKS_DIR, PROJ_ROOT
+
+STUDIES_DIR = PROJ_ROOT / "src" / "offline_eval" / "studies"
+FILES = sorted(NOTEBOOKS_DIR.glob("*.py")) + sorted(STUDIES_DIR.glob("*.py"))
+
+
+def _numeric_text(value) -> bool:
+    """A number, or a string that reads as one (``"8.6%"``, ``"-0.0373"``, ``"9,999,000"``)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return True
+    if isinstance(value, str):
+        t = value.strip().replace(",", "").replace("%", "").replace("$", "").replace("+", "")
+        try:
+            float(t)
+            return True
+        except ValueError:
+            return False
+    return False
+
+
+def literal_paper_values(source: str):
+    """(line, text) of every ``paper_value=`` keyword given a numeric literal, also inside an f-string."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.keyword) and node.arg == "paper_value":
+            v = node.value
+            if isinstance(v, ast.Constant) and _numeric_text(v.value):
+                found.append((v.lineno, repr(v.value)))
+            elif isinstance(v, ast.JoinedStr) and any(
+                    isinstance(p, ast.Constant) and any(ch.isdigit() for ch in str(p.value)) for p in v.values):
+                found.append((v.lineno, ast.unparse(v)))
+            elif isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant):
+                found.append((v.lineno, ast.unparse(v)))
+    return found
+
+
+def test_the_rule_catches_typed_numbers():
+    assert literal_paper_values('ledger.check("a", paper_value=8.6)') == [(1, "8.6")]
+    assert literal_paper_values('ledger.check("a", paper_value="8.6%")') == [(1, "'8.6%'")]
+    assert literal_paper_values('ledger.check("a", paper_value=f"{x} vs 0.44")')
+    assert literal_paper_values('ledger.check("a", paper_value=-1)')
+    assert not literal_paper_values('ledger.check("a", paper_value=ref_value("T5", "AUC"))')
+    assert not literal_paper_values('ledger.check("a", paper_value="identity")')
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_no_printed_number_typed_into_code(path):
+    found = literal_paper_values(path.read_text())
+    assert not found, f"{path.name}: paper values typed into code (read them from data/reference/): {found}"
