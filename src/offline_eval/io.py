@@ -215,9 +215,20 @@ class OutputDir:
         """Save ``df`` as ``<name>.csv`` and ``<name>.md``."""
         return write_table(df, self.path / name, floatfmt=floatfmt)
 
-    def figure(self, fig, name: str, *, formats=("png", "pdf")) -> list[Path]:
-        """Save ``fig`` as ``<name>.png`` and ``<name>.pdf`` (deterministic bytes)."""
-        return [atomic_write_bytes(self.path / f"{name}.{fmt}", figure_bytes(fig, fmt)) for fmt in formats]
+    def figure(self, fig, name: str, *, caption: str | None = None, formats=("png", "pdf")) -> list[Path]:
+        """Save ``fig`` as ``<name>.png`` and ``<name>.pdf`` (deterministic bytes), and its caption.
+
+        ``caption`` is one line saying what the figure reproduces (with the
+        paper's figure number, e.g. ``"yi Fig. 3: ..."``); it is written to
+        ``<name>.caption.txt`` beside the figure, where the report reads it.
+        """
+        paths = [atomic_write_bytes(self.path / f"{name}.{fmt}", figure_bytes(fig, fmt)) for fmt in formats]
+        if caption is not None:
+            text = " ".join(str(caption).split())
+            if not text:
+                raise ValueError("`caption` must not be empty")
+            paths.append(atomic_write_text(self.path / f"{name}.caption.txt", text + "\n"))
+        return paths
 
     def claims(self, ledger) -> tuple[Path, Path]:
         """Save a :class:`offline_eval.claims.Ledger` as ``claims/<notebook>.csv/.md``."""
