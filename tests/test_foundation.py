@@ -205,3 +205,29 @@ def test_count_table_keeps_calibrations_and_checks_apart():
     assert repro.set_index("paper").loc["yi", "total"] == 1
     assert other.set_index("paper").loc["yi", "calibration"] == 1 and other.set_index("paper").loc["yi", "check"] == 1
     assert "1 calibration" in L.verdict()
+
+
+# -- tables at a stated precision --------------------------------------------------------------
+from offline_eval import io as oio  # noqa: E402
+
+
+def test_tables_hide_last_bit_noise(tmp_path):
+    # the same table computed on two CPUs: every float one ulp apart, plus a -0.0 / 0.0 pair
+    rng = np.random.default_rng(0)
+    x = rng.lognormal(size=200) * 10.0 ** rng.integers(-8, 8, 200)
+    a = pd.DataFrame({"x": x, "z": [0.0] * 200, "n": np.arange(200), "s": ["a"] * 200})
+    b = a.assign(x=np.nextafter(x, np.inf), z=[-0.0] * 200)
+    oio.write_table(a, tmp_path / "a")
+    oio.write_table(b, tmp_path / "b")
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+    assert (tmp_path / "a.md").read_bytes() == (tmp_path / "b.md").read_bytes()
+    # and the stated precision: six significant digits, whole numbers as integers
+    first = (tmp_path / "a.csv").read_text().splitlines()[1].split(",")
+    assert len(first[0].replace(".", "").replace("-", "").split("e")[0].lstrip("0")) <= oio.FLOAT_DIGITS
+
+
+def test_format_float_rules():
+    assert oio.FLOAT_DIGITS == 6
+    assert oio.format_float(123456789.0) == "123456789" and oio.format_float(1234567.5) == "1.23457e+06"
+    assert oio.format_float(-0.0) == "0" and oio.format_float(float("nan")) == ""
+    assert oio.to_csv(pd.DataFrame({"a": [0.1 + 0.2], "b": [object()]}).assign(b=[0.30000000000000004])) == "a,b\n0.3,0.3\n"
