@@ -1,0 +1,384 @@
+"""Mergeable statistics: each metric family as a small accumulator that a chunk of rows fills and that
+two accumulators merge, so a log bigger than memory is evaluated one partition at a time.
+
+Every accumulator has ``from_arrays(...)`` (fill from one chunk), ``merge(other)`` (associative and
+commutative: any partitioning and any merge order give the same counts) and methods that return the
+same values as the in-memory functions of :mod:`offline_eval.metrics`, :mod:`offline_eval.adaptive` and
+:mod:`offline_eval.bidding`.  :mod:`offline_eval.ondask` runs them on Dask.
+
+==========================  ======================================================  ===================
+accumulator                 what it holds                                           exact?
+==========================  ======================================================  ===================
+:class:`ScoreCounts`        weight of positives and negatives per distinct score    AUC/ROC exact; with
+                                                                                    ``resolution``, the
+                                                                                    error is bounded
+:class:`LossSums`           sums of weights, labels, scores, losses                 sums (1e-12 rel.)
+:class:`QuantileSums`       :class:`LossSums` per quantile bin (second pass)        bins exact, sums
+:class:`JointCounts`        item counts per (B, C[, G]) cell, sparse                exact
+:class:`UtilitySums`        utility, weighted squared error, EU per beta, per group sums (1e-12 rel.)
+==========================  ======================================================  ===================
+
+Notes
+-----
+**AUC and ROC.** The per-score counts of :class:`ScoreCounts` are all the AUC needs (ties count 1/2,
+as in :func:`offline_eval.metrics.auc`).  They are exact and bounded when the scores take a bounded
+number of distinct values (a model's scores stored at a fixed precision).  For continuous scores,
+``resolution`` rounds every score to a multiple of it first, which bounds the number of cells by
+``1 / resolution`` for scores in [0, 1]; only the order of a positive and a negative in the *same*
+cell is then lost, so :meth:`ScoreCounts.auc_error_bound` -- half the weight of such pairs, computed
+from the counts themselves -- bounds ``|AUC(rounded) - AUC(exact)|``.
+
+**Quantiles** need two passes: the first collects the weight per distinct value of the binning score
+(a :class:`ScoreCounts`), which fixes the quantile bin of every value exactly as
+:func:`offline_eval.metrics.quantile_breakdown` does (a tie group takes the bin of its first row: the
+bin of ``q * weight below / total``); the second fills one :class:`LossSums` per bin.
+
+**Kendall's tau** is not here: an exact tau needs the joint order of all pairs (a distributed sort and
+merge count); the ranking measures stay in memory (:mod:`offline_eval.ranking`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from . import bidding
+from .metrics import LOG_LOSS_EPS, auc_from_counts, roc_curve_from_counts
+
+__all__ = ["JointCounts", "LossSums", "QuantileSums", "ScoreCounts", "UtilitySums"]
+
+
+def _arrays(y, s, w=None, *, names=("y_true", "y_score")):
+    y = np.asarray(y)
+    s = np.asarray(s, dtype=np.float64)
+    if y.ndim != 1 or s.shape != y.shape:
+        raise ValueError(f"`{names[0]}` and `{names[1]}` must be 1-D of one length; got {y.shape} and {s.shape}")
+    if y.size and not np.isin(y, (0, 1)).all():
+        raise ValueError(f"`{names[0]}` must hold 0/1 labels")
+    if not np.isfinite(s).all():
+        raise ValueError(f"`{names[1]}` must be finite; got {int((~np.isfinite(s)).sum())} non-finite values")
+    if w is None:
+        w = np.ones(y.size)
+    else:
+        w = np.asarray(w, dtype=np.float64)
+        if w.shape != y.shape or not np.isfinite(w).all() or (w < 0).any():
+            raise ValueError("`sample_weight` must be finite, non-negative and of the labels' length")
+    return y.astype(np.float64), s, w
+
+
+# -- AUC and ROC -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ScoreCounts:
+    """Weight of positives and of negatives per distinct score (sorted ascending).
+
+    >>> a = ScoreCounts.from_arrays([0, 1, 1], [0.1, 0.4, 0.4])
+    >>> b = ScoreCounts.from_arrays([0, 1], [0.4, 0.9])
+    >>> m = a.merge(b)
+    >>> m.values.tolist(), m.pos.tolist(), m.neg.tolist(), round(m.auc(), 6)
+    ([0.1, 0.4, 0.9], [0.0, 2.0, 1.0], [1.0, 1.0, 0.0], 0.833333)
+    """
+
+    values: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+    resolution: float | None = None
+
+    @classmethod
+    def from_arrays(cls, y_true, y_score, sample_weight=None, *, resolution=None) -> ScoreCounts:
+        """Counts of one chunk; ``resolution`` rounds scores to its multiples first (see the notes)."""
+        y, s, w = _arrays(y_true, y_score, sample_weight)
+        if resolution is not None:
+            if not (isinstance(resolution, (int, float)) and not isinstance(resolution, bool) and resolution > 0):
+                raise ValueError(f"`resolution` must be a positive number; got {resolution!r}")
+            s = np.round(s / resolution) * resolution
+        values, inv = np.unique(s, return_inverse=True)
+        pos = np.bincount(inv, weights=w * y, minlength=len(values))
+        neg = np.bincount(inv, weights=w * (1.0 - y), minlength=len(values))
+        return cls(values, pos, neg, None if resolution is None else float(resolution))
+
+    def merge(self, other: ScoreCounts) -> ScoreCounts:
+        if self.resolution != other.resolution:
+            raise ValueError(f"cannot merge counts at resolution {self.resolution} and {other.resolution}")
+        values, inv = np.unique(np.r_[self.values, other.values], return_inverse=True)
+        pos = np.bincount(inv, weights=np.r_[self.pos, other.pos], minlength=len(values))
+        neg = np.bincount(inv, weights=np.r_[self.neg, other.neg], minlength=len(values))
+        return ScoreCounts(values, pos, neg, self.resolution)
+
+    @property
+    def weight(self) -> np.ndarray:
+        """Total weight per distinct score."""
+        return self.pos + self.neg
+
+    def auc(self) -> float:
+        """AUC with ties counted 1/2 (equals :func:`offline_eval.metrics.auc` on the rows)."""
+        return auc_from_counts(self.pos[::-1], self.neg[::-1])
+
+    def roc_curve(self):
+        """``(fpr, tpr)`` at every distinct score, highest first (:func:`~offline_eval.metrics.roc_curve_from_counts`)."""
+        return roc_curve_from_counts(self.pos[::-1], self.neg[::-1])
+
+    def auc_error_bound(self) -> float:
+        """Bound on ``|auc() - AUC of the unrounded scores|``: 0 without ``resolution``.
+
+        Rounding loses only the order of a positive and a negative in one cell, counted 1/2 here and 0 or
+        1 in truth: the bound is ``sum_cells pos * neg / 2`` over ``P * N``.
+        """
+        if self.resolution is None:
+            return 0.0
+        p, n = self.pos.sum(), self.neg.sum()
+        return float(np.dot(self.pos, self.neg) / (2.0 * p * n)) if p > 0 and n > 0 else float("nan")
+
+
+# -- losses and calibration ----------------------------------------------------------------------------
+def _pointwise_log_loss(y, p, eps):
+    if eps > 0:
+        p = np.clip(p, eps, 1.0 - eps)
+    with np.errstate(divide="ignore"):
+        return -np.where(y == 1, np.log(p), np.log1p(-p))
+
+
+def _entropy(gamma: float) -> float:
+    if gamma <= 0.0 or gamma >= 1.0:
+        return 0.0
+    return float(-gamma * np.log(gamma) - (1.0 - gamma) * np.log1p(-gamma))
+
+
+_SUMS = ("n", "w", "wy", "wp", "wloss", "wsq", "wabs")
+
+
+@dataclass(frozen=True)
+class LossSums:
+    """Sums that give log loss, RIG, MSE, MAE, the calibration ratio and the prediction error.
+
+    ``n`` rows, ``w = sum w_i``, ``wy = sum w_i y_i``, ``wp = sum w_i p_i``, ``wloss = sum w_i loss_i``
+    (log loss clipped at ``eps`` as in :func:`offline_eval.metrics.log_loss`), ``wsq = sum w_i (y_i - p_i)^2``,
+    ``wabs = sum w_i |y_i - p_i|``.
+
+    >>> s = LossSums.from_arrays([0, 1], [0.5, 0.5]).merge(LossSums.from_arrays([1], [0.5]))
+    >>> round(s.log_loss(), 6), round(s.calibration_ratio(), 6)
+    (0.693147, 0.75)
+    """
+
+    n: float = 0.0
+    w: float = 0.0
+    wy: float = 0.0
+    wp: float = 0.0
+    wloss: float = 0.0
+    wsq: float = 0.0
+    wabs: float = 0.0
+    eps: float = LOG_LOSS_EPS
+
+    @classmethod
+    def from_arrays(cls, y_true, y_prob, sample_weight=None, *, eps=LOG_LOSS_EPS) -> LossSums:
+        y, p, w = _arrays(y_true, y_prob, sample_weight, names=("y_true", "y_prob"))
+        if ((p < 0) | (p > 1)).any():
+            raise ValueError("`y_prob` must lie in [0, 1]")
+        if not 0 <= eps < 0.5:
+            raise ValueError(f"`eps` must be in [0, 0.5); got {eps!r}")
+        d = y - p
+        return cls(float(y.size), float(w.sum()), float(np.dot(w, y)), float(np.dot(w, p)),
+                   float(np.dot(w, _pointwise_log_loss(y, p, eps))) if y.size else 0.0,
+                   float(np.dot(w, d * d)), float(np.dot(w, np.abs(d))), float(eps))
+
+    def merge(self, other: LossSums) -> LossSums:
+        if self.eps != other.eps:
+            raise ValueError(f"cannot merge sums with eps {self.eps} and {other.eps}")
+        return LossSums(*(getattr(self, k) + getattr(other, k) for k in _SUMS), eps=self.eps)
+
+    def _div(self, num):
+        return num / self.w if self.w > 0 else float("nan")
+
+    def log_loss(self) -> float:
+        return self._div(self.wloss)
+
+    def ctr(self) -> float:
+        return self._div(self.wy)
+
+    def rig(self) -> float:
+        """Relative information gain ``1 - log loss / H(ctr)`` (nan when every label is equal)."""
+        h = _entropy(self.ctr()) if self.w > 0 else 0.0
+        return 1.0 - self.log_loss() / h if h > 0 else float("nan")
+
+    def mse(self) -> float:
+        return self._div(self.wsq)
+
+    def mae(self) -> float:
+        return self._div(self.wabs)
+
+    def calibration_ratio(self) -> float:
+        """Average pClick over the CTR (nan without a click)."""
+        return self.wp / self.wy if self.wy > 0 else float("nan")
+
+    def prediction_error(self) -> float:
+        return self.calibration_ratio() - 1.0
+
+
+# -- per-quantile breakdown (second pass) -----------------------------------------------------------
+@dataclass(frozen=True)
+class QuantileSums:
+    """:class:`LossSums` and the score range per quantile bin of a binning score (the second pass).
+
+    The first pass is a :class:`ScoreCounts` of the binning score (its weights per distinct value);
+    :meth:`edges` turns it into the bin of every distinct value.
+    """
+
+    sums: tuple
+    lo: np.ndarray
+    hi: np.ndarray
+
+    @staticmethod
+    def edges(first_pass: ScoreCounts, n_quantiles: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(values, bins)``: the quantile bin (0-based) of every distinct value of the binning score.
+
+        A value's bin is ``min(floor(q * weight below it / total), q - 1)`` -- the bin of the first row of
+        its tie group in :func:`offline_eval.metrics.quantile_breakdown`.
+        """
+        if not (isinstance(n_quantiles, (int, np.integer)) and not isinstance(n_quantiles, bool) and n_quantiles >= 1):
+            raise ValueError(f"`n_quantiles` must be a positive integer; got {n_quantiles!r}")
+        wt = first_pass.weight
+        below = np.cumsum(wt) - wt
+        q = int(n_quantiles)
+        bins = np.minimum((q * below / wt.sum()).astype(np.int64), q - 1)
+        return first_pass.values, bins
+
+    @classmethod
+    def from_arrays(cls, edges, n_quantiles, y_true, y_prob, by=None, sample_weight=None, *, eps=LOG_LOSS_EPS):
+        values, bins = edges
+        q = int(n_quantiles)
+        s = np.asarray(y_prob if by is None else by, dtype=np.float64)
+        at = np.searchsorted(values, s)
+        if s.size and ((at >= len(values)) | (values[np.minimum(at, len(values) - 1)] != s)).any():
+            raise ValueError("a binning score of this chunk is not among the first pass's values")
+        b = bins[at] if s.size else np.zeros(0, np.int64)
+        y, p = np.asarray(y_true), np.asarray(y_prob, dtype=np.float64)
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        sums = tuple(LossSums.from_arrays(y[b == k], p[b == k], None if w is None else w[b == k], eps=eps)
+                     for k in range(q))
+        lo, hi = np.full(q, np.inf), np.full(q, -np.inf)
+        np.minimum.at(lo, b, s)
+        np.maximum.at(hi, b, s)
+        return cls(sums, lo, hi)
+
+    def merge(self, other: QuantileSums) -> QuantileSums:
+        return QuantileSums(tuple(a.merge(b) for a, b in zip(self.sums, other.sums)),
+                            np.minimum(self.lo, other.lo), np.maximum(self.hi, other.hi))
+
+    def frame(self) -> pd.DataFrame:
+        """The table of :func:`offline_eval.metrics.quantile_breakdown` (bins with weight only)."""
+        total_loss = sum(s.wloss for s in self.sums)
+        rows = []
+        for k, s in enumerate(self.sums):
+            if s.w <= 0:
+                continue
+            cal = s.calibration_ratio()
+            rows.append(dict(quantile=k + 1, score_lo=self.lo[k], score_hi=self.hi[k], weight=s.w, clicks=s.wy,
+                             ctr=s.ctr(), avg_pclick=s.wp / s.w, log_loss=s.log_loss(),
+                             log_loss_share=s.wloss / total_loss if total_loss > 0 else float("nan"),
+                             rig=s.rig(), mse=s.mse(), mae=s.mae(), prediction_error=cal - 1.0,
+                             calibration_ratio=cal))
+        return pd.DataFrame(rows)
+
+
+# -- joint counts of the online adaptive metrics ---------------------------------------------------------
+@dataclass(frozen=True)
+class JointCounts:
+    """Item counts per (B, C) or (B, C, G) cell, kept sparse (memory bounded by the cells present).
+
+    ``cells`` is an ``(m, d)`` int64 array of distinct label tuples in lexicographic order, ``counts``
+    their counts (``d = 2`` for live traffic, ``3`` with the truth).
+
+    >>> j = JointCounts.from_arrays([0, 1, 1], [0, 1, 1]).merge(JointCounts.from_arrays([1], [0]))
+    >>> j.cells.tolist(), j.counts.tolist()
+    ([[0, 0], [1, 0], [1, 1]], [1, 1, 2])
+    """
+
+    cells: np.ndarray
+    counts: np.ndarray
+
+    @classmethod
+    def from_arrays(cls, hyp_b, hyp_c, truth=None) -> JointCounts:
+        cols = [np.asarray(x) for x in ((hyp_b, hyp_c) if truth is None else (hyp_b, hyp_c, truth))]
+        if any(c.ndim != 1 or c.shape != cols[0].shape for c in cols):
+            raise ValueError("`hyp_b`, `hyp_c` (and `truth`) must be 1-D of one length")
+        if any(c.dtype.kind not in "iu" for c in cols if c.size):
+            raise ValueError("class labels must be integers (encode other labels first)")
+        if any((c < 0).any() for c in cols):
+            raise ValueError("class labels must be non-negative")
+        stacked = np.stack([c.astype(np.int64) for c in cols], axis=1) if cols[0].size else np.zeros((0, len(cols)), np.int64)
+        cells, counts = np.unique(stacked, axis=0, return_counts=True)
+        return cls(cells.reshape(-1, len(cols)), counts.astype(np.int64))
+
+    def merge(self, other: JointCounts) -> JointCounts:
+        if self.cells.shape[1] != other.cells.shape[1]:
+            raise ValueError("cannot merge (B, C) counts with (B, C, G) counts")
+        both = np.concatenate([self.cells, other.cells])
+        cells, inv = np.unique(both, axis=0, return_inverse=True)
+        counts = np.bincount(inv.ravel(), weights=np.r_[self.counts, other.counts], minlength=len(cells))
+        return JointCounts(cells.reshape(-1, both.shape[1]), counts.astype(np.int64))
+
+    def dense(self, n_classes: int) -> np.ndarray:
+        """The counts as a dense ``K x K (x K)`` array (as :func:`offline_eval.adaptive.joint_distribution`
+        with ``normalize=False``)."""
+        k = int(n_classes)
+        if self.cells.size and self.cells.max() >= k:
+            raise ValueError(f"`n_classes` must exceed the largest label {int(self.cells.max())}; got {k}")
+        out = np.zeros((k,) * self.cells.shape[1], np.int64)
+        out[tuple(self.cells.T)] = self.counts
+        return out
+
+
+# -- bidding: utility, weighted squared error and the expected utility, per group ----------------------------
+@dataclass(frozen=True)
+class UtilitySums:
+    """Per group (e.g. a network): rows, utility, weighted squared error and EU at each ``beta``.
+
+    Equals :func:`offline_eval.bidding.utility_per_row`, ``weighted_squared_error_per_row`` and
+    ``expected_utility_per_row`` summed over the rows of each group.
+    """
+
+    groups: np.ndarray
+    n: np.ndarray
+    utility: np.ndarray
+    wse: np.ndarray
+    eu: np.ndarray  # (n_groups, n_betas)
+    betas: tuple = field(default=())
+
+    @classmethod
+    def from_arrays(cls, group, a, v, p, c, *, betas=()) -> UtilitySums:
+        g = np.asarray(group)
+        betas = tuple(float(b) for b in betas)
+        if g.size == 0:  # an empty partition
+            return cls(g, np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros((0, len(betas))), betas)
+        groups, inv = np.unique(g, return_inverse=True)
+        m = len(groups)
+
+        def tot(x):
+            return np.bincount(inv, weights=x, minlength=m)
+
+        eu = np.stack([tot(bidding.expected_utility_per_row(a, v, p, c, beta=b)) for b in betas], axis=1) \
+            if betas else np.zeros((m, 0))
+        return cls(groups, np.bincount(inv, minlength=m).astype(np.int64), tot(bidding.utility_per_row(a, v, p, c)),
+                   tot(bidding.weighted_squared_error_per_row(a, v, p)), eu, betas)
+
+    def merge(self, other: UtilitySums) -> UtilitySums:
+        if self.betas != other.betas:
+            raise ValueError("cannot merge sums over different `betas`")
+        groups, inv = np.unique(np.r_[self.groups, other.groups], return_inverse=True)
+        m = len(groups)
+
+        def tot(x, y):
+            return np.bincount(inv, weights=np.r_[x, y], minlength=m)
+
+        eu = np.stack([tot(self.eu[:, j], other.eu[:, j]) for j in range(len(self.betas))], axis=1) \
+            if self.betas else np.zeros((m, 0))
+        return UtilitySums(groups, tot(self.n, other.n).astype(np.int64), tot(self.utility, other.utility),
+                           tot(self.wse, other.wse), eu, self.betas)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per group: ``group, rows, utility, weighted_se`` and ``eu_<beta>`` columns (sums)."""
+        df = pd.DataFrame({"group": self.groups, "rows": self.n, "utility": self.utility, "weighted_se": self.wse})
+        for j, b in enumerate(self.betas):
+            df[f"eu_{b:g}"] = self.eu[:, j]
+        return df
