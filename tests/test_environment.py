@@ -39,7 +39,7 @@ def test_every_dependency_is_pinned_exactly():
 
     project = tomllib.loads((PROJ_ROOT / "pyproject.toml").read_text())["project"]
     lock = _lock_pins()
-    deps = project["dependencies"] + project["optional-dependencies"]["test"]
+    deps = [d for extra in project["optional-dependencies"].values() for d in extra] + project["dependencies"]
     missing = [d for d in deps if _norm(d) not in lock]
     assert not missing, f"not pinned in requirements.lock: {missing}"
     for line in (PROJ_ROOT / "requirements.lock").read_text().splitlines():
