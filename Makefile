@@ -29,7 +29,7 @@ REFERENCE := $(shell find data -type f -not -name '.*' 2>/dev/null)
 # Papers of a notebook: the part of its name before the first underscore.
 paper_of = $(firstword $(subst _, ,$(1)))
 
-.PHONY: help reproduce test bench lab clean venv run check check-figures
+.PHONY: help reproduce test bench bench-dask lab clean venv run check check-figures
 
 help: ## List the targets with a one-line description
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -78,6 +78,9 @@ figures_unchanged = changed=$$(git status --porcelain -- figures/); \
 
 bench: $(VENV_STAMP) ## Time the library against its peers (scikit-learn, scipy); writes build/bench/
 	$(PY) benchmarks/run.py --out $(BUILD)/bench
+
+bench-dask: $(VENV_STAMP) ## Opt-in, minutes: the metrics through Dask on 10^8 rows of Parquet logs; writes build/bench/scale_dask.md
+	$(PY) benchmarks/scale_dask.py --rows $${ROWS:-1e8} --out $(BUILD)/bench --data $(BUILD)/bench/logs
 
 lab: $(VENV_STAMP) ## Open JupyterLab with the text notebooks opened as notebooks (jupytext)
 	$(PY) -m offline_eval.pipeline lab-settings
