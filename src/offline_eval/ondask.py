@@ -131,17 +131,21 @@ def prediction_error(data, label, prob, *, weight=None) -> float:
     return loss_sums(data, label, prob, weight=weight).prediction_error()
 
 
-def quantile_breakdown(data, label, prob, *, by=None, n_quantiles=10, weight=None, **kwargs):
+def quantile_breakdown(data, label, prob, *, by=None, n_quantiles=10, weight=None, first_pass=None, **kwargs):
     """:func:`offline_eval.metrics.quantile_breakdown` of a whole log, in two passes.
 
     Pass one collects the weight per distinct value of the binning score (``by``, default ``prob``),
     which fixes every value's bin exactly as in memory; pass two fills the per-bin sums.  The first
-    pass holds one entry per distinct score: bounded for scores stored at a fixed precision.
+    pass holds one entry per distinct score: bounded for scores stored at a fixed precision.  Pass
+    ``first_pass`` (the :func:`score_counts` of the same label, binning score and weight, without
+    ``resolution``) to skip it.
     """
     key = prob if by is None else by
     ddf = read(data, list(dict.fromkeys([label, prob, key, weight])))
-    first = reduce_partitions(ddf, functools.partial(_score_chunk, label=label, score=key, weight=weight,
-                                                     resolution=None))
+    if first_pass is not None and first_pass.resolution is not None:
+        raise ValueError("`first_pass` must hold the exact scores (no `resolution`)")
+    first = first_pass if first_pass is not None else reduce_partitions(
+        ddf, functools.partial(_score_chunk, label=label, score=key, weight=weight, resolution=None))
     edges = QuantileSums.edges(first, n_quantiles)
     second = reduce_partitions(ddf, functools.partial(_quantile_chunk, edges=edges, q=n_quantiles, label=label,
                                                       prob=prob, by=by, weight=weight, kwargs=kwargs))
