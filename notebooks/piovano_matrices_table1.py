@@ -82,7 +82,8 @@ ledger.erratum("piovano-toy-live-matrix", P.TOY,
 illustrative_live = np.array([[0.65, 0.05], [0.05, 0.25]])
 w, _ = reweighted_joint(m_bcg, illustrative_live)
 ledger.check("piovano-toy-lemma1", P.TOY, "Lemma 1: the re-weighted M_BCG^(o) of eq. (7) sums to 1 (toy, illustrative live matrix)",
-             criterion="|sum - 1| <= 1e-12", holds=abs(w.sum() - 1) <= 1e-12, paper_value="1", reproduced_value=f"{w.sum():.15f}")
+             criterion="|sum - 1| <= 1e-12", holds=abs(w.sum() - 1) <= 1e-12, paper_value="the weights sum to one",
+             reproduced_value=f"{w.sum():.15f}", kind="formula")
 toy = P.toy_table(ref, illustrative_live)
 out.table(toy, "toy")
 toy

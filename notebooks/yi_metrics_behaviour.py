@@ -127,12 +127,12 @@ ledger.check(
 sweep = seed_sweep(yi_metrics.per_seed, seeds, n=sweep_n, n_fig2=sweep_n)
 out.table(sweep, "seed_sweep_metrics")
 ledger.sweep("yi-fig1-sweep", "Figure 1", "contextual model: higher AUC, worse calibration",
-             outcomes=sweep["fig1_holds"], min_share=0.8,
+             outcomes=sweep["fig1_holds"],
              criterion="AUC(contextual) > AUC(sponsored) and |ratio(contextual) - 1| > |ratio(sponsored) - 1|")
 ledger.sweep("yi-fig2-rig-falls-sweep", "Figure 2", "RIG drops as the data's CTR rises",
-             outcomes=sweep["fig2_rig_falls"], min_share=0.8, criterion="Spearman(CTR, RIG) <= -0.8")
+             outcomes=sweep["fig2_rig_falls"], criterion="Spearman(CTR, RIG) <= -0.8")
 ledger.sweep("yi-fig2-pe-sweep", "Figure 2", "PE highest at the lowest CTR",
-             outcomes=sweep["fig2_pe_higher_at_low_ctr"], min_share=0.8,
+             outcomes=sweep["fig2_pe_higher_at_low_ctr"],
              criterion="PE(lowest-CTR set) > PE(highest-CTR set)")
 sweep.describe().T[["mean", "min", "max"]]
 

@@ -291,7 +291,7 @@ def add_consistency_claims(ledger: Ledger, ref: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame, *, min_share: float = 0.9) -> None:
+def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame) -> None:
     """The qualitative claims of Section 5, each on every seed of ``sweep`` (from :func:`one_seed`)."""
     ch = sweep[[f"t1_change_{m}" for m in MEASURES]]
     residual = ch[["t1_change_RMSE", "t1_change_MAE"]].min(axis=1)
@@ -299,7 +299,7 @@ def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame, *, 
     ledger.sweep(
         "rosset-t1-robustness", "Table 1 / Section 5.2",
         "One firm moves RMSE and MAE far more than tau and rho",
-        outcomes=residual >= 5 * ranking, min_share=min_share,
+        outcomes=residual >= 5 * ranking,
         criterion="min(%change RMSE, MAE) >= 5 x max(%change tau, rho)",
         paper_value="RMSE 49.8%, MAE 25.9% vs tau 1.80%, rho 2.05%",
         note=f"median over seeds: RMSE {ch['t1_change_RMSE'].median():.1f}%, MAE {ch['t1_change_MAE'].median():.1f}%, "
@@ -308,74 +308,75 @@ def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame, *, 
     ledger.sweep(
         "rosset-t1-ranking-small", "Table 1 / Section 5.2",
         "No firm is responsible for more than a few percent of tau or rho",
-        outcomes=ranking < 5, min_share=min_share, criterion="max(%change tau, rho) < 5%",
+        outcomes=ranking < 5, criterion="max(%change tau, rho) < 5%",
         paper_value="at most 2.05%", note=f"largest over seeds {ranking.max():.2f}%",
     )
     ledger.sweep(
         "rosset-t2-ranking-significant", "Table 2",
         "The ranking measures separate M1 from M2 significantly",
-        outcomes=(sweep["t2_p_tau"] < 0.05) & (sweep["t2_p_rho"] < 0.05), min_share=min_share,
+        outcomes=(sweep["t2_p_tau"] < 0.05) & (sweep["t2_p_rho"] < 0.05),
         criterion="bootstrap p < 0.05 for tau and for rho", paper_value="p = 0.00007 (tau), 0.00016 (rho)",
         note=f"median p: tau {sweep['t2_p_tau'].median():.2g}, rho {sweep['t2_p_rho'].median():.2g}",
     )
     ledger.sweep(
         "rosset-t2-residual-not-significant", "Table 2",
         "The residual measures do not separate M1 from M2 significantly",
-        outcomes=(sweep["t2_p_RMSE"] >= 0.05) & (sweep["t2_p_MAE"] >= 0.05), min_share=min_share,
+        outcomes=(sweep["t2_p_RMSE"] >= 0.05) & (sweep["t2_p_MAE"] >= 0.05),
         criterion="bootstrap p >= 0.05 for RMSE and for MAE", paper_value="p = 0.148 (RMSE), 0.227 (MAE)",
         note=f"median p: RMSE {sweep['t2_p_RMSE'].median():.2g}, MAE {sweep['t2_p_MAE'].median():.2g}",
     )
     ledger.sweep(
         "rosset-t2-m1-better", "Table 2 / Section 5.3",
         "M1 is better than M2 on all four measures (slightly on RMSE/MAE, greatly on tau/rho)",
-        outcomes=sweep[[f"t2_m1_better_{m}" for m in MEASURES]].all(axis=1), min_share=min_share,
+        outcomes=sweep[[f"t2_m1_better_{m}" for m in MEASURES]].all(axis=1),
         criterion="M1 has lower RMSE and MAE and higher tau and rho",
         note="seeds where it fails: " + ", ".join(
             f"{m} {int((~sweep[f't2_m1_better_{m}']).sum())}" for m in MEASURES if (~sweep[f"t2_m1_better_{m}"]).any()
         ) + " (the residual measures' sign is noise, as their p-values say)",
     )
-    printed_ratio = num(reference.lookup(ref, "Section 5.3", "tau variance M2", "bootstrap")) / num(
-        reference.lookup(ref, "Section 5.3", "tau variance M2", "eq. 6"))
+    printed_boot = reference.lookup(ref, "Section 5.3", "tau variance M2", "bootstrap")
+    printed_eq6 = reference.lookup(ref, "Section 5.3", "tau variance M2", "eq. 6")
+    printed_ratio = num(printed_boot) / num(printed_eq6)
     ledger.sweep(
         "rosset-var-eq6", "Section 5.3",
         "The bootstrap variance of tau (M2, 100 samples) is very close to eq. 6",
-        outcomes=sweep["var_ratio"].between(0.75, 1.33), min_share=min_share,
+        outcomes=sweep["var_ratio"].between(0.75, 1.33),
         criterion="0.75 <= bootstrap variance / eq. 6 <= 1.33 (100 resamples carry ~14% noise)",
-        paper_value=f"0.00103 / 0.00097 = {printed_ratio:.3f}",
+        paper_value=f"{printed_boot} / {printed_eq6} = {printed_ratio:.3f}",
         note=f"median ratio {sweep['var_ratio'].median():.3f}",
     )
     ledger.sweep(
         "rosset-fig5-bootstrap", "Fig. 5 / Section 5.4",
         "Within cutoffs 0.1-0.9, M1's AUC beats M2's more than 95% of the time over bootstrap samples",
-        outcomes=sweep["fig5_boot_share"] > 0.95, min_share=min_share,
+        outcomes=sweep["fig5_boot_share"] > 0.95,
         criterion="share of (bootstrap sample, cutoff in 0.10, 0.11, ..., 0.90) where AUC_i(M1) > AUC_i(M2) > 0.95",
         paper_value="> 95%", note=f"median share {sweep['fig5_boot_share'].median():.3f}, min {sweep['fig5_boot_share'].min():.3f}",
     )
     ledger.sweep(
         "rosset-fig5-all-cutoffs", "Fig. 5 / Section 5.4",
         "M1 outperforms M2 at every cutoff",
-        outcomes=sweep["fig5_all_cutoffs"], min_share=min_share,
+        outcomes=sweep["fig5_all_cutoffs"],
         criterion="AUC_i(M1) > AUC_i(M2) at every cutoff share 0.10, 0.11, ..., 0.90 of the full sample",
         note="the extreme cutoffs (< 10% or > 90% in one class) are left out: a handful of firms decide them",
     )
     ledger.sweep(
         "rosset-fig2-top-better", "Figs. 1-2 / Section 5.4",
         "M1 ranks the largest wallets better than the smallest (Fig. 2)",
-        outcomes=sweep["fig2_top_auc"] > sweep["fig2_bottom_auc"], min_share=min_share,
+        outcomes=sweep["fig2_top_auc"] > sweep["fig2_bottom_auc"],
         criterion="mean AUC_i over cutoffs i/n <= 0.1 > mean over i/n >= 0.9",
         note=f"median {sweep['fig2_top_auc'].median():.3f} vs {sweep['fig2_bottom_auc'].median():.3f}",
     )
     ledger.sweep(
         "rosset-fig1-top-better", "Fig. 1 / Section 3.2",
         "The top predictions are ranked well, the small predictions comparatively badly (Fig. 1)",
-        outcomes=sweep["fig1_top_share"] > sweep["fig1_bottom_share"], min_share=min_share,
+        outcomes=sweep["fig1_top_share"] > sweep["fig1_bottom_share"],
         criterion="mean share of correct pairs of the top 10% of predictions > that of the bottom 50%",
         note=f"median {sweep['fig1_top_share'].median():.3f} vs {sweep['fig1_bottom_share'].median():.3f}; {TENSION}",
     )
     ledger.sweep(
         "rosset-fig1-outliers", "Fig. 1 / Section 3.2",
         "Some predictions are strongly out of place, with less than 50% correct pairs",
-        outcomes=sweep["fig1_below_half"] >= 1, min_share=min_share,
+        outcomes=sweep["fig1_below_half"] >= 1,
         criterion="at least one firm with share of correct pairs < 0.5",
         note=f"median count {sweep['fig1_below_half'].median():.0f} of the firms",
     )
@@ -383,7 +384,7 @@ def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame, *, 
     ledger.sweep(
         "rosset-fig3-top10", "Fig. 3",
         "The model does well on the top 10% (15% of the cumulative rank vs 19% optimal)",
-        outcomes=ratio10 >= 0.7, min_share=min_share,
+        outcomes=ratio10 >= 0.7,
         criterion="cumulative rank captured at 10% of the data >= 0.7 x the optimal (paper 15/19 = 0.79)",
         paper_value="15% (optimal 19%)",
         note=f"median {100 * sweep['fig3_model_10'].median():.1f}% vs optimal {100 * sweep['fig3_optimal_10'].median():.1f}%; "
