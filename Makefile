@@ -29,7 +29,7 @@ REFERENCE := $(shell find data -type f -not -name '.*' 2>/dev/null)
 # Papers of a notebook: the part of its name before the first underscore.
 paper_of = $(firstword $(subst _, ,$(1)))
 
-.PHONY: help reproduce test bench bench-dask lab clean venv run check check-figures
+.PHONY: help reproduce test bench bench-dask lab clean venv run check check-figures lock
 
 help: ## List the targets with a one-line description
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -42,6 +42,12 @@ $(VENV_STAMP): requirements.lock pyproject.toml
 	$(PIP) --no-deps --no-build-isolation -e . 2>&1 | { grep -v "^WARNING: Location" || true; }
 	@touch $@
 
+lock: ## Re-resolve every pin: a fresh venv from pyproject.toml (all extras), frozen into requirements.lock and environment.yml
+	rm -rf $(BUILD)/lockenv && $(PYTHON) -m venv $(BUILD)/lockenv
+	$(BUILD)/lockenv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,dask]'
+	$(BUILD)/lockenv/bin/python tools/lock.py $(BUILD)/lockenv/bin/python
+	rm -rf $(BUILD)/lockenv
+
 reproduce: figures/claims.csv ## Execute every notebook (papermill) and write all tables, figures and the claims ledger
 
 # One stamp per notebook: re-run when the notebook, src/ or data/ change.
@@ -52,9 +58,9 @@ $(STAMPS)/%.done: notebooks/%.py $(SRC) $(REFERENCE) | $(VENV_STAMP)
 figures/claims.csv: $(addprefix $(STAMPS)/,$(addsuffix .done,$(NAMES))) | $(VENV_STAMP)
 	$(PY) -m offline_eval.pipeline ledger
 
-run: $(VENV_STAMP) ## Run one notebook with other parameters: make run NB=yi_auc_anomalies ARGS="-p seed 7" (outputs in build/runs/)
-	@test -n "$(NB)" || { echo "usage: make run NB=<notebook name> [ARGS='-p name value ...']"; exit 2; }
-	$(PY) -m offline_eval.pipeline run notebooks/$(NB).py --output-root $(BUILD)/runs/$(NB) $(ARGS)
+run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/: make run NB=rosset_wallet ARGS="-p seed 7"
+	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(ALL_NAMES)"; exit 2; }
+	$(PY) -m offline_eval.pipeline run notebooks/$(NB).py --record runs $(ARGS)
 
 test: $(VENV_STAMP) ## Run the full test suite: unit, property and a smoke run of every notebook
 	$(PY) -m pytest -n 2 tests
@@ -65,9 +71,11 @@ check: ## What CI runs: make test, then make check-figures
 
 check-figures: ## make reproduce on this CPU, then as an older CPU computes: the committed figures/ must not change
 	$(MAKE) reproduce
+	$(PY) -m offline_eval.pipeline verify
 	@$(call figures_unchanged,this CPU)
 	rm -rf $(STAMPS)
 	$(PY) -m offline_eval.machine --baseline-cpu -- $(MAKE) reproduce
+	$(PY) -m offline_eval.pipeline verify
 	@$(call figures_unchanged,numpy's baseline SIMD and an older OpenBLAS core)
 
 # Fails, listing them, when tracked files under figures/ changed or new ones appeared.
@@ -82,10 +90,10 @@ bench: $(VENV_STAMP) ## Time the library against its peers (scikit-learn, scipy)
 bench-dask: $(VENV_STAMP) ## Opt-in, minutes: the metrics through Dask on 10^8 rows of Parquet logs; writes build/bench/scale_dask.md
 	$(PY) benchmarks/scale_dask.py --rows $${ROWS:-1e8} --out $(BUILD)/bench --data $(BUILD)/bench/logs
 
-lab: $(VENV_STAMP) ## Open JupyterLab with the text notebooks opened as notebooks (jupytext)
+lab: $(VENV_STAMP) ## JupyterLab at the repository root, text notebooks opened as notebooks; runs by hand write to build/lab/
 	$(PY) -m offline_eval.pipeline lab-settings
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. $(if $(filter 0,$(shell id -u)),--allow-root)
 
-clean: ## Remove build products (build/, executed notebooks); keeps .venv/ and figures/
+clean: ## Remove build products (build/, executed notebooks); keeps .venv/, figures/ and the recorded runs in runs/
 	rm -rf $(BUILD) notebooks/*.ipynb .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -not -path './.venv/*' -prune -exec rm -rf {} +

@@ -231,3 +231,12 @@ def test_format_float_rules():
     assert oio.format_float(123456789.0) == "123456789" and oio.format_float(1234567.5) == "1.23457e+06"
     assert oio.format_float(-0.0) == "0" and oio.format_float(float("nan")) == ""
     assert oio.to_csv(pd.DataFrame({"a": [0.1 + 0.2], "b": [object()]}).assign(b=[0.30000000000000004])) == "a,b\n0.3,0.3\n"
+
+
+def test_a_notebook_run_by_hand_writes_under_build_not_figures():
+    from offline_eval.paths import BUILD_DIR, FIGURES_DIR
+
+    out = OutputDir("yi", None)
+    assert out.path == BUILD_DIR / "lab" / "yi"
+    assert FIGURES_DIR not in out.path.parents
+    assert OutputDir("yi", FIGURES_DIR).path == FIGURES_DIR / "yi"

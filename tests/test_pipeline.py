@@ -49,3 +49,100 @@ def test_successful_notebook_installs_outputs_and_takes_parameters(tmp_path):
 def test_parse_parameters_uses_yaml_scalars():
     assert pipeline.parse_parameters([("n", "1e5"), ("seed", "3"), ("name", "x"), ("flag", "true")]) == {
         "n": 1e5, "seed": 3, "name": "x", "flag": True}
+
+
+PARAMS = '''# %% [markdown]
+# Parameters of every kind.
+
+# %% tags=["parameters"]
+seed = 0
+n_rows = 100
+alpha = 0.5
+flag = False
+name = "x"
+sizes = [1, 2]
+output_root = None
+'''
+
+
+def test_unknown_parameter_is_an_error_listing_the_notebooks_parameters(tmp_path):
+    nb = tmp_path / "yi_params.py"
+    nb.write_text(PARAMS)
+    with pytest.raises(NotebookError, match=r"has no parameter 'seeed'; its parameters \(with defaults\) are: seed=0, n_rows=100"):
+        pipeline.check_parameters(nb, {"seeed": 7})
+    assert pipeline.main(["run", str(nb), "-p", "seeed", "7"]) == 2
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("seed", 1.5, r"`seed` must be int like its default 0; got 1.5 \(float\)"),
+    ("seed", True, r"`seed` must be int .* got True \(bool\)"),
+    ("alpha", "high", r"`alpha` must be float .* got 'high' \(str\)"),
+    ("flag", 1, r"`flag` must be bool .* got 1 \(int\)"),
+    ("sizes", 3, r"`sizes` must be list"),
+])
+def test_parameter_of_the_wrong_type_names_it(tmp_path, name, value, message):
+    nb = tmp_path / "yi_params.py"
+    nb.write_text(PARAMS)
+    with pytest.raises(NotebookError, match=message):
+        pipeline.check_parameters(nb, {name: value})
+
+
+def test_parameters_are_converted_like_their_defaults(tmp_path):
+    nb = tmp_path / "yi_params.py"
+    nb.write_text(PARAMS)
+    got = pipeline.check_parameters(nb, pipeline.parse_parameters([("n_rows", "1e5"), ("alpha", "1"), ("output_root", "d")]))
+    assert got["n_rows"] == 100000 and isinstance(got["n_rows"], int)
+    assert got["alpha"] == 1.0 and isinstance(got["alpha"], float)
+    assert got["output_root"] == "d" and got["seed"] == 0
+
+
+def test_unknown_notebook_lists_the_notebooks(capsys):
+    assert pipeline.main(["run", "notebooks/no_such_notebook.py"]) == 2
+    err = capsys.readouterr().err
+    assert "no notebook" in err and "rosset_wallet" in err and "yi_auc_anomalies" in err
+
+
+@pytest.mark.notebook
+def test_recorded_run_keeps_outputs_notebook_parameters_and_commit(tmp_path, capsys):
+    import yaml
+
+    nb = tmp_path / "yi_good.py"
+    nb.write_text(GOOD.replace('{"a": [1]}', '{"a": [seed]}'))
+    assert pipeline.main(["run", str(nb), "-p", "seed", "5", "--record", str(tmp_path / "runs")]) == 0
+    (run_dir,) = (tmp_path / "runs" / "yi_good").iterdir()
+    assert (run_dir / "outputs" / "yi" / "half.csv").read_text() == "a\n5\n"
+    assert (run_dir / "yi_good.ipynb").is_file()
+    record = yaml.safe_load((run_dir / "run.yaml").read_text())
+    assert record["parameters"]["seed"] == 5 and record["overridden"] == ["seed"]
+    assert len(record["git_commit"]) == 40 and isinstance(record["git_dirty"], bool)
+    assert len(record["requirements_lock_sha256"]) == 64
+    assert pipeline.main(["run", str(nb), "--record", str(tmp_path / "runs")]) == 0
+    assert len(list((tmp_path / "runs" / "yi_good").iterdir())) == 2, "a second run gets a folder of its own"
+
+
+def test_reproduce_record_is_the_same_bytes_twice_and_has_every_notebook(tmp_path):
+    import yaml
+
+    first = pipeline.record_reproduce(tmp_path).read_bytes()
+    second = pipeline.record_reproduce(tmp_path).read_bytes()
+    assert first == second
+    record = yaml.safe_load(first)
+    assert set(record["notebooks"]) == {p.stem for p in pipeline.NOTEBOOKS_DIR.glob("*.py")}
+    assert len(record["inputs"]["sha256"]) == 64 and record["inputs"]["files"] > 10
+
+
+@pytest.mark.notebook
+def test_readme_papermill_recipe_works_as_written(tmp_path):
+    """The README's direct papermill recipe, run as written (in a copy of the commands, from the repository root)."""
+    import re
+    import subprocess
+
+    readme = (pipeline.PROJ_ROOT / "README.md").read_text()
+    block = re.search(r"# or with papermill directly on the converted notebook\n(.*?)```", readme, flags=re.S).group(1)
+    commands = [line for line in block.splitlines() if line.strip()]
+    assert any("papermill" in c for c in commands) and any("jupytext" in c for c in commands)
+    script = re.sub(r"(?<![\w/.])build\b", f"{tmp_path}/build", "\n".join(["set -euo pipefail", *commands]))
+    script = script.replace("-p seed 7", "-p seed 7 -p n_firms 120 -p k_max 3")
+    res = subprocess.run(["bash", "-c", script], cwd=pipeline.PROJ_ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert list((tmp_path / "build" / "runs" / "mine").rglob("*.csv"))

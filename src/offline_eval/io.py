@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .paths import PAPERS, figures_root
+from .paths import BUILD_DIR, PAPERS
 
 __all__ = [
     "FLOAT_DIGITS",
@@ -195,7 +195,9 @@ class OutputDir:
     paper : {"yi", "rosset", "piovano", "chapelle"}
         Short id of the paper; outputs go to ``<root>/<paper>/``.
     output_root : str or Path, optional
-        Root folder; ``None`` means the compendium's ``figures/``.
+        Root folder.  ``None`` (a notebook's default, i.e. a run by hand in JupyterLab) means
+        ``build/lab/``, so that the committed ``figures/`` change only through ``make reproduce``
+        (the pipeline always passes its own folder); pass the path of ``figures/`` to write there.
 
     Examples
     --------
@@ -209,7 +211,7 @@ class OutputDir:
         if paper not in PAPERS:
             raise ValueError(f"`paper` must be one of {PAPERS}; got {paper!r}")
         self.paper = paper
-        self.path = figures_root(output_root) / paper
+        self.path = (BUILD_DIR / "lab" if output_root in (None, "") else Path(output_root)) / paper
 
     def table(self, df: pd.DataFrame, name: str, *, floatfmt: str | dict = ".4g") -> tuple[Path, Path]:
         """Save ``df`` as ``<name>.csv`` and ``<name>.md``."""

@@ -33,7 +33,8 @@ from . import install as _inst
 from .machine import pinned_threads_env
 from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PROJ_ROOT
 
-__all__ = ["NotebookError", "execute", "main", "parse_parameters", "run", "verify"]
+__all__ = ["NotebookError", "check_parameters", "execute", "main", "notebook_parameters", "parse_parameters",
+           "record_run", "run", "verify"]
 
 KERNEL = "python3"
 
@@ -47,7 +48,8 @@ def _jupyter_env() -> None:
     os.environ["JUPYTER_PATH"] = os.pathsep.join(
         [str(Path(sys.prefix) / "share" / "jupyter")] + [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
     )
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    # Figures inline in the executed notebook (the report shows them); the saved files do not depend on it.
+    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     for name, value in pinned_threads_env().items():  # one BLAS thread: sums never split by core count
@@ -89,6 +91,70 @@ def parse_parameters(pairs) -> dict:
     return {name: convert(value) for name, value in pairs}
 
 
+def notebook_parameters(notebook: str | Path) -> dict:
+    """The defaults of a text notebook's ``parameters`` cell, ``{name: value}`` (literals only, by house rule)."""
+    import ast
+
+    import jupytext
+
+    nb = jupytext.read(Path(notebook))
+    cells = [c for c in nb.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
+    if len(cells) != 1:
+        raise NotebookError(f"notebook {Path(notebook).stem} must have exactly one cell tagged `parameters`")
+    out = {}
+    for node in ast.parse(cells[0].source).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            out[node.targets[0].id] = ast.literal_eval(node.value)
+    return out
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "any"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    return type(value).__name__
+
+
+def check_parameters(notebook: str | Path, parameters: dict | None) -> dict:
+    """Check names and types of ``parameters`` against the notebook's ``parameters`` cell; return the effective values.
+
+    An unknown name is an error that lists the notebook's parameters (papermill would only warn and run
+    with the defaults).  A value must have the type of its default: an integer where the default is an
+    integer (``1e5`` is accepted when it is a whole number), a number where it is a float, ``true`` /
+    ``false`` where it is a bool, a list where it is a list; a default of ``None`` accepts anything.
+    The values themselves (ranges) are checked by the notebook's first cells, with messages naming them.
+    """
+    name = Path(notebook).stem
+    defaults = notebook_parameters(notebook)
+    given = dict(parameters or {})
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        listing = ", ".join(f"{k}={defaults[k]!r}" for k in defaults)
+        raise NotebookError(f"notebook {name} has no parameter {', '.join(map(repr, unknown))}; "
+                            f"its parameters (with defaults) are: {listing}")
+    out = dict(defaults)
+    for key, value in given.items():
+        want, got = _kind(defaults[key]), _kind(value)
+        if want == "int" and got == "float" and float(value).is_integer():
+            value, got = int(value), "int"
+        elif want == "float" and got == "int":
+            value, got = float(value), "float"
+        elif want in ("list", "tuple") and got in ("list", "tuple"):
+            got = want
+        if want != "any" and got != want:
+            raise NotebookError(f"notebook {name}: parameter `{key}` must be {want} like its default "
+                                f"{defaults[key]!r}; got {value!r} ({got})")
+        out[key] = value
+    return out
+
+
 def execute(notebook: str | Path, output_root: str | Path, parameters: dict | None = None, *, executed: str | Path | None = None) -> Path:
     """Execute one text notebook with papermill, writing its outputs under ``output_root``.
 
@@ -104,6 +170,8 @@ def execute(notebook: str | Path, output_root: str | Path, parameters: dict | No
     if not notebook.is_file():
         raise NotebookError(f"notebook {notebook} does not exist")
     name = notebook.stem
+    parameters = {k: v for k, v in check_parameters(notebook, parameters).items()
+                  if k in (parameters or {})}
     nb = jupytext.read(notebook)
     nb.metadata["kernelspec"] = {"name": KERNEL, "display_name": "Python 3", "language": "python"}
     nb.metadata.setdefault("language_info", {"name": "python"})
@@ -197,6 +265,109 @@ def run(notebook: str | Path, parameters: dict | None = None, *, output_root: st
         shutil.rmtree(run_dir, ignore_errors=True)
 
 
+def _git(*args) -> str:
+    import subprocess
+
+    try:
+        return subprocess.run(["git", *args], cwd=PROJ_ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+
+
+def record_run(run_dir: str | Path, notebook: str | Path, parameters: dict | None, *, elapsed: float) -> Path:
+    """Write ``run.yaml`` into ``run_dir``: parameters, git commit and dirty flag, lock hash, command, time.
+
+    ``make run`` keeps one such folder per run under ``runs/<notebook>/`` (``make clean`` leaves it).
+    """
+    import platform
+
+    import yaml
+
+    run_dir = Path(run_dir)
+    status = _git("status", "--porcelain", "--untracked-files=no")
+    record = {
+        "notebook": Path(notebook).stem,
+        "parameters": {**check_parameters(notebook, parameters), "output_root": _rel(run_dir / "outputs")},
+        "overridden": sorted(parameters or {}),
+        "git_commit": _git("rev-parse", "HEAD") or "unknown",
+        "git_dirty": bool(status),
+        "requirements_lock_sha256": _sha256(PROJ_ROOT / "requirements.lock"),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(time.time() - elapsed)),
+        "elapsed_s": round(elapsed, 1),
+        "command": " ".join(["python -m offline_eval.pipeline run", _rel(Path(notebook))]
+                            + [f"-p {k} {v!r}" for k, v in (parameters or {}).items()]),
+    }
+    from .io import atomic_write_text
+
+    return atomic_write_text(run_dir / "run.yaml", yaml.safe_dump(record, sort_keys=False, width=10_000))
+
+
+def inputs_digest() -> dict:
+    """SHA-256 of what the outputs are made from: the notebooks, ``src/``, ``data/`` and the lock file.
+
+    Files are those git tracks (all files when git is absent), hashed in sorted order as
+    ``<path> <sha256 of its bytes>`` lines; the result does not depend on the machine or the commit
+    message, only on the bytes of the inputs.
+    """
+    import hashlib
+
+    listed = _git("ls-files", "--", "notebooks", "src", "data", "requirements.lock")
+    if listed:
+        paths = [PROJ_ROOT / line for line in listed.splitlines()]
+    else:
+        paths = [p for d in ("notebooks", "src", "data") for p in (PROJ_ROOT / d).rglob("*")]
+        paths.append(PROJ_ROOT / "requirements.lock")
+    paths = sorted(p for p in paths if p.is_file() and "__pycache__" not in p.parts)
+    lines = "".join(f"{p.relative_to(PROJ_ROOT).as_posix()} {_sha256(p)}\n" for p in paths)
+    return {"files": len(paths), "sha256": hashlib.sha256(lines.encode()).hexdigest(),
+            "requirements_lock_sha256": _sha256(PROJ_ROOT / "requirements.lock")}
+
+
+def record_reproduce(output_root: str | Path | None = None) -> Path:
+    """Write ``<figures>/manifest/reproduce.yaml``: every notebook's parameters and the inputs' digest.
+
+    The record of ``make reproduce``.  It holds nothing that changes between machines or clones (no
+    time, no commit id: a commit that adds the figures would change its own id), so it regenerates
+    byte for byte like the figures; the inputs' digest (:func:`inputs_digest`) ties the figures to the
+    exact notebooks, library, reference data and pinned environment that made them.
+    """
+    import yaml
+
+    from .io import atomic_write_text
+
+    root = Path(output_root) if output_root else FIGURES_DIR
+    record = {
+        "command": "make reproduce",
+        "inputs": inputs_digest(),
+        "notebooks": {p.stem: {k: v for k, v in notebook_parameters(p).items() if k != "output_root"}
+                      for p in sorted(NOTEBOOKS_DIR.glob("*.py"))},
+    }
+    return atomic_write_text(root / "manifest" / "reproduce.yaml", yaml.safe_dump(record, sort_keys=False, width=10_000))
+
+
+def new_run_dir(runs_root: str | Path, notebook: str | Path) -> Path:
+    """A fresh folder ``<runs_root>/<notebook>/<YYYYmmdd-HHMMSS>[-k]`` for one recorded run."""
+    base = Path(runs_root) / Path(notebook).stem
+    base.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(1000):
+        d = base / (stamp if k == 0 else f"{stamp}-{k}")
+        try:
+            d.mkdir()
+            return d
+        except FileExistsError:
+            continue
+    raise NotebookError(f"could not create a run folder under {base}")
+
+
 def verify(output_root: str | Path | None = None) -> list[str]:
     """Problems of the installed outputs against their manifests (:func:`offline_eval.install.verify`)."""
     return _inst.verify(Path(output_root) if output_root else FIGURES_DIR)
@@ -221,6 +392,9 @@ def main(argv=None) -> int:
     p_run.add_argument("notebook")
     p_run.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     p_run.add_argument("--output-root", default=None, help="where outputs go (default: figures/)")
+    p_run.add_argument("--record", default=None, metavar="RUNS_DIR",
+                       help="keep this run in a new folder RUNS_DIR/<notebook>/<time>/: outputs, executed notebook, "
+                            "run.yaml (parameters, commit, lock hash); overrides --output-root")
     sub.add_parser("ledger", help="gather every notebook's claims into figures/claims.csv and .md")
     sub.add_parser("verify", help="check figures/ against the notebooks' manifests")
     sub.add_parser("lab-settings", help="make JupyterLab open the text notebooks as notebooks")
@@ -228,14 +402,35 @@ def main(argv=None) -> int:
 
     if args.command == "run":
         name, start = Path(args.notebook).stem, time.perf_counter()
+        if not Path(args.notebook).is_file():
+            names = ", ".join(p.stem for p in sorted(NOTEBOOKS_DIR.glob("*.py")))
+            print(f"ERROR: no notebook {args.notebook}; the notebooks are: {names}", file=sys.stderr, flush=True)
+            return 2
+        params = parse_parameters(args.parameter)
+        try:
+            check_parameters(args.notebook, params)
+        except NotebookError as exc:
+            print(f"ERROR: {exc}", file=sys.stderr, flush=True)
+            return 2
+        run_dir = new_run_dir(args.record, args.notebook) if args.record else None
+        output_root = run_dir / "outputs" if run_dir else args.output_root
         print(f"[{name}] start", flush=True)
         try:
-            written = run(args.notebook, parse_parameters(args.parameter), output_root=args.output_root)
+            written = run(args.notebook, params, output_root=output_root)
         except NotebookError as exc:
             print(f"[{name}] FAILED after {time.perf_counter() - start:.1f} s", flush=True)
             print(f"ERROR: {exc}", file=sys.stderr, flush=True)
+            if run_dir:
+                failed = BUILD_DIR / "executed" / f"{name}.failed.ipynb"
+                if failed.is_file():
+                    shutil.copy2(failed, run_dir / f"{name}.failed.ipynb")
+                record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start)
             return 1
-        root = Path(args.output_root).resolve() if args.output_root else FIGURES_DIR
+        if run_dir:
+            shutil.copy2(BUILD_DIR / "executed" / f"{name}.ipynb", run_dir / f"{name}.ipynb")
+            record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start)
+            print(f"[{name}] run recorded in {_rel(run_dir)} (run.yaml: parameters, commit, lock hash)", flush=True)
+        root = Path(output_root).resolve() if output_root else FIGURES_DIR
         print(f"[{name}] done in {time.perf_counter() - start:.1f} s: {len(written)} files under {_rel(root)}", flush=True)
         return 0
     if args.command == "verify":
@@ -251,6 +446,7 @@ def main(argv=None) -> int:
             for line in _inst.recover(FIGURES_DIR):
                 print(f"[ledger] {line}", file=sys.stderr, flush=True)
             df = gather()
+            record_reproduce()
         repro = df[df["kind"].isin(REPRODUCTION_KINDS)]
         counts = ", ".join(f"{s} {int((repro['status'] == s).sum())}" for s in STATUSES)
         rest = ", ".join(f"{int((df['kind'] == k).sum())} {k}s" for k in ("calibration", "check"))

@@ -1,13 +1,15 @@
-"""The one figure style of the compendium (Agg backend, two-column-paper sizes)."""
+"""The one figure style of the compendium (two-column-paper sizes).
+
+No backend is chosen on import, so figures show inline in JupyterLab; saved files are rendered by
+:func:`offline_eval.io.figure_bytes` (Agg for PNG, matplotlib's own PDF/SVG writers) whatever the
+backend, so their bytes do not depend on it.
+"""
 
 from __future__ import annotations
 
 import os
 
-import matplotlib
-
-matplotlib.use("Agg", force=True)
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 __all__ = ["COLUMN_WIDTH", "PAGE_WIDTH", "STYLE", "new_figure", "use_style"]
 
