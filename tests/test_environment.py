@@ -53,3 +53,21 @@ def test_installed_versions_match_the_lock():
     lock = _lock_pins()
     for pkg in ("numpy", "pandas", "scipy", "matplotlib", "papermill", "jupytext", "scikit-learn"):
         assert version(pkg) == lock[pkg], pkg
+
+
+def test_citable_and_licensed():
+    import tomllib
+
+    import yaml
+
+    root = PROJ_ROOT
+    cff = yaml.safe_load((root / "CITATION.cff").read_text())
+    assert cff["cff-version"] == "1.2.0" and cff["title"] and cff["authors"]
+    titles = " | ".join(r["title"] for r in cff["references"])
+    for words in ("Offline and Online Evaluations", "Ranking-Based Evaluation", "Online Adaptive Metrics",
+                  "Online Advertising Auctions"):
+        assert words in titles, f"CITATION.cff cites the paper with '{words}'"
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    assert project["authors"] and project["license"]["text"] == cff["license"]
+    assert "BSD 3-Clause" in (root / "LICENSE").read_text()
+    assert "CC BY 4.0" in (root / "LICENSE-CONTENT.md").read_text()
