@@ -42,12 +42,17 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=None, help="folder for bench.csv / bench.md")
     args = ap.parse_args(argv)
     rows = []
-    for name, mod in load_modules(args.only):
-        for case in mod.cases(args.quick):
-            print(f"[{name}] {case.name} (n={case.n:,}) ...", flush=True)
-            row = measure(case)
-            rows.append({"module": name, **row})
-            print("   " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items() if k not in ("case", "note")), flush=True)
+    plan = [(name, case) for name, mod in load_modules(args.only) for case in mod.cases(args.quick)]
+    if not plan:
+        print(f"no benchmark matches --only {args.only!r}", file=sys.stderr)
+        return 2
+    print(f"{len(plan)} cases{' (quick sizes)' if args.quick else ''}; `--quick` for small sizes, "
+          "`--only NAME` for one module", flush=True)
+    for i, (name, case) in enumerate(plan, 1):
+        print(f"[{i}/{len(plan)}] [{name}] {case.name} (n={case.n:,}) ...", flush=True)
+        row = measure(case)
+        rows.append({"module": name, **row})
+        print("   " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items() if k not in ("case", "note")), flush=True)
     df = pd.DataFrame(rows)
     header = (
         f"# Benchmarks\n\nMachine: {platform.machine()}, Python {platform.python_version()}, "
