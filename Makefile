@@ -29,7 +29,7 @@ REFERENCE := $(shell find data -type f -not -name '.*' 2>/dev/null)
 # Papers of a notebook: the part of its name before the first underscore.
 paper_of = $(firstword $(subst _, ,$(1)))
 
-.PHONY: help reproduce test bench bench-dask lab clean venv run check check-figures lock report test-report browser
+.PHONY: help reproduce test test-fast bench bench-dask lab clean venv run check check-figures lock report test-report browser
 
 help: ## List the targets with a one-line description
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -73,8 +73,11 @@ run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<
 	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(ALL_NAMES)"; exit 2; }
 	$(PY) -m offline_eval.pipeline run notebooks/$(NB).py --record runs $(ARGS)
 
-test: $(VENV_STAMP) ## Run the full test suite: unit, property and a smoke run of every notebook
-	$(PY) -m pytest -n 2 tests
+test: $(VENV_STAMP) ## Run the full test suite: unit, property, the doctests of src/ and a smoke run of every notebook
+	$(PY) -m pytest -n 2
+
+test-fast: $(VENV_STAMP) ## The suite without the notebook smoke runs (about a minute)
+	$(PY) -m pytest -n 2 -m "not notebook"
 
 check: ## What CI runs: make test, make check-figures, then make test-report
 	$(MAKE) test
