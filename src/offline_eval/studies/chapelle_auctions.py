@@ -37,9 +37,42 @@ __all__ = [
     "one_seed",
     "online_differences",
     "signal_noise",
+    "add_limit_claims",
+    "add_sweep_claims",
+    "signal_noise_tables",
+    "paper_table1",
     "table1",
     "typical_cost",
 ]
+
+#: The sweep's claims: (claim id, outcome column of :func:`one_seed`, statement, criterion). Declared
+#: before any result; the EU is evaluated at the beta chosen on the main run (out of sample for the seeds).
+SWEEP_CLAIMS = (
+    ("chapelle-table1-eu-best-r", "eu_best_r",
+     "'the EU ... correlates better with the A/B test results than the other metrics' (Pearson r)",
+     "Pearson r of EU at the main run's beta above MSE, weighted MSE and utility"),
+    ("chapelle-table1-eu-best-tau", "eu_best_tau",
+     "'the EU ... correlates better with the A/B test results than the other metrics' (Kendall tau)",
+     "Kendall tau of EU at the main run's beta above MSE, weighted MSE and utility"),
+    ("chapelle-table1-wmse-gt-mse", "wmse_beats_mse_r",
+     "the weighted MSE correlates better with the A/B test than the MSE (Table 1)",
+     "Pearson r of weighted MSE above that of MSE"),
+    ("chapelle-table1-utility-worst", "utility_worst_r",
+     "the utility, which cannot penalise over-prediction on won-only logs (eq. 2), correlates worst of the four (Table 1)",
+     "Pearson r of utility below MSE, weighted MSE and EU at the main run's beta"),
+    ("chapelle-table1-order", "paper_order_r",
+     "Table 1's order of the Pearson correlations: EU > weighted MSE > MSE > utility",
+     "Pearson r: EU (main run's beta) > weighted MSE > MSE > utility"),
+    ("chapelle-fig1-interior", "best_beta_interior",
+     "'the best correlation is achieved for beta = 10', between the weighted-MSE (beta -> 0) and utility (beta -> inf) limits",
+     "argmax of Pearson r over the sweep's beta grid is not at either end"),
+)
+
+#: What the control world switches off: the per-network calibration errors of the two prediction
+#: functions (``bias_sd = 0``), so that they differ only by noise.  Over- and under-prediction is what
+#: the EU prices through the auction and the MSE ignores; with it off, the paper's ordering has no
+#: mechanism left to produce it.
+CONTROL = {"bias_sd": 0.0}
 
 BASELINES = ("MSE", "Weighted MSE", "Utility")
 
@@ -57,23 +90,35 @@ def offline_differences(world: RTBWorld, betas) -> pd.DataFrame:
     ``network, displays, MSE, Weighted MSE, Utility`` and one ``EU (beta=...)``
     per ``beta``.
     """
+    return _offline_by_rows(world, betas, [None])[0]
+
+
+def _offline_by_rows(world: RTBWorld, betas, masks) -> list[pd.DataFrame]:
+    """:func:`offline_differences` on several subsets of the log rows, each row's metrics computed once.
+
+    ``masks`` holds boolean row masks (``None``: every row).  A subset's
+    frame equals :func:`offline_differences` of the world whose logs are that
+    subset, bit for bit (the per-network sums run over the rows in order).
+    """
     logs = world.logs
     net = logs["network"].to_numpy()
     k = len(world.networks)
-    disp = np.bincount(net, minlength=k).astype(float)
     a, v, c = logs["a"].to_numpy(), logs["v"].to_numpy(), logs["c"].to_numpy()
     pa, pb = logs["p_a"].to_numpy(), logs["p_b"].to_numpy()
+    sel = [np.ones(len(logs), dtype=bool) if m is None else np.asarray(m, dtype=bool) for m in masks]
+    disp = [np.bincount(net[m], minlength=k).astype(float) for m in sel]
+    outs = [{"network": world.networks["network"].to_numpy(), "displays": d.astype(np.int64)} for d in disp]
 
-    def per_display(x):
-        return np.bincount(net, weights=x, minlength=k) / disp
+    def put(name, x):
+        for o, m, d in zip(outs, sel, disp):
+            o[name] = np.bincount(net[m], weights=x[m], minlength=k) / d
 
-    out = {"network": world.networks["network"].to_numpy(), "displays": disp.astype(np.int64)}
-    out["MSE"] = per_display((a - pa) ** 2 - (a - pb) ** 2)
-    out["Weighted MSE"] = per_display(v**2 * ((a - pa) ** 2 - (a - pb) ** 2))
-    out["Utility"] = per_display(_utility_rows(a, v, pb, c) - _utility_rows(a, v, pa, c))
+    put("MSE", (a - pa) ** 2 - (a - pb) ** 2)
+    put("Weighted MSE", v**2 * ((a - pa) ** 2 - (a - pb) ** 2))
+    put("Utility", _utility_rows(a, v, pb, c) - _utility_rows(a, v, pa, c))
     for beta in betas:
-        out[eu_column(beta)] = per_display(_eu_rows(a, v, pb, c, float(beta)) - _eu_rows(a, v, pa, c, float(beta)))
-    return pd.DataFrame(out)
+        put(eu_column(beta), _eu_rows(a, v, pb, c, float(beta)) - _eu_rows(a, v, pa, c, float(beta)))
+    return [pd.DataFrame(o) for o in outs]
 
 
 def online_differences(world: RTBWorld) -> pd.DataFrame:
@@ -206,6 +251,98 @@ def table1(corr: pd.DataFrame, beta_best: float, ref: pd.DataFrame) -> pd.DataFr
             }
         )
     return pd.DataFrame(rows)
+
+
+def add_limit_claims(ledger, world) -> None:
+    """Section 2.3's two limits of the EU and eq. (2), checked on the world's logs.
+
+    As ``beta -> inf`` the EU difference is the utility difference; as ``beta -> 0``, divided by ``beta``,
+    it is minus half the difference of the summed weighted squared errors (the intercept ``a v^2 / 2``
+    cancels).  Eq. (2) -- on a bidder's won-only logs any prediction above that bidder's has its
+    utility -- holds on such logs by construction (every logged display has ``p v > c``), so it is a
+    check of the logs, not a claim of the paper reproduced.
+    """
+    from ..bidding import expected_utility_per_row, utility, utility_per_row
+
+    L = world.logs
+    a, v, c, pa, pb = (L[k].to_numpy() for k in ("a", "v", "c", "p_a", "p_b"))
+    d_util = utility_per_row(a, v, pb, c) - utility_per_row(a, v, pa, c)
+    d_big = expected_utility_per_row(a, v, pb, c, beta=1e16) - expected_utility_per_row(a, v, pa, c, beta=1e16)
+    d_small = (expected_utility_per_row(a, v, pb, c, beta=1e-9)
+               - expected_utility_per_row(a, v, pa, c, beta=1e-9)).sum() / 1e-9
+    d_wse = (v**2 * ((a - pb) ** 2 - (a - pa) ** 2)).sum()
+    tied = np.abs(np.r_[pa, pb] * np.r_[v, v] - np.r_[c, c]) <= 1e-9 * np.r_[c, c]
+    err_big = float(np.abs(d_big - d_util).sum() / np.abs(d_util).sum())
+    err_small = float(abs(d_small + 0.5 * d_wse) / abs(0.5 * d_wse))
+    ledger.check(
+        "chapelle-limit-utility", "Section 2.3", "as beta -> infinity the EU is the utility (Dirac at the observed price)",
+        criterion="on the logs, sum |EU diff at beta=1e16 - utility diff| / sum |utility diff| <= 1e-6",
+        holds=err_big <= 1e-6 and not tied.any(), reproduced_value=f"{err_big:.1e}", kind="formula",
+    )
+    ledger.check(
+        "chapelle-limit-wmse", "Section 2.3",
+        "as beta -> 0 the EU is, up to an additive term and a factor, the weighted squared error v^2 (a - p)^2",
+        criterion="on the logs, |sum EU diff / beta at beta=1e-9 + 0.5 sum weighted-squared-error diff| <= 1e-6 relative",
+        holds=err_small <= 1e-6, reproduced_value=f"{err_small:.1e}", kind="formula",
+        note="EU / beta -> a v^2 / 2 - v^2 (a - p)^2 / 2: factor -1/2, intercept a v^2 / 2 independent of p",
+    )
+    arm_a = (L["arm"] == "a").to_numpy()
+    aa, va, ca, paa = a[arm_a], v[arm_a], c[arm_a], pa[arm_a]
+    p_over = np.maximum(paa, pb[arm_a])
+    u_over, u_a = utility(aa, va, p_over, ca), utility(aa, va, paa, ca)
+    ledger.check(
+        "chapelle-eq2", "eq. (2)",
+        "on won-only logs the utility does not penalise over-prediction: p >= pbar has the utility of pbar "
+        "(holds on such logs by construction: every logged display has p v > c)",
+        criterion="utility(max(p_A, p_B)) == utility(p_A) == sum(a v - c) to 1e-9 relative on bidder A's won-only logs",
+        holds=bool(np.isclose(u_over, u_a, rtol=1e-9) and np.isclose(u_a, float(np.sum(aa * va - ca)), rtol=1e-9)),
+        reproduced_value=f"{u_over:.6g} vs {u_a:.6g}", kind="check",
+    )
+
+
+def signal_noise_tables(worlds, betas, *, n_trials: int, n_contexts: int, rng) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The signal-noise decomposition and the tracking table of several worlds (``{label: (world, offline)}``)."""
+    cols = list(BASELINES) + [eu_column(b) for b in betas]
+    sn_rows, tr_rows = [], []
+    for label, (w_, off_) in worlds.items():
+        off_ = offline_differences(w_, betas) if off_ is None else off_
+        on_ = online_differences(w_)
+        dec_, trk_ = signal_noise(off_, on_, expected_online_differences(w_, n_contexts=n_contexts, rng=rng), cols)
+        corr_ = correlation_table(off_, on_, cols, n_trials=n_trials, rng=rng)
+        sn_rows.append(dec_.assign(world=label, ab_displays=float((w_.ab["displays_a"] + w_.ab["displays_b"]).mean())))
+        tr_rows.append(trk_.assign(world=label, r_alg1=corr_["pearson_r"].to_numpy(), r_alg1_std=corr_["pearson_r_std"].to_numpy()))
+    sn = pd.concat(sn_rows, ignore_index=True)
+    sn = sn[["world", "networks", "ab_displays"] + [c for c in sn.columns if c not in ("world", "networks", "ab_displays")]]
+    tracking = pd.concat(tr_rows, ignore_index=True)
+    return sn, tracking[["world", "metric", "r_expected", "tau_expected", "r_observed", "r_alg1", "r_alg1_std"]]
+
+
+def paper_table1(ref: pd.DataFrame, column: str = "Pearson r") -> dict:
+    """The paper's Table 1 column as ``{metric: printed text}`` (MSE, Weighted MSE, Utility, EU (best beta))."""
+    return {m: reference.lookup(ref, "Table 1", m, column) for m in ("MSE", "Weighted MSE", "Utility", "EU (best beta)")}
+
+
+def add_sweep_claims(ledger, sweep: pd.DataFrame, control: pd.DataFrame, *, beta_star: float, ref: pd.DataFrame,
+                     evidence=("chapelle/seed_sweep.csv",)) -> None:
+    """One ledger row per :data:`SWEEP_CLAIMS`, with the control world's outcomes beside (:data:`CONTROL`)."""
+    r, tau = paper_table1(ref), paper_table1(ref, "Kendall tau")
+    paper = {
+        "eu_best_r": f"{r['EU (best beta)']} vs {r['MSE']} / {r['Weighted MSE']} / {r['Utility']}",
+        "eu_best_tau": f"{tau['EU (best beta)']} vs {tau['MSE']} / {tau['Weighted MSE']} / {tau['Utility']}",
+        "wmse_beats_mse_r": f"{r['Weighted MSE']} vs {r['MSE']}",
+        "utility_worst_r": f"{r['Utility']} vs {r['MSE']} / {r['Weighted MSE']} / {r['EU (best beta)']}",
+        "paper_order_r": f"{r['EU (best beta)']} > {r['Weighted MSE']} > {r['MSE']} > {r['Utility']}",
+        "best_beta_interior": reference.lookup(ref, "Section 3", "best beta", "value"),
+    }
+    eu = f"eu_{beta_star:g}"
+    means = ", ".join(f"{k} {sweep[f'r_{k}'].mean():.3f}" for k in ("mse", "wmse", "utility", eu))
+    cmeans = ", ".join(f"{k} {control[f'r_{k}'].mean():.3f}" for k in ("mse", "wmse", "utility", eu))
+    note = (f"EU at beta = {beta_star:g} (chosen on the main run); mean Pearson r over the seeds: {means}; "
+            f"control world ({', '.join(f'{k} = {v:g}' for k, v in CONTROL.items())}): {cmeans}")
+    for claim_id, key, statement, criterion in SWEEP_CLAIMS:
+        ledger.sweep(claim_id, "Table 1" if key != "best_beta_interior" else "Fig. 1 / Section 3", statement,
+                     outcomes=sweep[key].to_numpy(bool), control=control[key].to_numpy(bool), criterion=criterion,
+                     paper_value=paper[key], note=note, evidence=evidence)
 
 
 def fig1(betas, corr_beta: pd.DataFrame, corr_limits: pd.DataFrame, *, paper_beta=None):
@@ -353,4 +490,7 @@ def one_seed(seed: int, *, betas, beta_star: float, n_trials: int = 100, **world
     out["eu_best_tau"] = bool(all(t_eu > corr.loc[m, "kendall_tau"] for m in BASELINES))
     out["wmse_beats_mse_r"] = bool(corr.loc["Weighted MSE", "pearson_r"] > corr.loc["MSE", "pearson_r"])
     out["utility_below_eu_r"] = bool(corr.loc["Utility", "pearson_r"] < r_eu)
+    r_util, r_mse, r_wmse = (corr.loc[m, "pearson_r"] for m in ("Utility", "MSE", "Weighted MSE"))
+    out["utility_worst_r"] = bool(r_util < min(r_mse, r_wmse, r_eu))
+    out["paper_order_r"] = bool(r_eu > r_wmse > r_mse > r_util)
     return out

@@ -32,6 +32,15 @@ replaced by draws):
   only the auctions it won are kept -- no exploration data, as in the paper.
   ``log_arms="a"`` keeps the production bidder A's won auctions only.  Every
   logged row carries ``a, v, c`` and both models' predictions.
+* **Exploration (the control world).**  The paper credits the lack of
+  exploration data for the utility's blindness to over-prediction ("This
+  last inequality would not hold if *exploration* data were included";
+  "Using exploration data with the utility would penalize overpredictions and
+  fix the issue", Sections 2.2-2.3).  ``exploration=True`` switches exactly
+  that off: every bid request of each logged arm is logged, won or lost, with
+  its click and highest competing bid (a bidder that explored by winning every
+  auction), from the same draws -- :func:`without_exploration` of that world
+  is the world drawn with ``exploration=False``.
 * **A/B test.**  Each bidder buys on its own half of the traffic.  The paper's
   networks hold at least 30M impressions each (small ones were grouped), far
   more than can be simulated row by row, so with ``ab_impressions`` set
@@ -62,7 +71,7 @@ from scipy import special
 
 from .._validation import check_rng
 
-__all__ = ["RTBWorld", "expected_ab", "simulate_rtb"]
+__all__ = ["RTBWorld", "expected_ab", "simulate_rtb", "without_exploration"]
 
 
 @dataclass
@@ -113,6 +122,11 @@ def _requests(rng, n, net, k, *, ctr_sigma, value_sigma, rho):
     c = net["price"] * np.exp(net["price_sigma"] * (rho * s + np.sqrt(1.0 - rho**2) * eta))
     a = (rng.random(n) < p_true).astype(np.int8)
     return logit_true, p_true, v, c, a
+
+
+def _won(p, v, c):
+    """The logging bidder wins when its bid ``p v`` exceeds the highest competing bid (eq. 1)."""
+    return p * v > c
 
 
 def _predict(rng, logit_true, net, model):
@@ -231,6 +245,7 @@ def simulate_rtb(
     bias_sd: float = 0.3,
     noise: tuple[float, float] = (0.1, 0.6),
     log_arms: str = "ab",
+    exploration: bool = False,
     ab_impressions: float | None = 30e6,
     rng=None,
 ) -> RTBWorld:
@@ -282,6 +297,12 @@ def simulate_rtb(
         Arms whose won auctions are logged: both (the paper's offline metrics
         use all the logs of the A/B-test period) or the production bidder A
         only.
+    exploration : bool, default False
+        ``False`` (the paper's setting, the mechanism on): only the auctions a
+        logged arm won are logged, so on arm ``m``'s rows ``p_m v > c``.
+        ``True`` (the control world): every bid request of a logged arm is
+        logged, won or lost -- exploration data, with which the utility
+        penalises over-prediction.  The draws are the same either way.
     ab_impressions : float or None, default 30e6
         Impressions (displays, both arms together) per network in the A/B
         test, the paper's minimum of 30M per network; each arm's profit is
@@ -310,7 +331,7 @@ def simulate_rtb(
         price_median=price_median, price_spread=price_spread, price_sigma=tuple(price_sigma),
         price_corr=price_corr, value_ctr_elasticity=value_ctr_elasticity,
         price_bid_elasticity=price_bid_elasticity, bias_sd=bias_sd, noise=tuple(noise),
-        log_arms=log_arms, ab_impressions=ab_impressions,
+        log_arms=log_arms, exploration=exploration, ab_impressions=ab_impressions,
     )
     for name in ("n_networks", "n_log", "n_ab"):
         val = params[name]
@@ -332,6 +353,8 @@ def simulate_rtb(
         raise ValueError(f"`price_corr` must lie in (-1, 1); got {price_corr!r}")
     if log_arms not in ("ab", "a"):
         raise ValueError(f"`log_arms` must be 'ab' or 'a'; got {log_arms!r}")
+    if not isinstance(exploration, (bool, np.bool_)):
+        raise ValueError(f"`exploration` must be True or False; got {exploration!r}")
     if ab_impressions is not None and not (np.isfinite(ab_impressions) and ab_impressions >= 2):
         raise ValueError(f"`ab_impressions` must be None or a number >= 2; got {ab_impressions!r}")
 
@@ -360,14 +383,14 @@ def simulate_rtb(
     for net_rng, (_, net) in zip(gen.spawn(n_networks), networks.iterrows()):
         r_log_a, r_log_b, r_a, r_b = net_rng.spawn(4)
         k_net = int(net["network"])
-        # logs of the test period: each logged arm's won auctions only (no exploration)
+        # logs of the test period: each logged arm's won auctions only, unless it explored
         for arm, r in (("a", r_log_a), ("b", r_log_b)):
             if arm not in log_arms:
                 continue
             logit_true, p_true, v, c, a = _requests(r, n_log, net, k, **kw)
             p_a = _predict(r, logit_true, net, "a")
             p_b = _predict(r, logit_true, net, "b")
-            won = (p_a if arm == "a" else p_b) * v > c
+            won = np.ones(n_log, dtype=bool) if exploration else _won(p_a if arm == "a" else p_b, v, c)
             n_won = int(won.sum())
             logs.append(
                 pd.DataFrame(
@@ -403,3 +426,28 @@ def simulate_rtb(
     exp_df = pd.DataFrame(expected) if expected else None
     return RTBWorld(networks=networks, logs=pd.concat(logs, ignore_index=True), ab=pd.DataFrame(ab), params=params,
                     expected=exp_df)
+
+
+def without_exploration(world: RTBWorld) -> RTBWorld:
+    """The world without its exploration data: each logged arm's won auctions only.
+
+    Applied to a world drawn with ``exploration=True`` it gives, row for row,
+    the world drawn from the same seed with ``exploration=False`` (the same
+    draws, the same comparison ``p_m v > c``); on a won-only world it changes
+    nothing.  The networks, the A/B test and its moments are shared.
+
+    Examples
+    --------
+    >>> kw = dict(n_networks=2, n_log=500, n_ab=500, rng=0)
+    >>> explored = simulate_rtb(exploration=True, **kw)
+    >>> len(explored.logs) == 2 * 2 * 500
+    True
+    >>> without_exploration(explored).logs.equals(simulate_rtb(**kw).logs)
+    True
+    """
+    L = world.logs
+    arm_a = (L["arm"] == "a").to_numpy()
+    p = np.where(arm_a, L["p_a"].to_numpy(), L["p_b"].to_numpy())
+    won = _won(p, L["v"].to_numpy(), L["c"].to_numpy())
+    return RTBWorld(networks=world.networks, logs=L[won].reset_index(drop=True), ab=world.ab,
+                    params={**world.params, "exploration": False}, expected=world.expected)
