@@ -1,11 +1,3 @@
-# ---
-# jupyter:
-#   jupytext:
-#     text_representation:
-#       extension: .py
-#       format_name: percent
-# ---
-
 # %% [markdown]
 # # piovano: Table III (model releases) and Theorem 2 (convergence in N)
 #
@@ -66,21 +58,12 @@ sizes = [int(n) for n in sizes]
 per_release, corr = P.releases_experiment(seed, **kw3)
 out.table(per_release, "table3_releases", floatfmt=".4f")
 sweep3 = seed_sweep(P.releases_sweep_row, seeds, **kw3)
+control3 = seed_sweep(P.releases_sweep_row, seeds, **{**kw3, **P.CONTROL_RELEASES})
 out.table(sweep3, "table3_seed_sweep")
-printed3 = ref[ref["source"] == "Table III"].rename(columns={"panel": "metric", "row": "domain", "value": "paper_rel_improvement"})
-table3 = corr.rename(columns={"corr_offline": "corr_offline_seed", "corr_oam": "corr_oam_seed", "rel_improvement_pct": "rel_improvement_pct_seed"})
-for stat in ("corr_offline", "corr_oam", "rel_improvement_pct"):
-    table3[f"{stat}_median"] = [float(sweep3[f"{m}_{d}_{stat}"].median()) for m, d in zip(table3["metric"], table3["domain"])]
-table3 = table3.merge(printed3[["metric", "domain", "paper_rel_improvement"]], on=["metric", "domain"])
+out.table(control3, "table3_seed_sweep_control")
+table3 = P.table3_table(corr, sweep3, ref)
 out.table(table3, "table3", floatfmt=".3f")
-for _, r in table3.iterrows():
-    tag = f"{r['metric']}_{r['domain']}"
-    ledger.sweep(f"piovano-T3-{r['metric'].lower()}-{r['domain'].lower()}", "Table III",
-                 f"OAM raise the correlation across releases between offline and online {r['metric']} ({r['domain']})",
-                 outcomes=sweep3[f"{tag}_improves"].to_numpy(bool), paper_value=r["paper_rel_improvement"],
-                 criterion="Pearson r(OAM, online) > r(offline, online) across the releases of a seed",
-                 note=f"median relative improvement {r['rel_improvement_pct_median']:.1f}% "
-                      f"(median r {r['corr_offline_median']:.2f} -> {r['corr_oam_median']:.2f}); simulated releases")
+P.add_table3_claims(ledger, table3, sweep3, control3)
 table3
 
 # %% [markdown]
@@ -92,28 +75,12 @@ out.table(conv, "convergence_seed_sweep")
 summary = P.convergence_summary(conv)
 out.table(summary, "convergence", floatfmt=".4g")
 fig = P.convergence_figure(summary)
-out.figure(fig, "convergence")
+out.figure(fig, "convergence", caption="piovano Theorem 2: mean |accuracy error| of the offline estimate, OAM IndDis "
+           "and OAM JointDis against the offline size N (log-log; no figure in the paper)")
 summary.query("method == 'OAM JointDis'")
 
 # %%
-slope = P.loglog_slope(summary)
-big = summary[summary["N"] == max(sizes)].set_index("method")
-per_seed = conv[conv["N"] == max(sizes)].pivot(index="seed", columns="method", values="acc_error")
-ledger.check("piovano-thm2-rate", "Theorem 2", "OAM JointDis converges to the online accuracy as N grows",
-             criterion="least-squares slope of log(mean |accuracy error|) on log N over the grid within [-0.7, -0.3] (N^-1/2 rate)",
-             holds=-0.7 <= slope <= -0.3, paper_value="-> 0 as N -> inf", reproduced_value=f"slope {slope:.3f}")
-ledger.sweep("piovano-thm2-joint-beats-inddis-maxN", "Section III-A", f"At N = {max(sizes):,}, JointDis beats IndDis on accuracy",
-             outcomes=(per_seed["OAM JointDis"] < per_seed["OAM IndDis"]).to_numpy(),
-             criterion=f"|accuracy error| of JointDis < IndDis at N = {max(sizes):,}")
-ratio = big.loc["OAM IndDis", "acc_error"] / big.loc["OAM JointDis", "acc_error"]
-ledger.check("piovano-thm2-inddis-biased", "Section III-A", "IndDis does not converge: its error stays at the bias of the joint sampling",
-             criterion=f"mean |accuracy error| of IndDis > 5 x JointDis at N = {max(sizes):,}",
-             holds=ratio > 5, reproduced_value=f"IndDis / JointDis = {ratio:.1f}")
-ge1000 = summary[summary["N"] >= 1000].pivot(index="N", columns="method", values="acc_error")
-ledger.check("piovano-thm2-joint-beats-inddis-all-N", "Section III-A", "JointDis is closer than IndDis at every N >= 1,000 (mean over seeds)",
-             criterion="mean |accuracy error| of JointDis < IndDis at every N >= 1000 of the grid",
-             holds=bool((ge1000["OAM JointDis"] < ge1000["OAM IndDis"]).all()),
-             reproduced_value=f"{int((ge1000['OAM JointDis'] < ge1000['OAM IndDis']).sum())}/{len(ge1000)} sizes")
+P.add_convergence_claims(ledger, summary, conv, sizes)
 summary.pivot(index="N", columns="method", values="acc_error")
 
 # %% [markdown]
@@ -121,6 +88,9 @@ summary.pivot(index="N", columns="method", values="acc_error")
 
 # %%
 out.claims(ledger)
-claims = ledger.frame()
-print(ledger.counts())
-claims[["claim_id", "paper_value", "reproduced_value", "status"]]
+ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
+
+# %%
+from IPython.display import Markdown
+
+Markdown(ledger.verdict())

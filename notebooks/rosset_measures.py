@@ -1,11 +1,3 @@
-# ---
-# jupyter:
-#   jupytext:
-#     text_representation:
-#       extension: .py
-#       format_name: percent
-# ---
-
 # %% [markdown]
 # # rosset Sections 2–4: the ranking measures, their identities, Figs. 1–3 and evaluation breakdown
 #
@@ -74,12 +66,12 @@ tau_table
 # ## Figs. 1–3 for M1
 
 # %%
-fig = rm.fig1_correct_pairs(y, m1)
-out.figure(fig, "fig1")
-fig = rm.fig2_cutoff_auc(y, m1)
-out.figure(fig, "fig2")
-fig = rm.fig3_cumulative_rank(y, m1)
-out.figure(fig, "fig3")
+out.figure(rm.fig1_correct_pairs(y, m1), "fig1", caption="rosset Fig. 1: share of correct pairs of each firm, "
+           "by decreasing prediction of M1")
+out.figure(rm.fig2_cutoff_auc(y, m1), "fig2", caption="rosset Fig. 2: AUC_i of separating the top i wallets from the "
+           "rest, against the cutoff, the axis scaled by the i (n - i) pairs so that the area is rho-tilde")
+out.figure(rm.fig3_cumulative_rank(y, m1), "fig3", caption="rosset Fig. 3: cumulative inverse rank of the true wallet "
+           "by decreasing prediction of M1, with the optimal and worst curves")
 
 # %% [markdown]
 # ## Section 4: evaluation breakdown
@@ -89,10 +81,16 @@ one, many = rm.breakdown(y, m1, rng=breakdown_seed, k_max=k_max)
 out.table(one, "breakdown", floatfmt=".6g")
 out.table(many, "breakdown_k", floatfmt=".6g")
 fig = rm.breakdown_figure(one, many)
-out.figure(fig, "breakdown")
+out.figure(fig, "breakdown", caption="rosset Section 4: how each measure changes when one (or k) firms are "
+           "removed, relative to the full survey (no figure in the paper)")
 rm.add_breakdown_claims(ledger, one, many, y, m1)
 one[["u0"] + [f"{m}_relative" for m in rm.BREAKDOWN_MEASURES]].iloc[::6]
 
 # %%
 out.claims(ledger)
-ledger.frame()[["claim_id", "status", "reproduced_value"]]
+ledger.frame()[["claim_id", "kind", "status", "reproduced_value"]]
+
+# %%
+from IPython.display import Markdown
+
+Markdown(ledger.verdict())

@@ -1,11 +1,3 @@
-# ---
-# jupyter:
-#   jupytext:
-#     text_representation:
-#       extension: .py
-#       format_name: percent
-# ---
-
 # %% [markdown]
 # # yi Tables 2–4 at production scale: the binned tables as row-level logs, on Dask
 #

@@ -91,6 +91,21 @@ def test_gather_rejects_duplicate_claim_ids(tmp_path):
         gather(tmp_path)
 
 
+def test_gather_rejects_evidence_that_does_not_exist(tmp_path):
+    out = OutputDir("yi", tmp_path)
+    out.table(pd.DataFrame({"x": [1]}), "t1")
+    L = Ledger("yi", "a")
+    L.check("yi-ok", "T", "s", criterion="c", holds=True, evidence="yi/t1.csv")
+    out.claims(L)
+    gather(tmp_path)
+    L.check("yi-missing", "T", "s", criterion="c", holds=True, evidence=("yi/t1.csv", "yi/nope.png"))
+    with pytest.raises(ValueError, match="yi/nope.png"):
+        out.claims(L)  # a notebook cannot save it
+    (tmp_path / "yi" / "t1.csv").unlink()  # nor can an output vanish before the ledger is gathered
+    with pytest.raises(ValueError, match="yi-ok.*yi/t1.csv"):
+        gather(tmp_path)
+
+
 def test_atomic_write_leaves_no_temp_files_on_failure(tmp_path, monkeypatch):
     target = tmp_path / "t.csv"
     atomic_write_text(target, "old\n")

@@ -212,3 +212,30 @@ def test_releases_and_convergence_run_small():
     s = P.convergence_summary(conv)
     j = s[s["method"] == "OAM JointDis"].set_index("N")["acc_error"]
     assert j[20_000] < j[100]
+
+
+def test_paper_sizes_and_accuracies_come_from_the_reference():
+    t1, res, info = P.table1_experiment(0, ref=REF)
+    assert int(info["live_counts"].sum()) == P.paper_sizes(REF, "conference papers")["live samples M"]
+    assert int(info["offline_counts"].sum()) == P.paper_sizes(REF, "conference papers")["offline samples N"]
+    acc = P.paper_online_accuracy(REF, "Table I")
+    assert acc == tuple(reference.parse_printed(reference.lookup(REF, "Table I", "Online metrics", "Acc.", panel=m))
+                        for m in ("Baseline", "Candidate"))
+    with pytest.raises(TypeError):
+        synth.truth_for_joint_counts(np.diag([5, 5]))  # no paper number hidden in a default
+
+
+def test_control_worlds_draw_the_offline_set_without_bias():
+    _, _, info = P.table1_experiment(0, ref=REF, **P.CONTROL_T1)
+    live = info["live_share"] * 100
+    assert np.abs(info["offline_share"] * 100 - live).max() < 1.0 + 1e-9  # the live shares, to one item of 100
+    m_l = np.array([[0.5, 0.1], [0.2, 0.2]])
+    assert np.allclose(synth.random_offline_joint(m_l, rng=0, **P.CONTROL_RANDOM), m_l)
+
+
+def test_fig1_counts_and_row():
+    df = P.fig1_counts(0, n_live=5000, n_offline=500, n_classes=8, ref=REF)
+    assert list(df.columns) == ["class", "live", "offline", "live_share", "offline_share"]
+    assert df["live"].is_monotonic_decreasing and df["offline"].sum() == 500
+    row = P.fig1_row(0, n_live=5000, n_offline=500, n_classes=8, ref=REF)
+    assert row["offline_flatter"] == (row["entropy_offline"] > row["entropy_live"])

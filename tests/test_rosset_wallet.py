@@ -75,8 +75,39 @@ def test_consistency_claims_find_the_table1_errata():
     assert status["rosset-t1-change-rmse"] == "erratum"  # 1 - 1,940,415/3,872,481 = 49.89%, printed 49.8%
     assert status["rosset-t1-change-mae"] == "exact"
     assert status["rosset-t1-model"] == "erratum"
-    assert status["rosset-t2-pvalues"] == "holds"
+    # p-values: one-sided Gaussian within the rounding of the printed inputs, except RMSE's 0.14778 (0.148 from
+    # its inputs, one- and two-sided alike beyond rounding)
+    assert status["rosset-t2-pvalue-rmse"] == "differs"
+    assert (status[[f"rosset-t2-pvalue-{m}" for m in ("mae", "tau", "rho")]] == "holds").all()
+    kinds = ledger.frame().set_index("claim_id")["kind"]
+    assert (kinds.filter(like="rosset-t2-pvalue") == "formula").all() and kinds["rosset-t1-model"] == "printed"
     assert (status[[f"rosset-t2-diff-{m}" for m in ("rmse", "mae", "tau", "rho")]] == "holds").all()
+
+
+def test_expected_shares_from_the_papers_z_scores():
+    from scipy.stats import norm
+
+    exp = rw.expected_shares(reference.load("rosset"))
+    z = exp["z"]
+    assert z["RMSE"] == pytest.approx(96890 / 92649) and z["tau"] == pytest.approx(0.1154 / 0.0304)
+    # a faithful world passes "RMSE and MAE not significant" only about 60% of the time
+    assert exp["residual_not_significant"] == pytest.approx(norm.cdf(1.6449 - z["RMSE"]) * norm.cdf(1.6449 - z["MAE"]), rel=1e-3)
+    assert 0.5 < exp["residual_not_significant"] < 0.7 and exp["ranking_significant"] > 0.95
+    assert 0.6 < exp["m1_better"] < 0.7
+
+
+def test_sweep_claims_test_every_cutoff_and_sit_beside_the_control():
+    seeds = range(3)
+    sweep = pd.DataFrame([rw.one_seed(s, n=120, n_boot=5) for s in seeds])
+    control = pd.DataFrame([rw.one_seed(s, n=120, n_boot=5, **rw.CONTROL) for s in seeds])
+    ledger = Ledger("rosset", "test")
+    rw.add_sweep_claims(ledger, sweep, reference.load("rosset"), control)
+    df = ledger.frame().set_index("claim_id")
+    assert "every cutoff i = 1, ..., n - 1" in df.loc["rosset-fig5-all-cutoffs", "criterion"]
+    assert df.loc["rosset-fig1-top-better", "control"].endswith("mechanism off")
+    assert df.loc["rosset-t1-robustness", "control"] == ""
+    # "all cutoffs" really is all of them: M1 loses some cutoff whenever the count says so
+    assert (sweep["fig5_all_cutoffs"] == (sweep["fig5_cutoffs_lost"] == 0)).all()
 
 
 def test_table1_matches_brute_force_and_one_seed_is_flat():

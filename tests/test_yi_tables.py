@@ -94,3 +94,38 @@ def test_binned_table_columns_by_hand():
     np.testing.assert_allclose(t["TPR"], [0.75, 1.0])
     np.testing.assert_allclose(t["FPR"], [0.25, 1.0])
     np.testing.assert_allclose(t["Avg pClick / Actual CTR"], [0.5 / 0.75, 0.4])
+
+
+def test_one_root_erratum_for_the_table3_typo_and_its_consequences_linked(ref):
+    corrections = reference.load_corrections("yi")
+    ledger = Ledger("yi", "test")
+    cells = {t: Y.compare_anomaly_table(ref, t, ledger, corrections) for t in Y.ANOMALY_TABLES}
+    Y.add_input_errata(ledger, ref, corrections, cells)
+    df = ledger.frame().set_index("claim_id")
+    errata = sorted(df.index[df["status"] == "erratum"])
+    # the typo is counted once; the three derived cells it broke are reproduced from the corrected input
+    assert errata == sorted(["yi-T3-input-typo", "yi-T2a-bin5-trapezoid", "yi-T4a-bin5-trapezoid", "yi-T4b-bin5-trapezoid"])
+    for cid in ("yi-T3a-bin5-trapezoid", "yi-T3a-total-noclicks", "yi-T3b-total-noclicks"):
+        assert df.loc[cid, "status"] == "exact" and "yi-T3-input-typo" in df.loc[cid, "note"]
+        assert cid.replace("yi-T3", "Table 3 ").split("-")[0] in df.loc["yi-T3-input-typo", "note"]
+    assert "3 inconsistent derived cells with the printed input, 0 with the corrected one" in df.loc["yi-T3-input-typo", "note"]
+    # the printed cells stay as printed in data/reference
+    assert reference.lookup(ref, "Table 3", "bin 5", "# no-clicks", "a") == "9,999,900"
+
+
+def test_corrections_must_name_the_printed_value(tmp_path):
+    (tmp_path / "yi.csv").write_text(",".join(reference.CORRECTION_COLUMNS) + "\n"
+                                     'yi-x,Table 3,a,bin 5,# no-clicks,"9,999,999","9,999,000",typo\n')
+    with pytest.raises(ValueError, match="row 2.*9,999,999"):
+        reference.load_corrections("yi", root=tmp_path)
+    assert reference.load_corrections("rosset").empty
+
+
+def test_panel_tables_carry_the_total_row(ref):
+    t = Y.panel_table(ref, "Table 2")
+    total = t[t["row"] == "total"].set_index("panel")
+    for panel in "ab":
+        assert total.loc[panel, "AUC"] == pytest.approx(Y.recompute_panel(ref, "Table 2", panel)[1]["AUC"])
+        printed_auc = reference.parse_printed(reference.lookup(ref, "Table 2", "total", "AUC", panel))
+        assert round(total.loc[panel, "AUC"], 4) == printed_auc
+        assert total.loc[panel, "# clicks"] == t[(t["panel"] == panel) & (t["row"] != "total")]["# clicks"].sum()

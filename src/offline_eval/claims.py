@@ -476,6 +476,10 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
         dup = df["claim_id"][df["claim_id"].duplicated()]
         if len(dup):
             raise ValueError(f"claims of {paper!r} repeat claim ids: {sorted(set(dup))}")
+        missing = [(cid, e) for cid, ev in zip(df["claim_id"], df["evidence"]) for e in ev.split("; ")
+                   if e and not (root / e).is_file()]
+        if missing:
+            raise ValueError(f"claims of {paper!r} name evidence files that do not exist under {root}: {missing[:5]}")
         write_table(df, root / paper / "claims")
         frames.append(df)
     all_claims = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

@@ -21,7 +21,7 @@ import pandas as pd
 
 from .paths import PAPERS, REFERENCE_DIR
 
-__all__ = ["COLUMNS", "load", "lookup", "parse_printed", "printed_decimals"]
+__all__ = ["COLUMNS", "CORRECTION_COLUMNS", "load", "load_corrections", "lookup", "parse_printed", "printed_decimals"]
 
 COLUMNS = ["paper", "source", "panel", "row", "column", "value"]
 
@@ -45,6 +45,37 @@ def load(paper: str, source: str | None = None, *, root: str | Path | None = Non
         df = df[df["source"] == source].reset_index(drop=True)
         if df.empty:
             raise ValueError(f"`source` {source!r} not found in the reference files of {paper!r}")
+    return df
+
+
+CORRECTION_COLUMNS = ["erratum_id", "source", "panel", "row", "column", "printed", "corrected", "reason"]
+
+
+def load_corrections(paper: str, *, root: str | Path | None = None) -> pd.DataFrame:
+    """Our corrections of printed *inputs* that are typos (``data/corrections/<paper>.csv``), as strings.
+
+    One row per corrected cell: where it is (``source, panel, row, column``),
+    the value as printed, the corrected value, and the id of the ledger's
+    erratum row that proves it (``erratum_id``; several cells can share one
+    root erratum).  The printed values stay untouched in ``data/reference/``;
+    a study that recomputes from corrected inputs says so in its ledger rows.
+    A paper without corrections gives an empty frame.
+    """
+    if paper not in PAPERS:
+        raise ValueError(f"`paper` must be one of {PAPERS}; got {paper!r}")
+    path = (Path(root) if root is not None else REFERENCE_DIR.parent / "corrections") / f"{paper}.csv"
+    if not path.exists():
+        return pd.DataFrame(columns=CORRECTION_COLUMNS)
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if list(df.columns) != CORRECTION_COLUMNS:
+        raise ValueError(f"corrections file {path} must have columns {CORRECTION_COLUMNS}; got {list(df.columns)}")
+    ref = load(paper)
+    for k, c in df.iterrows():
+        hit = ref[(ref["source"] == c["source"]) & (ref["panel"] == c["panel"]) & (ref["row"] == c["row"])
+                  & (ref["column"] == c["column"])]
+        if len(hit) != 1 or hit["value"].iloc[0] != c["printed"]:
+            raise ValueError(f"corrections file {path}, row {k + 2}: the printed value {c['printed']!r} is not the "
+                             f"reference cell {c['source']!r} panel={c['panel']!r} {c['row']!r} {c['column']!r}")
     return df
 
 

@@ -46,6 +46,14 @@ from ..synth import sponsored as sp
 
 __all__ = [
     "AGREEMENT",
+    "CONTROL_MISCALIBRATION",
+    "CONTROL_MODEL_2",
+    "SIZE_RTOL",
+    "add_main_claims",
+    "add_sweep_claims",
+    "add_table6_model_claims",
+    "low_high_gap",
+    "printed_tables",
     "MODEL_1",
     "MODEL_2",
     "MISCALIBRATION",
@@ -70,6 +78,15 @@ MODEL_2 = dict(noise_sd=0.35, low_ctr=0.004, low_shift=4.0, high_shift=0.1, widt
 #: 0.004 by up to 4 log-odds (Table 5 model-2's boundary and size), with the
 #: narrowest switch (width 4 / 4 = 1) that keeps their order.
 MISCALIBRATION = dict(low_ctr=0.004, low_shift=4.0, width=1.0)
+#: The control world of the Table 5 claims: model-2 without its over-estimation (of the low range
+#: and, slightly, of the high range) -- the mechanism Section 6 credits for the online loss.
+CONTROL_MODEL_2 = {**MODEL_2, "low_shift": 0.0, "high_shift": 0.0}
+#: The control world of the Table 6 model: a baseline without its low-range over-estimation (the
+#: baseline and the new model are then the same predictions).
+CONTROL_MISCALIBRATION = {**MISCALIBRATION, "low_shift": 0.0}
+#: Magnitude rows: a reproduced relative delta is within tolerance when within this fraction of the
+#: printed one (a proportionate band: +-50% of +8.6% is 4.3-12.9%, of +0.2% is 0.1-0.3%).
+SIZE_RTOL = 0.5
 #: Agreement of a predicted relative delta with the online one: same sign and
 #: |predicted - online| <= ABS + REL * |online| (fractions, not percent).
 AGREEMENT = dict(abs=0.03, rel=0.25)
@@ -245,6 +262,14 @@ def fig4_figure(bd):
     return fig
 
 
+def low_high_gap(bd: pd.DataFrame, column: str) -> tuple[float, float]:
+    """Mean of model-2 minus model-1 in ``column`` over the lowest and the highest 30% of the quantiles."""
+    t = bd.pivot(index="quantile", columns="model", values=column)
+    gap = (t["model-2"] - t["model-1"]).to_numpy()
+    k = max(1, len(gap) * 3 // 10)
+    return float(np.nanmean(gap[:k])), float(np.nanmean(gap[-k:]))
+
+
 def per_seed(seed, *, n_queries=1000, n_log=40_000, n_ab=100_000, n_quantiles=10,
              alphas=(1.0, 2.0), mainline_quantiles=(0.5, 0.6, 0.7, 0.8), **kwargs) -> dict:
     """One seed of the sweep at reduced scale (smaller world, logs, A/B and grid): every claim's outcome."""
@@ -254,6 +279,7 @@ def per_seed(seed, *, n_queries=1000, n_log=40_000, n_ab=100_000, n_quantiles=10
     gap = (pe["model-2"] - pe["model-1"]).to_numpy()
     k = max(1, len(gap) * 3 // 10)
     ob, obest, sim = exp.online_base, exp.online_best, exp.simulated
+    share_low, _ = low_high_gap(bd, "log_loss_share")
     return dict(
         auc_delta=exp.offline["auc_delta"], rig_delta=exp.offline["rig_delta"],
         online_cy_delta=ob["cy_delta"], online_cy_delta_se=ob["cy_delta_se"],
@@ -267,6 +293,12 @@ def per_seed(seed, *, n_queries=1000, n_log=40_000, n_ab=100_000, n_quantiles=10
         t5_online_loss=bool(ob["cy_delta"] + 2 * ob["cy_delta_se"] < 0 and ob["ml_cy_delta"] + 2 * ob["ml_cy_delta_se"] < 0),
         # Figs. 3-4: model-2 over-estimates, most in the low quantiles
         f34_low_overestimate=bool(np.nanmean(gap[:k]) > 0 and np.nanmean(gap[:k]) > np.nanmean(gap[-k:])),
+        # Fig. 3: model-2's log-loss weighs more on the low quantiles than model-1's
+        f3_share_gap_low=share_low, f3_low_loss_share=bool(share_low > 0),
+        # Table 5 as a whole: offline up and online down
+        t5_gain_and_loss=bool(exp.offline["auc_delta"] > 0 and exp.offline["rig_delta"] > 0
+                              and ob["cy_delta"] + 2 * ob["cy_delta_se"] < 0
+                              and ob["ml_cy_delta"] + 2 * ob["ml_cy_delta_se"] < 0),
         # Table 6: the simulation agrees with online, at both operating points, for CY and mainline CY
         t6_sim_agrees=bool(all(agrees(a, b) for a, b in (
             (sim["cy_delta"], ob["cy_delta"]), (sim["ml_cy_delta"], ob["ml_cy_delta"]),
@@ -310,3 +342,178 @@ def table6_outcomes(exp: Experiment) -> dict:
         t6_best_gains=bool(obest["cy_delta"] > 0),
         t6_offline_shape=bool(abs(off["auc_delta"]) < 0.01 and off["rig_delta"] > 10 * abs(off["auc_delta"])),
     )
+
+
+# -- the ledger ----------------------------------------------------------------------------------
+AGREEMENT_TEXT = (f"same sign and |simulated - online| <= {100 * AGREEMENT['abs']:g} pp + "
+                  f"{100 * AGREEMENT['rel']:g}% of |online|")
+T5_COLUMNS = ("AUC", "RIG", "CY", "Mainline CY")
+T6_COLUMNS = ("offline AUC", "offline RIG", "simulated CY", "simulated Mainline CY", "online CY", "online Mainline CY")
+
+
+def printed_tables(ref: pd.DataFrame) -> tuple[dict, dict]:
+    """The printed model-2 rows of Tables 5 and 6, ``{column: text}``."""
+    return ({c: reference.lookup(ref, "Table 5", "model-2 metrics", c) for c in T5_COLUMNS},
+            {c: reference.lookup(ref, "Table 6", "model-2 metrics", c) for c in T6_COLUMNS})
+
+
+def _pairs(exp: Experiment) -> dict:
+    sim, ob, obest = exp.simulated, exp.online_base, exp.online_best
+    return {
+        "baseline point, CY": (sim["cy_delta"], ob["cy_delta"]),
+        "baseline point, mainline CY": (sim["ml_cy_delta"], ob["ml_cy_delta"]),
+        "best simulated point, CY": (sim["best_cy_delta"], obest["cy_delta"]),
+        "best simulated point, mainline CY": (sim["best_ml_cy_delta"], obest["ml_cy_delta"]),
+    }
+
+
+def _size_rows(ledger, prefix, table, label, printed, values, evidence):
+    for col, key, val in values:
+        ledger.tolerance(f"{prefix}-{key}-size", table, f"{label}relative {col} delta (%)", printed=printed[col],
+                         value=100 * val, rtol=SIZE_RTOL, evidence=evidence,
+                         note="a magnitude on a synthetic world (the paper's logs are not available); the band is "
+                              "proportionate to the printed value")
+
+
+def add_main_claims(ledger, exp: Experiment, bd: pd.DataFrame, ref: pd.DataFrame) -> None:
+    """The main seed's Table 5, Figs. 3-4 and Table 6 rows (Table 5's model-2)."""
+    t5, t6 = printed_tables(ref)
+    ob, obest, off = exp.online_base, exp.online_best, exp.offline
+    ev5, ev34, ev6 = ("yi/table5.csv",), ("yi/fig3_fig4_breakdown.csv", "yi/fig3.png", "yi/fig4.png"), ("yi/table6.csv",)
+    ledger.check(
+        "yi-T5-offline-gain", "Table 5", "model-2 gains offline AUC and RIG on the logged data",
+        criterion="AUC and RIG of model-2 above model-1's on the logged impressions, main seed",
+        holds=off["auc_delta"] > 0 and off["rig_delta"] > 0, paper_value=f"AUC {t5['AUC']}, RIG {t5['RIG']}",
+        reproduced_value=f"AUC {100 * off['auc_delta']:+.2f}%, RIG {100 * off['rig_delta']:+.1f}%", evidence=ev5)
+    ledger.check(
+        "yi-T5-online-loss", "Table 5", "model-2 loses click yield and mainline click yield online",
+        criterion="relative CY and mainline CY deltas below zero by more than 2 standard errors, main seed",
+        holds=ob["cy_delta"] + 2 * ob["cy_delta_se"] < 0 and ob["ml_cy_delta"] + 2 * ob["ml_cy_delta_se"] < 0,
+        paper_value=f"CY {t5['CY']}, mainline CY {t5['Mainline CY']}", evidence=ev5,
+        reproduced_value=f"CY {100 * ob['cy_delta']:+.1f}% (se {100 * ob['cy_delta_se']:.1f}), "
+                         f"mainline CY {100 * ob['ml_cy_delta']:+.1f}% (se {100 * ob['ml_cy_delta_se']:.1f})")
+    _size_rows(ledger, "yi-T5", "Table 5", "model-2's ", t5,
+               (("AUC", "auc", off["auc_delta"]), ("RIG", "rig", off["rig_delta"]),
+                ("CY", "cy", ob["cy_delta"]), ("Mainline CY", "mlcy", ob["ml_cy_delta"])), ev5)
+    low, high = low_high_gap(bd, "prediction_error")
+    ledger.check(
+        "yi-F34-low-overestimate", "Figures 3-4",
+        "'Model-2 substantially overestimates the pClick scores on the quantiles in lower pClick score range, and "
+        "for the quantiles with higher pClick scores with much less degree of over-estimation'",
+        criterion="mean PE(model-2) - PE(model-1) over the lowest 30% of quantiles > 0 and > the same over the "
+                  "highest 30%, main seed",
+        holds=low > 0 and low > high, reproduced_value=f"PE gap low {low:+.2f}, high {high:+.3f}", evidence=ev34)
+    s_low, s_high = low_high_gap(bd, "log_loss_share")
+    ledger.check(
+        "yi-F3-low-range-loss", "Figure 3",
+        "Fig. 3 (relative contribution of log-loss per quantile): model-2's log-loss weighs more on the low pClick "
+        "quantiles than model-1's",
+        criterion="mean log-loss share of model-2 minus model-1 over the lowest 30% of quantiles > 0.01, main seed",
+        holds=s_low > 0.01, reproduced_value=f"share gap low {s_low:+.4f}, high {s_high:+.4f}", evidence=ev34,
+        note="the share is of each model's own total log-loss; a gap below 0.01 is not visible in the figure")
+    pairs = _pairs(exp)
+    ledger.check(
+        "yi-T6-sim-agrees", "Table 6", "simulated CY and mainline CY deltas agree with the online ones",
+        criterion=f"{AGREEMENT_TEXT}, for CY and mainline CY at both operating points, main seed",
+        holds=all(agrees(a, b) for a, b in pairs.values()), evidence=ev6,
+        paper_value=f"CY {t6['simulated CY']} vs {t6['online CY']}; "
+                    f"mainline {t6['simulated Mainline CY']} vs {t6['online Mainline CY']}",
+        reproduced_value="; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in pairs.items()))
+    ledger.check(
+        "yi-T6-auc-rig-disagree", "Table 6", "the AUC and RIG deltas do not predict the online CY delta",
+        criterion="neither the AUC delta nor the RIG delta meets the agreement test against the online CY delta "
+                  "(baseline operating point), main seed",
+        holds=not agrees(off["auc_delta"], ob["cy_delta"]) and not agrees(off["rig_delta"], ob["cy_delta"]),
+        paper_value=f"AUC {t6['offline AUC']}, RIG {t6['offline RIG']} vs CY {t6['online CY']}", evidence=ev6,
+        reproduced_value=f"AUC {100 * off['auc_delta']:+.2f}%, RIG {100 * off['rig_delta']:+.1f}% "
+                         f"vs CY {100 * ob['cy_delta']:+.1f}%")
+    ledger.check(
+        "yi-T6-best-point-gains", "Table 6", "at its best simulated operating point model-2 gains click yield online",
+        criterion="online CY delta at the best simulated operating point > 0, main seed",
+        holds=obest["cy_delta"] > 0, paper_value=t6["online CY"], evidence=ev6,
+        reproduced_value=f"{100 * obest['cy_delta']:+.1f}% (alpha {exp.op_best.alpha:g})",
+        note="the paper's Table 6 model-2 (AUC +0.2%) is evidently another model than Table 5's (AUC +8.6%); "
+             "Table 5's model-2 has a low-range over-estimation that no operating point in the sweep undoes")
+
+
+def add_table6_model_claims(ledger, exp6: Experiment, ref: pd.DataFrame) -> None:
+    """The main seed's rows of the Table 6 model (:func:`run` with ``models="table6"``)."""
+    _, t6 = printed_tables(ref)
+    o6, obest6 = table6_outcomes(exp6), exp6.online_best
+    ev = ("yi/table6.csv", "yi/operating_point_sweep.csv")
+    pairs6 = _pairs(exp6)
+    ledger.check(
+        "yi-T6b-sim-agrees", "Table 6", "Table 6 model: simulated CY and mainline CY deltas agree with the online ones",
+        criterion=f"{AGREEMENT_TEXT}, for CY and mainline CY at both operating points, main seed",
+        holds=o6["t6_sim_agrees"], evidence=ev,
+        paper_value=f"CY {t6['simulated CY']} vs {t6['online CY']}; "
+                    f"mainline {t6['simulated Mainline CY']} vs {t6['online Mainline CY']}",
+        reproduced_value="; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in pairs6.items()))
+    ledger.check(
+        "yi-T6b-auc-rig-disagree", "Table 6", "Table 6 model: the AUC and RIG deltas do not predict the online CY delta",
+        criterion="neither the AUC delta nor the RIG delta meets the agreement test against the online CY delta "
+                  "(baseline operating point), main seed",
+        holds=o6["t6_offline_disagrees"], evidence=ev,
+        paper_value=f"AUC {t6['offline AUC']}, RIG {t6['offline RIG']} vs CY {t6['online CY']}",
+        reproduced_value=f"AUC {100 * o6['auc_delta']:+.2f}%, RIG {100 * o6['rig_delta']:+.1f}% "
+                         f"vs CY {100 * o6['online_cy_delta']:+.1f}%")
+    ledger.check(
+        "yi-T6b-best-point-gains", "Table 6",
+        "Table 6 model: at its best simulated operating point the new model gains click yield online",
+        criterion="online CY delta at the best simulated operating point > 0, main seed",
+        holds=o6["t6_best_gains"], paper_value=t6["online CY"], evidence=ev,
+        reproduced_value=f"{100 * obest6['cy_delta']:+.1f}% (se {100 * obest6['cy_delta_se']:.1f}; "
+                         f"alpha {exp6.op_best.alpha:g})")
+    ledger.check(
+        "yi-T6b-offline-shape", "Table 6", "Table 6 model: AUC barely moves while RIG rises a lot",
+        criterion="|AUC delta| < 1% and RIG delta > 10 x |AUC delta|, main seed",
+        holds=o6["t6_offline_shape"], paper_value=f"AUC {t6['offline AUC']}, RIG {t6['offline RIG']}", evidence=ev,
+        reproduced_value=f"AUC {100 * o6['auc_delta']:+.2f}%, RIG {100 * o6['rig_delta']:+.1f}%")
+    _size_rows(ledger, "yi-T6b", "Table 6", "Table 6 model: best simulated point, ", t6,
+               (("offline AUC", "auc", o6["auc_delta"]), ("offline RIG", "rig", o6["rig_delta"]),
+                ("simulated CY", "sim-cy", o6["best_sim_cy_delta"]),
+                ("simulated Mainline CY", "sim-mlcy", o6["best_sim_ml_cy_delta"]),
+                ("online CY", "cy", o6["best_online_cy_delta"]),
+                ("online Mainline CY", "mlcy", o6["best_online_ml_cy_delta"])), ev)
+
+
+_NO_CONTROL = ("no control world: the claim is the simulator's accuracy, which must hold with or without the "
+               "mechanism; the AUC/RIG row is the one the mechanism decides")
+
+
+def add_sweep_claims(ledger, sweep, control, sweep6, control6) -> None:
+    """The seed-sweep rows of both model pairs, each beside its control world (:data:`CONTROL_MODEL_2`,
+    :data:`CONTROL_MISCALIBRATION`)."""
+    ev5 = ("yi/seed_sweep.csv", "yi/seed_sweep_control.csv")
+    ev6 = ("yi/seed_sweep_table6_model.csv", "yi/seed_sweep_table6_model_control.csv")
+    rows = (
+        ("yi-T5-sweep", "Table 5", "model-2 gains offline AUC and RIG yet loses CY and mainline CY online",
+         "t5_gain_and_loss", "AUC and RIG deltas > 0 and CY and mainline CY deltas < 0 by > 2 se", True, ""),
+        ("yi-F34-sweep", "Figures 3-4", "model-2 over-estimates most in the low pClick quantiles", "f34_low_overestimate",
+         "PE gap (model-2 - model-1) of the lowest 30% of quantiles > 0 and > that of the highest 30%", True, ""),
+        ("yi-F3-sweep", "Figure 3", "model-2's log-loss weighs more on the low pClick quantiles than model-1's",
+         "f3_low_loss_share", "log-loss share gap (model-2 - model-1) of the lowest 30% of quantiles > 0", True, ""),
+        ("yi-T6-sim-agrees-sweep", "Table 6", "simulated deltas agree with online", "t6_sim_agrees",
+         f"{AGREEMENT_TEXT}, CY and mainline CY, both operating points", False, _NO_CONTROL),
+        ("yi-T6-auc-rig-disagree-sweep", "Table 6", "AUC and RIG deltas do not predict online CY", "t6_offline_disagrees",
+         "neither AUC nor RIG delta meets the agreement test against the online CY delta", True, ""),
+    )
+    for cid, src, stmt, key, crit, with_control, note in rows:
+        ledger.sweep(cid, src, stmt, outcomes=sweep[key], control=control[key] if with_control else None,
+                     criterion=crit, evidence=ev5, note=note)
+    rows6 = (
+        ("yi-T6b-sim-agrees-sweep", "Table 6 model: simulated deltas agree with online", "t6_sim_agrees",
+         f"{AGREEMENT_TEXT}, CY and mainline CY, both operating points", False,
+         _NO_CONTROL + "; where it fails, the best-point simulated and online deltas differ beyond the tolerance "
+         "(seed_sweep_table6_model): at the sweep's reduced scale many selected ads have no logged record at their "
+         "simulated slot, and the A/B delta's own standard error is about 1.5 pp"),
+        ("yi-T6b-auc-rig-disagree-sweep", "Table 6 model: AUC and RIG deltas do not predict online CY",
+         "t6_offline_disagrees", "neither AUC nor RIG delta meets the agreement test against the online CY delta", True, ""),
+        ("yi-T6b-best-point-gains-sweep", "Table 6 model: gains CY online at its best simulated point", "t6_best_gains",
+         "online CY delta at the best simulated point > 0", True, ""),
+        ("yi-T6b-offline-shape-sweep", "Table 6 model: AUC barely moves while RIG rises a lot", "t6_offline_shape",
+         "|AUC delta| < 1% and RIG delta > 10 x |AUC delta|", True, ""),
+    )
+    for cid, stmt, key, crit, with_control, note in rows6:
+        ledger.sweep(cid, "Table 6", stmt, outcomes=sweep6[key], control=control6[key] if with_control else None,
+                     criterion=crit, evidence=ev6, note=note)

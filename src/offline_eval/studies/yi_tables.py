@@ -20,7 +20,12 @@ __all__ = [
     "ANOMALY_TABLES",
     "BIN_COLUMNS",
     "binned_roc_table",
+    "add_input_errata",
+    "add_row_level_claim",
+    "row_level_table",
     "compare_anomaly_table",
+    "corrected_bins",
+    "panel_table",
     "expand_bins",
     "printed_bins",
     "survey_checks",
@@ -85,9 +90,25 @@ def binned_roc_table(avg_pclick, clicks, no_clicks) -> pd.DataFrame:
     )
 
 
-def recompute_panel(ref: pd.DataFrame, table: str, panel: str) -> tuple[pd.DataFrame, dict]:
-    """Recomputed bins of one panel and its totals (clicks, no-clicks, CTR, AUC)."""
+def corrected_bins(ref: pd.DataFrame, table: str, panel: str, corrections: pd.DataFrame | None = None) -> pd.DataFrame:
+    """:func:`printed_bins` with the input cells of ``corrections`` (:func:`reference.load_corrections`) replaced."""
     printed = printed_bins(ref, table, panel)
+    if corrections is not None:
+        for _, c in corrections[(corrections["source"] == table) & (corrections["panel"] == panel)].iterrows():
+            if printed.loc[c["row"], c["column"]] != c["printed"]:
+                raise ValueError(f"`corrections`: {table} panel {panel} {c['row']} {c['column']} is printed "
+                                 f"{printed.loc[c['row'], c['column']]!r}, not {c['printed']!r}")
+            printed.loc[c["row"], c["column"]] = c["corrected"]
+    return printed
+
+
+def recompute_panel(ref: pd.DataFrame, table: str, panel: str,
+                    corrections: pd.DataFrame | None = None) -> tuple[pd.DataFrame, dict]:
+    """Recomputed bins of one panel and its totals (clicks, no-clicks, CTR, AUC).
+
+    With ``corrections``, the corrected input cells replace the printed ones.
+    """
+    printed = corrected_bins(ref, table, panel, corrections)
     tab = binned_roc_table(
         printed["Avg pClick"].map(reference.parse_printed),
         printed["# clicks"].map(reference.parse_printed),
@@ -107,41 +128,110 @@ def _totals(tab: pd.DataFrame) -> dict:
     }
 
 
-def compare_anomaly_table(ref: pd.DataFrame, table: str, ledger: Ledger | None = None) -> pd.DataFrame:
+def panel_table(ref: pd.DataFrame, table: str, corrections: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Both panels of one anomaly table recomputed, each with the table's total row.
+
+    Columns ``panel, row`` then :data:`BIN_COLUMNS` and ``AUC``; the total row
+    holds the sums of clicks and no-clicks, the total CTR and the AUC, as the
+    paper's total row does (its other cells are empty).
+    """
+    parts = []
+    for panel in PANELS:
+        tab, totals = recompute_panel(ref, table, panel, corrections)
+        rows = printed_bins(ref, table, panel).index
+        bins = tab.assign(panel=panel, row=list(rows), AUC=np.nan)
+        total = pd.DataFrame([{**{c: np.nan for c in BIN_COLUMNS}, "panel": panel, "row": "total", **totals}])
+        parts += [bins, total]
+    out = pd.concat(parts, ignore_index=True)[["panel", "row"] + BIN_COLUMNS + ["AUC"]]
+    return out.astype({"# clicks": "Int64", "# no-clicks": "Int64"})
+
+
+def compare_anomaly_table(ref: pd.DataFrame, table: str, ledger: Ledger | None = None,
+                          corrections: pd.DataFrame | None = None) -> pd.DataFrame:
     """Both panels of one anomaly table, printed beside recomputed, one row per cell.
 
     Returns a long table with columns ``panel, row, column, printed,
-    recomputed, matches``.  When ``ledger`` is given, every printed derived
+    recomputed, matches, recomputed_as_printed, matches_as_printed``: the
+    cells recomputed from the inputs with ``corrections`` applied, and from
+    the inputs as printed.  When ``ledger`` is given, every printed derived
     cell (CTR, TPR, FPR, trapezoid, ratio, totals, AUC) is added as a claim:
-    ``exact`` when it matches at the printed precision, ``erratum`` with the
-    evidence when the paper's own inputs give another value.
+    ``exact`` when it matches at the printed precision (a cell that matches
+    only with a corrected input says so and names the root erratum, which
+    :func:`add_input_errata` records once), ``erratum`` with the evidence when
+    the paper's own inputs give another value.
     """
     rows = []
     for panel in PANELS:
-        tab, totals = recompute_panel(ref, table, panel)
+        tab, totals = recompute_panel(ref, table, panel, corrections)
+        tab0, totals0 = recompute_panel(ref, table, panel)
         printed = printed_bins(ref, table, panel)
         for k, (label, prow) in enumerate(printed.iterrows()):
             for col in BIN_COLUMNS:
-                rows.append(dict(panel=panel, row=label, column=col, printed=prow[col], recomputed=float(tab[col].iloc[k])))
+                rows.append(dict(panel=panel, row=label, column=col, printed=prow[col], recomputed=float(tab[col].iloc[k]),
+                                 recomputed_as_printed=float(tab0[col].iloc[k])))
         tot = ref[(ref["source"] == table) & (ref["panel"] == panel) & (ref["row"] == "total")]
         for _, t in tot.iterrows():
-            rows.append(dict(panel=panel, row="total", column=t["column"], printed=t["value"], recomputed=float(totals[t["column"]])))
+            rows.append(dict(panel=panel, row="total", column=t["column"], printed=t["value"],
+                             recomputed=float(totals[t["column"]]), recomputed_as_printed=float(totals0[t["column"]])))
     df = pd.DataFrame(rows)
     df["matches"] = [matches_printed(v, p) for v, p in zip(df["recomputed"], df["printed"])]
+    df["matches_as_printed"] = [matches_printed(v, p) for v, p in zip(df["recomputed_as_printed"], df["printed"])]
     if ledger is not None:
-        _add_cell_claims(ledger, table, df)
+        _add_cell_claims(ledger, table, df, corrections)
     return df
 
 
-def _add_cell_claims(ledger: Ledger, table: str, cells: pd.DataFrame) -> None:
+def _add_cell_claims(ledger: Ledger, table: str, cells: pd.DataFrame, corrections: pd.DataFrame | None) -> None:
     tid = table.replace("Table ", "T")
+    n = table.split()[1]
+    roots = ([] if corrections is None
+             else sorted(set(corrections.loc[corrections["source"] == table, "erratum_id"])))
     for _, cell in cells.iterrows():
         if cell["column"] in ("Avg pClick", "# clicks", "# no-clicks") and cell["row"] != "total":
             continue  # inputs, not claims
         cid = f"yi-{tid}{cell['panel']}-{cell['row'].replace(' ', '')}-{_slug(cell['column'])}"
         where = f"{table}, panel {cell['panel']}, {cell['row']}, {cell['column']}"
         evidence = None if cell["matches"] else _evidence(table, cells, cell)
-        ledger.printed(cid, table, f"{where} as printed", printed=cell["printed"], value=cell["recomputed"], erratum_note=evidence)
+        note = ""
+        if cell["matches"] and not cell["matches_as_printed"]:
+            note = (f"a consequence of the input typo {', '.join(roots)}: reproduced from the corrected input; from the "
+                    f"input as printed it would be {cell['recomputed_as_printed']:.6g}")
+        ledger.printed(cid, table, f"{where} as printed", printed=cell["printed"], value=cell["recomputed"],
+                       erratum_note=evidence, note=note, evidence=(f"yi/table{n}_cells.csv",))
+
+
+def add_input_errata(ledger: Ledger, ref: pd.DataFrame, corrections: pd.DataFrame, cells: dict) -> pd.DataFrame:
+    """One root ``erratum`` row per input typo of ``corrections``, proven by both readings of the input.
+
+    For each corrected cell both values (as printed, corrected) are tried
+    (:func:`input_hypotheses`); the erratum stands when the corrected value
+    leaves no printed derived cell of its panel inconsistent while the
+    printed one does.  ``cells`` is ``{table: compare_anomaly_table(...)}``,
+    whose consequence rows the erratum lists.  Returns the hypotheses table.
+    """
+    hyp = pd.concat([input_hypotheses(ref, c["source"], c["panel"], c["row"], c["column"], [c["printed"], c["corrected"]])
+                     .assign(erratum_id=c["erratum_id"], reading=["as printed", "corrected"])
+                     for _, c in corrections.iterrows()], ignore_index=True)
+    for root, grp in corrections.groupby("erratum_id", sort=True):
+        h = hyp[hyp["erratum_id"] == root]
+        bad_printed = int(h.loc[h["reading"] == "as printed", "n_inconsistent"].sum())
+        bad_corrected = int(h.loc[h["reading"] == "corrected", "n_inconsistent"].sum())
+        consequences = [f"{t} {r['panel']} {r['row']} {r['column']}" for t, df in cells.items() if t in set(grp["source"])
+                        for _, r in df.iterrows() if r["matches"] and not r["matches_as_printed"]]
+        where = "; ".join(f"{c['source']} panel {c['panel']} {c['row']} {c['column']}" for _, c in grp.iterrows())
+        first = grp.iloc[0]
+        proven = bad_corrected == 0 and bad_printed > 0
+        ledger.add(
+            root, first["source"], f"the input cell(s) {where} print {first['printed']}; the panels' own cells imply "
+            f"{first['corrected']}", paper_value=f"{first['printed']} (printed)", reproduced_value=first["corrected"],
+            criterion="with the corrected input every printed derived cell of the panel(s) is reproduced, with the "
+                      "printed input not",
+            status="erratum" if proven else "differs", kind="printed", evidence=(f"yi/table{first['source'].split()[1]}_typo.csv",),
+            note=(f"{bad_printed} inconsistent derived cells with the printed input, {bad_corrected} with the corrected one; "
+                  f"{grp.iloc[0]['reason']}; its consequences, reproduced exactly from the corrected input: "
+                  f"{'; '.join(consequences) or 'none'}"),
+        )
+    return hyp
 
 
 def _slug(col: str) -> str:
@@ -180,6 +270,33 @@ def row_level_auc(ref: pd.DataFrame, table: str, panel: str) -> tuple[int, float
     y, s = expand_bins(tab["Avg pClick"], tab["# clicks"], tab["# no-clicks"])
     return len(y), auc(y, s), totals["AUC"]
 
+
+
+def row_level_table(ref: pd.DataFrame, max_expanded_rows: int) -> pd.DataFrame:
+    """Row-level against binned AUC of every panel with at most ``max_expanded_rows`` rows (as printed)."""
+    rows = []
+    for table in ANOMALY_TABLES:
+        for panel in ("a", "b"):
+            tab, totals = recompute_panel(ref, table, panel)
+            n_rows = int(tab["# clicks"].sum() + tab["# no-clicks"].sum())
+            if n_rows <= max_expanded_rows:
+                n_rows, auc_rows, auc_bins = row_level_auc(ref, table, panel)
+                rows.append(dict(table=table, panel=panel, rows=n_rows, auc_rows=auc_rows, auc_bins=auc_bins,
+                                 abs_diff=abs(auc_rows - auc_bins)))
+    row_level = pd.DataFrame(rows)
+    return row_level
+
+
+def add_row_level_claim(ledger: Ledger, row_level: pd.DataFrame, max_expanded_rows: int) -> None:
+    """Our check: the row-level AUC with tied scores equals the binned trapezoid AUC."""
+    ledger.check(
+        "yi-rowlevel-auc", "Tables 2-4",
+        "The AUC of the row-level samples (tied scores within a bin) equals the binned trapezoid AUC",
+        criterion=f"|row-level AUC - binned AUC| <= 1e-12 on every panel with <= {max_expanded_rows:,} rows",
+        holds=bool(len(row_level)) and bool((row_level["abs_diff"] <= 1e-12).all()),
+        reproduced_value=f"{len(row_level)} panels, max |diff| {row_level['abs_diff'].max():.1e}, "
+        f"largest {row_level['rows'].max():,} rows", kind="check", evidence="yi/rowlevel_auc.csv",
+    )
 
 # -- Table 1 ------------------------------------------------------------------------------
 def survey_table(ref: pd.DataFrame) -> pd.DataFrame:

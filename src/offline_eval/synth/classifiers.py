@@ -240,7 +240,7 @@ def two_model_world(n: int, *, accuracy_b, accuracy_c, prior, error_correlation:
     return hyp_b.astype(np.int64), hyp_c.astype(np.int64), truth.astype(np.int64)
 
 
-def truth_for_joint_counts(counts, *, target_accuracy=(0.727, 0.761), agree_correct: float = 0.9,
+def truth_for_joint_counts(counts, *, target_accuracy, agree_correct: float = 0.9,
                            class_spread: float = 0.05, rng=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A live set with given (B, C) cell counts, and its ground truth.
 
@@ -248,8 +248,9 @@ def truth_for_joint_counts(counts, *, target_accuracy=(0.727, 0.761), agree_corr
     ----------
     counts : array-like of int, shape (K, K)
         ``counts[i, j]`` items with ``H_B = i``, ``H_C = j``.
-    target_accuracy : (float, float), default (0.727, 0.761)
-        Accuracies of B and C on the live set (piovano Table I, online row).
+    target_accuracy : (float, float)
+        Accuracies of B and C on the live set (for piovano Table I, its
+        printed online row, read from ``data/reference/piovano``).
     agree_correct : float, default 0.9
         ``p(G = i | H_B = H_C = i)`` averaged over the agreement cells
         (weighted by their counts): how often the models are right when
