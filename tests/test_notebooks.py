@@ -77,3 +77,12 @@ def test_notebook_smoke_run_gives_the_same_bytes_on_another_cpu(path, tmp_path, 
     assert not claims["claim_id"].duplicated().any()
     assert (claims["criterion"] != "").all()
     assert all(k.startswith(f"{paper}/") for k in digests[0]), "a notebook writes only under its paper's folder"
+
+
+@pytest.mark.notebook
+def test_the_your_own_data_guide_runs(tmp_path):
+    """The guide (not a paper output) runs end to end on its own data frames."""
+    executed = execute(NOTEBOOKS_DIR / "guide" / "your_own_data.py", tmp_path / "out", {"n_rows": 5000},
+                       executed=tmp_path / "guide.ipynb")
+    text = executed.read_text()
+    assert "OAM (re-weighted)" in text and "Pearson r" in text

@@ -1,5 +1,7 @@
 """The notebook runner: a failing notebook names its cell and leaves no output behind."""
 
+from pathlib import Path
+
 import pytest
 
 from offline_eval import pipeline
@@ -85,6 +87,28 @@ def test_parameter_of_the_wrong_type_names_it(tmp_path, name, value, message):
     nb.write_text(PARAMS)
     with pytest.raises(NotebookError, match=message):
         pipeline.check_parameters(nb, {name: value})
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("n_rows", 0, r"`n_rows` is a count or a size and must be >= 1; got 0 \(default 100\)"),
+    ("seed", -1, r"`seed` must be >= 0"),
+    ("alpha", float("nan"), r"`alpha` must be a finite number"),
+    ("alpha", -0.5, r"`alpha` must be >= 0"),
+])
+def test_parameter_values_are_checked_before_anything_runs(tmp_path, name, value, message):
+    nb = tmp_path / "yi_params.py"
+    nb.write_text(PARAMS)
+    with pytest.raises(NotebookError, match=message):
+        pipeline.check_parameters(nb, {name: value})
+    assert pipeline.check_parameters(nb, {"alpha": 0.0, "seed": 0, "n_rows": 1})["n_rows"] == 1
+
+
+def test_share_parameters_of_the_notebooks_lie_in_0_1():
+    nb = Path("notebooks/yi_offline_online.py")
+    with pytest.raises(NotebookError, match="`baseline_quantile` is a share"):
+        pipeline.check_parameters(nb, {"baseline_quantile": 1.5})
+    with pytest.raises(NotebookError, match="`n_seeds` is a count"):
+        pipeline.check_parameters(Path("notebooks/yi_auc_anomalies.py").with_name("yi_metrics_behaviour.py"), {"n_seeds": 0})
 
 
 def test_parameters_are_converted_like_their_defaults(tmp_path):

@@ -1,17 +1,71 @@
 """offline_eval: offline vs online evaluation of predictive models.
 
-The library behind the compendium that reproduces four papers on the subject
-(see the project's README).  Submodules:
+The library behind the compendium that reproduces four papers on the subject (see the project's README).
+The main functions are importable from the package itself (``from offline_eval import auc, kendall_tau``);
+they load their module on first use, so ``import offline_eval`` stays cheap.
 
-``metrics``    AUC, ROC and the other offline metrics of binary predictions
-``claims``     the claims ledger (published value beside reproduced value)
-``reference``  the papers' printed numbers, from ``data/reference/``
-``io``         atomic, deterministic tables and figures
-``plotting``   the figure style
-``pipeline``   notebook execution through papermill (``python -m offline_eval.pipeline``)
+Metrics and tools, for one's own data
+-------------------------------------
+``metrics``     AUC and ROC (also from binned counts), log loss, RIG, MSE/NMSE, MAE, calibration ratio,
+                prediction error, the per-quantile breakdown (yi)
+``ranking``     Kendall's tau and Spearman's rho as pair counts in O(n log n), the variance and confidence
+                interval of tau, Figs. 1-3 curves, leave-one-out influence, paired bootstrap (rosset)
+``adaptive``    the online adaptive metrics: joint distributions and their re-weighting (piovano)
+``bidding``     utility, weighted MSE and the expected utility of a bidder; Algorithm 1 (chapelle)
+``auction``     vectorised GSP auctions, A/B tests and the replay of logged auctions (yi)
+``mergeable``   accumulators of the metric families that chunks of a log fill and merge
+``ondask``      the same metrics on a Dask DataFrame or a Parquet path (optional extra ``dask``)
+
+The compendium
+--------------
+``synth``       synthetic worlds that model each paper's mechanism (sponsored search, RTB, IT wallets,
+                classifiers)
+``studies``     per paper and theme: the experiments, tables, figures and claims of the notebooks
+``claims``      the claims ledger (published value beside reproduced value, kind, status, control)
+``reference``   the papers' printed numbers (``data/reference/``) and our corrections of their typos
+``io``          atomic, deterministic tables (six significant digits) and figures
+``plotting``    the figure style
+``pipeline``    notebook execution through papermill (``python -m offline_eval.pipeline``)
+``install``     all-or-nothing install of a notebook's outputs
+``machine``     pinned threads; running "as an older CPU computes"
+``report``      the static HTML report (``make report``)
+``paths``       where the project's folders are
 """
+
+from __future__ import annotations
+
+import importlib
 
 from ._validation import OfflineEvalWarning
 
-__all__ = ["OfflineEvalWarning", "__version__"]
 __version__ = "0.1.0"
+
+#: Public name -> module that defines it (loaded on first access).
+_EXPORTS = {
+    **{name: "metrics" for name in (
+        "auc", "auc_from_counts", "calibration_ratio", "log_loss", "mae", "mse", "nmse", "prediction_error",
+        "quantile_breakdown", "rig", "roc_curve", "roc_curve_from_counts")},
+    **{name: "ranking" for name in (
+        "bootstrap_compare", "correct_pairs_curve", "cumulative_rank_curve", "cutoff_auc", "kendall_tau",
+        "leave_one_out", "mean_absolute_error", "median_absolute_error", "most_influential",
+        "root_mean_squared_error", "spearman_rho", "tau_confidence_interval", "tau_variance")},
+    **{name: "adaptive" for name in (
+        "joint_distribution", "metrics_from_joint", "online_adaptive_metrics", "reweighted_joint")},
+    **{name: "bidding" for name in (
+        "ab_test_correlation", "expected_utility", "utility", "weighted_mse")},
+}
+
+__all__ = sorted(["OfflineEvalWarning", "__version__", *_EXPORTS])
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'offline_eval' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -25,7 +25,9 @@ __all__ = [
     "check_nonnegative",
     "check_probability",
     "check_rng",
+    "check_aligned",
     "check_sample_weight",
+    "scale_weights",
     "warn_undefined",
 ]
 
@@ -45,7 +47,14 @@ def warn_undefined(message: str, *, stacklevel: int = 3) -> None:
 
 
 def as_1d(x, name: str, *, dtype=np.float64, allow_empty: bool = False) -> np.ndarray:
-    """Return ``x`` as a 1-D array of ``dtype``; raise ``ValueError`` otherwise."""
+    """Return ``x`` as a 1-D array of ``dtype``; raise ``ValueError`` otherwise.
+
+    Masked arrays are rejected (their mask would be silently dropped): pass
+    ``x.compressed()`` for the valid entries, or ``x.filled(value)``.
+    """
+    if isinstance(x, np.ma.MaskedArray):
+        raise ValueError(f"`{name}` is a masked array, whose mask would be ignored; pass `{name}.compressed()` "
+                         f"(and the same rows of the other inputs) or `{name}.filled(value)`")
     try:
         arr = np.asarray(x)
     except Exception as exc:  # ragged lists and the like
@@ -73,6 +82,27 @@ def check_finite(arr: np.ndarray, name: str) -> np.ndarray:
             parts.append(f"{n_inf} infinite value{'s' if n_inf != 1 else ''}")
         raise ValueError(f"`{name}` must be finite; got {' and '.join(parts)}")
     return arr
+
+
+def check_aligned(**inputs) -> None:
+    """Raise when two pandas inputs (Series, Index) carry different indexes.
+
+    Pairs of inputs are combined by position; two pandas objects whose
+    indexes differ (other labels or another order) would be combined
+    silently wrong, so they must be aligned first (``b.reindex(a.index)``)
+    or passed as arrays.
+    """
+    import sys
+
+    pd = sys.modules.get("pandas")
+    if pd is None:
+        return
+    indexed = {k: v.index for k, v in inputs.items() if isinstance(v, (pd.Series, pd.DataFrame))}
+    names = list(indexed)
+    for other in names[1:]:
+        if not indexed[names[0]].equals(indexed[other]):
+            raise ValueError(f"`{names[0]}` and `{other}` are pandas objects with different indexes (other labels or "
+                             f"another order); align them, e.g. `{other}.reindex({names[0]}.index)`, or pass arrays")
 
 
 def check_consistent_length(**arrays) -> int:
@@ -133,6 +163,22 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray | None:
     if len(w) != n:
         raise ValueError(f"`sample_weight` must have length {n}; got {len(w)}")
     return w
+
+
+def scale_weights(w: np.ndarray | None) -> np.ndarray | None:
+    """Weights rescaled by a power of two so that the largest lies in [0.5, 1).
+
+    A ratio of weighted sums is scale-invariant, but its float evaluation is
+    not: weights of 1e-170 underflow, 1e160 overflow.  Multiplying by a power
+    of two is exact, so every ratio keeps its bits where nothing under- or
+    overflowed, and is finite where something did.
+    """
+    if w is None or w.size == 0:
+        return w
+    top = float(w.max())
+    if top == 0.0:
+        return w
+    return np.ldexp(w, -int(np.frexp(top)[1]))
 
 
 def check_rng(rng) -> np.random.Generator:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_1d, check_consistent_length, check_finite, check_nonnegative, warn_undefined
+from ._validation import as_1d, check_aligned, check_consistent_length, check_finite, check_nonnegative, warn_undefined
 
 __all__ = [
     "METHODS",
@@ -65,13 +65,33 @@ def _check_labels(x, name: str) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-def _resolve_n_classes(n_classes, named: dict) -> int:
-    """``n_classes`` checked against the data, or inferred as ``max code + 1``."""
+#: The largest dense table of class codes built without being asked for explicitly, in cells (beyond
+#: 64 cells per item): codes far above the number of items are labels, not codes.
+MAX_INFERRED_CELLS = 10**7
+
+
+def _resolve_n_classes(n_classes, named: dict, ndim: int = 2) -> int:
+    """``n_classes`` checked against the data, or inferred as ``max code + 1``.
+
+    The result is a dense K^ndim table, so memory is bounded by the data: an
+    inferred K whose table exceeds ``max(MAX_INFERRED_CELLS, 64 n)`` cells is
+    an error (relabel with ``np.unique(..., return_inverse=True)``), and so
+    is an explicit ``n_classes`` whose table would not fit in an int64 index.
+    """
     top = max(int(a.max()) for a in named.values())
+    n = len(next(iter(named.values())))
     if n_classes is None:
-        return top + 1
+        k = top + 1
+        if k**ndim > max(MAX_INFERRED_CELLS, 64 * n):
+            name = max(named, key=lambda nm: int(named[nm].max()))
+            raise ValueError(f"`{name}` holds class code {top:,} for {n:,} items: the inferred K = {k:,} needs a dense "
+                             f"table of {k:,}^{ndim} cells; pass codes 0..K-1 (e.g. from np.unique(labels, "
+                             "return_inverse=True)) or `n_classes`")
+        return k
     if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
         raise ValueError(f"`n_classes` must be a positive integer; got {n_classes!r}")
+    if int(n_classes) ** ndim >= 2**62:
+        raise ValueError(f"`n_classes` = {n_classes} makes a table of {n_classes}^{ndim} cells, beyond an int64 index")
     for name, a in named.items():
         bad = a >= n_classes
         if bad.any():
@@ -142,13 +162,14 @@ def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=Tr
     array([[0, 1],
            [0, 1]])
     """
+    check_aligned(hyp_b=hyp_b, hyp_c=hyp_c, truth=truth)
     b = _check_labels(hyp_b, "hyp_b")
     c = _check_labels(hyp_c, "hyp_c")
     arrays = dict(hyp_b=b, hyp_c=c)
     if truth is not None:
         arrays["truth"] = _check_labels(truth, "truth")
     check_consistent_length(**arrays)
-    k = _resolve_n_classes(n_classes, arrays)
+    k = _resolve_n_classes(n_classes, arrays, ndim=3 if truth is not None else 2)
     code = b * k + c
     shape = (k, k)
     if truth is not None:

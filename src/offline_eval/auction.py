@@ -375,7 +375,13 @@ def click_yield(impressions: Impressions) -> dict:
 
 
 def _rel_delta(t, c, t_se, c_se):
+    """Relative delta ``t / c - 1`` and its delta-method standard error; nan (with a warning) when ``c`` is 0."""
+    if c == 0:
+        warn_undefined("the control arm has no clicks: the relative delta is undefined (nan)")
+        return float("nan"), float("nan")
     d = t / c - 1.0
+    if t == 0:
+        return d, (t / c) * c_se / c  # no treatment clicks: only the control's uncertainty
     return d, (t / c) * np.hypot(t_se / t, c_se / c)
 
 
@@ -572,9 +578,19 @@ def rank_score_quantiles(log: ClickLog, pclick, *, alpha, quantiles) -> np.ndarr
     A scale-free way to place reserves: the rank-score scale changes with
     ``alpha``, the quantiles do not.
     """
+    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(alpha) or alpha < 0:
+        raise ValueError(f"`alpha` must be a finite number >= 0; got {alpha!r}")
+    q = np.asarray(quantiles, dtype=np.float64)
+    if not (np.isfinite(q).all() and ((q >= 0) & (q <= 1)).all()):
+        raise ValueError(f"`quantiles` must lie in [0, 1]; got {quantiles!r}")
     p = np.asarray(pclick, dtype=np.float64)[log.page_views.query]
     r = _rank_scores(log.page_views.bids, p, float(alpha))
-    return np.quantile(r[r > 0], quantiles)
+    r = r[r > 0]
+    if r.size == 0:
+        raise ValueError("`pclick`: no logged candidate has a positive rank score (all pClicks or bids are 0), "
+                         "so there is no quantile to place a reserve at")
+    return np.quantile(r, q)
 
 
 def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles, reserve_quantile=None) -> pd.DataFrame:
@@ -626,6 +642,10 @@ def best_operating_point(sweep: pd.DataFrame, *, objective="cy", max_ml_ads_per_
     (OperatingPoint, pandas.Series)
         The point and its sweep row.  Ties go to the first row.
     """
+    numeric = [c for c in sweep.columns if c not in ("alpha", "reserve", "mainline_reserve", "mainline_quantile")
+               and pd.api.types.is_numeric_dtype(sweep[c])]
+    if objective not in numeric:
+        raise ValueError(f"`objective` must be a metric column of the sweep ({', '.join(numeric)}); got {objective!r}")
     ok = sweep if max_ml_ads_per_pv is None else sweep[sweep["ml_ads_per_pv"] <= max_ml_ads_per_pv + 1e-12]
     if ok.empty:
         raise ValueError(f"no operating point has at most {max_ml_ads_per_pv} mainline ads per page view")

@@ -89,6 +89,8 @@ _BETA_MIN, _BETA_MAX = 1e-300, 1e300
 
 
 def _check_beta(beta) -> float:
+    if isinstance(beta, (bool, np.bool_, str, bytes, complex, np.complexfloating)):
+        raise ValueError(f"`beta` must be a positive finite number; got {beta!r} ({type(beta).__name__})")
     try:
         b = float(beta)
     except (TypeError, ValueError):
@@ -451,7 +453,15 @@ def expected_utility(a, v, p, c, *, beta) -> float:
 
 # -- Algorithm 1: correlation with the A/B test across networks --------------------------------
 def _as_matrix(x, name):
-    arr = np.asarray(x, dtype=np.float64) if not isinstance(x, np.ndarray) else x.astype(np.float64, copy=False)
+    if isinstance(x, np.ma.MaskedArray):
+        raise ValueError(f"`{name}` is a masked array, whose mask would be ignored; pass the valid rows as an array")
+    try:
+        raw = np.asarray(x)
+    except Exception as exc:  # ragged lists and the like
+        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
+    if raw.dtype.kind not in "biuf":
+        raise ValueError(f"`{name}` must be numeric; got dtype {raw.dtype}")
+    arr = raw.astype(np.float64, copy=False)
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2:

@@ -18,24 +18,42 @@ import numpy as np
 
 from ._validation import (
     as_1d,
+    check_aligned,
     check_binary,
     check_consistent_length,
     check_finite,
     check_nonnegative,
     check_probability,
     check_sample_weight,
+    scale_weights,
     warn_undefined,
 )
 
-__all__ = ["auc", "auc_from_counts", "roc_curve", "roc_curve_from_counts"]
+__all__ = [
+    "auc",
+    "auc_from_counts",
+    "calibration_ratio",
+    "log_loss",
+    "mae",
+    "mse",
+    "nmse",
+    "prediction_error",
+    "quantile_breakdown",
+    "rig",
+    "roc_curve",
+    "roc_curve_from_counts",
+]
 
 
 def _check_scores(y_true, y_score, sample_weight):
+    check_aligned(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     y = check_binary(y_true, "y_true")
     s = check_finite(as_1d(y_score, "y_score"), "y_score")
     check_consistent_length(y_true=y, y_score=s)
     w = check_sample_weight(sample_weight, len(y))
-    return y, s, w
+    if w is not None and not w.any():
+        raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
+    return y, s, scale_weights(w)
 
 
 def auc(y_true, y_score, *, sample_weight=None) -> float:
@@ -145,7 +163,8 @@ def roc_curve(y_true, y_score, *, sample_weight=None):
 
     Notes
     -----
-    Same points as ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``.
+    Same points as ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``,
+    with or without ``sample_weight`` (rows of zero weight add no threshold).
     The trapezoid area under the points equals :func:`auc`.
 
     Examples
@@ -155,6 +174,9 @@ def roc_curve(y_true, y_score, *, sample_weight=None):
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
     y, s, w = _check_scores(y_true, y_score, sample_weight)
+    if w is not None and (w == 0).any():  # as scikit-learn: a zero-weight row adds no threshold
+        keep = w > 0
+        y, s, w = y[keep], s[keep], w[keep]
     order = np.argsort(-s, kind="stable")
     s_sorted = s[order]
     wt = np.ones(len(y)) if w is None else w
@@ -251,14 +273,15 @@ __all__ += [
 LOG_LOSS_EPS = 1e-15
 
 
-def _check_probs(y_true, y_prob, sample_weight):
+def _check_probs(y_true, y_prob, sample_weight, *, scale=True):
+    check_aligned(y_true=y_true, y_prob=y_prob, sample_weight=sample_weight)
     y = check_binary(y_true, "y_true")
     p = check_probability(y_prob, "y_prob")
     check_consistent_length(y_true=y, y_prob=p)
     w = check_sample_weight(sample_weight, len(y))
-    if w is not None and float(w.sum()) == 0:
+    if w is not None and not w.any():
         raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
-    return y, p, w
+    return y, p, (scale_weights(w) if scale else w)
 
 
 def _check_eps(eps):
@@ -531,10 +554,12 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
     """
     import pandas as pd
 
-    y, p, w = _check_probs(y_true, y_prob, sample_weight)
+    y, p, w = _check_probs(y_true, y_prob, sample_weight, scale=False)  # `weight` and `clicks` are reported as given
     eps = _check_eps(eps)
-    if not isinstance(n_quantiles, (int, np.integer)) or n_quantiles < 1:
+    if isinstance(n_quantiles, (bool, np.bool_)) or not isinstance(n_quantiles, (int, np.integer)) or n_quantiles < 1:
         raise ValueError(f"`n_quantiles` must be a positive integer; got {n_quantiles!r}")
+    if n_quantiles > max(len(y), 1000):  # per-bin arrays: memory bounded by the data, not by the argument
+        raise ValueError(f"`n_quantiles` must be at most max(rows, 1000) = {max(len(y), 1000)}; got {n_quantiles}")
     if by is None:
         s = p
     else:

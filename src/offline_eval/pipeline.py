@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -129,7 +130,12 @@ def check_parameters(notebook: str | Path, parameters: dict | None) -> dict:
     with the defaults).  A value must have the type of its default: an integer where the default is an
     integer (``1e5`` is accepted when it is a whole number), a number where it is a float, ``true`` /
     ``false`` where it is a bool, a list where it is a list; a default of ``None`` accepts anything.
-    The values themselves (ranges) are checked by the notebook's first cells, with messages naming them.
+
+    Values follow the house conventions of the parameters cells, checked here before anything runs:
+    a number must be finite; an integer whose default is positive (a count or a size) must be >= 1, one
+    whose default is 0 (a seed) >= 0; a float whose default is positive must be >= 0; a parameter whose
+    name says it is a share (``*quantile*``, ``*fraction*``, ``*share*``) must lie in [0, 1].
+    Notebooks check anything further in their first cells, with messages naming the parameter.
     """
     name = Path(notebook).stem
     defaults = notebook_parameters(notebook)
@@ -151,8 +157,27 @@ def check_parameters(notebook: str | Path, parameters: dict | None) -> dict:
         if want != "any" and got != want:
             raise NotebookError(f"notebook {name}: parameter `{key}` must be {want} like its default "
                                 f"{defaults[key]!r}; got {value!r} ({got})")
+        problem = _value_problem(key, defaults[key], value) if got in ("int", "float") else None
+        if problem:
+            raise NotebookError(f"notebook {name}: parameter `{key}` {problem}; got {value!r} (default {defaults[key]!r})")
         out[key] = value
     return out
+
+
+def _value_problem(key: str, default, value) -> str | None:
+    """What is wrong with a numeric parameter value by the house conventions (see :func:`check_parameters`)."""
+    if not math.isfinite(value):
+        return "must be a finite number"
+    if any(w in key for w in ("quantile", "fraction", "share")) and not 0 <= value <= 1:
+        return "is a share and must lie in [0, 1]"
+    if isinstance(default, int) and not isinstance(default, bool):
+        if default > 0 and value < 1:
+            return "is a count or a size and must be >= 1"
+        if default == 0 and value < 0:
+            return "must be >= 0"
+    if isinstance(default, float) and default > 0 and value < 0:
+        return "must be >= 0"
+    return None
 
 
 def execute(notebook: str | Path, output_root: str | Path, parameters: dict | None = None, *, executed: str | Path | None = None) -> Path:

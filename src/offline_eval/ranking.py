@@ -45,7 +45,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from ._validation import as_1d, check_consistent_length, check_finite, check_rng, warn_undefined
+from ._validation import as_1d, check_aligned, check_consistent_length, check_finite, check_rng, warn_undefined
 
 __all__ = [
     "MEASURES",
@@ -77,6 +77,7 @@ __all__ = [
 
 # -- validation ----------------------------------------------------------------------------
 def _check_pair(y_true, y_pred, *, min_n: int = 1):
+    check_aligned(y_true=y_true, y_pred=y_pred)
     y = check_finite(as_1d(y_true, "y_true"), "y_true")
     m = check_finite(as_1d(y_pred, "y_pred"), "y_pred")
     check_consistent_length(y_true=y, y_pred=m)
@@ -1054,7 +1055,12 @@ def most_influential(y_true, y_pred, *, measure: str) -> Influence:
         warn_undefined(f"{measure} is undefined on these data; no most influential observation")
         return Influence(-1, float("nan"), float("nan"), float("nan"))
     i = int(np.nanargmax(gap))
-    change = (loo[i] - full) / abs(full) if full != 0 else float("nan")
+    if full != 0:
+        change = (loo[i] - full) / abs(full)
+    else:
+        change = float("nan")
+        warn_undefined(f"{measure} is 0 on the full set: the relative change is undefined (nan); "
+                       "`with_all` and `without` hold the values")
     return Influence(i, float(full), float(loo[i]), float(change))
 
 

@@ -375,6 +375,26 @@ def _size_rows(ledger, prefix, table, label, printed, values, evidence):
                               "proportionate to the printed value")
 
 
+def _agreement_checks(ledger, prefix: str, label: str, exp: Experiment, t6: dict, evidence) -> None:
+    """Table 6's two agreement rows of one model pair: simulation agrees with online, AUC/RIG do not."""
+    o, pairs = table6_outcomes(exp), _pairs(exp)
+    ledger.check(
+        f"{prefix}-sim-agrees", "Table 6", f"{label}simulated CY and mainline CY deltas agree with the online ones",
+        criterion=f"{AGREEMENT_TEXT}, for CY and mainline CY at both operating points, main seed",
+        holds=o["t6_sim_agrees"], evidence=evidence,
+        paper_value=f"CY {t6['simulated CY']} vs {t6['online CY']}; "
+                    f"mainline {t6['simulated Mainline CY']} vs {t6['online Mainline CY']}",
+        reproduced_value="; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in pairs.items()))
+    ledger.check(
+        f"{prefix}-auc-rig-disagree", "Table 6", f"{label}the AUC and RIG deltas do not predict the online CY delta",
+        criterion="neither the AUC delta nor the RIG delta meets the agreement test against the online CY delta "
+                  "(baseline operating point), main seed",
+        holds=o["t6_offline_disagrees"], evidence=evidence,
+        paper_value=f"AUC {t6['offline AUC']}, RIG {t6['offline RIG']} vs CY {t6['online CY']}",
+        reproduced_value=f"AUC {100 * o['auc_delta']:+.2f}%, RIG {100 * o['rig_delta']:+.1f}% "
+                         f"vs CY {100 * o['online_cy_delta']:+.1f}%")
+
+
 def add_main_claims(ledger, exp: Experiment, bd: pd.DataFrame, ref: pd.DataFrame) -> None:
     """The main seed's Table 5, Figs. 3-4 and Table 6 rows (Table 5's model-2)."""
     t5, t6 = printed_tables(ref)
@@ -411,22 +431,7 @@ def add_main_claims(ledger, exp: Experiment, bd: pd.DataFrame, ref: pd.DataFrame
         criterion="mean log-loss share of model-2 minus model-1 over the lowest 30% of quantiles > 0.01, main seed",
         holds=s_low > 0.01, reproduced_value=f"share gap low {s_low:+.4f}, high {s_high:+.4f}", evidence=ev34,
         note="the share is of each model's own total log-loss; a gap below 0.01 is not visible in the figure")
-    pairs = _pairs(exp)
-    ledger.check(
-        "yi-T6-sim-agrees", "Table 6", "simulated CY and mainline CY deltas agree with the online ones",
-        criterion=f"{AGREEMENT_TEXT}, for CY and mainline CY at both operating points, main seed",
-        holds=all(agrees(a, b) for a, b in pairs.values()), evidence=ev6,
-        paper_value=f"CY {t6['simulated CY']} vs {t6['online CY']}; "
-                    f"mainline {t6['simulated Mainline CY']} vs {t6['online Mainline CY']}",
-        reproduced_value="; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in pairs.items()))
-    ledger.check(
-        "yi-T6-auc-rig-disagree", "Table 6", "the AUC and RIG deltas do not predict the online CY delta",
-        criterion="neither the AUC delta nor the RIG delta meets the agreement test against the online CY delta "
-                  "(baseline operating point), main seed",
-        holds=not agrees(off["auc_delta"], ob["cy_delta"]) and not agrees(off["rig_delta"], ob["cy_delta"]),
-        paper_value=f"AUC {t6['offline AUC']}, RIG {t6['offline RIG']} vs CY {t6['online CY']}", evidence=ev6,
-        reproduced_value=f"AUC {100 * off['auc_delta']:+.2f}%, RIG {100 * off['rig_delta']:+.1f}% "
-                         f"vs CY {100 * ob['cy_delta']:+.1f}%")
+    _agreement_checks(ledger, "yi-T6", "", exp, t6, ev6)
     ledger.check(
         "yi-T6-best-point-gains", "Table 6", "at its best simulated operating point model-2 gains click yield online",
         criterion="online CY delta at the best simulated operating point > 0, main seed",
@@ -441,22 +446,7 @@ def add_table6_model_claims(ledger, exp6: Experiment, ref: pd.DataFrame) -> None
     _, t6 = printed_tables(ref)
     o6, obest6 = table6_outcomes(exp6), exp6.online_best
     ev = ("yi/table6.csv", "yi/operating_point_sweep.csv")
-    pairs6 = _pairs(exp6)
-    ledger.check(
-        "yi-T6b-sim-agrees", "Table 6", "Table 6 model: simulated CY and mainline CY deltas agree with the online ones",
-        criterion=f"{AGREEMENT_TEXT}, for CY and mainline CY at both operating points, main seed",
-        holds=o6["t6_sim_agrees"], evidence=ev,
-        paper_value=f"CY {t6['simulated CY']} vs {t6['online CY']}; "
-                    f"mainline {t6['simulated Mainline CY']} vs {t6['online Mainline CY']}",
-        reproduced_value="; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in pairs6.items()))
-    ledger.check(
-        "yi-T6b-auc-rig-disagree", "Table 6", "Table 6 model: the AUC and RIG deltas do not predict the online CY delta",
-        criterion="neither the AUC delta nor the RIG delta meets the agreement test against the online CY delta "
-                  "(baseline operating point), main seed",
-        holds=o6["t6_offline_disagrees"], evidence=ev,
-        paper_value=f"AUC {t6['offline AUC']}, RIG {t6['offline RIG']} vs CY {t6['online CY']}",
-        reproduced_value=f"AUC {100 * o6['auc_delta']:+.2f}%, RIG {100 * o6['rig_delta']:+.1f}% "
-                         f"vs CY {100 * o6['online_cy_delta']:+.1f}%")
+    _agreement_checks(ledger, "yi-T6b", "Table 6 model: ", exp6, t6, ev)
     ledger.check(
         "yi-T6b-best-point-gains", "Table 6",
         "Table 6 model: at its best simulated operating point the new model gains click yield online",

@@ -92,6 +92,8 @@ def apportion(weights, total: int, *, capacity=None) -> np.ndarray:
         cap_arr = np.asarray(capacity, np.int64).ravel()
         if cap_arr.shape != w.shape:
             raise ValueError(f"`capacity` must have the shape of `weights` {shape}; got {np.shape(capacity)}")
+        if (cap_arr < 0).any():
+            raise ValueError(f"`capacity` must be non-negative; got min {int(cap_arr.min())}")
         if total > int(cap_arr[w > 0].sum()):
             raise ValueError(f"`total` {total} exceeds the capacity of the positive weights ({cap_arr[w > 0].sum()})")
         cap = [int(c) for c in cap_arr]
@@ -130,6 +132,10 @@ def zipf_prior(n_classes: int, exponent: float = 1.0) -> np.ndarray:
     >>> zipf_prior(3, 1.0).round(4).tolist()
     [0.5455, 0.2727, 0.1818]
     """
+    if isinstance(n_classes, (bool, np.bool_)) or not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
+        raise ValueError(f"`n_classes` must be a positive integer; got {n_classes!r}")
+    if isinstance(exponent, (bool, np.bool_)) or not np.isfinite(exponent) or exponent < 0:
+        raise ValueError(f"`exponent` must be a finite number >= 0; got {exponent!r}")
     p = (np.arange(n_classes) + 1.0) ** -float(exponent)
     return p / p.sum()
 
@@ -148,6 +154,12 @@ def class_accuracies(mean: float, prior, *, spread: float = 0.15, lo: float = 0.
     """
     rng = check_rng(rng)
     prior = np.asarray(prior, dtype=np.float64)
+    if prior.ndim != 1 or prior.size == 0 or not np.isfinite(prior).all() or (prior < 0).any() \
+            or abs(math.fsum(prior) - 1.0) > 1e-9:
+        raise ValueError("`prior` must be a non-empty 1-D distribution (finite, non-negative, summing to 1); "
+                         f"got sum {math.fsum(prior.ravel()) if np.isfinite(prior).all() else 'not finite'}")
+    if not (np.isfinite(spread) and spread >= 0):
+        raise ValueError(f"`spread` must be a finite number >= 0; got {spread!r}")
     if not lo <= mean <= hi:
         raise ValueError(f"`mean` must lie in [lo, hi] = [{lo}, {hi}]; got {mean!r}")
     raw = mean + spread * rng.standard_normal(prior.size)
@@ -327,6 +339,10 @@ def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: f
     m_l = np.asarray(m_bc_live, dtype=np.float64)
     k = m_l.shape[0]
     factor = np.exp(sigma * rng.standard_normal((k, k)))
+    if not (np.isfinite(sigma) and sigma >= 0):
+        raise ValueError(f"`sigma` must be a finite number >= 0; got {sigma!r}")
+    if not (np.isfinite(disagreement_boost) and disagreement_boost > 0):
+        raise ValueError(f"`disagreement_boost` must be a finite number > 0; got {disagreement_boost!r}")
     factor[~np.eye(k, dtype=bool)] *= disagreement_boost
     m_o = m_l * factor
     return m_o / m_o.sum()

@@ -1,0 +1,190 @@
+"""Every defect a fuzz run of the public API found, pinned: a right answer, `nan` with the project's
+warning, or a `ValueError` naming the argument -- never a silent wrong answer or an unnamed crash.
+
+The last test is the fuzz itself (hypothesis), over the metric families.
+"""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn import metrics as skm
+
+from offline_eval import OfflineEvalWarning, adaptive, auction, bidding, metrics, ranking
+from offline_eval.synth import classifiers as synth
+
+
+# -- pandas inputs are aligned or rejected, never silently positional ------------------------
+def test_series_with_another_index_order_are_rejected():
+    y = pd.Series([1.0, 5.0, 2.0, 8.0, 3.0], index=list("abcde"))
+    m = pd.Series([1.1, 4.0, 2.5, 9.0, 2.9], index=list("abcde"))
+    tau = ranking.kendall_tau(y, m)
+    with pytest.raises(ValueError, match="`y_true` and `y_pred` are pandas objects with different indexes"):
+        ranking.kendall_tau(y, m.iloc[::-1])  # the same pairs, another order: was a different tau
+    assert ranking.kendall_tau(y, m.iloc[::-1].reindex(y.index)) == tau
+    with pytest.raises(ValueError, match="`y_true` and `y_score`"):
+        metrics.auc(pd.Series([0, 1, 1], index=[0, 1, 2]), pd.Series([0.1, 0.5, 0.2], index=[2, 1, 0]))
+    with pytest.raises(ValueError, match="`hyp_b` and `hyp_c`"):
+        adaptive.joint_distribution(pd.Series([0, 1], index=[0, 1]), pd.Series([0, 1], index=[1, 0]))
+
+
+def test_masked_arrays_are_rejected():
+    masked = np.ma.array([0, 1, 1], mask=[0, 0, 1])
+    with pytest.raises(ValueError, match="`y_true` is a masked array"):
+        metrics.auc(masked, [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match="`offline_diff` is a masked array"):
+        bidding.ab_test_correlation(np.ma.array([1.0, 2.0, 3.0]), [1.0, 2.0, 3.0], [0.1, 0.1, 0.1], rng=0)
+
+
+# -- weights are scale-invariant -----------------------------------------------------------------
+@pytest.mark.parametrize("scale", [1e-170, 1e-300, 1.0, 1e160, 1e300])
+def test_weights_at_any_scale(scale):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 50)
+    p = rng.uniform(0.01, 0.99, 50)
+    w = rng.uniform(0.5, 2.0, 50)
+    for f in (metrics.auc, metrics.log_loss, metrics.rig, metrics.mse, metrics.nmse, metrics.mae,
+              metrics.calibration_ratio, metrics.prediction_error):
+        assert f(y, p, sample_weight=w * scale) == pytest.approx(f(y, p, sample_weight=w), rel=1e-12), f.__name__
+    assert metrics.auc([0, 1], [0, 1], sample_weight=[1e-170] * 2) == skm.roc_auc_score([0, 1], [0, 1]) == 1.0
+
+
+def test_power_of_two_rescaling_keeps_the_bits():
+    rng = np.random.default_rng(1)
+    y, p, w = rng.integers(0, 2, 200), rng.uniform(0.01, 0.99, 200), rng.integers(1, 10**6, 200).astype(float)
+    unscaled = float(np.dot(w, (y - p) ** 2) / w.sum())
+    assert metrics.mse(y, p, sample_weight=w) == unscaled
+
+
+def test_roc_curve_drops_zero_weight_rows_like_sklearn():
+    y, s, w = [0, 1, 0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8, 0.2, 0.6], [1, 0, 2, 1, 1, 0]
+    ours = metrics.roc_curve(y, s, sample_weight=w)
+    theirs = skm.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b)
+
+
+# -- memory bounded by the data, not by a label's value ---------------------------------------------
+def test_class_codes_far_above_the_data_are_an_error_not_a_huge_table():
+    with pytest.raises(ValueError, match="`hyp_b` holds class code 999,999"):
+        adaptive.joint_distribution([0, 1, 999_999], [0, 1, 1])
+    with pytest.raises(ValueError, match="class code 3,000,000,000"):
+        adaptive.joint_distribution([0, 3_000_000_000], [0, 1])
+    assert adaptive.joint_distribution([0, 1, 999], [0, 1, 1]).shape == (1000, 1000)  # within bounds: as asked
+    with pytest.raises(ValueError, match="`n_quantiles` must be at most"):
+        metrics.quantile_breakdown([0, 1], [0.1, 0.2], n_quantiles=10**12)
+    with pytest.raises(ValueError, match="`n_quantiles` must be a positive integer"):
+        metrics.quantile_breakdown([0, 1], [0.1, 0.2], n_quantiles=True)
+
+
+# -- undefined is nan with a warning; bad input a ValueError naming it -------------------------------
+def test_most_influential_warns_when_the_change_is_undefined():
+    y = np.array([1.0, 2.0, 3.0, 4.0])
+    m = np.array([1.0, 3.0, 2.0, 2.5])  # kendall tau with ties... any measure whose full value is 0
+    y0, m0 = np.array([1.0, 2.0, 3.0, 4.0]), np.array([2.0, 1.0, 1.0, 2.0])
+    assert ranking.kendall_tau(y0, m0) == 0.0
+    with pytest.warns(OfflineEvalWarning, match="relative change is undefined"):
+        res = ranking.most_influential(y0, m0, measure="tau")
+    assert np.isnan(res.change)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ranking.most_influential(y, m, measure="tau")
+
+
+@pytest.mark.parametrize("bad", [["a", "b", "c"], np.array([1 + 1j, 2, 3]), np.array([1, 2, 3], dtype=object)])
+def test_ab_test_correlation_rejects_non_numbers(bad):
+    with pytest.raises(ValueError, match="`offline_diff` must be numeric"):
+        bidding.ab_test_correlation(bad, [1.0, 2.0, 3.0], [0.1, 0.1, 0.1], rng=0)
+
+
+@pytest.mark.parametrize("beta", ["1", True, 1 + 0j])
+def test_beta_must_be_a_real_number(beta):
+    with pytest.raises(ValueError, match="`beta` must be a positive finite number"):
+        bidding.expected_utility([1], [1.0], [0.5], [0.1], beta=beta)
+
+
+def test_auction_helpers_name_their_arguments():
+    with pytest.warns(OfflineEvalWarning, match="control arm has no clicks"):
+        d, se = auction._rel_delta(10.0, 0.0, 1.0, 0.0)
+    assert np.isnan(d) and np.isnan(se)
+    sweep = pd.DataFrame({"alpha": [1.0, 2.0], "reserve": [0.0, 0.0], "mainline_reserve": [1.0, 2.0],
+                          "mainline_quantile": [0.5, 0.6], "cy": [0.1, 0.2], "ml_ads_per_pv": [1.0, 1.0]})
+    with pytest.raises(ValueError, match="`objective` must be a metric column"):
+        auction.best_operating_point(sweep, objective="clicks")
+    assert auction.best_operating_point(sweep)[0].alpha == 2.0
+
+
+def test_synthetic_generators_reject_impossible_knobs():
+    with pytest.raises(ValueError, match="`n_classes` must be a positive integer"):
+        synth.zipf_prior(0)
+    with pytest.raises(ValueError, match="`mean` must lie in"):
+        synth.class_accuracies(2.0, synth.zipf_prior(3), rng=0)
+    with pytest.raises(ValueError, match="`prior` must be"):
+        synth.class_accuracies(0.7, [0.2, 0.2], rng=0)  # a prior that does not sum to 1 cannot reach its mean
+    with pytest.raises(ValueError, match="`capacity` must be non-negative"):
+        synth.apportion([1, 1], 1, capacity=[-1, 3])
+    with pytest.raises(ValueError, match="`disagreement_boost` must be"):
+        synth.random_offline_joint(np.eye(2) / 2, disagreement_boost=-1, rng=0)
+
+
+# -- the fuzz -------------------------------------------------------------------------------------------
+_values = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-3, 3), st.booleans(),
+                    st.text(max_size=2))
+_inputs = st.one_of(
+    st.lists(_values, max_size=6),
+    st.lists(st.floats(0, 1), min_size=0, max_size=6),
+    st.lists(st.integers(0, 1), min_size=0, max_size=6),
+    st.builds(lambda xs: np.ma.array(xs, mask=[i % 2 for i in range(len(xs))]), st.lists(st.floats(0, 1), max_size=5)),
+    st.builds(lambda xs: pd.Series(xs, index=list(range(len(xs)))[::-1]), st.lists(st.floats(0, 1), max_size=5)),
+    st.none(), st.just("abc"), st.floats(),
+)
+_weights = st.one_of(st.none(), st.lists(st.floats(0, 1e300), max_size=6), st.lists(st.floats(-1, 1), max_size=6))
+FUNCS = [metrics.auc, metrics.log_loss, metrics.rig, metrics.mse, metrics.mae, metrics.prediction_error,
+         metrics.calibration_ratio]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)  # the same examples on every run
+@given(f=st.sampled_from(FUNCS), a=_inputs, b=_inputs, w=_weights)
+def test_fuzz_outcome_is_a_value_nan_with_warning_or_a_named_error(f, a, b, w):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = f(a, b, sample_weight=w)
+        except (ValueError, TypeError) as exc:
+            assert "`" in str(exc), f"unnamed error: {exc!r}"
+            return
+    assert isinstance(out, float)
+    if np.isnan(out):
+        assert any(issubclass(c.category, OfflineEvalWarning) for c in caught), "nan without the project warning"
+    else:
+        assert np.isfinite(out)
+
+
+# -- the public API ----------------------------------------------------------------------------------
+def test_top_level_exports_are_the_modules_functions():
+    import importlib
+
+    import offline_eval
+
+    for name in offline_eval.__all__:
+        obj = getattr(offline_eval, name)
+        module = offline_eval._EXPORTS.get(name)
+        if module:
+            assert obj is getattr(importlib.import_module(f"offline_eval.{module}"), name)
+            assert name in importlib.import_module(f"offline_eval.{module}").__all__
+    with pytest.raises(AttributeError):
+        offline_eval.no_such_function  # noqa: B018
+
+
+def test_package_docstring_names_every_module():
+    from pathlib import Path
+
+    import offline_eval
+
+    src = Path(offline_eval.__file__).parent
+    modules = {p.stem for p in src.glob("*.py") if not p.stem.startswith("_")} | {"synth", "studies"}
+    missing = [m for m in sorted(modules) if f"``{m}``" not in offline_eval.__doc__]
+    assert missing == []
