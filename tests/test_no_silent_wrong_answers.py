@@ -188,3 +188,13 @@ def test_package_docstring_names_every_module():
     modules = {p.stem for p in src.glob("*.py") if not p.stem.startswith("_")} | {"synth", "studies"}
     missing = [m for m in sorted(modules) if f"``{m}``" not in offline_eval.__doc__]
     assert missing == []
+
+
+def test_a_non_numeric_reference_cell_names_the_cell():
+    from offline_eval import reference
+
+    ref = reference.load("rosset")
+    assert reference.lookup_number(ref, "Table 2", "tau", "p-value") == 0.00007
+    ref.loc[(ref["source"] == "Table 2") & (ref["row"] == "tau") & (ref["column"] == "p-value"), "value"] = "n/a"
+    with pytest.raises(ValueError, match=r"data/reference/rosset/.*source='Table 2'.*row='tau' column='p-value' holds 'n/a'"):
+        reference.lookup_number(ref, "Table 2", "tau", "p-value")

@@ -29,20 +29,7 @@ from ._validation import (
     warn_undefined,
 )
 
-__all__ = [
-    "auc",
-    "auc_from_counts",
-    "calibration_ratio",
-    "log_loss",
-    "mae",
-    "mse",
-    "nmse",
-    "prediction_error",
-    "quantile_breakdown",
-    "rig",
-    "roc_curve",
-    "roc_curve_from_counts",
-]
+__all__ = ["auc", "auc_from_counts", "roc_curve", "roc_curve_from_counts"]
 
 
 def _check_scores(y_true, y_score, sample_weight):

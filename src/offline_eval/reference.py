@@ -21,7 +21,16 @@ import pandas as pd
 
 from .paths import PAPERS, REFERENCE_DIR
 
-__all__ = ["COLUMNS", "CORRECTION_COLUMNS", "load", "load_corrections", "lookup", "parse_printed", "printed_decimals"]
+__all__ = [
+    "COLUMNS",
+    "CORRECTION_COLUMNS",
+    "load",
+    "load_corrections",
+    "lookup",
+    "lookup_number",
+    "parse_printed",
+    "printed_decimals",
+]
 
 COLUMNS = ["paper", "source", "panel", "row", "column", "value"]
 
@@ -85,6 +94,21 @@ def lookup(ref: pd.DataFrame, source: str, row: str, column: str, panel: str = "
     if len(hit) != 1:
         raise KeyError(f"{len(hit)} reference cells for {source!r} panel={panel!r} row={row!r} column={column!r}")
     return hit["value"].iloc[0]
+
+
+def lookup_number(ref: pd.DataFrame, source: str, row: str, column: str, panel: str = "") -> float:
+    """The numeric value of one printed cell (:func:`lookup` then :func:`parse_printed`).
+
+    A cell that is not a number is an error naming the paper, the cell and the text, so that it can be
+    found in ``data/reference/<paper>/``.
+    """
+    text = lookup(ref, source, row, column, panel)
+    try:
+        return parse_printed(text)
+    except ValueError:
+        paper = ref["paper"].iloc[0] if len(ref) else "?"
+        raise ValueError(f"reference cell of {paper!r} (data/reference/{paper}/): source={source!r} panel={panel!r} "
+                         f"row={row!r} column={column!r} holds {text!r}, not a number") from None
 
 
 def _clean(printed: str) -> str:
