@@ -198,3 +198,68 @@ def test_a_non_numeric_reference_cell_names_the_cell():
     ref.loc[(ref["source"] == "Table 2") & (ref["row"] == "tau") & (ref["column"] == "p-value"), "value"] = "n/a"
     with pytest.raises(ValueError, match=r"data/reference/rosset/.*source='Table 2'.*row='tau' column='p-value' holds 'n/a'"):
         reference.lookup_number(ref, "Table 2", "tau", "p-value")
+
+
+# -- bootstrap confidence intervals ------------------------------------------------------------------
+def test_bootstrap_ci_is_the_percentile_interval_of_a_plain_resampling_loop():
+    from offline_eval.metrics import bootstrap_ci
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(0.3 * y + 0.7 * rng.random(300), 0.01, 0.99)
+    w = rng.uniform(0.5, 2, 300)
+    for f in (metrics.auc, metrics.log_loss, metrics.rig):
+        r = bootstrap_ci(f, y, p, sample_weight=w, n_boot=200, rng=7)
+        gen = np.random.default_rng(7)
+        slow = []
+        for _ in range(200):
+            i = gen.integers(0, 300, 300)
+            slow.append(f(y[i], p[i], sample_weight=w[i]))
+        np.testing.assert_allclose(r.replicates, slow, rtol=0, atol=0)
+        assert (r.low, r.high) == tuple(np.percentile(slow, [2.5, 97.5]))
+        assert r.value == f(y, p, sample_weight=w) and r.confidence_interval() == (r.low, r.high)
+
+
+def test_bootstrap_ci_covers_the_true_auc_about_as_often_as_it_says():
+    from offline_eval.metrics import bootstrap_ci
+
+    gen = np.random.default_rng(11)
+    # scores N(1, 1) for positives, N(0, 1) for negatives: AUC = Phi(1 / sqrt(2))
+    from scipy.stats import norm
+
+    true_auc = norm.cdf(1 / np.sqrt(2))
+    hits = 0
+    for _ in range(60):
+        y = gen.integers(0, 2, 200)
+        s = gen.standard_normal(200) + y
+        r = bootstrap_ci(metrics.auc, y, s, n_boot=200, rng=gen)
+        hits += r.low <= true_auc <= r.high
+    assert 48 <= hits <= 60  # 95% nominal: 57 expected; well below would be a broken interval
+
+
+def test_bootstrap_ci_names_bad_arguments_and_warns_on_undefined_resamples():
+    from offline_eval.metrics import bootstrap_ci
+
+    with pytest.raises(ValueError, match="`n_boot`"):
+        bootstrap_ci(metrics.auc, [0, 1], [0.1, 0.9], n_boot=0)
+    with pytest.raises(ValueError, match="`level`"):
+        bootstrap_ci(metrics.auc, [0, 1], [0.1, 0.9], level=95)
+    with pytest.raises(ValueError, match="`metric`"):
+        bootstrap_ci("auc", [0, 1], [0.1, 0.9])
+    with pytest.warns(OfflineEvalWarning, match="undefined on"):
+        r = bootstrap_ci(metrics.auc, [0, 1, 0], [0.1, 0.9, 0.3], n_boot=50, rng=0)
+    assert r.n_valid < 50
+
+
+def test_bootstrap_oam_accuracy_resamples_the_offline_sample():
+    gen = np.random.default_rng(5)
+    g = gen.integers(0, 3, 3000)
+    b = np.where(gen.random(3000) < 0.7, g, gen.integers(0, 3, 3000))
+    c = np.where(gen.random(3000) < 0.8, g, gen.integers(0, 3, 3000))
+    off = gen.choice(3000, 400, replace=False)
+    r = adaptive.bootstrap_oam_accuracy(b[off], c[off], g[off], b, c, n_classes=3, n_boot=100, rng=0)
+    full = adaptive.online_adaptive_metrics(b[off], c[off], g[off], b, c, n_classes=3)
+    for m in ("baseline", "candidate"):
+        assert r[m].value == full[m]["accuracy"] and r[m].low < r[m].value < r[m].high
+    live_acc_c = float((c == g).mean())
+    assert r["candidate"].low - 0.05 < live_acc_c < r["candidate"].high + 0.05

@@ -41,6 +41,13 @@ summary = pd.DataFrame({m: {"AUC": oe.auc(clicks["clicked"], clicks[m], sample_w
 summary
 
 # %% [markdown]
+# How sure is the AUC gap? Percentile bootstrap intervals of any metric (`bootstrap_ci`), here both AUCs.
+
+# %%
+cis = {m: oe.bootstrap_ci(oe.auc, clicks["clicked"], clicks[m], n_boot=200, rng=seed) for m in ("p_model_a", "p_model_b")}
+pd.DataFrame({m: {"AUC": r.value, "95% low": r.low, "95% high": r.high} for m, r in cis.items()})
+
+# %% [markdown]
 # Where does each model err? The per-quantile breakdown (yi Figs. 3-4), binned by model A's score.
 
 # %%
@@ -92,8 +99,10 @@ live = pd.DataFrame({"model_b": noisy(0.7), "model_c": noisy(0.8), "truth": trut
 offline = live.groupby("truth", group_keys=False).sample(n=250, random_state=seed)  # balanced: not the live mix
 oam = oe.online_adaptive_metrics(offline["model_b"], offline["model_c"], offline["truth"],
                                  live["model_b"], live["model_c"], n_classes=k)
+ci = oe.bootstrap_oam_accuracy(offline["model_b"], offline["model_c"], offline["truth"], live["model_b"],
+                               live["model_c"], n_classes=k, n_boot=100, rng=seed)["candidate"]
 pd.DataFrame({"offline sample": [(offline["model_c"] == offline["truth"]).mean()],
-              "OAM (re-weighted)": [oam["candidate"]["accuracy"]],
+              "OAM (re-weighted)": [oam["candidate"]["accuracy"]], "OAM 95% interval": [f"{ci.low:.3f} to {ci.high:.3f}"],
               "live (unknown in practice)": [(live["model_c"] == live["truth"]).mean()]}, index=["accuracy of C"])
 
 # %% [markdown]

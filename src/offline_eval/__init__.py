@@ -43,14 +43,14 @@ __version__ = "0.1.0"
 #: Public name -> module that defines it (loaded on first access).
 _EXPORTS = {
     **{name: "metrics" for name in (
-        "auc", "auc_from_counts", "calibration_ratio", "log_loss", "mae", "mse", "nmse", "prediction_error",
+        "auc", "auc_from_counts", "bootstrap_ci", "calibration_ratio", "log_loss", "mae", "mse", "nmse", "prediction_error",
         "quantile_breakdown", "rig", "roc_curve", "roc_curve_from_counts")},
     **{name: "ranking" for name in (
         "bootstrap_compare", "correct_pairs_curve", "cumulative_rank_curve", "cutoff_auc", "kendall_tau",
         "leave_one_out", "mean_absolute_error", "median_absolute_error", "most_influential",
         "root_mean_squared_error", "spearman_rho", "tau_confidence_interval", "tau_variance")},
     **{name: "adaptive" for name in (
-        "joint_distribution", "metrics_from_joint", "online_adaptive_metrics", "reweighted_joint")},
+        "bootstrap_oam_accuracy", "joint_distribution", "metrics_from_joint", "online_adaptive_metrics", "reweighted_joint")},
     **{name: "bidding" for name in (
         "ab_test_correlation", "expected_utility", "utility", "weighted_mse")},
 }

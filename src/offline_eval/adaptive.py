@@ -32,6 +32,7 @@ from ._validation import as_1d, check_aligned, check_consistent_length, check_fi
 
 __all__ = [
     "METHODS",
+    "bootstrap_oam_accuracy",
     "joint_distribution",
     "metrics_from_joint",
     "online_adaptive_metrics",
@@ -495,3 +496,53 @@ def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_l
             f"{u:.4g} of the live mass falls in cells with no offline sample ({method} re-weighting); "
             "the metrics are estimated on the covered part of live traffic only", stacklevel=2)
     return {"baseline": res_b, "candidate": res_c, "uncovered_mass": u, "method": method, "n_classes": k}
+
+
+def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live, *,
+                           n_classes=None, method="joint", n_boot: int = 1000, level: float = 0.95, rng=None) -> dict:
+    """Percentile bootstrap intervals of both models' online adaptive accuracy.
+
+    The annotated offline sample is resampled with replacement (the live
+    traffic, usually far larger, is held fixed: the interval is the
+    uncertainty of the offline sample).  Returns ``{"baseline": BootstrapCI,
+    "candidate": BootstrapCI}`` (:class:`offline_eval.metrics.BootstrapCI`).
+
+    Examples
+    --------
+    >>> r = bootstrap_oam_accuracy([0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1, 0], [0, 1, 1], [0, 1, 1], n_boot=50, rng=0)
+    >>> sorted(r), r["candidate"].n_boot
+    (['baseline', 'candidate'], 50)
+    """
+    import warnings
+
+    from ._validation import OfflineEvalWarning, check_rng
+    from .metrics import BootstrapCI
+
+    if isinstance(n_boot, (bool, np.bool_)) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
+        raise ValueError(f"`n_boot` must be a positive integer; got {n_boot!r}")
+    if isinstance(level, (bool, np.bool_)) or not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
+        raise ValueError(f"`level` must lie in (0, 1); got {level!r}")
+    check_aligned(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline)
+    b, c, g = (_check_labels(x, name) for x, name in ((hyp_b_offline, "hyp_b_offline"), (hyp_c_offline, "hyp_c_offline"),
+                                                     (truth_offline, "truth_offline")))
+    check_consistent_length(hyp_b_offline=b, hyp_c_offline=c, truth_offline=g)
+    full = online_adaptive_metrics(b, c, g, hyp_b_live, hyp_c_live, n_classes=n_classes, method=method)
+    k = len(full["baseline"]["recall"])
+    gen = check_rng(rng)
+    reps = {m: np.empty(int(n_boot)) for m in ("baseline", "candidate")}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)
+        for i in range(int(n_boot)):
+            idx = gen.integers(0, len(b), len(b))
+            r = online_adaptive_metrics(b[idx], c[idx], g[idx], hyp_b_live, hyp_c_live, n_classes=k, method=method)
+            for m in reps:
+                reps[m][i] = r[m]["accuracy"]
+    out = {}
+    for m, x in reps.items():
+        ok = np.isfinite(x)
+        if ok.sum() < n_boot:
+            warn_undefined(f"the {m}'s adaptive accuracy is undefined on {int(n_boot - ok.sum())} of {n_boot} resamples")
+        low, high = ((float("nan"),) * 2 if ok.sum() < n_boot / 2
+                     else (float(v) for v in np.percentile(x[ok], [(100 - 100 * level) / 2, (100 + 100 * level) / 2])))
+        out[m] = BootstrapCI(float(full[m]["accuracy"]), low, high, float(level), int(n_boot), int(ok.sum()), x)
+    return out
