@@ -516,12 +516,9 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
     import warnings
 
     from ._validation import OfflineEvalWarning, check_rng
-    from .metrics import BootstrapCI
+    from .metrics import _check_boot, _percentile_ci
 
-    if isinstance(n_boot, (bool, np.bool_)) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
-        raise ValueError(f"`n_boot` must be a positive integer; got {n_boot!r}")
-    if isinstance(level, (bool, np.bool_)) or not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
-        raise ValueError(f"`level` must lie in (0, 1); got {level!r}")
+    _check_boot(n_boot, level)
     check_aligned(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline)
     b, c, g = (_check_labels(x, name) for x, name in ((hyp_b_offline, "hyp_b_offline"), (hyp_c_offline, "hyp_c_offline"),
                                                      (truth_offline, "truth_offline")))
@@ -537,12 +534,4 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
             r = online_adaptive_metrics(b[idx], c[idx], g[idx], hyp_b_live, hyp_c_live, n_classes=k, method=method)
             for m in reps:
                 reps[m][i] = r[m]["accuracy"]
-    out = {}
-    for m, x in reps.items():
-        ok = np.isfinite(x)
-        if ok.sum() < n_boot:
-            warn_undefined(f"the {m}'s adaptive accuracy is undefined on {int(n_boot - ok.sum())} of {n_boot} resamples")
-        low, high = ((float("nan"),) * 2 if ok.sum() < n_boot / 2
-                     else (float(v) for v in np.percentile(x[ok], [(100 - 100 * level) / 2, (100 + 100 * level) / 2])))
-        out[m] = BootstrapCI(float(full[m]["accuracy"]), low, high, float(level), int(n_boot), int(ok.sum()), x)
-    return out
+    return {m: _percentile_ci(full[m]["accuracy"], x, level, f"the {m}'s adaptive accuracy") for m, x in reps.items()}

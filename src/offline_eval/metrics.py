@@ -685,10 +685,7 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
 
     if not callable(metric):
         raise ValueError(f"`metric` must be a callable metric(y_true, y_pred, ...); got {metric!r}")
-    if isinstance(n_boot, (bool, np.bool_)) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
-        raise ValueError(f"`n_boot` must be a positive integer; got {n_boot!r}")
-    if isinstance(level, (bool, np.bool_)) or not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
-        raise ValueError(f"`level` must lie in (0, 1); got {level!r}")
+    _check_boot(n_boot, level)
     check_aligned(y_true=y_true, y_pred=y_pred, sample_weight=sample_weight)
     y = np.asarray(as_1d(y_true, "y_true", dtype=None))
     p = as_1d(y_pred, "y_pred")
@@ -707,12 +704,26 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
                 reps[b] = metric(y[idx], p[idx], **ww, **extra)
             except ValueError:  # e.g. an all-zero resampled weight
                 reps[b] = np.nan
+    return _percentile_ci(value, reps, level, "the metric")
+
+
+def _check_boot(n_boot, level) -> None:
+    if isinstance(n_boot, (bool, np.bool_)) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
+        raise ValueError(f"`n_boot` must be a positive integer; got {n_boot!r}")
+    if isinstance(level, (bool, np.bool_)) or not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
+        raise ValueError(f"`level` must lie in (0, 1); got {level!r}")
+
+
+def _percentile_ci(value: float, reps: np.ndarray, level: float, what: str) -> BootstrapCI:
+    """The percentile interval of the finite replicates; ``nan`` (and a warning) when too many are undefined."""
+    n_boot = len(reps)
     valid = np.isfinite(reps)
     n_valid = int(valid.sum())
     if n_valid < n_boot:
-        warn_undefined(f"the metric is undefined on {n_boot - n_valid} of {n_boot} resamples (left out of the interval)")
+        warn_undefined(f"{what} is undefined on {n_boot - n_valid} of {n_boot} resamples (left out of the interval)",
+                       stacklevel=4)
     if n_valid < n_boot / 2:
         low = high = float("nan")
     else:
         low, high = (float(x) for x in np.percentile(reps[valid], [(100 - 100 * level) / 2, (100 + 100 * level) / 2]))
-    return BootstrapCI(value, low, high, float(level), int(n_boot), n_valid, reps)
+    return BootstrapCI(float(value), low, high, float(level), n_boot, n_valid, reps)

@@ -61,6 +61,7 @@ __all__ = [
     "paper_online_accuracy",
     "paper_sizes",
     "table1_experiment",
+    "table2_sets",
     "table2_experiment",
     "toy_table",
 ]
@@ -469,15 +470,17 @@ def many_class_world(seed, *, n_live: int, n_classes: int, accuracy=(0.56, 0.752
                                  error_correlation=error_correlation, rng=rng)
 
 
-def table2_experiment(seed, *, n_live: int | None = None, n_offline: int | None = None, n_classes: int = 41,
-                      accuracy=None, accuracy_spread: float = 0.15, zipf_exponent: float = 1.0,
-                      sigma: float = 1.0, disagreement_boost: float = 8.0, ref: pd.DataFrame | None = None):
-    """Table II analogue: a many-class live set; the offline cell distribution is randomly generated from the live one.
+def table2_sets(seed, *, n_live: int | None = None, n_offline: int | None = None, n_classes: int = 41,
+                accuracy=None, accuracy_spread: float = 0.15, zipf_exponent: float = 1.0,
+                sigma: float = 1.0, disagreement_boost: float = 8.0, ref: pd.DataFrame | None = None):
+    """The Table II world: live ``(b, c, g)`` and the offline sample's row indices ``idx``.
 
+    A many-class live set; the offline cell distribution is randomly generated
+    from the live one (:func:`offline_eval.synth.classifiers.random_offline_joint`).
     ``None`` sizes and accuracies are the paper's (news headlines: its live
     and offline sizes, Table II's online accuracies; ``data/reference``).
     ``sigma=0, disagreement_boost=1`` (:data:`CONTROL_RANDOM`) is the control
-    world: an offline set without sampling bias.
+    world: an offline set without sampling bias.  Returns ``(b, c, g, idx)``.
     """
     if n_live is None or n_offline is None or accuracy is None:
         ref = reference.load("piovano") if ref is None else ref
@@ -493,30 +496,23 @@ def table2_experiment(seed, *, n_live: int | None = None, n_offline: int | None 
     live_counts = joint_distribution(b, c, n_classes=n_classes, normalize=False)
     off_counts = synth.apportion(m_o, n_offline, capacity=live_counts)
     idx = synth.sample_by_cell(b, c, off_counts, n_classes=n_classes, rng=rng)
-    table, res = evaluation_table(b[idx], c[idx], g[idx], b, c, g, n_classes=n_classes)
-    return table, res
+    return b, c, g, idx
 
 
-def fig1_counts(seed, **kw) -> pd.DataFrame:
+def table2_experiment(seed, *, n_classes: int = 41, **kw):
+    """Table II analogue on the world of :func:`table2_sets` (same keywords): ``(table, res)``."""
+    b, c, g, idx = table2_sets(seed, n_classes=n_classes, **kw)
+    return evaluation_table(b[idx], c[idx], g[idx], b, c, g, n_classes=n_classes)
+
+
+def fig1_counts(seed, *, n_classes: int = 41, **kw) -> pd.DataFrame:
     """Fig. 1 analogue: per class, the live and offline item counts of the Table II world.
 
-    Takes :func:`table2_experiment`'s keywords; classes are ordered by live
+    Takes :func:`table2_sets`'s keywords; classes are ordered by live
     count (largest first).  Columns ``class, live, offline, live_share,
     offline_share``.
     """
-    ref = kw.pop("ref", None)
-    ref = reference.load("piovano") if ref is None else ref
-    sizes = paper_sizes(ref, "news headlines")
-    n_live, n_offline = kw.pop("n_live", None) or sizes["live samples M"], kw.pop("n_offline", None) or sizes["offline samples N"]
-    accuracy = kw.pop("accuracy", None) or paper_online_accuracy(ref, "Table II")
-    n_classes = kw.pop("n_classes", 41)
-    sigma, boost = kw.pop("sigma", 1.0), kw.pop("disagreement_boost", 8.0)
-    rng = check_rng(seed)
-    b, c, g = many_class_world(None, n_live=n_live, n_classes=n_classes, accuracy=accuracy, rng=rng, **kw)
-    m_o = synth.random_offline_joint(joint_distribution(b, c, n_classes=n_classes), sigma=sigma,
-                                     disagreement_boost=boost, rng=rng)
-    off_counts = synth.apportion(m_o, n_offline, capacity=joint_distribution(b, c, n_classes=n_classes, normalize=False))
-    idx = synth.sample_by_cell(b, c, off_counts, n_classes=n_classes, rng=rng)
+    b, c, g, idx = table2_sets(seed, n_classes=n_classes, **kw)
     live = np.bincount(g, minlength=n_classes)
     off = np.bincount(g[idx], minlength=n_classes)
     order = np.argsort(-live, kind="stable")
