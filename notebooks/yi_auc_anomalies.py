@@ -8,7 +8,7 @@
 # * **Tables 2, 3, 4** — the "AUC anomalies". Each panel prints, per pClick bin, the inputs
 #   (avg pClick, # clicks, # no-clicks) and the derived cells (actual CTR, TPR, FPR, trapezoid, AUC,
 #   avg pClick / actual CTR). Every derived cell is recomputed from the printed inputs
-#   (`offline_eval.metrics.auc_from_counts`, `roc_curve_from_counts`) and compared at the printed precision:
+#   (`offline_eval.metrics.roc_auc_score_from_counts`, `roc_curve_from_counts`) and compared at the printed precision:
 #   `exact`, or `erratum` with the evidence when a printed cell contradicts the table's own inputs.
 # * The anomalies the paper draws from them (a poorly fitted panel with a higher or equal AUC), as claims.
 # * The ROC curves of the two panels of each table, side by side.

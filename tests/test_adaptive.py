@@ -3,6 +3,8 @@
 import doctest
 import warnings
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,7 +12,13 @@ from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, precision_score, recall_score
 
 from offline_eval import OfflineEvalWarning, adaptive
-from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics, reweighted_joint
+from offline_eval.adaptive import (
+    bootstrap_oam_accuracy,
+    joint_distribution,
+    metrics_from_joint,
+    online_adaptive_metrics,
+    reweighted_joint,
+)
 
 SEEDS = range(6)
 
@@ -73,8 +81,8 @@ def slow_oam_joint(m_bcg_o, m_bc_l):
                 rec[cls] = num / rden
             if pden > 0:
                 prec[cls] = num / pden
-        out[model] = dict(accuracy=acc / total, recall=rec, precision=prec)
-    return out
+        out[model] = SimpleNamespace(accuracy=acc / total, recall=rec, precision=prec)
+    return SimpleNamespace(**out)
 
 
 def slow_oam_independent(b_o, c_o, g_o, b_l, c_l, k):
@@ -96,8 +104,8 @@ def slow_oam_independent(b_o, c_o, g_o, b_l, c_l, k):
                 rec[cls] = hit / true_mass
             if pred_mass > 0:
                 prec[cls] = hit / pred_mass
-        out[model] = dict(accuracy=acc / total, recall=rec, precision=prec)
-    return out
+        out[model] = SimpleNamespace(accuracy=acc / total, recall=rec, precision=prec)
+    return SimpleNamespace(**out)
 
 
 def quiet(fn, *args, **kwargs):
@@ -115,9 +123,9 @@ def random_world(rng, n, k, p_correct=0.6):
 
 def assert_metrics_close(got, want, atol=1e-12):
     for model in ("baseline", "candidate"):
-        assert got[model]["accuracy"] == pytest.approx(want[model]["accuracy"], abs=atol)
-        np.testing.assert_allclose(got[model]["recall"], want[model]["recall"], atol=atol, equal_nan=True)
-        np.testing.assert_allclose(got[model]["precision"], want[model]["precision"], atol=atol, equal_nan=True)
+        assert getattr(got, model).accuracy == pytest.approx(getattr(want, model).accuracy, abs=atol)
+        np.testing.assert_allclose(getattr(got, model).recall, getattr(want, model).recall, atol=atol, equal_nan=True)
+        np.testing.assert_allclose(getattr(got, model).precision, getattr(want, model).precision, atol=atol, equal_nan=True)
 
 
 def test_doctests():
@@ -155,14 +163,14 @@ def test_metrics_from_joint_match_loops_and_sklearn(seed):
     labels = list(range(k))
     for model, hyp in (("baseline", b), ("candidate", c)):
         acc, rec, prec = slow_metrics_from_labels(hyp, g, k)
-        assert res[model]["accuracy"] == pytest.approx(acc, abs=1e-12)
-        np.testing.assert_allclose(res[model]["recall"], rec, atol=1e-12, equal_nan=True)
-        np.testing.assert_allclose(res[model]["precision"], prec, atol=1e-12, equal_nan=True)
-        assert res[model]["accuracy"] == pytest.approx(accuracy_score(g, hyp), abs=1e-12)
+        assert getattr(res, model).accuracy == pytest.approx(acc, abs=1e-12)
+        np.testing.assert_allclose(getattr(res, model).recall, rec, atol=1e-12, equal_nan=True)
+        np.testing.assert_allclose(getattr(res, model).precision, prec, atol=1e-12, equal_nan=True)
+        assert getattr(res, model).accuracy == pytest.approx(accuracy_score(g, hyp), abs=1e-12)
         sk_rec = recall_score(g, hyp, labels=labels, average=None, zero_division=np.nan)
         sk_prec = precision_score(g, hyp, labels=labels, average=None, zero_division=np.nan)
-        np.testing.assert_allclose(res[model]["recall"], sk_rec, atol=1e-12, equal_nan=True)
-        np.testing.assert_allclose(res[model]["precision"], sk_prec, atol=1e-12, equal_nan=True)
+        np.testing.assert_allclose(getattr(res, model).recall, sk_rec, atol=1e-12, equal_nan=True)
+        np.testing.assert_allclose(getattr(res, model).precision, sk_prec, atol=1e-12, equal_nan=True)
 
 
 def test_toy_example_by_hand():
@@ -171,10 +179,10 @@ def test_toy_example_by_hand():
     np.testing.assert_allclose(m.sum(axis=2), [[0.6, 0.05], [0.15, 0.2]])  # the printed M_BC^(o)
     r = metrics_from_joint(m)
     # R_B(C1) = (.2 + .02) / (.2 + .02 + .03 + .1); P_C(C1) = (.2 + .03) / (.6 + .15)
-    assert r["baseline"]["recall"][0] == pytest.approx(0.22 / 0.35)
-    assert r["candidate"]["precision"][0] == pytest.approx(0.23 / 0.75)
-    assert r["baseline"]["precision"][1] == pytest.approx(0.22 / 0.35)  # (.12 + .1) / (.15 + .2)
-    assert r["candidate"]["accuracy"] == pytest.approx(0.23 + 0.13)
+    assert r.baseline.recall[0] == pytest.approx(0.22 / 0.35)
+    assert r.candidate.precision[0] == pytest.approx(0.23 / 0.75)
+    assert r.baseline.precision[1] == pytest.approx(0.22 / 0.35)  # (.12 + .1) / (.15 + .2)
+    assert r.candidate.accuracy == pytest.approx(0.23 + 0.13)
     # The printed live matrix equals the offline one, so every weight is 1 and OAM = offline.
     w, unc = reweighted_joint(m, [[0.6, 0.05], [0.15, 0.2]])
     np.testing.assert_allclose(w, m, atol=1e-15)
@@ -192,7 +200,7 @@ def test_oam_joint_matches_equations_8_to_13(seed):
     want = quiet(slow_oam_joint, slow_joint(b_o, c_o, g_o, k=k), slow_joint(b_l, c_l, k=k))
     assert_metrics_close(got, want)
     m_l, m_o = slow_joint(b_l, c_l, k=k), slow_joint(b_o, c_o, k=k)
-    assert got["uncovered_mass"] == pytest.approx(m_l[m_o == 0].sum(), abs=1e-15)
+    assert got.uncovered_mass == pytest.approx(m_l[m_o == 0].sum(), abs=1e-15)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -203,7 +211,7 @@ def test_oam_independent_matches_loops(seed):
     b_l, c_l, _ = random_world(rng, 250, k, p_correct=0.8)
     b_o[:k], c_o[:k] = np.arange(k), np.arange(k)  # every class predicted offline: no uncovered class
     got = quiet(online_adaptive_metrics, b_o, c_o, g_o, b_l, c_l, n_classes=k, method="independent")
-    assert got["uncovered_mass"] == 0.0
+    assert got.uncovered_mass == 0.0
     assert_metrics_close(got, slow_oam_independent(b_o, c_o, g_o, b_l, c_l, k))
 
 
@@ -217,7 +225,7 @@ def test_inddis_precision_equals_offline_precision(seed):
     ind = quiet(online_adaptive_metrics, b_o, c_o, g_o, b_l, c_l, n_classes=4, method="independent")
     off = quiet(metrics_from_joint, joint_distribution(b_o, c_o, g_o, n_classes=4))
     for model in ("baseline", "candidate"):
-        np.testing.assert_allclose(ind[model]["precision"], off[model]["precision"], atol=1e-12, equal_nan=True)
+        np.testing.assert_allclose(getattr(ind, model).precision, getattr(off, model).precision, atol=1e-12, equal_nan=True)
 
 
 @given(seed=st.integers(0, 2**32 - 1), k=st.integers(2, 6), n=st.integers(5, 80))
@@ -258,7 +266,7 @@ def test_oam_equals_offline_when_live_joint_equals_offline_joint(seed, k, reps):
     off = quiet(metrics_from_joint, joint_distribution(b_o, c_o, g_o, n_classes=k))
     for method in ("joint", "independent"):
         oam = quiet(online_adaptive_metrics, b_o, c_o, g_o, b_l, c_l, n_classes=k, method=method)
-        assert oam["uncovered_mass"] == 0.0
+        assert oam.uncovered_mass == 0.0
         assert_metrics_close(oam, off, atol=1e-12)
 
 
@@ -284,11 +292,11 @@ def test_oam_is_exact_on_a_stratified_resample(seed):
     b_o, c_o, g_o = stratified_resample(rng, b, c, g, k)
     online = quiet(metrics_from_joint, joint_distribution(b, c, g, n_classes=k))
     oam = quiet(online_adaptive_metrics, b_o, c_o, g_o, b, c, n_classes=k)
-    assert oam["uncovered_mass"] == 0.0
+    assert oam.uncovered_mass == 0.0
     assert_metrics_close(oam, online, atol=1e-12)
     # The offline metrics themselves are biased by the re-sampling (a test that could fail).
     offline = quiet(metrics_from_joint, joint_distribution(b_o, c_o, g_o, n_classes=k))
-    assert abs(offline["baseline"]["accuracy"] - online["baseline"]["accuracy"]) > 1e-6
+    assert abs(offline.baseline.accuracy - online.baseline.accuracy) > 1e-6
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -301,18 +309,18 @@ def test_uncovered_cells_warn_and_bound_the_accuracy(seed):
         oam = online_adaptive_metrics(b_o, c_o, g_o, b, c, n_classes=k)
     m_l, m_o = joint_distribution(b, c, n_classes=k), joint_distribution(b_o, c_o, n_classes=k)
     u = m_l[m_o == 0].sum()
-    assert u > 0 and oam["uncovered_mass"] == pytest.approx(u, abs=1e-15)
+    assert u > 0 and oam.uncovered_mass == pytest.approx(u, abs=1e-15)
     # On the covered live items the estimate is exact ...
     keep = m_o[b, c] > 0
     covered = quiet(metrics_from_joint, joint_distribution(b[keep], c[keep], g[keep], n_classes=k))
     online = metrics_from_joint(joint_distribution(b, c, g, n_classes=k))
     for model in ("baseline", "candidate"):
-        assert oam[model]["accuracy"] == pytest.approx(covered[model]["accuracy"], abs=1e-12)
-        np.testing.assert_allclose(oam[model]["recall"], covered[model]["recall"], atol=1e-12, equal_nan=True)
+        assert getattr(oam, model).accuracy == pytest.approx(getattr(covered, model).accuracy, abs=1e-12)
+        np.testing.assert_allclose(getattr(oam, model).recall, getattr(covered, model).recall, atol=1e-12, equal_nan=True)
         # ... and the live accuracy lies within the reported bounds.
-        lo, hi = oam[model]["accuracy_bounds"]
+        lo, hi = getattr(oam, model).accuracy_bounds
         assert hi - lo == pytest.approx(u)
-        assert lo - 1e-12 <= online[model]["accuracy"] <= hi + 1e-12
+        assert lo - 1e-12 <= getattr(online, model).accuracy <= hi + 1e-12
 
 
 def test_uncovered_class_under_independent_method_warns():
@@ -322,10 +330,10 @@ def test_uncovered_class_under_independent_method_warns():
                                     method="independent")
     messages = [str(w.message) for w in record]
     assert any(m.startswith("0.3333 of the live mass falls in cells with no offline sample") for m in messages)
-    assert r["baseline"]["uncovered_mass"] == pytest.approx(1 / 3)
-    assert r["candidate"]["uncovered_mass"] == 0.0
-    assert r["uncovered_mass"] == pytest.approx(1 / 3)
-    assert np.isnan(r["baseline"]["precision"][2])  # no covered live mass predicted as class 2
+    assert r.baseline.uncovered_mass == pytest.approx(1 / 3)
+    assert r.candidate.uncovered_mass == 0.0
+    assert r.uncovered_mass == pytest.approx(1 / 3)
+    assert np.isnan(r.baseline.precision[2])  # no covered live mass predicted as class 2
 
 
 def test_undefined_recall_and_precision_are_nan_with_a_warning():
@@ -336,12 +344,12 @@ def test_undefined_recall_and_precision_are_nan_with_a_warning():
     assert len(messages) == 2
     assert messages[0].startswith("recall of the baseline is undefined for 1 class (1)")
     assert messages[1].startswith("recall of the candidate is undefined for 1 class (1)")
-    assert np.isnan(r["baseline"]["recall"][1]) and r["baseline"]["recall"][0] == pytest.approx(0.5)
-    assert r["baseline"]["precision"].tolist() == [1.0, 0.0]
+    assert np.isnan(r.baseline.recall[1]) and r.baseline.recall[0] == pytest.approx(0.5)
+    assert r.baseline.precision.tolist() == [1.0, 0.0]
     # A class the model never predicts has an undefined precision.
     with pytest.warns(OfflineEvalWarning, match="precision of the baseline is undefined for 1 class"):
         r = metrics_from_joint(joint_distribution([0, 0], [0, 1], [0, 1], n_classes=2))
-    assert np.isnan(r["baseline"]["precision"][1])
+    assert np.isnan(r.baseline.precision[1])
 
 
 def test_class_relabelling_permutes_the_result():
@@ -353,8 +361,8 @@ def test_class_relabelling_permutes_the_result():
     r1 = quiet(online_adaptive_metrics, b_o, c_o, g_o, b_l, c_l, n_classes=k)
     r2 = quiet(online_adaptive_metrics, perm[b_o], perm[c_o], perm[g_o], perm[b_l], perm[c_l], n_classes=k)
     for model in ("baseline", "candidate"):
-        assert r1[model]["accuracy"] == pytest.approx(r2[model]["accuracy"], abs=1e-12)
-        np.testing.assert_allclose(r2[model]["recall"][perm], r1[model]["recall"], atol=1e-12, equal_nan=True)
+        assert getattr(r1, model).accuracy == pytest.approx(getattr(r2, model).accuracy, abs=1e-12)
+        np.testing.assert_allclose(getattr(r2, model).recall[perm], getattr(r1, model).recall, atol=1e-12, equal_nan=True)
 
 
 def test_theorem2_error_shrinks_with_offline_size():
@@ -373,7 +381,7 @@ def test_theorem2_error_shrinks_with_offline_size():
         for _ in range(20):
             idx = rng.choice(len(b), size=n, replace=True, p=p)
             r = quiet(online_adaptive_metrics, b[idx], c[idx], g[idx], b, c, n_classes=k)
-            e_oam.append(abs(r["baseline"]["accuracy"] - true_acc))
+            e_oam.append(abs(r.baseline.accuracy - true_acc))
             e_off.append(abs(np.mean(b[idx] == g[idx]) - true_acc))
         err[n] = (np.mean(e_oam), np.mean(e_off))
     assert err[20_000][0] < err[100][0] / 5
@@ -388,7 +396,8 @@ def call(**changes):
     args = {**GOOD, **changes}
     n_classes = args.pop("n_classes", None)
     method = args.pop("method", "joint")
-    return online_adaptive_metrics(*args.values(), n_classes=n_classes, method=method)
+    classes = args.pop("classes", None)
+    return online_adaptive_metrics(*args.values(), n_classes=n_classes, method=method, classes=classes)
 
 
 @pytest.mark.parametrize(
@@ -401,9 +410,12 @@ def call(**changes):
         (dict(hyp_c_live=[0, 1]), r"`hyp_b_live` has 3, `hyp_c_live` has 2"),
         (dict(hyp_b_live=[], hyp_c_live=[]), r"`hyp_b_live` must not be empty"),
         (dict(hyp_b_offline=[], hyp_c_offline=[], truth_offline=[]), r"`hyp_b_offline` must not be empty"),
-        (dict(method="inddis"), r"`method` must be one of \('joint', 'independent'\); got 'inddis'"),
+        (dict(method="inddis"), r"`method` must be one of \['independent', 'joint'\]; got 'inddis'"),
         (dict(n_classes=0), r"`n_classes` must be a positive integer; got 0"),
-        (dict(hyp_b_live=["a", "b", "c"]), r"`hyp_b_live` must be numeric"),
+        (dict(hyp_b_live=["a", "b", "c"]), r"labels of different types cannot be sorted.*pass `classes`"),
+        (dict(hyp_b_live=["a", "b", "c"], classes=[0, 1, 2]), r"`hyp_b_live` holds labels not in `classes`"),
+        (dict(classes=[0, 0, 1]), r"`classes` must not repeat a label"),
+        (dict(hyp_b_live=[0, None, 1]), r"`hyp_b_live` holds missing labels"),
         (dict(hyp_c_offline=[np.nan, 1.0]), r"`hyp_c_offline` must be finite; got 1 NaN value"),
     ],
 )
@@ -436,4 +448,25 @@ def test_sparse_truth_count_path_equals_dense(seed, monkeypatch):
     # A real many-class case goes through the sparse path.
     b, c, g = random_world(rng, 2000, 150)
     r = quiet(online_adaptive_metrics, b, c, g, b, c, n_classes=150)
-    assert r["baseline"]["accuracy"] == pytest.approx(np.mean(b == g), abs=1e-12)
+    assert r.baseline.accuracy == pytest.approx(np.mean(b == g), abs=1e-12)
+
+
+def test_hashable_labels_equal_their_codes():
+    # any hashable labels: the result is that of their codes in sorted order (or in the order of `classes`)
+    rng = np.random.default_rng(7)
+    b, c, g = random_world(rng, 400, 3)
+    bl, cl, _ = random_world(rng, 300, 3)
+    names = np.array(["cat", "dog", "emu"])
+    by_code = online_adaptive_metrics(b, c, g, bl, cl)
+    by_name = online_adaptive_metrics(names[b], names[c], names[g], names[bl], names[cl])
+    assert by_name.classes.tolist() == ["cat", "dog", "emu"] and by_code.classes.tolist() == [0, 1, 2]
+    for model in ("baseline", "candidate"):
+        assert getattr(by_name, model).accuracy == getattr(by_code, model).accuracy
+        np.testing.assert_array_equal(getattr(by_name, model).recall, getattr(by_code, model).recall)
+    order = ["emu", "cat", "dog"]  # `classes` fixes the order of the per-class results
+    reordered = online_adaptive_metrics(names[b], names[c], names[g], names[bl], names[cl], classes=order)
+    np.testing.assert_allclose(reordered.candidate.precision, by_code.candidate.precision[[2, 0, 1]], rtol=1e-12)
+    np.testing.assert_array_equal(joint_distribution(names[b], names[c]), joint_distribution(b, c))
+    ci = bootstrap_oam_accuracy(names[b], names[c], names[g], names[bl], names[cl], n_boot=20, rng=1)
+    assert ci.candidate.value == by_code.candidate.accuracy
+    assert ci.candidate.confidence_interval() == (ci.candidate.low, ci.candidate.high)

@@ -243,7 +243,7 @@ def test_overestimate_low_range_slope_identity():
 
 
 def test_overestimate_low_range_hits_the_low_range_and_keeps_auc():
-    from offline_eval.metrics import auc
+    from offline_eval.metrics import roc_auc_score
 
     rng = np.random.default_rng(5)
     ctr = sp.sample_ctr(20_000, rng)
@@ -252,7 +252,7 @@ def test_overestimate_low_range_hits_the_low_range_and_keeps_auc():
     low, high = p < 0.0005, p > 0.05
     assert np.median(q[low] / p[low]) > 20 and np.median(q[high] / p[high]) < 1.3
     y = (rng.random(ctr.size) < ctr).astype(int)
-    assert auc(y, q) == pytest.approx(auc(y, p), abs=1e-6)  # the ranking is the same
+    assert roc_auc_score(y, q) == pytest.approx(roc_auc_score(y, p), abs=1e-6)  # the ranking is the same
     np.testing.assert_allclose(sp.overestimate_low_range(p, low_shift=0.0), p, rtol=1e-12)
 
 
@@ -299,9 +299,9 @@ def test_simulation_equals_truth_when_logs_cover_everything(small_world):
     for p, op in itertools.product((p1, p2), (OperatingPoint(), OperatingPoint(1.5, 0.001, 0.01))):
         sim = simulate(log, p, op=op)
         truth = click_yield(serve(w, p, pv, op=op, expected=True))
-        assert sim["cy"] == pytest.approx(truth["expected_cy"], rel=1e-12)
-        assert sim["ml_cy"] == pytest.approx(truth["expected_ml_cy"], rel=1e-12)
-        assert sim["share_same_slot"] == 1.0
+        assert sim.cy == pytest.approx(truth.expected_cy, rel=1e-12)
+        assert sim.ml_cy == pytest.approx(truth.expected_ml_cy, rel=1e-12)
+        assert sim.share_same_slot == 1.0
 
 
 def test_click_curve_fit_recovers_the_curve_from_exact_logs(small_world):
@@ -337,7 +337,7 @@ def test_sampled_logs_estimate_the_truth(small_world):
                                     n_candidates=w.n_candidates, n_slots=w.n_slots)
     sim = simulate(log, p2)
     truth = click_yield(serve(w, p2, pv, expected=True))
-    assert sim["cy"] == pytest.approx(truth["expected_cy"], rel=0.05)
+    assert sim.cy == pytest.approx(truth.expected_cy, rel=0.05)
 
 
 def test_serve_and_ab_test_are_reproducible(small_world):
@@ -352,15 +352,15 @@ def test_click_yield_matches_its_expectation(small_world):
     w, p1, _ = small_world
     pv = sp.sample_page_views(w, 100_000, 9)
     cy = click_yield(serve(w, p1, pv, rng=10))
-    assert abs(cy["cy"] - cy["expected_cy"]) < 4 * cy["cy_se"]
-    assert cy["ml_cy"] <= cy["cy"] and cy["ml_ads_per_pv"] <= cy["ads_per_pv"]
+    assert abs(cy.cy - cy.expected_cy) < 4 * cy.cy_se
+    assert cy.ml_cy <= cy.cy and cy.ml_ads_per_pv <= cy.ads_per_pv
 
 
 def test_ab_test_of_a_model_against_itself_is_null(small_world):
     w, p1, _ = small_world
     res = ab_test(w, (p1, None), (p1, None), n_page_views=50_000, rng=1)
-    assert res["expected_cy_delta"] == pytest.approx(0.0, abs=0.02)
-    assert abs(res["cy_delta"]) < 4 * res["cy_delta_se"]
+    assert res.expected_cy_delta == pytest.approx(0.0, abs=0.02)
+    assert abs(res.cy_delta) < 4 * res.cy_delta_se
 
 
 def test_sweep_picks_the_best_point_under_the_budget(small_world):
@@ -374,7 +374,7 @@ def test_sweep_picks_the_best_point_under_the_budget(small_world):
     budget = sw["ml_ads_per_pv"].median()
     op_b, row_b = best_operating_point(sw, max_ml_ads_per_pv=budget)
     assert row_b["ml_ads_per_pv"] <= budget and row_b["cy"] == sw[sw["ml_ads_per_pv"] <= budget]["cy"].max()
-    assert simulate(log, p2, op=op_b)["cy"] == pytest.approx(row_b["cy"])
+    assert simulate(log, p2, op=op_b).cy == pytest.approx(row_b["cy"])
     with pytest.raises(ValueError, match="no operating point"):
         best_operating_point(sw, max_ml_ads_per_pv=-1)
 

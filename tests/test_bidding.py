@@ -17,7 +17,7 @@ from offline_eval.bidding import (
     expected_utility_per_row,
     utility,
     utility_per_row,
-    weighted_mse,
+    weighted_mean_squared_error,
     weighted_squared_error_per_row,
 )
 from offline_eval.studies.chapelle_auctions import eu_by_quadrature
@@ -303,9 +303,9 @@ def test_weighted_mse_matches_a_loop_and_sklearn(seed):
     rng = np.random.default_rng(seed)
     a, v, p, _ = random_rows(rng, 200)
     ref = sum((vi * (ai - pi)) ** 2 for ai, vi, pi in zip(a, v, p)) / len(a)
-    assert weighted_mse(a, v, p) == pytest.approx(ref, rel=1e-12)
+    assert weighted_mean_squared_error(a, v, p) == pytest.approx(ref, rel=1e-12)
     w = v**2
-    assert weighted_mse(a, v, p) * len(a) / w.sum() == pytest.approx(mean_squared_error(a, p, sample_weight=w), rel=1e-12)
+    assert weighted_mean_squared_error(a, v, p) * len(a) / w.sum() == pytest.approx(mean_squared_error(a, p, sample_weight=w), rel=1e-12)
 
 
 # -- bad input ---------------------------------------------------------------------------------
@@ -340,7 +340,7 @@ def test_invalid_input_names_the_argument(name, value, match):
             fn(args["a"], args["v"], args["p"], args["c"], beta=1.0)
     if name != "c":
         with pytest.raises(ValueError, match=match):
-            weighted_mse(args["a"], args["v"], args["p"])
+            weighted_mean_squared_error(args["a"], args["v"], args["p"])
 
 
 @pytest.mark.parametrize("beta", [0.0, -1.0, np.nan, np.inf, "ten", None])
@@ -391,7 +391,7 @@ def test_batched_kendall_tau_b_matches_a_pair_loop_with_ties():
 def test_constant_samples_are_undefined():
     with pytest.warns(OfflineEvalWarning, match="constant across networks"):
         out = ab_test_correlation([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]], [1.0, 2.0, 4.0], [0.1, 0.1, 0.1], n_trials=4, rng=0)
-    assert np.isnan(out["pearson_r"][1]) and np.isfinite(out["pearson_r"][0])
+    assert np.isnan(out.pearson_r[1]) and np.isfinite(out.pearson_r[0])
 
 
 def test_algorithm1_matches_a_loop_over_trials():
@@ -404,22 +404,22 @@ def test_algorithm1_matches_a_loop_over_trials():
     draws = online + se * np.random.default_rng(123).standard_normal((n_trials, n_net))
     r = np.array([[stats.pearsonr(m, d)[0] for d in draws] for m in offline])
     tau = np.array([[stats.kendalltau(m, d)[0] for d in draws] for m in offline])
-    np.testing.assert_allclose(out["r_trials"], r, atol=1e-12)
-    np.testing.assert_allclose(out["tau_trials"], tau, atol=1e-12)
-    np.testing.assert_allclose(out["pearson_r"], r.mean(1), atol=1e-12)
-    np.testing.assert_allclose(out["kendall_tau_std"], tau.std(1), atol=1e-12)
+    np.testing.assert_allclose(out.r_trials, r, atol=1e-12)
+    np.testing.assert_allclose(out.tau_trials, tau, atol=1e-12)
+    np.testing.assert_allclose(out.pearson_r, r.mean(1), atol=1e-12)
+    np.testing.assert_allclose(out.kendall_tau_std, tau.std(1), atol=1e-12)
     one = ab_test_correlation(offline[1], online, se, n_trials=n_trials, rng=123)
-    assert isinstance(one["pearson_r"], float) and one["r_trials"].shape == (n_trials,)
-    assert one["kendall_tau"] == pytest.approx(out["kendall_tau"][1], abs=1e-12)
+    assert isinstance(one.pearson_r, float) and one.r_trials.shape == (n_trials,)
+    assert one.kendall_tau == pytest.approx(out.kendall_tau[1], abs=1e-12)
 
 
 def test_algorithm1_without_online_noise_is_the_plain_correlation():
     x = np.array([0.3, -1.0, 2.0, 0.5, 0.1])
     y = np.array([0.2, -0.5, 1.0, 1.2, -0.1])
     out = ab_test_correlation(x, y, np.zeros(5), n_trials=3, rng=0)
-    assert out["pearson_r"] == pytest.approx(stats.pearsonr(x, y)[0], abs=1e-12)
-    assert out["kendall_tau"] == pytest.approx(stats.kendalltau(x, y)[0], abs=1e-12)
-    assert out["pearson_r_std"] == 0 and out["kendall_tau_std"] == 0
+    assert out.pearson_r == pytest.approx(stats.pearsonr(x, y)[0], abs=1e-12)
+    assert out.kendall_tau == pytest.approx(stats.kendalltau(x, y)[0], abs=1e-12)
+    assert out.pearson_r_std == 0 and out.kendall_tau_std == 0
 
 
 def test_algorithm1_invalid_input():

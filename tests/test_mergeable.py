@@ -40,7 +40,7 @@ def test_score_counts_auc_equals_in_memory(rng, distinct):
     y[:200] = 1  # a one-class partition at the start
     parts = partitions(len(y), rng)
     acc = merged(lambda sl: ScoreCounts.from_arrays(y[sl], s[sl], w[sl]), parts, rng)
-    assert acc.auc() == pytest.approx(metrics.auc(y, s, sample_weight=w), rel=1e-12)
+    assert acc.roc_auc_score() == pytest.approx(metrics.roc_auc_score(y, s, sample_weight=w), rel=1e-12)
     np.testing.assert_array_equal(acc.values, np.unique(s))
     assert acc.pos.sum() == w[y == 1].sum() and acc.neg.sum() == w[y == 0].sum()  # counts exactly
     fpr, tpr = acc.roc_curve()
@@ -51,10 +51,10 @@ def test_score_counts_auc_equals_in_memory(rng, distinct):
 
 def test_resolution_bounds_the_auc_error(rng):
     y, s, _ = data(rng, n=20000)
-    exact = metrics.auc(y, s)
+    exact = metrics.roc_auc_score(y, s)
     for res in (1e-1, 1e-2, 1e-3):
         acc = ScoreCounts.from_arrays(y, s, resolution=res)
-        assert abs(acc.auc() - exact) <= acc.auc_error_bound() + 1e-15
+        assert abs(acc.roc_auc_score() - exact) <= acc.auc_error_bound() + 1e-15
         assert len(acc.values) <= 1 / res + 1
     assert ScoreCounts.from_arrays(y, s).auc_error_bound() == 0.0
     with pytest.raises(ValueError, match="cannot merge"):
@@ -67,8 +67,8 @@ def test_loss_sums_equal_in_memory(rng):
     acc = merged(lambda sl: LossSums.from_arrays(y[sl], p[sl], w[sl]), partitions(len(y), rng), rng)
     kw = dict(sample_weight=w)
     assert acc.n == len(y) and acc.w == w.sum()
-    for mine, ref in ((acc.log_loss(), metrics.log_loss(y, p, **kw)), (acc.rig(), metrics.rig(y, p, **kw)),
-                      (acc.mse(), metrics.mse(y, p, **kw)), (acc.mae(), metrics.mae(y, p, **kw)),
+    for mine, ref in ((acc.log_loss(), metrics.log_loss(y, p, **kw)), (acc.rig_score(), metrics.rig_score(y, p, **kw)),
+                      (acc.mean_squared_error(), metrics.mean_squared_error(y, p, **kw)), (acc.mean_absolute_error(), metrics.mean_absolute_error(y, p, **kw)),
                       (acc.calibration_ratio(), metrics.calibration_ratio(y, p, **kw)),
                       (acc.prediction_error(), metrics.prediction_error(y, p, **kw))):
         assert mine == pytest.approx(ref, rel=1e-12)

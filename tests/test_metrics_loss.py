@@ -1,4 +1,5 @@
-"""log_loss, rig, mse, nmse, mae, prediction_error, calibration_ratio and the quantile breakdown.
+"""log_loss, rig_score, the residual measures (MSE, RMSE, NMSE, MAE, MAD), prediction_error,
+calibration_ratio, pos_label and the quantile breakdown.
 
 Each metric is checked against a plain-Python loop written here, against
 scikit-learn where it has the metric, and against the identities yi state
@@ -13,19 +14,23 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics import brier_score_loss, mean_absolute_error
+from sklearn import metrics as skm
+from sklearn.metrics import brier_score_loss
 from sklearn.metrics import log_loss as sk_log_loss
 
 from offline_eval import OfflineEvalWarning
 from offline_eval.metrics import (
     calibration_ratio,
     log_loss,
-    mae,
-    mse,
-    nmse,
+    mean_absolute_error,
+    mean_squared_error,
+    median_absolute_error,
+    normalized_mean_squared_error,
     prediction_error,
     quantile_breakdown,
-    rig,
+    rig_score,
+    roc_auc_score,
+    root_mean_squared_error,
 )
 
 
@@ -55,7 +60,7 @@ def ref_metrics(y, p, w=None):
 
 
 FUNCS = dict(
-    log_loss=log_loss, rig=rig, mse=mse, nmse=nmse, mae=mae,
+    log_loss=log_loss, rig=rig_score, mse=mean_squared_error, nmse=normalized_mean_squared_error, mae=mean_absolute_error,
     prediction_error=prediction_error, calibration_ratio=calibration_ratio,
 )
 
@@ -86,9 +91,47 @@ def test_against_sklearn(rng):
     w = rng.integers(0, 4, 500).astype(float)
     assert log_loss(y, p) == pytest.approx(sk_log_loss(y, p, labels=[0, 1]), rel=1e-12)
     assert log_loss(y, p, sample_weight=w) == pytest.approx(sk_log_loss(y, p, sample_weight=w, labels=[0, 1]), rel=1e-12)
-    assert mse(y, p) == pytest.approx(brier_score_loss(y, p), rel=1e-12)
-    assert mse(y, p, sample_weight=w) == pytest.approx(brier_score_loss(y, p, sample_weight=w), rel=1e-12)
-    assert mae(y, p) == pytest.approx(mean_absolute_error(y, p), rel=1e-12)
+    assert mean_squared_error(y, p) == pytest.approx(brier_score_loss(y, p), rel=1e-12)
+    assert mean_squared_error(y, p, sample_weight=w) == pytest.approx(brier_score_loss(y, p, sample_weight=w), rel=1e-12)
+    assert mean_absolute_error(y, p) == pytest.approx(skm.mean_absolute_error(y, p), rel=1e-12)
+    assert mean_absolute_error(y, p, sample_weight=w) == pytest.approx(skm.mean_absolute_error(y, p, sample_weight=w), rel=1e-12)
+
+
+def test_residual_measures_of_any_response_against_sklearn(rng):
+    # one name per measure: the same functions serve clicks (yi) and numeric responses (rosset)
+    y = rng.lognormal(3, 1, 300)
+    m = y * rng.lognormal(0, 0.5, 300)
+    w = rng.exponential(size=300)
+    for ours, theirs in ((mean_squared_error, skm.mean_squared_error), (mean_absolute_error, skm.mean_absolute_error)):
+        assert ours(y, m) == pytest.approx(theirs(y, m), rel=1e-12)
+        assert ours(y, m, sample_weight=w) == pytest.approx(theirs(y, m, sample_weight=w), rel=1e-12)
+    assert root_mean_squared_error(y, m) == pytest.approx(math.sqrt(skm.mean_squared_error(y, m)), rel=1e-12)
+    assert median_absolute_error(y, m) == pytest.approx(skm.median_absolute_error(y, m), rel=1e-12)
+    var = np.average((y - np.average(y, weights=w)) ** 2, weights=w)
+    assert normalized_mean_squared_error(y, m, sample_weight=w) == pytest.approx(
+        skm.mean_squared_error(y, m, sample_weight=w) / var, rel=1e-12)
+    assert normalized_mean_squared_error(y, m) == pytest.approx(1 - skm.r2_score(y, m), rel=1e-12)
+
+
+@pytest.mark.parametrize("labels, pos", [(["no", "yes"], "yes"), ([-1, 1], 1), ([False, True], True), ([3, 7], 3)])
+def test_pos_label_equals_the_zero_one_coding(rng, labels, pos):
+    y01, p = _sample(rng, 300)
+    neg = [v for v in labels if v != pos][0]
+    y = np.array([pos if v else neg for v in y01], dtype=object if isinstance(pos, str) else None)
+    for f in (log_loss, rig_score, calibration_ratio, prediction_error, roc_auc_score):
+        assert f(y, p, pos_label=pos) == f(y01, p), f.__name__
+    assert roc_auc_score(y, p, pos_label=pos) == pytest.approx(skm.roc_auc_score(y == pos, p), rel=1e-12)
+
+
+def test_pos_label_errors_name_the_argument():
+    with pytest.raises(ValueError, match="pos_label"):
+        log_loss(["a", "b"], [0.2, 0.3])  # strings need pos_label
+    with pytest.raises(ValueError, match="`pos_label` 'c' is not one of the labels"):
+        log_loss(["a", "b"], [0.2, 0.3], pos_label="c")
+    with pytest.raises(ValueError, match="at most two labels"):
+        roc_auc_score(["a", "b", "c"], [0.2, 0.3, 0.1], pos_label="a")
+    with pytest.raises(ValueError, match="0 and 1.*pos_label"):
+        log_loss([-1, 1], [0.2, 0.3])
 
 
 def test_scalar_metrics_return_python_float():
@@ -101,25 +144,25 @@ def test_rig_of_constant_ctr_predictor_is_zero(rng):
     # yi eq. (2): log-loss of p = gamma equals the entropy of gamma
     y, _ = _sample(rng, 1000)
     gamma = y.mean()
-    assert rig(y, np.full(len(y), gamma)) == pytest.approx(0.0, abs=1e-12)
+    assert rig_score(y, np.full(len(y), gamma)) == pytest.approx(0.0, abs=1e-12)
 
 
 def test_rig_of_perfect_predictor_is_one():
     y = np.array([0, 1, 1, 0, 0])
-    assert rig(y, y.astype(float), eps=0) == 1.0
+    assert rig_score(y, y.astype(float), eps=0) == 1.0
 
 
 def test_nmse_is_mse_over_label_variance(rng):
     y, p = _sample(rng, 400)
     g = y.mean()
-    assert nmse(y, p) == pytest.approx(mse(y, p) / (g * (1 - g)), rel=1e-13)
-    assert nmse(y, np.full(len(y), g)) == pytest.approx(1.0, rel=1e-12)
+    assert normalized_mean_squared_error(y, p) == pytest.approx(mean_squared_error(y, p) / (g * (1 - g)), rel=1e-13)
+    assert normalized_mean_squared_error(y, np.full(len(y), g)) == pytest.approx(1.0, rel=1e-12)
 
 
 def test_squared_error_binary_identity(rng):
     # yi Section 2.2: (y - p)^2 = y (1 - p)^2 + (1 - y) p^2 for y in {0, 1}
     y, p = _sample(rng, 300)
-    assert mse(y, p) == pytest.approx(np.mean(y * (1 - p) ** 2 + (1 - y) * p**2), rel=1e-13)
+    assert mean_squared_error(y, p) == pytest.approx(np.mean(y * (1 - p) ** 2 + (1 - y) * p**2), rel=1e-13)
 
 
 def test_prediction_error_of_calibrated_model_is_near_zero():
@@ -136,13 +179,13 @@ def test_prediction_error_hides_compensating_errors():
     y = [1, 0, 1, 0]
     p = [0.9, 0.1, 0.1, 0.9]
     assert prediction_error(y, p) == 0.0
-    assert mae(y, p) == pytest.approx(0.5)
+    assert mean_absolute_error(y, p) == pytest.approx(0.5)
 
 
 def test_rig_decreases_with_log_loss(rng):
     y, p = _sample(rng, 300)
     q = np.clip(p * 1.5, 0, 1 - 1e-9)
-    assert (rig(y, p) - rig(y, q)) * (log_loss(y, q) - log_loss(y, p)) >= 0
+    assert (rig_score(y, p) - rig_score(y, q)) * (log_loss(y, q) - log_loss(y, p)) >= 0
 
 
 # -- clipping -------------------------------------------------------------------------
@@ -164,12 +207,18 @@ def test_clipping_does_not_touch_interior_probabilities(rng):
 # -- bad inputs and undefined cases ---------------------------------------------------
 @pytest.mark.parametrize("f", list(FUNCS.values()), ids=list(FUNCS))
 def test_invalid_inputs_raise(f):
-    with pytest.raises(ValueError, match="`y_prob` must lie in \\[0, 1\\]"):
-        f([0, 1], [0.5, 1.2])
-    with pytest.raises(ValueError, match="`y_prob` must be finite; got 1 NaN"):
-        f([0, 1], [0.5, np.nan])
-    with pytest.raises(ValueError, match="`y_true` must contain only 0 and 1"):
-        f([0, 2], [0.5, 0.5])
+    residual = f in (mean_squared_error, normalized_mean_squared_error, mean_absolute_error)
+    if residual:  # a measure of any numeric response: no [0, 1] or 0/1 restriction, `y_pred` named
+        assert f([0, 2], [0.5, 1.2]) > 0
+        with pytest.raises(ValueError, match="`y_pred` must be finite; got 1 NaN"):
+            f([0, 1], [0.5, np.nan])
+    else:
+        with pytest.raises(ValueError, match="`y_prob` must lie in \\[0, 1\\]"):
+            f([0, 1], [0.5, 1.2])
+        with pytest.raises(ValueError, match="`y_prob` must be finite; got 1 NaN"):
+            f([0, 1], [0.5, np.nan])
+        with pytest.raises(ValueError, match="`y_true` must contain only 0 and 1"):
+            f([0, 2], [0.5, 0.5])
     with pytest.raises(ValueError, match="same length"):
         f([0, 1, 0], [0.5, 0.5])
     with pytest.raises(ValueError, match="`sample_weight` must be non-negative"):
@@ -182,11 +231,11 @@ def test_invalid_inputs_raise(f):
 
 @pytest.mark.parametrize("eps", [-1e-3, 0.5, "small", None])
 def test_bad_eps_raises(eps):
-    with pytest.raises(ValueError, match="`eps` must be a number in"):
+    with pytest.raises(ValueError, match=r"`eps` must be a finite number in \[0, 0.5\)"):
         log_loss([0, 1], [0.2, 0.8], eps=eps)
 
 
-@pytest.mark.parametrize("f", [rig, nmse])
+@pytest.mark.parametrize("f", [rig_score, normalized_mean_squared_error])
 @pytest.mark.parametrize("y", [[0, 0, 0], [1, 1, 1]])
 def test_one_class_is_undefined(f, y):
     with pytest.warns(OfflineEvalWarning, match="undefined"):
@@ -232,9 +281,9 @@ def test_bounds_and_integer_weights_equal_repetition(p, data):
     y[:2] = [0, 1]
     p = np.array(p)
     k = np.array(data.draw(st.lists(st.integers(1, 3), min_size=n, max_size=n)))
-    assert 0 <= mse(y, p) <= mae(y, p) <= 1  # squared error <= absolute error on [0, 1]
+    assert 0 <= mean_squared_error(y, p) <= mean_absolute_error(y, p) <= 1  # squared error <= absolute error on [0, 1]
     assert log_loss(y, p) >= 0
-    assert rig(y, p) <= 1
+    assert rig_score(y, p) <= 1
     for name, f in FUNCS.items():
         assert f(y, p, sample_weight=k) == pytest.approx(f(np.repeat(y, k), np.repeat(p, k)), rel=1e-9, abs=1e-12), name
 
@@ -245,8 +294,8 @@ def test_constant_ctr_predictor_rig_zero_nmse_one(ctr, n):
     clicks = max(1, min(n - 1, round(ctr * n)))
     y = np.r_[np.ones(clicks), np.zeros(n - clicks)]
     g = clicks / n
-    assert rig(y, np.full(n, g)) == pytest.approx(0.0, abs=1e-9)
-    assert nmse(y, np.full(n, g)) == pytest.approx(1.0, rel=1e-9)
+    assert rig_score(y, np.full(n, g)) == pytest.approx(0.0, abs=1e-9)
+    assert normalized_mean_squared_error(y, np.full(n, g)) == pytest.approx(1.0, rel=1e-9)
     assert prediction_error(y, np.full(n, g)) == pytest.approx(0.0, abs=1e-12)
 
 
@@ -302,9 +351,9 @@ def test_breakdown_bins_agree_with_scalar_metrics(rng):
     for k, row in t.iterrows():
         sel = b == k
         assert row["weight"] == sel.sum()
-        assert row["rig"] == pytest.approx(rig(y[sel], p[sel]), rel=1e-12)
+        assert row["rig"] == pytest.approx(rig_score(y[sel], p[sel]), rel=1e-12)
         assert row["prediction_error"] == pytest.approx(prediction_error(y[sel], p[sel]), rel=1e-12)
-        assert row["mae"] == pytest.approx(mae(y[sel], p[sel]), rel=1e-12)
+        assert row["mae"] == pytest.approx(mean_absolute_error(y[sel], p[sel]), rel=1e-12)
     assert (t["score_lo"].to_numpy()[1:] > t["score_hi"].to_numpy()[:-1]).all()
 
 

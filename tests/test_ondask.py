@@ -31,9 +31,9 @@ def test_dask_equals_in_memory(rng):
     df = frame(rng)
     ddf = partitioned(df, rng)
     y, p, w = df["click"].to_numpy(), df["p"].to_numpy(), df["w"].to_numpy()
-    assert ondask.auc(ddf, "click", "p", weight="w") == pytest.approx(metrics.auc(y, p, sample_weight=w), rel=1e-12)
+    assert ondask.roc_auc_score(ddf, "click", "p", weight="w") == pytest.approx(metrics.roc_auc_score(y, p, sample_weight=w), rel=1e-12)
     assert ondask.log_loss(ddf, "click", "p") == pytest.approx(metrics.log_loss(y, p), rel=1e-12)
-    assert ondask.rig(ddf, "click", "p", weight="w") == pytest.approx(metrics.rig(y, p, sample_weight=w), rel=1e-12)
+    assert ondask.rig_score(ddf, "click", "p", weight="w") == pytest.approx(metrics.rig_score(y, p, sample_weight=w), rel=1e-12)
     assert ondask.calibration_ratio(ddf, "click", "p") == pytest.approx(metrics.calibration_ratio(y, p), rel=1e-12)
     mine = ondask.quantile_breakdown(ddf, "click", "p2", by="p", n_quantiles=10)
     ref = metrics.quantile_breakdown(y, df["p2"].to_numpy(), by=p, n_quantiles=10)
@@ -46,12 +46,12 @@ def test_dask_equals_in_memory(rng):
 def test_parquet_path_and_bad_columns(tmp_path, rng):
     df = frame(rng, 1000)
     dd.from_pandas(df, npartitions=3).to_parquet(tmp_path / "log")
-    assert ondask.auc(str(tmp_path / "log"), "click", "p") == pytest.approx(
-        metrics.auc(df["click"].to_numpy(), df["p"].to_numpy()), rel=1e-12)
+    assert ondask.roc_auc_score(str(tmp_path / "log"), "click", "p") == pytest.approx(
+        metrics.roc_auc_score(df["click"].to_numpy(), df["p"].to_numpy()), rel=1e-12)
     with pytest.raises(ValueError, match="no column"):
-        ondask.auc(dd.from_pandas(df, npartitions=2), "clicks", "p")
+        ondask.roc_auc_score(dd.from_pandas(df, npartitions=2), "clicks", "p")
     with pytest.raises(ValueError, match="`data` must be"):
-        ondask.auc(df, "click", "p")
+        ondask.roc_auc_score(df, "click", "p")
 
 
 @pytest.mark.slow
@@ -61,7 +61,7 @@ def test_on_a_two_worker_local_cluster():
     df = frame(rng)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             distributed.Client(cluster):
-        got = ondask.auc(dd.from_pandas(df, npartitions=6), "click", "p")
+        got = ondask.roc_auc_score(dd.from_pandas(df, npartitions=6), "click", "p")
         counts = ondask.joint_counts(dd.from_pandas(df, npartitions=6), "b", "c").dense(5)
-    assert got == pytest.approx(metrics.auc(df["click"].to_numpy(), df["p"].to_numpy()), rel=1e-12)
+    assert got == pytest.approx(metrics.roc_auc_score(df["click"].to_numpy(), df["p"].to_numpy()), rel=1e-12)
     assert counts.sum() == len(df)

@@ -8,8 +8,9 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 from offline_eval import OfflineEvalWarning
+from offline_eval.ranking import _pairs
 from offline_eval import ranking as rk
-from offline_eval.metrics import auc as project_auc
+from offline_eval.metrics import roc_auc_score as project_auc
 
 SEEDS = range(8)
 
@@ -91,7 +92,7 @@ def test_smaller_before_matches_double_loop(n):
     for seed in range(3):
         r = np.random.default_rng(seed).permutation(n)
         ref = np.array([np.sum(r[:k] < r[k]) for k in range(n)], dtype=np.int64)
-        np.testing.assert_array_equal(rk._smaller_before(r), ref)
+        np.testing.assert_array_equal(_pairs.smaller_before(r), ref)
 
 
 @pytest.mark.parametrize("ties", [False, True])
@@ -99,7 +100,7 @@ def test_smaller_before_matches_double_loop(n):
 def test_pair_counts_match_double_loop(seed, ties):
     y, m = data(seed, n=50, ties=ties)
     conc, disc, tie = brute_counts(y, m)
-    c = rk._pair_counts(y, m)
+    c = _pairs.pair_counts(y, m)
     np.testing.assert_array_equal(c.concordant, conc)
     np.testing.assert_array_equal(c.discordant, disc)
     np.testing.assert_array_equal(np.broadcast_to(c.tied, (50,)), tie)
@@ -228,7 +229,7 @@ def test_eq6_invariant_under_C_to_discordant_counts():
     # The printed C_i counts discordant partners; eq. 6 gives the same value either way.
     y, m = data(1, n=90)
     C = rk.concordance_counts(y, m)
-    assert abs(rk._eq6(C) - rk._eq6(len(y) - 1 - C)) <= 1e-15
+    assert abs(rk.tau_variance_from_concordance(C) - rk.tau_variance_from_concordance(len(y) - 1 - C)) <= 1e-15
 
 
 def test_printed_Ci_formula_counts_discordant_pairs_erratum():
@@ -280,7 +281,7 @@ def test_tau_variance_is_clipped_at_zero_and_ci_within_bounds():
     # every C_i equal to 2 (two swapped neighbour pairs): the plug-in is negative before clipping
     y = np.array([1.0, 2, 3, 4])
     m = np.array([2.0, 1, 4, 3])
-    assert rk._eq6(rk.concordance_counts(y, m)) < 0
+    assert rk.tau_variance_from_concordance(rk.concordance_counts(y, m)) < 0
     assert rk.tau_variance(y, m) == 0.0
     lo, hi = rk.tau_confidence_interval(np.arange(5.0), np.arange(5.0))
     assert (lo, hi) == (1.0, 1.0)

@@ -53,7 +53,7 @@ def test_tables_have_the_papers_columns(exp):
     t5p = {c: reference.lookup(ref, "Table 5", "model-2 metrics", c) for c in ("AUC", "RIG", "CY", "Mainline CY")}
     t5 = yi_auction.table5(exp, t5p)
     assert t5["metric"].tolist() == ["AUC", "RIG", "CY", "Mainline CY"]
-    assert t5.loc[t5["metric"] == "CY", "reproduced_pct"].item() == pytest.approx(100 * exp.online_base["cy_delta"])
+    assert t5.loc[t5["metric"] == "CY", "reproduced_pct"].item() == pytest.approx(100 * exp.online_base.cy_delta)
     t6p = {c: reference.lookup(ref, "Table 6", "model-2 metrics", c) for c in
            ("offline AUC", "offline RIG", "simulated CY", "simulated Mainline CY", "online CY", "online Mainline CY")}
     t6 = yi_auction.table6(exp, t6p)
@@ -97,7 +97,7 @@ def test_fig1_contextual_has_higher_auc_and_worse_calibration():
 def test_fig2_control_model_loses_the_low_range_error():
     on = yi_metrics.fig2_run(0, n=50_000)
     off = yi_metrics.fig2_run(0, n=50_000, **yi_metrics.CONTROL_FIG2)
-    assert on["prediction_error"].iloc[0] > off["prediction_error"].iloc[0]
+    assert on.prediction_error.iloc[0] > off["prediction_error"].iloc[0]
 
 
 def test_fig2_rig_falls_with_ctr():
@@ -154,7 +154,7 @@ def test_calibrated_low_range_keeps_poor_ads_out_and_gains_clicks(seed):
         op = au.OperatingPoint(1.0, 0.0, float(np.quantile(r[r > 0], 0.6)))
         imp = au.serve(w, p, pv, op=op, expected=True)
         ml = imp.slot < w.n_mainline
-        res[name] = dict(cy=au.click_yield(imp)["expected_cy"],
+        res[name] = dict(cy=au.click_yield(imp).expected_cy,
                          poor_ml=np.mean(w.ctr[imp.query[ml], imp.ad[ml]] < yi_auction.MISCALIBRATION["low_ctr"]))
     assert res["new"]["poor_ml"] < res["base"]["poor_ml"]
     assert res["new"]["cy"] > res["base"]["cy"]
@@ -164,7 +164,7 @@ def test_table6_model_offline_and_outcomes(exp6):
     o = yi_auction.table6_outcomes(exp6)
     assert all(np.isscalar(v) for v in o.values())
     assert abs(o["auc_delta"]) < 0.01 < o["rig_delta"]  # same ranking, better calibration (Notes of the generator)
-    assert o["t6_best_gains"] == (exp6.online_best["cy_delta"] > 0)
+    assert o["t6_best_gains"] == (exp6.online_best.cy_delta > 0)
     assert o["best_sim_cy_delta"] == exp6.simulated["best_cy_delta"]
     assert o["t6_offline_shape"] == (abs(o["auc_delta"]) < 0.01 and o["rig_delta"] > 10 * abs(o["auc_delta"]))
     assert o["t6_sim_agrees"] == all(yi_auction.agrees(s, on) for s, on in (
@@ -186,7 +186,7 @@ def test_table6_panels(exp, exp6):
                   ignore_index=True)
     assert t.columns[0] == "panel" and t["panel"].tolist() == ["Table 5 model"] * 2 + ["Table 6 model"] * 3
     assert t.loc[2, "online CY"] == 1.0
-    assert t.loc[4, "online CY"] == pytest.approx(100 * exp6.online_best["cy_delta"])
+    assert t.loc[4, "online CY"] == pytest.approx(100 * exp6.online_best.cy_delta)
     assert "panel" not in yi_auction.table6(exp).columns
 
 

@@ -26,16 +26,18 @@ rng = np.random.default_rng(seed)
 # ## 1. Binary predictions (click models): AUC, log loss, RIG, calibration (yi)
 # A click log with a label, two models' predicted probabilities and an optional weight per row.
 # Pandas inputs are used as given when their indexes agree; two Series with different indexes are
-# rejected (align them first), never combined by position.
+# rejected (align them first), never combined by position. Names say the direction, as in scikit-learn:
+# `*_score` higher is better, `*_loss` and `*_error` lower is better. Labels other than 0/1 need
+# `pos_label`, e.g. `oe.roc_auc_score(df["outcome"], df["p"], pos_label="click")`.
 
 # %%
 ctr = rng.beta(1, 30, n_rows)
 clicks = pd.DataFrame({"clicked": (rng.random(n_rows) < ctr).astype(int),
                        "p_model_a": np.clip(ctr * np.exp(rng.normal(0, 0.5, n_rows)), 1e-6, 1 - 1e-6),
                        "p_model_b": np.clip(ctr * 1.3, 1e-6, 1 - 1e-6), "weight": rng.integers(1, 4, n_rows)})
-summary = pd.DataFrame({m: {"AUC": oe.auc(clicks["clicked"], clicks[m], sample_weight=clicks["weight"]),
+summary = pd.DataFrame({m: {"AUC": oe.roc_auc_score(clicks["clicked"], clicks[m], sample_weight=clicks["weight"]),
                             "log loss": oe.log_loss(clicks["clicked"], clicks[m], sample_weight=clicks["weight"]),
-                            "RIG": oe.rig(clicks["clicked"], clicks[m], sample_weight=clicks["weight"]),
+                            "RIG": oe.rig_score(clicks["clicked"], clicks[m], sample_weight=clicks["weight"]),
                             "avg p / CTR": oe.calibration_ratio(clicks["clicked"], clicks[m], sample_weight=clicks["weight"])}
                         for m in ("p_model_a", "p_model_b")})
 summary
@@ -44,7 +46,7 @@ summary
 # How sure is the AUC gap? Percentile bootstrap intervals of any metric (`bootstrap_ci`), here both AUCs.
 
 # %%
-cis = {m: oe.bootstrap_ci(oe.auc, clicks["clicked"], clicks[m], n_boot=200, rng=seed) for m in ("p_model_a", "p_model_b")}
+cis = {m: oe.bootstrap_ci(oe.roc_auc_score, clicks["clicked"], clicks[m], n_boot=200, rng=seed) for m in ("p_model_a", "p_model_b")}
 pd.DataFrame({m: {"AUC": r.value, "95% low": r.low, "95% high": r.high} for m, r in cis.items()})
 
 # %% [markdown]
@@ -65,7 +67,7 @@ sums = LossSums.from_arrays(chunks[0]["clicked"], chunks[0]["p_model_a"])
 for ch in chunks[1:]:
     counts = counts.merge(ScoreCounts.from_arrays(ch["clicked"], ch["p_model_a"]))
     sums = sums.merge(LossSums.from_arrays(ch["clicked"], ch["p_model_a"]))
-print(counts.auc(), oe.auc(clicks["clicked"], clicks["p_model_a"]))
+print(counts.roc_auc_score(), oe.roc_auc_score(clicks["clicked"], clicks["p_model_a"]))
 print(sums.log_loss(), oe.log_loss(clicks["clicked"], clicks["p_model_a"]))
 
 # %% [markdown]
@@ -88,22 +90,32 @@ oe.most_influential(firms["spend"], firms["model_1"], measure="RMSE")
 # ## 3. Classifiers whose offline test set is not the live traffic (piovano)
 # An annotated offline sample (both models' predictions and the truth) and unannotated live traffic
 # (both models' predictions). The online adaptive metrics re-weight the offline sample to the live joint
-# distribution of the two models' predictions. Class labels are codes 0..K-1 (map names with
-# `pd.factorize` or `np.unique(..., return_inverse=True)`).
+# distribution of the two models' predictions. Class labels may be any hashable values (here intent
+# names); results list the classes in sorted order (or the order of `classes=`), next to recall and precision.
 
 # %%
-k = 4
+names = np.array(["music", "shopping", "timer", "weather"])
+k = len(names)
 truth_live = rng.choice(k, 30_000, p=[0.6, 0.25, 0.1, 0.05])
 noisy = lambda acc: np.where(rng.random(truth_live.size) < acc, truth_live, rng.integers(0, k, truth_live.size))  # noqa: E731
-live = pd.DataFrame({"model_b": noisy(0.7), "model_c": noisy(0.8), "truth": truth_live})
+live = pd.DataFrame({"model_b": names[noisy(0.7)], "model_c": names[noisy(0.8)], "truth": names[truth_live]})
 offline = live.groupby("truth", group_keys=False).sample(n=250, random_state=seed)  # balanced: not the live mix
 oam = oe.online_adaptive_metrics(offline["model_b"], offline["model_c"], offline["truth"],
-                                 live["model_b"], live["model_c"], n_classes=k)
+                                 live["model_b"], live["model_c"])
 ci = oe.bootstrap_oam_accuracy(offline["model_b"], offline["model_c"], offline["truth"], live["model_b"],
-                               live["model_c"], n_classes=k, n_boot=100, rng=seed)["candidate"]
+                               live["model_c"], n_boot=100, rng=seed).candidate
 pd.DataFrame({"offline sample": [(offline["model_c"] == offline["truth"]).mean()],
-              "OAM (re-weighted)": [oam["candidate"]["accuracy"]], "OAM 95% interval": [f"{ci.low:.3f} to {ci.high:.3f}"],
+              "OAM (re-weighted)": [oam.candidate.accuracy], "OAM 95% interval": ["{:.3f} to {:.3f}".format(*ci.confidence_interval())],
               "live (unknown in practice)": [(live["model_c"] == live["truth"]).mean()]}, index=["accuracy of C"])
+
+# %% [markdown]
+# The offline sample here is balanced by *true* class, so `p(truth | both predictions)` differs offline and
+# live, the one assumption the re-weighting needs (piovano Theorem 2): the estimate moves from the offline
+# accuracy towards the live one but need not reach it, and its interval (the offline sample's uncertainty
+# only) need not cover it. Per class, in the order of `oam.classes`:
+
+# %%
+pd.DataFrame({"recall": oam.candidate.recall, "precision": oam.candidate.precision}, index=oam.classes)
 
 # %% [markdown]
 # ## 4. Bidders in auctions (chapelle)
@@ -124,10 +136,25 @@ per_net = bids.groupby("network").apply(lambda g: pd.Series({
     - oe.utility(g["clicked"], g["value"], g["p_a"], g["price"])}), include_groups=False)
 ab = pd.DataFrame({"profit diff": per_net["EU diff"] * rng.normal(1, 0.3, 12), "se": 0.1 * per_net["EU diff"].abs() + 1e-3})
 res = oe.ab_test_correlation(per_net[["EU diff", "utility diff"]].to_numpy().T, ab["profit diff"], ab["se"], rng=seed)
-pd.DataFrame({"Pearson r": res["pearson_r"], "Kendall tau": res["kendall_tau"]}, index=["EU", "utility"])
+pd.DataFrame({"Pearson r": res.pearson_r, "Kendall tau": res.kendall_tau}, index=["EU", "utility"])
 
 # %% [markdown]
-# ## What is not covered yet
-# The auction replay (`offline_eval.auction.simulate`, yi Section 4.6) needs a `ClickLog` of page views and
-# impressions; building one from one's own impression frame is not yet a public function (it is built from
-# the synthetic world in `offline_eval.studies.yi_auction`).
+# ## 5. Replaying logged auctions with a new model (yi Section 4.6)
+# Two frames: the auctions (one row per page view and candidate ad, with its bid) and the impressions
+# shown (query, ad, slot, click). `ClickLog.from_frame` turns them into a log; `pclick_table` maps a
+# model's pClick per (query, ad) onto it; `simulate` re-runs every logged auction with the new scores
+# and estimates the clicks of the ads it shows from the logs alone.
+
+# %%
+n_pv, n_ads = 5_000, 6
+auctions = pd.DataFrame({"page_view": np.repeat(np.arange(n_pv), n_ads), "ad": np.tile([f"ad{j}" for j in range(n_ads)], n_pv)})
+auctions["query"] = np.repeat(rng.choice(["flights", "hotels", "shoes"], n_pv), n_ads)
+auctions["bid"] = rng.lognormal(0, 0.5, len(auctions))
+ctr_true = {(q, a): rng.beta(2, 40) for q in ("flights", "hotels", "shoes") for a in auctions["ad"].unique()}
+shown = auctions.groupby("page_view").sample(n=3, random_state=seed).assign(slot=np.tile([0, 1, 2], n_pv))
+p_true = np.array([ctr_true[qa] for qa in zip(shown["query"], shown["ad"])]) * np.array([1.0, 0.6, 0.4])[shown["slot"]]
+shown["click"] = (rng.random(len(shown)) < p_true).astype(int)
+log = oe.ClickLog.from_frame(shown, auctions, n_mainline=2)
+pairs = pd.DataFrame(list(ctr_true), columns=["query", "ad"]).assign(pclick=list(ctr_true.values()))
+models = {"true CTR": pairs, "noisy": pairs.assign(pclick=pairs["pclick"] * np.exp(rng.normal(0, 1, len(pairs))))}
+pd.DataFrame({m: oe.simulate(log, log.pclick_table(f))._asdict() for m, f in models.items()})

@@ -1,13 +1,14 @@
 """offline_eval: offline vs online evaluation of predictive models.
 
 The library behind the compendium that reproduces four papers on the subject (see the project's README).
-The main functions are importable from the package itself (``from offline_eval import auc, kendall_tau``);
+The main functions are importable from the package itself (``from offline_eval import roc_auc_score, kendall_tau``);
 they load their module on first use, so ``import offline_eval`` stays cheap.
 
 Metrics and tools, for one's own data
 -------------------------------------
-``metrics``     AUC and ROC (also from binned counts), log loss, RIG, MSE/NMSE, MAE, calibration ratio,
-                prediction error, the per-quantile breakdown (yi)
+``metrics``     AUC and ROC (also from binned counts), log loss, RIG, calibration ratio, prediction error,
+                the per-quantile breakdown (yi); MSE, RMSE, NMSE, MAE, MAD for clicks or any response
+                (yi, rosset); bootstrap confidence intervals of any of them
 ``ranking``     Kendall's tau and Spearman's rho as pair counts in O(n log n), the variance and confidence
                 interval of tau, Figs. 1-3 curves, leave-one-out influence, paired bootstrap (rosset)
 ``adaptive``    the online adaptive metrics: joint distributions and their re-weighting (piovano)
@@ -43,16 +44,22 @@ __version__ = "0.1.0"
 #: Public name -> module that defines it (loaded on first access).
 _EXPORTS = {
     **{name: "metrics" for name in (
-        "auc", "auc_from_counts", "bootstrap_ci", "calibration_ratio", "log_loss", "mae", "mse", "nmse", "prediction_error",
-        "quantile_breakdown", "rig", "roc_curve", "roc_curve_from_counts")},
+        "BootstrapCI", "bootstrap_ci", "calibration_ratio", "log_loss", "mean_absolute_error", "mean_squared_error",
+        "median_absolute_error", "normalized_mean_squared_error", "prediction_error", "quantile_breakdown",
+        "rig_score", "roc_auc_score", "roc_auc_score_from_counts", "roc_curve", "roc_curve_from_counts",
+        "root_mean_squared_error")},
     **{name: "ranking" for name in (
         "bootstrap_compare", "correct_pairs_curve", "cumulative_rank_curve", "cutoff_auc", "kendall_tau",
-        "leave_one_out", "mean_absolute_error", "median_absolute_error", "most_influential",
-        "root_mean_squared_error", "spearman_rho", "tau_confidence_interval", "tau_variance")},
+        "leave_one_out", "most_influential", "spearman_rho", "tau_confidence_interval", "tau_summary",
+        "tau_variance")},
     **{name: "adaptive" for name in (
-        "bootstrap_oam_accuracy", "joint_distribution", "metrics_from_joint", "online_adaptive_metrics", "reweighted_joint")},
+        "bootstrap_oam_accuracy", "joint_distribution", "metrics_from_joint", "online_adaptive_metrics",
+        "reweighted_joint")},
     **{name: "bidding" for name in (
-        "ab_test_correlation", "expected_utility", "utility", "weighted_mse")},
+        "ab_test_correlation", "expected_utility", "utility", "weighted_mean_squared_error")},
+    **{name: "auction" for name in (
+        "ClickLog", "OperatingPoint", "PageViews", "ab_test", "allocate", "best_operating_point", "simulate",
+        "sweep_operating_points")},
 }
 
 __all__ = sorted(["OfflineEvalWarning", "__version__", *_EXPORTS])

@@ -8,6 +8,19 @@ Rules (the house style):
   the metric return ``nan`` and emit :class:`OfflineEvalWarning`.
 
 Validate once, at the public entry point; private helpers trust their inputs.
+
+The vocabulary, declarative and the same everywhere:
+
+* arrays: :func:`as_1d` (numeric, 1-D, no mask), :func:`check_finite`,
+  :func:`check_binary` (0/1, bool, or any two labels with ``pos_label``),
+  :func:`check_probability`, :func:`check_nonnegative`,
+  :func:`check_sample_weight`, :func:`check_consistent_length`,
+  :func:`check_aligned` (pandas indexes);
+* scalars: :func:`check_int` and :func:`check_real` (an interval, open or
+  closed at each end), :func:`check_bool`, :func:`check_choice`, :func:`check_rng`.
+
+A ``bool`` is never a number here (``True`` is not 1 trials), and a
+non-finite real is never inside an interval.
 """
 
 from __future__ import annotations
@@ -20,6 +33,10 @@ __all__ = [
     "OfflineEvalWarning",
     "as_1d",
     "check_binary",
+    "check_bool",
+    "check_choice",
+    "check_int",
+    "check_real",
     "check_consistent_length",
     "check_finite",
     "check_nonnegative",
@@ -114,9 +131,56 @@ def check_consistent_length(**arrays) -> int:
     return next(iter(lengths.values())) if lengths else 0
 
 
-def check_binary(y, name: str = "y_true") -> np.ndarray:
-    """Return ``y`` as an int8 array of 0/1 labels; raise on anything else."""
-    arr = as_1d(y, name, dtype=None)
+def _labels_of(y, name: str, pos_label) -> np.ndarray:
+    """0/1 from any two labels, 1 where ``y == pos_label``."""
+    if isinstance(pos_label, (list, tuple, dict, set, np.ndarray)) or pos_label is None:
+        raise ValueError(f"`pos_label` must be one label (a str, int or bool); got {pos_label!r}")
+    if isinstance(y, np.ma.MaskedArray):
+        as_1d(y, name)  # the masked-array message
+    try:
+        arr = np.asarray(y)
+    except Exception as exc:
+        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"`{name}` must be 1-D; got an array of shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"`{name}` must not be empty; got 0 elements")
+    if arr.dtype.kind == "f":
+        check_finite(arr, name)
+    if arr.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in arr.tolist()):
+        raise ValueError(f"`{name}` holds missing labels (None or NaN); drop those rows first")
+    if arr.dtype.kind in "biufUS":  # vectorised for numbers and fixed-width strings
+        labels = np.unique(arr).tolist()
+    else:
+        try:
+            labels = sorted(set(arr.tolist()), key=repr)
+        except TypeError as exc:
+            raise ValueError(f"`{name}` labels must be hashable: {exc}") from None
+    if len(labels) > 2:
+        raise ValueError(f"`{name}` must hold at most two labels for a binary metric; got {len(labels)} "
+                         f"(e.g. {labels[:5]})")
+    if len(labels) == 2 and pos_label not in labels:
+        raise ValueError(f"`pos_label` {pos_label!r} is not one of the labels of `{name}`: {labels}")
+    if arr.dtype.kind != "O":
+        return np.asarray(arr == pos_label, dtype=np.int8).reshape(arr.shape)
+    return np.fromiter((v == pos_label for v in arr.tolist()), dtype=np.int8, count=arr.size)
+
+
+def check_binary(y, name: str = "y_true", *, pos_label=None) -> np.ndarray:
+    """Return ``y`` as an int8 array of 0/1 labels; raise on anything else.
+
+    With ``pos_label``, ``y`` may hold any two hashable labels (strings, -1/1, ...)
+    and the rows equal to ``pos_label`` are the positives; without it ``y`` must
+    be 0/1 or bool.
+    """
+    if pos_label is not None:
+        return _labels_of(y, name, pos_label)
+    try:
+        arr = as_1d(y, name, dtype=None)
+    except ValueError as exc:
+        if "must be numeric" in str(exc):
+            raise ValueError(f"{exc}; for labels other than 0/1 pass `pos_label`, the label of the positives") from None
+        raise
     if arr.dtype.kind == "b":
         return arr.astype(np.int8)
     if arr.dtype.kind == "f":
@@ -126,7 +190,7 @@ def check_binary(y, name: str = "y_true") -> np.ndarray:
         examples = np.unique(arr[bad])[:5]
         raise ValueError(
             f"`{name}` must contain only 0 and 1; got {int(bad.sum())} other "
-            f"value{'s' if bad.sum() != 1 else ''} (e.g. {examples.tolist()})"
+            f"value{'s' if bad.sum() != 1 else ''} (e.g. {examples.tolist()}); for other labels pass `pos_label`"
         )
     return arr.astype(np.int8)
 
@@ -190,3 +254,60 @@ def check_rng(rng) -> np.random.Generator:
             raise ValueError(f"`rng` seed must be non-negative; got {rng}")
         return np.random.default_rng(rng)
     raise ValueError(f"`rng` must be None, an int seed or a numpy Generator; got {type(rng).__name__}")
+
+
+def _interval(low, high, closed: str) -> str:
+    left = "[" if closed in ("both", "left") else "("
+    right = "]" if closed in ("both", "right") else ")"
+    return f"{left}{'-inf' if low is None else low}, {'inf' if high is None else high}{right}"
+
+
+def check_int(x, name: str, *, low=None, high=None) -> int:
+    """``x`` as an ``int`` within ``[low, high]`` (either bound optional); a bool is not an int."""
+    if high is None and low == 1:
+        want = "a positive integer"
+    elif high is None and low == 0:
+        want = "a non-negative integer"
+    else:
+        want = f"an integer in {_interval(low, high, 'both')}"
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+        raise ValueError(f"`{name}` must be {want}; got {x!r}")
+    if (low is not None and x < low) or (high is not None and x > high):
+        raise ValueError(f"`{name}` must be {want}; got {x!r}")
+    return int(x)
+
+
+def check_real(x, name: str, *, low=None, high=None, closed: str = "both") -> float:
+    """``x`` as a finite ``float`` within an interval; ``closed`` is "both", "left", "right" or "neither".
+
+    Ints are reals; bools, strings, complex numbers and non-finite values are not.
+    """
+    ok = not isinstance(x, (bool, np.bool_)) and isinstance(x, (int, float, np.integer, np.floating))
+    if ok:
+        v = float(x)
+        ok = np.isfinite(v)
+        if ok and low is not None:
+            ok = v >= low if closed in ("both", "left") else v > low
+        if ok and high is not None:
+            ok = v <= high if closed in ("both", "right") else v < high
+    if not ok:
+        raise ValueError(f"`{name}` must be a finite number in {_interval(low, high, closed)}; got {x!r}")
+    return float(x)
+
+
+def check_bool(x, name: str) -> bool:
+    """``x`` as a ``bool``; only ``True``/``False`` (numpy's too) are accepted."""
+    if not isinstance(x, (bool, np.bool_)):
+        raise ValueError(f"`{name}` must be True or False; got {x!r}")
+    return bool(x)
+
+
+def check_choice(x, name: str, choices) -> object:
+    """``x`` unchanged when it is one of ``choices``; a ``ValueError`` listing them otherwise."""
+    try:
+        ok = x in choices
+    except TypeError:  # unhashable against a set or dict
+        ok = False
+    if not ok or isinstance(x, (bool, np.bool_)) and not any(isinstance(c, (bool, np.bool_)) for c in choices):
+        raise ValueError(f"`{name}` must be one of {sorted(choices, key=repr)}; got {x!r}")
+    return x

@@ -10,7 +10,9 @@ into estimates of the live ones (eqs. 7-13, Algorithm 1).  The estimate is
 exact in the limit of a large offline set as long as the conditional
 ``p(G | H_B, H_C)`` is the same offline and live (Theorem 2).
 
-Classes are integer codes ``0 .. K-1`` (the paper's ``C_1 .. C_K``).
+Classes are integer codes ``0 .. K-1`` (the paper's ``C_1 .. C_K``), or any
+hashable labels (strings, ...): those are coded in sorted order, or in the
+order of ``classes``, and every result carries its ``classes``.
 
 Public functions
 ----------------
@@ -22,16 +24,38 @@ Public functions
     the re-weighted tensor of eq. (7) and the live cells it cannot cover.
 :func:`online_adaptive_metrics`
     the OAM of both models (eqs. 8-13), or the per-model "IndDis" variant.
+:func:`bootstrap_oam_accuracy`
+    percentile intervals of both models' adaptive accuracy.
+
+Results: :class:`AdaptiveMetrics` (both models, each a :class:`ModelMetrics`)
+and :class:`AdaptiveAccuracyCI`.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ._validation import as_1d, check_aligned, check_consistent_length, check_finite, check_nonnegative, warn_undefined
+from ._bootstrap import BootstrapCI, check_boot, percentile_ci
+from ._validation import (
+    OfflineEvalWarning,
+    as_1d,
+    check_aligned,
+    check_choice,
+    check_consistent_length,
+    check_finite,
+    check_int,
+    check_nonnegative,
+    check_rng,
+    warn_undefined,
+)
 
 __all__ = [
     "METHODS",
+    "AdaptiveAccuracyCI",
+    "AdaptiveMetrics",
+    "ModelMetrics",
     "bootstrap_oam_accuracy",
     "joint_distribution",
     "metrics_from_joint",
@@ -40,10 +64,96 @@ __all__ = [
 ]
 
 METHODS = ("joint", "independent")
-MODELS = ("baseline", "candidate")
+
+
+class ModelMetrics(NamedTuple):
+    """One model's metrics: ``accuracy``; ``recall`` and ``precision`` per class (``nan`` where undefined),
+    in the order of ``classes``; the live mass the offline set could not re-weight (``uncovered_mass``, 0
+    offline) and the interval the live accuracy lies in whatever the model does there (``accuracy_bounds``)."""
+
+    accuracy: float
+    recall: np.ndarray
+    precision: np.ndarray
+    uncovered_mass: float
+    accuracy_bounds: tuple
+    classes: np.ndarray
+
+
+class AdaptiveMetrics(NamedTuple):
+    """Both models' metrics: ``baseline`` and ``candidate`` (:class:`ModelMetrics`), the larger
+    ``uncovered_mass``, the re-weighting ``method`` ("joint", "independent", or ``None`` for plain
+    offline metrics), ``n_classes`` and the class labels, ``classes``."""
+
+    baseline: ModelMetrics
+    candidate: ModelMetrics
+    uncovered_mass: float
+    method: str | None
+    n_classes: int
+    classes: np.ndarray
+
+    def model(self, name: str) -> ModelMetrics:
+        """``"baseline"`` or ``"candidate"`` by name."""
+        return getattr(self, check_choice(name, "name", ("baseline", "candidate")))
+
+
+class AdaptiveAccuracyCI(NamedTuple):
+    """Bootstrap intervals of both models' adaptive accuracy (each a
+    :class:`~offline_eval.metrics.BootstrapCI`, with ``.confidence_interval()``)."""
+
+    baseline: BootstrapCI
+    candidate: BootstrapCI
 
 
 # -- validation ----------------------------------------------------------------------------
+def _is_codes(x) -> bool:
+    """True for numbers and bools (checked as codes 0..K-1); False for other labels (strings, objects)."""
+    if isinstance(x, np.ma.MaskedArray):
+        return True  # as_1d's masked-array message
+    try:
+        return np.asarray(x).dtype.kind in "biuf"
+    except Exception:
+        return True  # as_1d's conversion message
+
+
+def _encode(named: dict, classes) -> tuple[dict, np.ndarray | None]:
+    """Codes 0..K-1 of every array of ``named`` and the labels they stand for (``None``: already codes)."""
+    if classes is None and all(_is_codes(x) for x in named.values()):
+        return {name: _check_labels(x, name) for name, x in named.items()}, None
+    arrays = {}
+    for name, x in named.items():
+        if isinstance(x, np.ma.MaskedArray):
+            as_1d(x, name)
+        arr = np.asarray(x)
+        if arr.ndim != 1 or arr.size == 0:
+            raise ValueError(f"`{name}` must be a non-empty 1-D array of labels; got shape {arr.shape}")
+        if arr.dtype.kind == "f":
+            check_finite(arr, name)
+        if arr.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in arr.tolist()):
+            raise ValueError(f"`{name}` holds missing labels (None or NaN); drop those items first")
+        arrays[name] = arr
+    if classes is None:
+        try:
+            labels = np.unique(np.concatenate([a.astype(object) for a in arrays.values()]))
+        except TypeError as exc:
+            raise ValueError(f"class labels of different types cannot be sorted ({exc}); pass `classes`, the "
+                             "labels in the order you want") from None
+    else:
+        labels = np.asarray(classes, dtype=object)
+        if labels.ndim != 1 or labels.size == 0:
+            raise ValueError(f"`classes` must be a non-empty list of labels; got {classes!r}")
+        if len(set(labels.tolist())) != labels.size:
+            raise ValueError(f"`classes` must not repeat a label; got {classes!r}")
+    index = {v: i for i, v in enumerate(labels.tolist())}
+    codes = {}
+    for name, arr in arrays.items():
+        vals = arr.tolist()
+        missing = {v for v in set(vals) if v not in index}
+        if missing:
+            raise ValueError(f"`{name}` holds labels not in `classes`: {sorted(map(repr, missing))[:5]}")
+        codes[name] = np.fromiter((index[v] for v in vals), dtype=np.int64, count=len(vals))
+    return codes, labels
+
+
 def _check_labels(x, name: str) -> np.ndarray:
     """Class codes as int64; raise unless integers >= 0 (bool and integral floats accepted)."""
     arr = as_1d(x, name, dtype=None)
@@ -89,8 +199,7 @@ def _resolve_n_classes(n_classes, named: dict, ndim: int = 2) -> int:
                              f"table of {k:,}^{ndim} cells; pass codes 0..K-1 (e.g. from np.unique(labels, "
                              "return_inverse=True)) or `n_classes`")
         return k
-    if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
-        raise ValueError(f"`n_classes` must be a positive integer; got {n_classes!r}")
+    check_int(n_classes, "n_classes", low=1)
     if int(n_classes) ** ndim >= 2**62:
         raise ValueError(f"`n_classes` = {n_classes} makes a table of {n_classes}^{ndim} cells, beyond an int64 index")
     for name, a in named.items():
@@ -116,20 +225,24 @@ def _check_tensor(m, name: str, ndim: int) -> np.ndarray:
 
 
 # -- joint distributions --------------------------------------------------------------------
-def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=True) -> np.ndarray:
+def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=True, classes=None) -> np.ndarray:
     """Joint distribution of the two models' hypotheses (and the ground truth).
 
     Parameters
     ----------
     hyp_b, hyp_c : array-like of shape (n,)
-        Class codes ``0 .. K-1`` predicted by the baseline B and the candidate C.
+        Classes predicted by the baseline B and the candidate C: codes
+        ``0 .. K-1``, or any hashable labels (see ``classes``).
     truth : array-like of shape (n,), optional
-        Ground-truth class codes.  Without it the result is ``M_BC``.
+        Ground-truth classes.  Without it the result is ``M_BC``.
     n_classes : int, optional
-        K.  Default: the largest code seen plus one.
+        K for codes.  Default: the largest code seen plus one.
     normalize : bool, default True
         Divide the counts by ``n`` (the paper's definition); ``False``
         returns the integer counts.
+    classes : sequence, optional
+        The labels in the order of the table's axes.  Default: codes as they
+        are, other labels (strings, ...) in sorted order.
 
     Returns
     -------
@@ -162,15 +275,17 @@ def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=Tr
     >>> joint_distribution([0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1, 0], normalize=False)[:, :, 1]
     array([[0, 1],
            [0, 1]])
+    >>> joint_distribution(["cat", "cat", "dog"], ["cat", "dog", "dog"], normalize=False)  # axes: cat, dog
+    array([[1, 1],
+           [0, 1]])
     """
     check_aligned(hyp_b=hyp_b, hyp_c=hyp_c, truth=truth)
-    b = _check_labels(hyp_b, "hyp_b")
-    c = _check_labels(hyp_c, "hyp_c")
-    arrays = dict(hyp_b=b, hyp_c=c)
-    if truth is not None:
-        arrays["truth"] = _check_labels(truth, "truth")
+    named = dict(hyp_b=hyp_b, hyp_c=hyp_c, **({} if truth is None else {"truth": truth}))
+    arrays, labels = _encode(named, classes)
+    b, c = arrays["hyp_b"], arrays["hyp_c"]
     check_consistent_length(**arrays)
-    k = _resolve_n_classes(n_classes, arrays, ndim=3 if truth is not None else 2)
+    k = _resolve_n_classes(n_classes if labels is None else _n_labels(n_classes, labels), arrays,
+                           ndim=3 if truth is not None else 2)
     code = b * k + c
     shape = (k, k)
     if truth is not None:
@@ -178,6 +293,12 @@ def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=Tr
         shape = (k, k, k)
     counts = np.bincount(code, minlength=k ** len(shape)).reshape(shape)
     return counts / len(b) if normalize else counts
+
+
+def _n_labels(n_classes, labels) -> int:
+    if n_classes is not None and check_int(n_classes, "n_classes", low=1) != len(labels):
+        raise ValueError(f"`n_classes` = {n_classes} disagrees with the {len(labels)} class labels")
+    return len(labels)
 
 
 def _safe_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -195,16 +316,18 @@ def _warn_classes(what: str, mask: np.ndarray, reason: str) -> None:
                        f"{reason}; returning nan there", stacklevel=4)
 
 
-def _model_metrics(correct_mass, truth_mass, predicted_mass, total, model):
+def _model_metrics(correct_mass, truth_mass, predicted_mass, total, model, classes, uncovered=0.0):
     """Accuracy, recall and precision of one model from per-class masses."""
     recall = _safe_ratio(correct_mass, truth_mass)
     precision = _safe_ratio(correct_mass, predicted_mass)
     _warn_classes(f"recall of the {model}", truth_mass <= 0, "no mass with that true class")
     _warn_classes(f"precision of the {model}", predicted_mass <= 0, "the model never predicts it")
-    return dict(accuracy=float(correct_mass.sum() / total), recall=recall, precision=precision)
+    acc = float(correct_mass.sum() / total)
+    lo = acc * (1.0 - uncovered)
+    return ModelMetrics(acc, recall, precision, float(uncovered), (lo, lo + uncovered), classes)
 
 
-def metrics_from_joint(m_bcg) -> dict:
+def metrics_from_joint(m_bcg) -> AdaptiveMetrics:
     """Recall, precision and accuracy of both models from ``M_BCG`` (eqs. 1-6).
 
     Parameters
@@ -215,10 +338,12 @@ def metrics_from_joint(m_bcg) -> dict:
 
     Returns
     -------
-    dict
-        ``{"baseline": {...}, "candidate": {...}}``, each with ``"accuracy"``
-        (float), ``"recall"`` and ``"precision"`` (arrays of shape (K,),
-        ``nan`` where undefined, with an :class:`~offline_eval.OfflineEvalWarning`).
+    AdaptiveMetrics
+        ``.baseline`` and ``.candidate`` (:class:`ModelMetrics`), each with
+        ``accuracy`` (float), ``recall`` and ``precision`` (arrays of shape
+        (K,), ``nan`` where undefined, with an
+        :class:`~offline_eval.OfflineEvalWarning`); ``method`` is ``None``
+        and ``uncovered_mass`` 0.
 
     Notes
     -----
@@ -245,9 +370,9 @@ def metrics_from_joint(m_bcg) -> dict:
 
     >>> m = np.stack([[[.2, .02], [.03, .1]], [[.4, .03], [.12, .1]]], axis=-1)
     >>> r = metrics_from_joint(m)
-    >>> round(r["baseline"]["accuracy"], 4), round(r["candidate"]["accuracy"], 4)
+    >>> round(r.baseline.accuracy, 4), round(r.candidate.accuracy, 4)
     (0.44, 0.36)
-    >>> r["baseline"]["recall"].round(4)  # .22 / .35 and .22 / .65
+    >>> r.baseline.recall.round(4)  # .22 / .35 and .22 / .65
     array([0.6286, 0.3385])
     """
     m = _check_tensor(m_bcg, "m_bcg", 3)
@@ -257,10 +382,10 @@ def metrics_from_joint(m_bcg) -> dict:
     m_bc = m.sum(axis=2)
     correct_b = m[idx, :, idx].sum(axis=1)  # sum_j M(k, j, k)
     correct_c = m[:, idx, idx].sum(axis=0)  # sum_i M(i, k, k)
-    return {
-        "baseline": _model_metrics(correct_b, truth_mass, m_bc.sum(axis=1), 1.0, "baseline"),
-        "candidate": _model_metrics(correct_c, truth_mass, m_bc.sum(axis=0), 1.0, "candidate"),
-    }
+    classes = np.arange(k)
+    return AdaptiveMetrics(_model_metrics(correct_b, truth_mass, m_bc.sum(axis=1), 1.0, "baseline", classes),
+                           _model_metrics(correct_c, truth_mass, m_bc.sum(axis=0), 1.0, "candidate", classes),
+                           0.0, None, k, classes)
 
 
 def reweighted_joint(m_bcg_offline, m_bc_live) -> tuple[np.ndarray, np.ndarray]:
@@ -307,19 +432,14 @@ def reweighted_joint(m_bcg_offline, m_bc_live) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -- online adaptive metrics ------------------------------------------------------------------
-def _reweighted_model(correct_mass, truth_mass, predicted_live_mass, uncovered, k, model):
+def _reweighted_model(correct_mass, truth_mass, predicted_live_mass, uncovered, k, model, classes):
     """Metrics of one model from re-weighted per-class masses (their total is the covered live mass)."""
     covered_mass = float(truth_mass.sum())
     if covered_mass <= 0:
         warn_undefined(f"no live mass of the {model} is covered by the offline set; every metric is nan", stacklevel=4)
         nan_k = np.full(k, np.nan)
-        return dict(accuracy=float("nan"), recall=nan_k, precision=nan_k.copy(), uncovered_mass=uncovered,
-                    accuracy_bounds=(0.0, 1.0))
-    res = _model_metrics(correct_mass, truth_mass, predicted_live_mass, covered_mass, model)
-    res["uncovered_mass"] = uncovered
-    lo = res["accuracy"] * (1.0 - uncovered)
-    res["accuracy_bounds"] = (lo, lo + uncovered)
-    return res
+        return ModelMetrics(float("nan"), nan_k, nan_k.copy(), float(uncovered), (0.0, 1.0), classes)
+    return _model_metrics(correct_mass, truth_mass, predicted_live_mass, covered_mass, model, classes, uncovered)
 
 
 # Up to this many (B, C, G) combinations, count them with one bincount; above, count the
@@ -338,14 +458,15 @@ def _truth_mass(cell_o, g_o, cell_weight, k):
 
 
 def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live, *,
-                            n_classes=None, method="joint") -> dict:
+                            n_classes=None, method="joint", classes=None) -> AdaptiveMetrics:
     """Offline recall, precision and accuracy of two models, re-weighted to live traffic.
 
     Parameters
     ----------
     hyp_b_offline, hyp_c_offline, truth_offline : array-like of shape (N,)
-        Class codes ``0 .. K-1`` of the baseline's and the candidate's
-        hypotheses and of the ground truth on the labelled offline set.
+        Classes of the baseline's and the candidate's hypotheses and of the
+        ground truth on the labelled offline set: codes ``0 .. K-1``, or any
+        hashable labels (see ``classes``).
     hyp_b_live, hyp_c_live : array-like of shape (M,)
         Hypotheses of both models on an unlabelled random sample of live
         traffic (M >= 1).
@@ -355,16 +476,19 @@ def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_l
         ``"joint"``: re-weight by the joint distribution of both models'
         hypotheses (the paper's OAM, "JointDis").  ``"independent"``:
         re-weight each model by its own marginal ("IndDis", Section III-A).
+    classes : sequence, optional
+        The class labels, in the order of the per-class results.  Default:
+        codes as they are, other labels (strings, ...) in sorted order.
 
     Returns
     -------
-    dict
-        ``"baseline"`` and ``"candidate"``: dicts with ``"accuracy"``
-        (float), ``"recall"`` and ``"precision"`` (arrays of shape (K,),
-        ``nan`` where undefined), ``"uncovered_mass"`` (float: live mass the
-        offline set cannot re-weight) and ``"accuracy_bounds"`` (see Notes).
-        Top level: ``"uncovered_mass"`` (the larger of the two models'),
-        ``"method"`` and ``"n_classes"``.
+    AdaptiveMetrics
+        ``.baseline`` and ``.candidate`` (:class:`ModelMetrics`): ``accuracy``
+        (float), ``recall`` and ``precision`` (arrays of shape (K,), ``nan``
+        where undefined, in the order of ``.classes``), ``uncovered_mass``
+        (float: live mass the offline set cannot re-weight) and
+        ``accuracy_bounds`` (see Notes).  Top level: ``uncovered_mass`` (the
+        larger of the two models'), ``method``, ``n_classes``, ``classes``.
 
     Warns
     -----
@@ -442,22 +566,23 @@ def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_l
     >>> b_l = [0] * 6 + [0] + [1] * 3       # live cells: (0,0) 60%, (0,1) 10%, (1,1) 30%
     >>> c_l = [0] * 6 + [1] + [1] * 3
     >>> r = online_adaptive_metrics(b_o, c_o, g_o, b_l, c_l)
-    >>> round(r["baseline"]["accuracy"], 4), round(r["candidate"]["accuracy"], 4)
+    >>> round(r.baseline.accuracy, 4), round(r.candidate.accuracy, 4)
     (0.9, 1.0)
 
     Offline the baseline's accuracy is 2/6; on live traffic it is wrong only
     in the (0, 1) cell, 10% of the items.
     """
-    if method not in METHODS:
-        raise ValueError(f"`method` must be one of {METHODS}; got {method!r}")
-    off = dict(hyp_b_offline=_check_labels(hyp_b_offline, "hyp_b_offline"),
-               hyp_c_offline=_check_labels(hyp_c_offline, "hyp_c_offline"),
-               truth_offline=_check_labels(truth_offline, "truth_offline"))
-    live = dict(hyp_b_live=_check_labels(hyp_b_live, "hyp_b_live"),
-                hyp_c_live=_check_labels(hyp_c_live, "hyp_c_live"))
+    check_choice(method, "method", METHODS)
+    check_aligned(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline)
+    check_aligned(hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live)
+    codes, labels = _encode(dict(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline,
+                                 hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live), classes)
+    off = {name: codes[name] for name in ("hyp_b_offline", "hyp_c_offline", "truth_offline")}
+    live = {name: codes[name] for name in ("hyp_b_live", "hyp_c_live")}
     check_consistent_length(**off)
     check_consistent_length(**live)
-    k = _resolve_n_classes(n_classes, {**off, **live})
+    k = _resolve_n_classes(n_classes if labels is None else _n_labels(n_classes, labels), {**off, **live})
+    labels = np.arange(k) if labels is None else labels
     b_o, c_o, g_o = off.values()
     b_l, c_l = live.values()
     n, m = len(b_o), len(b_l)
@@ -477,8 +602,9 @@ def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_l
         truth_mass = _truth_mass(cell_o, g_o, w, k)
         live_cov = np.where(covered, ell, 0.0)
         u = float(ell[~covered].sum())
-        res_b = _reweighted_model((right_b * w).sum(axis=1), truth_mass, live_cov.sum(axis=1), u, k, "baseline")
-        res_c = _reweighted_model((right_c * w).sum(axis=0), truth_mass, live_cov.sum(axis=0), u, k, "candidate")
+        res_b = _reweighted_model((right_b * w).sum(axis=1), truth_mass, live_cov.sum(axis=1), u, k, "baseline", labels)
+        res_c = _reweighted_model((right_c * w).sum(axis=0), truth_mass, live_cov.sum(axis=0), u, k, "candidate",
+                                  labels)
     else:
         res = []
         for hyp, axis, model in ((b_o, 1, "baseline"), (c_o, 0, "candidate")):
@@ -487,51 +613,71 @@ def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_l
             w = np.where(covered, _safe_ratio(p_l, p_o), 0.0) / n
             hg = np.bincount(hyp * k + g_o, minlength=k * k).reshape(k, k)  # rows: hypothesis, columns: truth
             u = float(p_l[~covered].sum())
-            res.append(_reweighted_model(np.diag(hg) * w, w @ hg, np.where(covered, p_l, 0.0), u, k, model))
+            res.append(_reweighted_model(np.diag(hg) * w, w @ hg, np.where(covered, p_l, 0.0), u, k, model, labels))
         res_b, res_c = res
 
-    u = max(res_b["uncovered_mass"], res_c["uncovered_mass"])
+    u = max(res_b.uncovered_mass, res_c.uncovered_mass)
     if u > 0:
         warn_undefined(
             f"{u:.4g} of the live mass falls in cells with no offline sample ({method} re-weighting); "
             "the metrics are estimated on the covered part of live traffic only", stacklevel=2)
-    return {"baseline": res_b, "candidate": res_c, "uncovered_mass": u, "method": method, "n_classes": k}
+    return AdaptiveMetrics(res_b, res_c, u, method, k, labels)
 
 
 def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live, *,
-                           n_classes=None, method="joint", n_boot: int = 1000, level: float = 0.95, rng=None) -> dict:
+                           n_classes=None, method="joint", n_boot: int = 1000, level: float = 0.95, rng=None,
+                           classes=None) -> AdaptiveAccuracyCI:
     """Percentile bootstrap intervals of both models' online adaptive accuracy.
 
     The annotated offline sample is resampled with replacement (the live
     traffic, usually far larger, is held fixed: the interval is the
-    uncertainty of the offline sample).  Returns ``{"baseline": BootstrapCI,
-    "candidate": BootstrapCI}`` (:class:`offline_eval.metrics.BootstrapCI`).
+    uncertainty of the offline sample).
+
+    Parameters
+    ----------
+    hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live, n_classes, method, classes
+        As in :func:`online_adaptive_metrics`.
+    n_boot : int, default 1000
+        Resamples of the offline set.
+    level : float in (0, 1), default 0.95
+    rng : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    AdaptiveAccuracyCI
+        ``.baseline`` and ``.candidate``, each a :class:`~offline_eval.metrics.BootstrapCI`.
 
     Examples
     --------
     >>> r = bootstrap_oam_accuracy([0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1, 0], [0, 1, 1], [0, 1, 1], n_boot=50, rng=0)
-    >>> sorted(r), r["candidate"].n_boot
-    (['baseline', 'candidate'], 50)
+    >>> r.candidate.n_boot, r.candidate.low <= r.candidate.value <= r.candidate.high
+    (50, True)
     """
     import warnings
 
-    from ._validation import OfflineEvalWarning, check_rng
-    from .metrics import _check_boot, _percentile_ci
-
-    _check_boot(n_boot, level)
+    check_boot(n_boot, level)
     check_aligned(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline)
-    b, c, g = (_check_labels(x, name) for x, name in ((hyp_b_offline, "hyp_b_offline"), (hyp_c_offline, "hyp_c_offline"),
-                                                     (truth_offline, "truth_offline")))
-    check_consistent_length(hyp_b_offline=b, hyp_c_offline=c, truth_offline=g)
-    full = online_adaptive_metrics(b, c, g, hyp_b_live, hyp_c_live, n_classes=n_classes, method=method)
-    k = len(full["baseline"]["recall"])
+    full = online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live,
+                                   n_classes=n_classes, method=method, classes=classes)
+    codes, _ = _encode(dict(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline,
+                            hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live),
+                       None if _all_codes(full.classes) else full.classes)
+    b, c, g, bl, cl = codes.values()
+    k = full.n_classes
     gen = check_rng(rng)
     reps = {m: np.empty(int(n_boot)) for m in ("baseline", "candidate")}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)
         for i in range(int(n_boot)):
             idx = gen.integers(0, len(b), len(b))
-            r = online_adaptive_metrics(b[idx], c[idx], g[idx], hyp_b_live, hyp_c_live, n_classes=k, method=method)
+            r = online_adaptive_metrics(b[idx], c[idx], g[idx], bl, cl, n_classes=k, method=method)
             for m in reps:
-                reps[m][i] = r[m]["accuracy"]
-    return {m: _percentile_ci(full[m]["accuracy"], x, level, f"the {m}'s adaptive accuracy") for m, x in reps.items()}
+                reps[m][i] = getattr(r, m).accuracy
+    return AdaptiveAccuracyCI(*(percentile_ci(getattr(full, m).accuracy, x, level, f"the {m}'s adaptive accuracy")
+                                for m, x in reps.items()))
+
+
+def _all_codes(classes) -> bool:
+    """True when ``classes`` is ``0..K-1`` as integers (the codes were given as codes)."""
+    arr = np.asarray(classes)
+    return arr.dtype.kind in "iu" and np.array_equal(arr, np.arange(len(arr)))

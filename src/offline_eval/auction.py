@@ -28,19 +28,35 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._validation import check_rng, warn_undefined
-from .synth.sponsored import PageViews, SponsoredWorld, _check_pclick_table, sample_page_views
+from typing import NamedTuple
+
+from ._validation import (
+    as_1d,
+    check_choice,
+    check_int,
+    check_nonnegative,
+    check_probability,
+    check_real,
+    check_rng,
+    warn_undefined,
+)
 
 __all__ = [
+    "ABTest",
     "Allocation",
     "ClickLog",
+    "ClickYield",
     "Impressions",
     "OperatingPoint",
+    "PageViews",
+    "SimulatedMetrics",
+    "SponsoredWorld",
     "ab_test",
     "allocate",
     "best_operating_point",
     "click_yield",
     "rank_score_quantiles",
+    "sample_page_views",
     "serve",
     "simulate",
     "sweep_operating_points",
@@ -263,6 +279,107 @@ def _allocate_block(b, p, op, n_ml, n_sb, ranked, slot, cpc, rank_score):
 
 # -- the online world -------------------------------------------------------------------
 @dataclass(frozen=True)
+class SponsoredWorld:
+    """A marketplace: queries, their candidate ads, true CTRs and the page layout (the "online" truth).
+
+    :func:`offline_eval.synth.sponsored.make_world` draws one; build one from
+    your own estimates to serve page views (:func:`serve`, :func:`ab_test`).
+
+    Attributes
+    ----------
+    query_prob : ndarray of shape (n_queries,)
+        Probability that a page view is for each query (sums to 1).
+    bids : ndarray of shape (n_queries, n_candidates)
+        Cost-per-click bid of each candidate ad of each query.
+    ctr : ndarray of shape (n_queries, n_candidates)
+        True position-unbiased CTR (at the top mainline slot).
+    click_curve : ndarray of shape (n_slots,)
+        Examination factor per slot, mainline slots first (:func:`click_curve`).
+    n_mainline : int
+        Number of mainline slots; the other slots are sidebar slots.
+    participation : float
+        Probability that a candidate takes part in a given auction.
+    """
+
+    def __post_init__(self):
+        q, k = np.shape(self.bids) if np.ndim(self.bids) == 2 else (None, None)
+        if q is None or np.shape(self.ctr) != (q, k) or np.shape(self.query_prob) != (q,):
+            raise ValueError(f"`bids` must be (n_queries, n_candidates) with `ctr` of the same shape and "
+                             f"`query_prob` of shape (n_queries,); got {np.shape(self.bids)}, {np.shape(self.ctr)}, "
+                             f"{np.shape(self.query_prob)}")
+        check_int(self.n_mainline, "n_mainline", low=0, high=len(self.click_curve))
+        check_real(self.participation, "participation", low=0, high=1)
+
+    query_prob: np.ndarray
+    bids: np.ndarray
+    ctr: np.ndarray
+    click_curve: np.ndarray
+    n_mainline: int
+    participation: float
+
+    @property
+    def n_queries(self) -> int:
+        return self.bids.shape[0]
+
+    @property
+    def n_candidates(self) -> int:
+        return self.bids.shape[1]
+
+    @property
+    def n_slots(self) -> int:
+        return len(self.click_curve)
+
+    @property
+    def n_sidebar(self) -> int:
+        return self.n_slots - self.n_mainline
+
+
+@dataclass(frozen=True)
+class PageViews:
+    """The auctions of a stream of page views.
+
+    Attributes
+    ----------
+    query : ndarray of int64, shape (n,)
+    bids : ndarray of shape (n, n_candidates)
+        The query's bids, 0 for candidates that do not take part.
+    """
+
+    query: np.ndarray
+    bids: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.query)
+
+
+def sample_page_views(world: SponsoredWorld, n, rng=None) -> PageViews:
+    """Draw ``n`` page views: a query each (by frequency) and who takes part.
+
+    Examples
+    --------
+    >>> from offline_eval.synth.sponsored import make_world
+    >>> w = make_world(0, n_queries=3, n_candidates=2)
+    >>> pv = sample_page_views(w, 4, 1)
+    >>> pv.bids.shape, bool((pv.bids >= 0).all())
+    ((4, 2), True)
+    """
+    rng = check_rng(rng)
+    check_int(n, "n", low=1)
+    query = rng.choice(world.n_queries, size=int(n), p=world.query_prob)
+    present = rng.random((int(n), world.n_candidates)) < world.participation
+    return PageViews(query.astype(np.int64), np.where(present, world.bids[query], 0.0))
+
+
+def _check_pclick_table(world: SponsoredWorld, pclick, name="pclick") -> np.ndarray:
+    """``pclick`` as a float table of the world's (query, ad) shape, with probabilities in [0, 1]."""
+    p = np.asarray(pclick, dtype=np.float64)
+    if p.shape != world.ctr.shape:
+        raise ValueError(f"`{name}` must have shape {world.ctr.shape}; got {p.shape}")
+    check_probability(p.ravel(), name)
+    return p
+
+
+@dataclass(frozen=True)
 class Impressions:
     """Ads shown to a stream of page views, one row per impression.
 
@@ -343,15 +460,49 @@ def serve(world: SponsoredWorld, pclick, page_views: PageViews, *, op=None, rng=
     return Impressions(pv.astype(np.int64), q, ad, slot, click, p_click, cpc, len(page_views), world.n_mainline)
 
 
-def click_yield(impressions: Impressions) -> dict:
+class ClickYield(NamedTuple):
+    """Click yield of served page views (:func:`click_yield`)."""
+
+    cy: float  #: observed clicks per page view
+    cy_se: float  #: its standard error over page views
+    ml_cy: float  #: mainline clicks per page view
+    ml_cy_se: float
+    expected_cy: float  #: the true expectation given the page views
+    expected_ml_cy: float
+    ads_per_pv: float
+    ml_ads_per_pv: float
+    revenue_per_pv: float
+
+    def confidence_interval(self, metric: str = "cy", level: float = 0.95) -> tuple[float, float]:
+        """Normal interval of ``cy`` or ``ml_cy`` from its standard error."""
+        return _normal_interval(self, metric, level)
+
+
+def _normal_interval(res, metric, level):
+    from scipy.special import ndtri
+
+    check_choice(metric, "metric", ("cy", "ml_cy") if not hasattr(res, "cy_delta") else ("cy_delta", "ml_cy_delta"))
+    check_real(level, "level", low=0, high=1, closed="neither")
+    v, se = getattr(res, metric), getattr(res, f"{metric}_se")
+    half = float(ndtri(0.5 + level / 2.0)) * se
+    return v - half, v + half
+
+
+def click_yield(impressions: Impressions) -> ClickYield:
     """Click yield (clicks per page view), overall and mainline, with standard errors.
+
+    Parameters
+    ----------
+    impressions : Impressions
+        From :func:`serve`.
 
     Returns
     -------
-    dict
+    ClickYield
         ``cy``, ``cy_se``, ``ml_cy``, ``ml_cy_se`` (observed clicks),
         ``expected_cy``, ``expected_ml_cy`` (true expectation given the
-        page views), ``ads_per_pv``, ``ml_ads_per_pv``, ``revenue_per_pv``.
+        page views), ``ads_per_pv``, ``ml_ads_per_pv``, ``revenue_per_pv``;
+        ``.confidence_interval("cy")``.
 
     Notes
     -----
@@ -364,7 +515,7 @@ def click_yield(impressions: Impressions) -> dict:
     per_pv = np.bincount(impressions.page_view, weights=impressions.click, minlength=n)
     per_pv_ml = np.bincount(impressions.page_view[ml], weights=impressions.click[ml], minlength=n)
     se = (lambda x: float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan"))
-    return dict(
+    return ClickYield(
         cy=float(per_pv.mean()), cy_se=se(per_pv),
         ml_cy=float(per_pv_ml.mean()), ml_cy_se=se(per_pv_ml),
         expected_cy=float(impressions.p_click.sum() / n),
@@ -385,7 +536,24 @@ def _rel_delta(t, c, t_se, c_se):
     return d, (t / c) * np.hypot(t_se / t, c_se / c)
 
 
-def ab_test(world: SponsoredWorld, control, treatment, *, n_page_views=200_000, rng=None) -> dict:
+class ABTest(NamedTuple):
+    """An online A/B test (:func:`ab_test`): both arms and the treatment's relative deltas."""
+
+    control: ClickYield
+    treatment: ClickYield
+    cy_delta: float  #: treatment / control - 1 of the observed click yield
+    cy_delta_se: float  #: its delta-method standard error (independent arms)
+    ml_cy_delta: float
+    ml_cy_delta_se: float
+    expected_cy_delta: float  #: the same from the true click probabilities
+    expected_ml_cy_delta: float
+
+    def confidence_interval(self, metric: str = "cy_delta", level: float = 0.95) -> tuple[float, float]:
+        """Normal interval of ``cy_delta`` or ``ml_cy_delta`` from its standard error."""
+        return _normal_interval(self, metric, level)
+
+
+def ab_test(world: SponsoredWorld, control, treatment, *, n_page_views=200_000, rng=None) -> ABTest:
     """An online A/B test: two arms of fresh page views, each served by one model.
 
     Parameters
@@ -399,24 +567,25 @@ def ab_test(world: SponsoredWorld, control, treatment, *, n_page_views=200_000, 
 
     Returns
     -------
-    dict
-        Per arm ``control_*`` / ``treatment_*`` of :func:`click_yield`, and the
-        relative deltas ``cy_delta``, ``ml_cy_delta`` (treatment / control - 1)
-        with standard errors ``cy_delta_se``, ``ml_cy_delta_se`` (delta
-        method, independent arms), plus ``expected_cy_delta`` and
-        ``expected_ml_cy_delta`` from the true click probabilities.
+    ABTest
+        ``control`` and ``treatment`` (:class:`ClickYield`), the relative
+        deltas ``cy_delta``, ``ml_cy_delta`` (treatment / control - 1) with
+        standard errors ``cy_delta_se``, ``ml_cy_delta_se`` (delta method,
+        independent arms), ``expected_cy_delta`` and ``expected_ml_cy_delta``
+        from the true click probabilities; ``.confidence_interval("cy_delta")``.
     """
     rng = check_rng(rng)
-    out = {}
-    for arm, (pclick, op) in (("control", control), ("treatment", treatment)):
+    arms = []
+    for pclick, op in (control, treatment):
         arm_rng = np.random.default_rng(rng.integers(2**63))
         pv = sample_page_views(world, n_page_views, arm_rng)
-        out.update({f"{arm}_{k}": v for k, v in click_yield(serve(world, pclick, pv, op=op, rng=arm_rng)).items()})
-    for m in ("cy", "ml_cy"):
-        d, se = _rel_delta(out[f"treatment_{m}"], out[f"control_{m}"], out[f"treatment_{m}_se"], out[f"control_{m}_se"])
-        out[f"{m}_delta"], out[f"{m}_delta_se"] = float(d), float(se)
-        out[f"expected_{m}_delta"] = out[f"treatment_expected_{m}"] / out[f"control_expected_{m}"] - 1.0
-    return out
+        arms.append(click_yield(serve(world, pclick, pv, op=op, rng=arm_rng)))
+    c, tr = arms
+    cy_d, cy_se = _rel_delta(tr.cy, c.cy, tr.cy_se, c.cy_se)
+    ml_d, ml_se = _rel_delta(tr.ml_cy, c.ml_cy, tr.ml_cy_se, c.ml_cy_se)
+    e_cy = _rel_delta(tr.expected_cy, c.expected_cy, 0.0, 0.0)[0]
+    e_ml = _rel_delta(tr.expected_ml_cy, c.expected_ml_cy, 0.0, 0.0)[0]
+    return ABTest(c, tr, float(cy_d), float(cy_se), float(ml_d), float(ml_se), e_cy, e_ml)
 
 
 # -- the offline replay -----------------------------------------------------------------
@@ -494,6 +663,151 @@ class ClickLog:
         self.pair_ctr = np.where(seen, theta, np.nan)
 
     @classmethod
+    def from_frame(cls, impressions: pd.DataFrame, auctions: pd.DataFrame, *, n_mainline, n_slots=None,
+                   page_view="page_view", query="query", ad="ad", slot="slot", click="click", bid="bid",
+                   count=None, n_iter=200) -> ClickLog:
+        """A log from one's own data frames: the impressions shown and the auctions to replay.
+
+        Parameters
+        ----------
+        impressions : pandas.DataFrame
+            One row per impression (or per aggregated (query, ad, slot) group
+            with ``count``): columns ``query``, ``ad``, ``slot``, ``click``.
+            Slots are integers ``0 .. n_slots - 1``, mainline slots first;
+            ``click`` is 0/1 (or the clicks of the group).
+        auctions : pandas.DataFrame
+            The logged auctions, one row per (page view, candidate ad):
+            columns ``page_view``, ``query``, ``ad``, ``bid`` (cost per click,
+            >= 0).  Each page view has one query.
+        n_mainline : int
+            Number of mainline slots.
+        n_slots : int, optional
+            Number of slots; default the largest slot seen plus one.
+        page_view, query, ad, slot, click, bid : str
+            Column names.
+        count : str, optional
+            Column of impressions per row, when the rows are aggregated.
+        n_iter : int, default 200
+
+        Returns
+        -------
+        ClickLog
+            With ``queries`` (the query labels, in code order) and ``ads`` (a
+            frame of ``query``, ``ad``, ``query_code``, ``candidate``: where
+            each (query, ad) pair sits in the log's tables).  Build the
+            ``pclick`` table a replay needs with :meth:`pclick_table`.
+
+        Notes
+        -----
+        Query and ad labels may be any hashable values.  A query's candidates
+        are numbered in the sorted order of their ad labels; a query with
+        fewer candidates than the most crowded one has bid 0 (never shown) in
+        the columns it lacks.
+
+        Examples
+        --------
+        >>> imp = pd.DataFrame({"query": ["q1", "q1", "q2"], "ad": ["a", "b", "a"], "slot": [0, 1, 0],
+        ...                     "click": [1, 0, 0]})
+        >>> auc = pd.DataFrame({"page_view": [0, 0, 1], "query": ["q1", "q1", "q2"], "ad": ["a", "b", "a"],
+        ...                     "bid": [1.0, 0.5, 2.0]})
+        >>> log = ClickLog.from_frame(imp, auc, n_mainline=1)
+        >>> log.impressions.shape, log.page_views.bids.tolist()
+        ((2, 2, 2), [[1.0, 0.5], [2.0, 0.0]])
+        >>> log.pclick_table(pd.DataFrame({"query": ["q1", "q1", "q2"], "ad": ["a", "b", "a"],
+        ...                                "pclick": [0.1, 0.2, 0.3]})).tolist()
+        [[0.1, 0.2], [0.3, 0.0]]
+        """
+        for name, frame, cols in (("impressions", impressions, [query, ad, slot, click] + ([count] if count else [])),
+                                  ("auctions", auctions, [page_view, query, ad, bid])):
+            if not isinstance(frame, pd.DataFrame):
+                raise ValueError(f"`{name}` must be a pandas DataFrame; got {type(frame).__name__}")
+            missing = [c for c in cols if c not in frame.columns]
+            if missing:
+                raise ValueError(f"`{name}` lacks the column(s) {missing}; it has {list(frame.columns)}")
+            if frame.empty:
+                raise ValueError(f"`{name}` must not be empty")
+            if frame[cols].isna().any().any():
+                raise ValueError(f"`{name}` has missing values in {[c for c in cols if frame[c].isna().any()]}")
+        check_int(n_mainline, "n_mainline", low=0)
+        pairs = pd.concat([impressions[[query, ad]].set_axis(["query", "ad"], axis=1),
+                           auctions[[query, ad]].set_axis(["query", "ad"], axis=1)]).drop_duplicates()
+        try:
+            pairs = pairs.sort_values(["query", "ad"], kind="stable").reset_index(drop=True)
+        except TypeError as exc:
+            raise ValueError(f"query and ad labels must be sortable within each column ({exc})") from None
+        q_codes, queries = pd.factorize(pairs["query"], sort=True)
+        pairs["query_code"] = q_codes
+        pairs["candidate"] = pairs.groupby("query_code").cumcount()
+        n_q, n_c = len(queries), int(pairs["candidate"].max()) + 1
+        index = pd.MultiIndex.from_frame(pairs[["query", "ad"]])
+
+        def locate(frame, what):
+            pos = index.get_indexer(pd.MultiIndex.from_frame(frame[[query, ad]].set_axis(["query", "ad"], axis=1)))
+            return pairs["query_code"].to_numpy()[pos], pairs["candidate"].to_numpy()[pos]
+
+        slots = as_1d(impressions[slot].to_numpy(), "impressions[slot]", dtype=None)
+        if slots.dtype.kind not in "iu" or (slots < 0).any():
+            raise ValueError("`impressions` slots must be integers >= 0 (mainline slots first)")
+        n_s = int(slots.max()) + 1 if n_slots is None else check_int(n_slots, "n_slots", low=1)
+        if slots.max() >= n_s or n_mainline > n_s:
+            raise ValueError(f"slots and `n_mainline` must fit in `n_slots` = {n_s}; got slot {int(slots.max())}, "
+                             f"n_mainline {n_mainline}")
+        clicks = check_nonnegative(impressions[click].to_numpy(), "impressions[click]")
+        shown = (np.ones(len(impressions)) if count is None
+                 else check_nonnegative(impressions[count].to_numpy(), "impressions[count]"))
+        q, c = locate(impressions, "impressions")
+        key = (q * n_c + c) * n_s + slots
+        N = np.bincount(key, weights=shown, minlength=n_q * n_c * n_s).reshape(n_q, n_c, n_s)
+        C = np.bincount(key, weights=clicks, minlength=n_q * n_c * n_s).reshape(n_q, n_c, n_s)
+        bids = check_nonnegative(auctions[bid].to_numpy(), "auctions[bid]")
+        pv_codes, _ = pd.factorize(auctions[page_view], sort=True)
+        aq, ac = locate(auctions, "auctions")
+        pv_query = np.full(pv_codes.max() + 1, -1, dtype=np.int64)
+        pv_query[pv_codes] = aq
+        if (pv_query[pv_codes] != aq).any():
+            raise ValueError("`auctions`: a page view must have a single query")
+        bid_table = np.zeros((len(pv_query), n_c))
+        bid_table[pv_codes, ac] = bids
+        log = cls(PageViews(pv_query, bid_table), N, C, n_mainline=int(n_mainline), n_iter=n_iter)
+        log.queries = np.asarray(queries)
+        log.ads = pairs
+        return log
+
+    def pclick_table(self, frame: pd.DataFrame, *, query="query", ad="ad", pclick="pclick") -> np.ndarray:
+        """A model's pClick per (query, ad) pair, as the ``(n_queries, n_candidates)`` table of this log.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            Columns ``query``, ``ad`` and ``pclick`` (one row per pair).
+        query, ad, pclick : str
+            Column names.
+
+        Returns
+        -------
+        ndarray of shape (n_queries, n_candidates)
+            0 where a query has no such candidate.  A pair of the log missing
+            from ``frame`` is an error; pairs the log does not know are ignored.
+        """
+        ads = getattr(self, "ads", None)
+        if ads is None:
+            raise ValueError("`pclick_table` needs a log made by `ClickLog.from_frame`")
+        missing = [c for c in (query, ad, pclick) if c not in frame.columns]
+        if missing:
+            raise ValueError(f"`frame` lacks the column(s) {missing}; it has {list(frame.columns)}")
+        if frame.duplicated([query, ad]).any():
+            raise ValueError("`frame` must have one row per (query, ad) pair")
+        p = check_probability(frame[pclick].to_numpy(), "frame[pclick]")
+        pos = pd.MultiIndex.from_frame(frame[[query, ad]].set_axis(["query", "ad"], axis=1)).get_indexer(
+            pd.MultiIndex.from_frame(ads[["query", "ad"]]))
+        if (pos < 0).any():
+            raise ValueError(f"`frame` has no pClick for {int((pos < 0).sum())} (query, ad) pair(s) of the log, "
+                             f"e.g. {ads.loc[pos < 0, ['query', 'ad']].head(3).to_dict('records')}")
+        out = np.zeros(self.impressions.shape[:2])
+        out[ads["query_code"].to_numpy(), ads["candidate"].to_numpy()] = p[pos]
+        return out
+
+    @classmethod
     def from_impressions(cls, page_views: PageViews, impressions: Impressions, *, n_queries, n_candidates, n_slots, n_iter=200):
         """Aggregate served impressions into a log (counts per query, ad and slot)."""
         key = (impressions.query * n_candidates + impressions.ad) * n_slots + impressions.slot
@@ -524,7 +838,20 @@ class ClickLog:
         return ctr, source
 
 
-def simulate(log: ClickLog, pclick, *, op=None) -> dict:
+class SimulatedMetrics(NamedTuple):
+    """Simulated metrics of a model on the logged auctions (:func:`simulate`)."""
+
+    cy: float  #: estimated clicks per page view
+    ml_cy: float  #: estimated mainline clicks per page view
+    ads_per_pv: float
+    ml_ads_per_pv: float
+    revenue_per_pv: float
+    share_same_slot: float  #: share of shown ads whose CTR is the pair's historic CTR at that slot
+    share_calibrated: float  #: ... the pair's CTR calibrated by the click curve
+    share_reference: float  #: ... the slot's reference CTR
+
+
+def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
     """Simulated metrics: re-run every logged auction with new scores (yi Section 4.6).
 
     Parameters
@@ -536,7 +863,7 @@ def simulate(log: ClickLog, pclick, *, op=None) -> dict:
 
     Returns
     -------
-    dict
+    SimulatedMetrics
         ``cy`` and ``ml_cy`` (estimated clicks per page view, overall and
         mainline), ``ads_per_pv``, ``ml_ads_per_pv``, ``revenue_per_pv`` and
         the shares of shown ads whose CTR came from each rule:
@@ -563,7 +890,7 @@ def simulate(log: ClickLog, pclick, *, op=None) -> dict:
     n = len(pv)
     ml = slot < log.n_mainline
     m = max(len(a), 1)
-    return dict(
+    return SimulatedMetrics(
         cy=float(ctr.sum() / n), ml_cy=float(ctr[ml].sum() / n),
         ads_per_pv=float(len(a) / n), ml_ads_per_pv=float(ml.sum() / n),
         revenue_per_pv=float(np.dot(ctr, cpc) / n),
@@ -620,7 +947,7 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
         for q, ml_res in zip(mainline_quantiles, rank_score_quantiles(log, pclick, alpha=alpha, quantiles=list(mainline_quantiles))):
             op = OperatingPoint(float(alpha), res, max(float(ml_res), res))
             rows.append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
-                             mainline_reserve=op.mainline_reserve, **simulate(log, pclick, op=op)))
+                             mainline_reserve=op.mainline_reserve, **simulate(log, pclick, op=op)._asdict()))
     return pd.DataFrame(rows)
 
 

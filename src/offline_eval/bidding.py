@@ -7,7 +7,7 @@ happens).  The logs hold only won auctions (no exploration data).  This module
 gives the offline metrics the paper compares on such logs:
 
 * :func:`utility` -- the replayed profit, eq. (1)/(2);
-* :func:`weighted_mse` -- the squared error weighted by the value, ``v^2 (a - p)^2``;
+* :func:`weighted_mean_squared_error` -- the squared error weighted by the value, ``v^2 (a - p)^2``;
 * :func:`expected_utility` -- the expected profit when the competing bid may
   have been different, eq. (3), with a Gamma ``Pr(c~ | c)`` of shape
   ``beta c + 1`` and rate ``beta``, in closed form;
@@ -25,12 +25,16 @@ from __future__ import annotations
 
 import math
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy import special
 
 from ._validation import (
     as_1d,
     check_binary,
+    check_bool,
+    check_int,
     check_consistent_length,
     check_finite,
     check_nonnegative,
@@ -40,12 +44,13 @@ from ._validation import (
 )
 
 __all__ = [
+    "ABCorrelation",
     "ab_test_correlation",
     "expected_utility",
     "expected_utility_per_row",
     "utility",
     "utility_per_row",
-    "weighted_mse",
+    "weighted_mean_squared_error",
     "weighted_squared_error_per_row",
 ]
 
@@ -107,7 +112,7 @@ def _check_beta(beta) -> float:
 
 
 # -- eq. (1)/(2): the replayed utility ---------------------------------------------------------
-def utility_per_row(a, v, p, c) -> np.ndarray:
+def utility_per_row(a, v, p, c, *, check_input: bool = True) -> np.ndarray:
     """Profit of each logged auction replayed with the prediction ``p``, eq. (1).
 
     Parameters
@@ -120,6 +125,9 @@ def utility_per_row(a, v, p, c) -> np.ndarray:
         Predicted probability of the action, in [0, 1].
     c : array-like of shape (n,)
         Non-negative highest competing bid (the price paid when winning).
+    check_input : bool, default True
+        ``False`` skips the validation, for float64 arrays already checked
+        (a replay over many models of the same log).
 
     Returns
     -------
@@ -137,7 +145,8 @@ def utility_per_row(a, v, p, c) -> np.ndarray:
     >>> utility_per_row([1, 0], [2.0, 2.0], [0.5, 0.5], [0.5, 1.5]).tolist()
     [1.5, 0.0]
     """
-    a, v, p, c = _check_rows(a, v, p, c)
+    if check_bool(check_input, "check_input"):
+        a, v, p, c = _check_rows(a, v, p, c)
     return _utility_rows(a, v, p, c)
 
 
@@ -207,7 +216,7 @@ def weighted_squared_error_per_row(a, v, p) -> np.ndarray:
     return (v * (a - p)) ** 2
 
 
-def weighted_mse(a, v, p) -> float:
+def weighted_mean_squared_error(a, v, p) -> float:
     """Mean value-weighted squared error ``mean_i v_i^2 (a_i - p_i)^2`` (lower is better).
 
     Parameters
@@ -232,7 +241,7 @@ def weighted_mse(a, v, p) -> float:
 
     Examples
     --------
-    >>> weighted_mse([1, 0], [2.0, 1.0], [0.5, 0.0])
+    >>> weighted_mean_squared_error([1, 0], [2.0, 1.0], [0.5, 0.0])
     0.5
     """
     a, v, p, _ = _check_rows(a, v, p)
@@ -337,7 +346,7 @@ def _eu_rows_core(a, v, p, c, beta, *, total=False):
     return acc if total else out
 
 
-def expected_utility_per_row(a, v, p, c, *, beta) -> np.ndarray:
+def expected_utility_per_row(a, v, p, c, *, beta, check_input: bool = True) -> np.ndarray:
     """Expected utility of each row when the competing bid is Gamma around ``c`` (chapelle eq. 3).
 
     Parameters
@@ -356,6 +365,8 @@ def expected_utility_per_row(a, v, p, c, *, beta) -> np.ndarray:
         beyond that).  Small ``beta`` spreads the bid
         widely (weighted squared error limit), large ``beta`` concentrates it
         at ``c`` (utility limit).
+    check_input : bool, default True
+        As in :func:`utility_per_row`.
 
     Returns
     -------
@@ -416,7 +427,8 @@ def expected_utility_per_row(a, v, p, c, *, beta) -> np.ndarray:
     [1.0, -0.2642]
     """
     b = _check_beta(beta)
-    a, v, p, c = _check_rows(a, v, p, c)
+    if check_bool(check_input, "check_input"):
+        a, v, p, c = _check_rows(a, v, p, c)
     return _eu_rows(a, v, p, c, b)
 
 
@@ -493,7 +505,22 @@ def _kendall_b(x, y):
         return np.clip(num / den, -1.0, 1.0)
 
 
-def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, rng=None) -> dict:
+class ABCorrelation(NamedTuple):
+    """Algorithm 1's correlations between offline metric differences and resampled A/B differences.
+
+    Floats for one metric, arrays of shape (n_metrics,) for several; the
+    trials have shape (n_trials,) or (n_metrics, n_trials).
+    """
+
+    pearson_r: float | np.ndarray  #: mean over the trials
+    pearson_r_std: float | np.ndarray  #: standard deviation over the trials (ddof 0)
+    kendall_tau: float | np.ndarray
+    kendall_tau_std: float | np.ndarray
+    r_trials: np.ndarray
+    tau_trials: np.ndarray
+
+
+def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, rng=None) -> ABCorrelation:
     """Correlation between offline metric differences and resampled A/B-test differences (Algorithm 1).
 
     Parameters
@@ -515,7 +542,7 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
 
     Returns
     -------
-    dict
+    ABCorrelation
         ``pearson_r``, ``pearson_r_std``, ``kendall_tau``, ``kendall_tau_std``:
         mean and standard deviation (ddof 0) over the trials, floats for 1-D
         ``offline_diff`` and arrays of shape (n_metrics,) for 2-D;
@@ -538,7 +565,7 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     With no online noise every trial is the same:
 
     >>> out = ab_test_correlation([1.0, 2.0, 3.0], [1.0, 3.0, 2.0], [0.0, 0.0, 0.0], n_trials=5, rng=0)
-    >>> round(out["pearson_r"], 3), round(out["kendall_tau"], 3), out["pearson_r_std"]
+    >>> round(out.pearson_r, 3), round(out.kendall_tau, 3), out.pearson_r_std
     (0.5, 0.333, 0.0)
     """
     off = _as_matrix(offline_diff, "offline_diff")
@@ -546,8 +573,7 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     on = check_finite(as_1d(online_diff, "online_diff"), "online_diff")
     se = check_nonnegative(online_se, "online_se")
     check_consistent_length(offline_diff=off[0], online_diff=on, online_se=se)
-    if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
-        raise ValueError(f"`n_trials` must be a positive integer; got {n_trials!r}")
+    check_int(n_trials, "n_trials", low=1)
     gen = check_rng(rng)
     draws = on[None, :] + se[None, :] * gen.standard_normal((int(n_trials), on.size))
     r = _pearson(off, draws)
@@ -567,4 +593,4 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     }
     if one_d:
         out = {k: (float(val[0]) if val.ndim == 1 else val[0]) for k, val in out.items()}
-    return out
+    return ABCorrelation(**out)

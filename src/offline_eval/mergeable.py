@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from . import bidding
-from .metrics import LOG_LOSS_EPS, auc_from_counts, roc_curve_from_counts
+from .metrics import LOG_LOSS_EPS, roc_auc_score_from_counts, roc_curve_from_counts
 
 __all__ = ["JointCounts", "LossSums", "QuantileSums", "ScoreCounts", "UtilitySums"]
 
@@ -76,7 +76,7 @@ class ScoreCounts:
     >>> a = ScoreCounts.from_arrays([0, 1, 1], [0.1, 0.4, 0.4])
     >>> b = ScoreCounts.from_arrays([0, 1], [0.4, 0.9])
     >>> m = a.merge(b)
-    >>> m.values.tolist(), m.pos.tolist(), m.neg.tolist(), round(m.auc(), 6)
+    >>> m.values.tolist(), m.pos.tolist(), m.neg.tolist(), round(m.roc_auc_score(), 6)
     ([0.1, 0.4, 0.9], [0.0, 2.0, 1.0], [1.0, 1.0, 0.0], 0.833333)
     """
 
@@ -111,16 +111,16 @@ class ScoreCounts:
         """Total weight per distinct score."""
         return self.pos + self.neg
 
-    def auc(self) -> float:
+    def roc_auc_score(self) -> float:
         """AUC with ties counted 1/2 (equals :func:`offline_eval.metrics.auc` on the rows)."""
-        return auc_from_counts(self.pos[::-1], self.neg[::-1])
+        return roc_auc_score_from_counts(self.pos[::-1], self.neg[::-1])
 
     def roc_curve(self):
         """``(fpr, tpr)`` at every distinct score, highest first (:func:`~offline_eval.metrics.roc_curve_from_counts`)."""
         return roc_curve_from_counts(self.pos[::-1], self.neg[::-1])
 
     def auc_error_bound(self) -> float:
-        """Bound on ``|auc() - AUC of the unrounded scores|``: 0 without ``resolution``.
+        """Bound on ``|roc_auc_score() - AUC of the unrounded scores|``: 0 without ``resolution``.
 
         Rounding loses only the order of a positive and a negative in one cell, counted 1/2 here and 0 or
         1 in truth: the bound is ``sum_cells pos * neg / 2`` over ``P * N``.
@@ -196,15 +196,15 @@ class LossSums:
     def ctr(self) -> float:
         return self._div(self.wy)
 
-    def rig(self) -> float:
+    def rig_score(self) -> float:
         """Relative information gain ``1 - log loss / H(ctr)`` (nan when every label is equal)."""
         h = _entropy(self.ctr()) if self.w > 0 else 0.0
         return 1.0 - self.log_loss() / h if h > 0 else float("nan")
 
-    def mse(self) -> float:
+    def mean_squared_error(self) -> float:
         return self._div(self.wsq)
 
-    def mae(self) -> float:
+    def mean_absolute_error(self) -> float:
         return self._div(self.wabs)
 
     def calibration_ratio(self) -> float:
@@ -276,7 +276,7 @@ class QuantileSums:
             rows.append(dict(quantile=k + 1, score_lo=self.lo[k], score_hi=self.hi[k], weight=s.w, clicks=s.wy,
                              ctr=s.ctr(), avg_pclick=s.wp / s.w, log_loss=s.log_loss(),
                              log_loss_share=s.wloss / total_loss if total_loss > 0 else float("nan"),
-                             rig=s.rig(), mse=s.mse(), mae=s.mae(), prediction_error=cal - 1.0,
+                             rig=s.rig_score(), mse=s.mean_squared_error(), mae=s.mean_absolute_error(), prediction_error=cal - 1.0,
                              calibration_ratio=cal))
         return pd.DataFrame(rows)
 

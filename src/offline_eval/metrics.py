@@ -1,10 +1,18 @@
 """Offline metrics of binary predictions (yi Sections 2.2 and 4.1-4.5).
 
-Discrimination: :func:`auc`, :func:`auc_from_counts`, :func:`roc_curve`,
-:func:`roc_curve_from_counts`.  Probability quality: :func:`log_loss`,
-:func:`rig`, :func:`mse`, :func:`nmse`, :func:`mae`, :func:`prediction_error`,
+Discrimination: :func:`roc_auc_score`, :func:`roc_auc_score_from_counts`,
+:func:`roc_curve`, :func:`roc_curve_from_counts`.  Probability quality:
+:func:`log_loss`, :func:`rig_score`, :func:`prediction_error`,
 :func:`calibration_ratio`, and :func:`quantile_breakdown` (the same metrics per
-quantile of predicted score).
+quantile of predicted score).  Residuals, for clicks and for any numeric
+response (rosset's RMSE, MAE and MAD too): :func:`mean_squared_error` (the
+Brier score on clicks), :func:`normalized_mean_squared_error`,
+:func:`root_mean_squared_error`, :func:`mean_absolute_error`,
+:func:`median_absolute_error`.  Uncertainty: :func:`bootstrap_ci`.
+
+Names say the direction: ``*_score`` higher is better, ``*_error`` and
+``*_loss`` lower is better.  Binary metrics take 0/1 (or bool) labels, or any
+two labels with ``pos_label`` naming the positive one, as scikit-learn's.
 
 All functions validate their inputs once (see :mod:`offline_eval._validation`):
 invalid input raises ``ValueError`` naming the argument; legal input on which
@@ -14,16 +22,17 @@ a metric is undefined (only one class present) returns ``nan`` with an
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
+from ._bootstrap import BootstrapCI, check_boot, percentile_ci
 from ._validation import (
     OfflineEvalWarning,
     as_1d,
     check_aligned,
     check_binary,
     check_consistent_length,
+    check_int,
+    check_real,
     check_finite,
     check_nonnegative,
     check_probability,
@@ -32,12 +41,12 @@ from ._validation import (
     warn_undefined,
 )
 
-__all__ = ["auc", "auc_from_counts", "roc_curve", "roc_curve_from_counts"]
+__all__ = ["roc_auc_score", "roc_auc_score_from_counts", "roc_curve", "roc_curve_from_counts"]
 
 
-def _check_scores(y_true, y_score, sample_weight):
+def _check_scores(y_true, y_score, sample_weight, pos_label=None):
     check_aligned(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
-    y = check_binary(y_true, "y_true")
+    y = check_binary(y_true, "y_true", pos_label=pos_label)
     s = check_finite(as_1d(y_score, "y_score"), "y_score")
     check_consistent_length(y_true=y, y_score=s)
     w = check_sample_weight(sample_weight, len(y))
@@ -46,17 +55,19 @@ def _check_scores(y_true, y_score, sample_weight):
     return y, s, scale_weights(w)
 
 
-def auc(y_true, y_score, *, sample_weight=None) -> float:
+def roc_auc_score(y_true, y_score, *, sample_weight=None, pos_label=None) -> float:
     """Area under the ROC curve, with tied scores counted one half.
 
     Parameters
     ----------
     y_true : array-like of shape (n,)
-        Binary labels, 0 or 1 (bool accepted).
+        Binary labels: 0/1 or bool, or any two labels with ``pos_label``.
     y_score : array-like of shape (n,)
         Finite scores; higher means "more likely positive".
     sample_weight : array-like of shape (n,), optional
         Non-negative weights.  A zero weight is the same as dropping the row.
+    pos_label : str, int or bool, optional
+        The label of the positives when ``y_true`` holds labels other than 0/1.
 
     Returns
     -------
@@ -92,12 +103,14 @@ def auc(y_true, y_score, *, sample_weight=None) -> float:
     --------
     Two positives, two negatives; one tie between a positive and a negative:
 
-    >>> auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
-    >>> auc([0, 1, 0, 1], [0.2, 0.2, 0.1, 0.9])
+    >>> roc_auc_score([0, 1, 0, 1], [0.2, 0.2, 0.1, 0.9])
     0.875
+    >>> roc_auc_score(["no", "no", "yes", "yes"], [0.1, 0.4, 0.35, 0.8], pos_label="yes")
+    0.75
     """
-    y, s, w = _check_scores(y_true, y_score, sample_weight)
+    y, s, w = _check_scores(y_true, y_score, sample_weight, pos_label)
     pos = y == 1
     if w is None:
         s_pos, s_neg = s[pos], s[~pos]
@@ -141,8 +154,13 @@ def auc(y_true, y_score, *, sample_weight=None) -> float:
     return float(min(max(num / (w_pos_total * w_neg_total), 0.0), 1.0))
 
 
-def roc_curve(y_true, y_score, *, sample_weight=None):
+def roc_curve(y_true, y_score, *, sample_weight=None, pos_label=None):
     """ROC curve through every distinct score.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`roc_auc_score`.
 
     Returns
     -------
@@ -155,7 +173,7 @@ def roc_curve(y_true, y_score, *, sample_weight=None):
     -----
     Same points as ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``,
     with or without ``sample_weight`` (rows of zero weight add no threshold).
-    The trapezoid area under the points equals :func:`auc`.
+    The trapezoid area under the points equals :func:`roc_auc_score`.
 
     Examples
     --------
@@ -163,7 +181,7 @@ def roc_curve(y_true, y_score, *, sample_weight=None):
     >>> fpr.tolist(), tpr.tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
-    y, s, w = _check_scores(y_true, y_score, sample_weight)
+    y, s, w = _check_scores(y_true, y_score, sample_weight, pos_label)
     if w is not None and (w == 0).any():  # as scikit-learn: a zero-weight row adds no threshold
         keep = w > 0
         y, s, w = y[keep], s[keep], w[keep]
@@ -219,8 +237,18 @@ def roc_curve_from_counts(positives, negatives):
     return _rates(np.r_[0.0, np.cumsum(pos)], np.r_[0.0, np.cumsum(neg)])
 
 
-def auc_from_counts(positives, negatives) -> float:
+def roc_auc_score_from_counts(positives, negatives) -> float:
     """AUC from per-bin counts given in descending score order (rows of a yi table).
+
+    Parameters
+    ----------
+    positives, negatives : array-like of shape (k,)
+        As in :func:`roc_curve_from_counts`.
+
+    Returns
+    -------
+    float
+        The AUC, or ``nan`` with a warning when one class has no count.
 
     Every row of a bin shares one score, so within a bin positives and
     negatives tie and count one half: the trapezoid rule on
@@ -228,11 +256,11 @@ def auc_from_counts(positives, negatives) -> float:
 
     .. math:: AUC = \\sum_k (FPR_k - FPR_{k-1}) \\frac{TPR_k + TPR_{k-1}}{2},
 
-    which equals :func:`auc` on the rows the bins expand to.
+    which equals :func:`roc_auc_score` on the rows the bins expand to.
 
     Examples
     --------
-    >>> auc_from_counts([3, 1], [1, 3])
+    >>> roc_auc_score_from_counts([3, 1], [1, 3])
     0.75
     """
     pos, neg = _check_counts(positives, negatives)
@@ -251,21 +279,23 @@ def auc_from_counts(positives, negatives) -> float:
 __all__ += [
     "calibration_ratio",
     "log_loss",
-    "mae",
-    "mse",
-    "nmse",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "median_absolute_error",
+    "normalized_mean_squared_error",
     "prediction_error",
     "quantile_breakdown",
-    "rig",
+    "rig_score",
+    "root_mean_squared_error",
 ]
 
 #: Default clipping of probabilities in :func:`log_loss` and :func:`rig`.
 LOG_LOSS_EPS = 1e-15
 
 
-def _check_probs(y_true, y_prob, sample_weight, *, scale=True):
+def _check_probs(y_true, y_prob, sample_weight, *, scale=True, pos_label=None):
     check_aligned(y_true=y_true, y_prob=y_prob, sample_weight=sample_weight)
-    y = check_binary(y_true, "y_true")
+    y = check_binary(y_true, "y_true", pos_label=pos_label)
     p = check_probability(y_prob, "y_prob")
     check_consistent_length(y_true=y, y_prob=p)
     w = check_sample_weight(sample_weight, len(y))
@@ -274,10 +304,15 @@ def _check_probs(y_true, y_prob, sample_weight, *, scale=True):
     return y, p, (scale_weights(w) if scale else w)
 
 
-def _check_eps(eps):
-    if not (isinstance(eps, (int, float, np.floating)) and 0 <= eps < 0.5):
-        raise ValueError(f"`eps` must be a number in [0, 0.5); got {eps!r}")
-    return float(eps)
+def _check_residuals(y_true, y_pred, sample_weight):
+    check_aligned(y_true=y_true, y_pred=y_pred, sample_weight=sample_weight)
+    y = check_finite(as_1d(y_true, "y_true"), "y_true")
+    m = check_finite(as_1d(y_pred, "y_pred"), "y_pred")
+    check_consistent_length(y_true=y, y_pred=m)
+    w = check_sample_weight(sample_weight, len(y))
+    if w is not None and not w.any():
+        raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
+    return y, m, scale_weights(w)
 
 
 def _mean(x, w):
@@ -299,15 +334,15 @@ def _entropy(gamma: float) -> float:
     return float(-gamma * np.log(gamma) - (1.0 - gamma) * np.log1p(-gamma))
 
 
-def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS) -> float:
+def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=None) -> float:
     """Mean log-loss (negative Bernoulli log-likelihood), natural log.
 
     Parameters
     ----------
     y_true : array-like of shape (n,)
-        Observed clicks, 0 or 1.
+        Observed clicks: 0/1 or bool, or any two labels with ``pos_label``.
     y_prob : array-like of shape (n,)
-        Predicted click probabilities (pClick), in [0, 1].
+        Predicted click probabilities (pClick, of the positive label), in [0, 1].
     sample_weight : array-like of shape (n,), optional
         Non-negative weights (for example impression counts); not all zero.
     eps : float, default 1e-15
@@ -315,6 +350,8 @@ def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS) -> float:
         a prediction of exactly 0 or 1 with the wrong label costs
         ``-log(eps)`` (34.5 nats) instead of infinity.  ``eps=0`` computes
         the unclipped loss, which is ``inf`` in that case.
+    pos_label : str, int or bool, optional
+        The label of the positives when ``y_true`` holds labels other than 0/1.
 
     Returns
     -------
@@ -342,16 +379,16 @@ def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS) -> float:
     >>> log_loss([1], [0.0], eps=0)
     inf
     """
-    y, p, w = _check_probs(y_true, y_prob, sample_weight)
-    return _mean(_pointwise_log_loss(y, p, _check_eps(eps)), w)
+    y, p, w = _check_probs(y_true, y_prob, sample_weight, pos_label=pos_label)
+    return _mean(_pointwise_log_loss(y, p, check_real(eps, "eps", low=0, high=0.5, closed="left")), w)
 
 
-def rig(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS) -> float:
+def rig_score(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=None) -> float:
     """Relative information gain: 1 - log-loss / entropy of the data's CTR.
 
     Parameters
     ----------
-    y_true, y_prob, sample_weight, eps
+    y_true, y_prob, sample_weight, eps, pos_label
         As in :func:`log_loss`.
 
     Returns
@@ -384,11 +421,11 @@ def rig(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS) -> float:
     --------
     Predicting the data's own CTR (0.25) for every row gains nothing:
 
-    >>> rig([1, 0, 0, 0], [0.25] * 4)
+    >>> rig_score([1, 0, 0, 0], [0.25] * 4)
     0.0
     """
-    y, p, w = _check_probs(y_true, y_prob, sample_weight)
-    eps = _check_eps(eps)
+    y, p, w = _check_probs(y_true, y_prob, sample_weight, pos_label=pos_label)
+    eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
     gamma = _mean(y, w)
     h = _entropy(gamma)
     if h == 0.0:
@@ -397,64 +434,18 @@ def rig(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS) -> float:
     return float(1.0 - _mean(_pointwise_log_loss(y, p, eps), w) / h)
 
 
-def mse(y_true, y_prob, *, sample_weight=None) -> float:
-    """Mean squared error (Brier score) of predicted probabilities.
-
-    Notes
-    -----
-    yi Section 4.3: :math:`MSE = \\frac1n \\sum_i c_i (1 - p_i)^2 + (1 - c_i) p_i^2`,
-    which for binary :math:`c_i` is :math:`\\frac1n \\sum_i (c_i - p_i)^2`.
-
-    Examples
-    --------
-    >>> mse([1, 0], [0.75, 0.5])
-    0.15625
-    """
-    y, p, w = _check_probs(y_true, y_prob, sample_weight)
-    return _mean((y - p) ** 2, w)
-
-
-def nmse(y_true, y_prob, *, sample_weight=None) -> float:
-    """MSE normalised by the variance of the labels, :math:`\\gamma (1 - \\gamma)`.
-
-    Returns ``nan`` with a warning when the data hold only one class.
-
-    Notes
-    -----
-    yi Section 4.3: :math:`NMSE = MSE / (\\gamma (1 - \\gamma))`, with
-    :math:`\\gamma` the CTR of the data; the constant predictor ``p = CTR``
-    has NMSE exactly 1.
-
-    Examples
-    --------
-    >>> nmse([1, 0, 0, 0], [0.25] * 4)
-    1.0
-    """
-    y, p, w = _check_probs(y_true, y_prob, sample_weight)
-    gamma = _mean(y, w)
-    var = gamma * (1.0 - gamma)
-    if var == 0.0:
-        warn_undefined(f"NMSE is undefined when the data's CTR is {gamma:g}; returning nan")
-        return float("nan")
-    return _mean((y - p) ** 2, w) / var
-
-
-def mae(y_true, y_prob, *, sample_weight=None) -> float:
-    """Mean absolute error :math:`\\frac1n \\sum_i |p_i - c_i|` (yi Section 4.4).
-
-    Examples
-    --------
-    >>> mae([1, 0], [0.75, 0.5])
-    0.375
-    """
-    y, p, w = _check_probs(y_true, y_prob, sample_weight)
-    return _mean(np.abs(p - y), w)
-
-
-def calibration_ratio(y_true, y_prob, *, sample_weight=None) -> float:
+def calibration_ratio(y_true, y_prob, *, sample_weight=None, pos_label=None) -> float:
     """Average pClick over actual CTR (1 for a calibrated model).
 
-    Returns ``nan`` with a warning when the data hold no click.
+    Parameters
+    ----------
+    y_true, y_prob, sample_weight, pos_label
+        As in :func:`log_loss`.
+
+    Returns
+    -------
+    float
+        The ratio, or ``nan`` with a warning when the data hold no click.
 
     Notes
     -----
@@ -466,14 +457,23 @@ def calibration_ratio(y_true, y_prob, *, sample_weight=None) -> float:
     >>> calibration_ratio([1, 0, 0, 0], [0.5, 0.1, 0.1, 0.3])
     1.0
     """
-    y, p, w = _check_probs(y_true, y_prob, sample_weight)
+    y, p, w = _check_probs(y_true, y_prob, sample_weight, pos_label=pos_label)
     return _ratio(_mean(p, w), _mean(y, w), "calibration ratio")
 
 
-def prediction_error(y_true, y_prob, *, sample_weight=None) -> float:
+def prediction_error(y_true, y_prob, *, sample_weight=None, pos_label=None) -> float:
     """Prediction error: average pClick over actual CTR, minus one.
 
-    Returns ``nan`` with a warning when the data hold no click.
+    Parameters
+    ----------
+    y_true, y_prob, sample_weight, pos_label
+        As in :func:`log_loss`.
+
+    Returns
+    -------
+    float
+        The relative error of the average prediction (0 for a model calibrated on average), or ``nan`` with a
+        warning when the data hold no click.
 
     Notes
     -----
@@ -486,7 +486,7 @@ def prediction_error(y_true, y_prob, *, sample_weight=None) -> float:
     >>> prediction_error([1, 0, 0, 0], [0.5, 0.25, 0.25, 0.5])
     0.5
     """
-    y, p, w = _check_probs(y_true, y_prob, sample_weight)
+    y, p, w = _check_probs(y_true, y_prob, sample_weight, pos_label=pos_label)
     return _ratio(_mean(p, w), _mean(y, w), "prediction error") - 1.0
 
 
@@ -497,7 +497,150 @@ def _ratio(avg_p, gamma, what):
     return float(avg_p / gamma)
 
 
-def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight=None, eps=LOG_LOSS_EPS):
+# ---------------------------------------------------------------------------------------
+# Residual measures: clicks against pClick (yi Sections 4.3-4.4), or any numeric response
+# against a regression model's prediction (rosset Section 2, eq. 1)
+# ---------------------------------------------------------------------------------------
+def mean_squared_error(y_true, y_pred, *, sample_weight=None) -> float:
+    """Mean squared error, :math:`\\sum_i w_i (y_i - m_i)^2 / \\sum_i w_i`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Responses: clicks (0/1) or any finite numbers.
+    y_pred : array-like of shape (n,)
+        Predictions (pClick for clicks), finite.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights, not all zero.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    On clicks it is the Brier score of yi Section 4.3,
+    :math:`\\frac1n \\sum_i c_i (1 - p_i)^2 + (1 - c_i) p_i^2`; on a numeric
+    response, rosset's squared-error loss.  Equal to
+    ``sklearn.metrics.mean_squared_error`` (and ``brier_score_loss`` on clicks),
+    with or without weights.
+
+    Examples
+    --------
+    >>> mean_squared_error([1, 0], [0.75, 0.5])
+    0.15625
+    """
+    y, m, w = _check_residuals(y_true, y_pred, sample_weight)
+    return _mean((y - m) ** 2, w)
+
+
+def root_mean_squared_error(y_true, y_pred, *, sample_weight=None) -> float:
+    """RMSE, the square root of :func:`mean_squared_error` (rosset's RMSE, Tables 1-2).
+
+    Parameters
+    ----------
+    y_true, y_pred, sample_weight
+        As in :func:`mean_squared_error`.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> root_mean_squared_error([0, 0], [3, 4])
+    3.5355339059327378
+    """
+    return float(np.sqrt(mean_squared_error(y_true, y_pred, sample_weight=sample_weight)))
+
+
+def normalized_mean_squared_error(y_true, y_pred, *, sample_weight=None) -> float:
+    """MSE over the (weighted) variance of ``y_true``: 1 for the constant prediction of the mean.
+
+    Parameters
+    ----------
+    y_true, y_pred, sample_weight
+        As in :func:`mean_squared_error`.
+
+    Returns
+    -------
+    float
+        NMSE, or ``nan`` with a warning when ``y_true`` is constant (only one class on clicks).
+
+    Notes
+    -----
+    yi Section 4.3: :math:`NMSE = MSE / (\\gamma (1 - \\gamma))` with :math:`\\gamma`
+    the CTR, which is the variance of 0/1 clicks; for any response the
+    denominator is :math:`\\sum_i w_i (y_i - \\bar y)^2 / \\sum_i w_i`.
+
+    Examples
+    --------
+    >>> normalized_mean_squared_error([1, 0, 0, 0], [0.25] * 4)
+    1.0
+    """
+    y, m, w = _check_residuals(y_true, y_pred, sample_weight)
+    var = _mean((y - _mean(y, w)) ** 2, w)
+    if var == 0.0:
+        warn_undefined("NMSE is undefined when `y_true` is constant (zero variance); returning nan")
+        return float("nan")
+    return _mean((y - m) ** 2, w) / var
+
+
+def mean_absolute_error(y_true, y_pred, *, sample_weight=None) -> float:
+    """Mean absolute error, :math:`\\sum_i w_i |y_i - m_i| / \\sum_i w_i` (yi Section 4.4; rosset's MAE).
+
+    Parameters
+    ----------
+    y_true, y_pred, sample_weight
+        As in :func:`mean_squared_error`.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    Equal to ``sklearn.metrics.mean_absolute_error``, with or without weights.
+
+    Examples
+    --------
+    >>> mean_absolute_error([1, 0], [0.75, 0.5])
+    0.375
+    >>> mean_absolute_error([0, 0], [3, -4])
+    3.5
+    """
+    y, m, w = _check_residuals(y_true, y_pred, sample_weight)
+    return _mean(np.abs(y - m), w)
+
+
+def median_absolute_error(y_true, y_pred) -> float:
+    """Median absolute error (rosset's MAD, eq. 1): the mean of the middle two residuals for even n.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        As in :func:`mean_squared_error` (no weights: the weighted median has
+        no single convention).
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    Equal to ``sklearn.metrics.median_absolute_error`` without weights.
+
+    Examples
+    --------
+    >>> median_absolute_error([0, 0, 0], [1, -5, 2])
+    2.0
+    """
+    y, m, _ = _check_residuals(y_true, y_pred, None)
+    return float(np.median(np.abs(y - m)))
+
+
+def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight=None, eps=LOG_LOSS_EPS,
+                       pos_label=None):
     """The metrics of :func:`log_loss` & co. per quantile of predicted score.
 
     Parameters
@@ -514,6 +657,8 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
         Non-negative weights (not all zero).
     eps : float, default 1e-15
         Clipping of :func:`log_loss`.
+    pos_label : str, int or bool, optional
+        As in :func:`log_loss`.
 
     Returns
     -------
@@ -544,10 +689,10 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
     """
     import pandas as pd
 
-    y, p, w = _check_probs(y_true, y_prob, sample_weight, scale=False)  # `weight` and `clicks` are reported as given
-    eps = _check_eps(eps)
-    if isinstance(n_quantiles, (bool, np.bool_)) or not isinstance(n_quantiles, (int, np.integer)) or n_quantiles < 1:
-        raise ValueError(f"`n_quantiles` must be a positive integer; got {n_quantiles!r}")
+    # `weight` and `clicks` are reported as given
+    y, p, w = _check_probs(y_true, y_prob, sample_weight, scale=False, pos_label=pos_label)
+    eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
+    check_int(n_quantiles, "n_quantiles", low=1)
     if n_quantiles > max(len(y), 1000):  # per-bin arrays: memory bounded by the data, not by the argument
         raise ValueError(f"`n_quantiles` must be at most max(rows, 1000) = {max(len(y), 1000)}; got {n_quantiles}")
     if by is None:
@@ -622,29 +767,7 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
 # ---------------------------------------------------------------------------------------
 # Bootstrap confidence intervals
 # ---------------------------------------------------------------------------------------
-__all__ += ["BootstrapCI", "bootstrap_ci"]
-
-
-class BootstrapCI(NamedTuple):
-    """A metric on the data with its bootstrap percentile interval.
-
-    ``value`` is the metric on the data; ``low``/``high`` the percentile
-    interval at ``level`` over the ``n_valid`` of ``n_boot`` resamples on
-    which the metric is defined; ``replicates`` the resampled values (``nan``
-    where undefined, e.g. a resample with one class).
-    """
-
-    value: float
-    low: float
-    high: float
-    level: float
-    n_boot: int
-    n_valid: int
-    replicates: np.ndarray
-
-    def confidence_interval(self) -> tuple[float, float]:
-        """``(low, high)``."""
-        return self.low, self.high
+__all__ += ["BootstrapCI", "bootstrap_ci"]  # BootstrapCI is defined in ._bootstrap
 
 
 def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 1000, level: float = 0.95,
@@ -661,21 +784,26 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
     Parameters
     ----------
     metric : callable
-        ``metric(y_true, y_pred, sample_weight=..., **kwargs) -> float``, e.g. :func:`auc`, :func:`log_loss`,
-        :func:`rig` (``sample_weight`` is passed only when given).
+        ``metric(y_true, y_pred, sample_weight=..., **kwargs) -> float``, e.g. :func:`roc_auc_score`,
+        :func:`log_loss`, :func:`rig_score` (``sample_weight`` is passed only when given).
     y_true, y_pred : array-like of shape (n,)
     sample_weight : array-like of shape (n,), optional
     n_boot : int, default 1000
     level : float in (0, 1), default 0.95
     rng : int, numpy.random.Generator or None
     **kwargs
-        Further keyword arguments of ``metric``.
+        Further keyword arguments of ``metric`` (with ``pos_label``, the labels are turned into 0/1 once).
+
+    Returns
+    -------
+    BootstrapCI
+        The value on the data, the interval (``.confidence_interval()``) and the replicates.
 
     Examples
     --------
     >>> y = [0, 1] * 10
     >>> s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.6, 0.9, 0.3, 0.5] * 2
-    >>> r = bootstrap_ci(auc, y, s, n_boot=200, rng=0)
+    >>> r = bootstrap_ci(roc_auc_score, y, s, n_boot=200, rng=0)
     >>> round(r.value, 4), r.low <= r.value <= r.high, r.n_valid
     (0.92, True, 200)
     """
@@ -685,13 +813,16 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
 
     if not callable(metric):
         raise ValueError(f"`metric` must be a callable metric(y_true, y_pred, ...); got {metric!r}")
-    _check_boot(n_boot, level)
+    check_boot(n_boot, level)
     check_aligned(y_true=y_true, y_pred=y_pred, sample_weight=sample_weight)
-    y = np.asarray(as_1d(y_true, "y_true", dtype=None))
+    extra = dict(kwargs)
+    if extra.get("pos_label") is not None:  # resample 0/1 labels: the same rows, no label lookup per resample
+        y = check_binary(y_true, "y_true", pos_label=extra.pop("pos_label"))
+    else:
+        y = np.asarray(as_1d(y_true, "y_true", dtype=None))
     p = as_1d(y_pred, "y_pred")
     check_consistent_length(y_true=y, y_pred=p)
     w = check_sample_weight(sample_weight, len(y))
-    extra = dict(kwargs)
     value = float(metric(y, p, **({"sample_weight": w} if w is not None else {}), **extra))
     gen = check_rng(rng)
     reps = np.empty(int(n_boot))
@@ -704,26 +835,4 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
                 reps[b] = metric(y[idx], p[idx], **ww, **extra)
             except ValueError:  # e.g. an all-zero resampled weight
                 reps[b] = np.nan
-    return _percentile_ci(value, reps, level, "the metric")
-
-
-def _check_boot(n_boot, level) -> None:
-    if isinstance(n_boot, (bool, np.bool_)) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
-        raise ValueError(f"`n_boot` must be a positive integer; got {n_boot!r}")
-    if isinstance(level, (bool, np.bool_)) or not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
-        raise ValueError(f"`level` must lie in (0, 1); got {level!r}")
-
-
-def _percentile_ci(value: float, reps: np.ndarray, level: float, what: str) -> BootstrapCI:
-    """The percentile interval of the finite replicates; ``nan`` (and a warning) when too many are undefined."""
-    n_boot = len(reps)
-    valid = np.isfinite(reps)
-    n_valid = int(valid.sum())
-    if n_valid < n_boot:
-        warn_undefined(f"{what} is undefined on {n_boot - n_valid} of {n_boot} resamples (left out of the interval)",
-                       stacklevel=4)
-    if n_valid < n_boot / 2:
-        low = high = float("nan")
-    else:
-        low, high = (float(x) for x in np.percentile(reps[valid], [(100 - 100 * level) / 2, (100 + 100 * level) / 2]))
-    return BootstrapCI(float(value), low, high, float(level), n_boot, n_valid, reps)
+    return percentile_ci(value, reps, level, "the metric")

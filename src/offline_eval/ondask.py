@@ -8,7 +8,7 @@ on a ``distributed`` client when one is active (``with Client(...):``).
 
 >>> import pandas as pd, dask.dataframe as dd
 >>> df = pd.DataFrame({"click": [0, 1, 1, 0], "p": [0.1, 0.4, 0.35, 0.8]})
->>> round(auc(dd.from_pandas(df, npartitions=2), "click", "p"), 6)
+>>> round(roc_auc_score(dd.from_pandas(df, npartitions=2), "click", "p"), 6)
 0.5
 
 Precision: counts are exact; sums agree with the in-memory functions to about 1e-12 relative (their
@@ -85,9 +85,9 @@ def _score_chunk(part, *, label, score, weight, resolution):
     return ScoreCounts.from_arrays(_col(part, label), _col(part, score), _col(part, weight), resolution=resolution)
 
 
-def auc(data, label, score, *, weight=None, resolution=None) -> float:
+def roc_auc_score(data, label, score, *, weight=None, resolution=None) -> float:
     """:func:`offline_eval.metrics.auc` of a whole log (ties count 1/2)."""
-    return score_counts(data, label, score, weight=weight, resolution=resolution).auc()
+    return score_counts(data, label, score, weight=weight, resolution=resolution).roc_auc_score()
 
 
 def roc_curve(data, label, score, *, weight=None, resolution=None):
@@ -111,14 +111,14 @@ def log_loss(data, label, prob, *, weight=None, **kwargs) -> float:
     return loss_sums(data, label, prob, weight=weight, **kwargs).log_loss()
 
 
-def rig(data, label, prob, *, weight=None, **kwargs) -> float:
+def rig_score(data, label, prob, *, weight=None, **kwargs) -> float:
     """:func:`offline_eval.metrics.rig` of a whole log."""
-    return loss_sums(data, label, prob, weight=weight, **kwargs).rig()
+    return loss_sums(data, label, prob, weight=weight, **kwargs).rig_score()
 
 
-def mse(data, label, prob, *, weight=None) -> float:
+def mean_squared_error(data, label, prob, *, weight=None) -> float:
     """:func:`offline_eval.metrics.mse` of a whole log."""
-    return loss_sums(data, label, prob, weight=weight).mse()
+    return loss_sums(data, label, prob, weight=weight).mean_squared_error()
 
 
 def calibration_ratio(data, label, prob, *, weight=None) -> float:

@@ -18,7 +18,7 @@ from scipy import integrate, special, stats
 
 from .. import reference
 from ..io import below_tolerance
-from ..bidding import _eu_rows, _utility_rows, ab_test_correlation, expected_utility_per_row
+from ..bidding import ab_test_correlation, expected_utility_per_row, utility_per_row
 from ..plotting import new_figure
 from ..synth.rtb import RTBWorld, expected_ab, simulate_rtb
 
@@ -117,9 +117,10 @@ def _offline_by_rows(world: RTBWorld, betas, masks) -> list[pd.DataFrame]:
 
     put("MSE", (a - pa) ** 2 - (a - pb) ** 2)
     put("Weighted MSE", v**2 * ((a - pa) ** 2 - (a - pb) ** 2))
-    put("Utility", _utility_rows(a, v, pb, c) - _utility_rows(a, v, pa, c))
+    put("Utility", utility_per_row(a, v, pb, c, check_input=False) - utility_per_row(a, v, pa, c, check_input=False))
     for beta in betas:
-        put(eu_column(beta), _eu_rows(a, v, pb, c, float(beta)) - _eu_rows(a, v, pa, c, float(beta)))
+        put(eu_column(beta), expected_utility_per_row(a, v, pb, c, beta=float(beta), check_input=False)
+            - expected_utility_per_row(a, v, pa, c, beta=float(beta), check_input=False))
     return [pd.DataFrame(o) for o in outs]
 
 
@@ -225,10 +226,10 @@ def correlation_table(offline: pd.DataFrame, online: pd.DataFrame, columns, *, n
     return pd.DataFrame(
         {
             "metric": list(columns),
-            "pearson_r": res["pearson_r"],
-            "pearson_r_std": res["pearson_r_std"],
-            "kendall_tau": res["kendall_tau"],
-            "kendall_tau_std": res["kendall_tau_std"],
+            "pearson_r": res.pearson_r,
+            "pearson_r_std": res.pearson_r_std,
+            "kendall_tau": res.kendall_tau,
+            "kendall_tau_std": res.kendall_tau_std,
         }
     )
 

@@ -171,9 +171,9 @@ def toy_table(ref: pd.DataFrame, illustrative_live=None) -> pd.DataFrame:
     rows = []
     for label, res in cases:
         for model in MODELS:
-            r = res[model]
-            rows.append({"setting": label, "model": model, "Acc": r["accuracy"], "Rec(C1)": r["recall"][0], "Rec(C2)": r["recall"][1],
-                         "Prec(C1)": r["precision"][0], "Prec(C2)": r["precision"][1]})
+            r = res.model(model)
+            rows.append({"setting": label, "model": model, "Acc": r.accuracy, "Rec(C1)": r.recall[0], "Rec(C2)": r.recall[1],
+                         "Prec(C1)": r.precision[0], "Prec(C2)": r.precision[1]})
     return pd.DataFrame(rows)
 
 
@@ -222,12 +222,12 @@ def evaluation_table(b_o, c_o, g_o, b_l, c_l, g_l, *, n_classes: int) -> tuple[p
         }
     rows = []
     for model in MODELS:
-        on = res["Online metrics"][model]
+        on = res["Online metrics"].model(model)
         for setting in SETTINGS:
-            r = res[setting][model]
-            rows.append(dict(model=model, setting=setting, Acc=r["accuracy"], std_Rec=_std_diff(r["recall"], on["recall"]),
-                             std_Prec=_std_diff(r["precision"], on["precision"]), Acc_error=r["accuracy"] - on["accuracy"],
-                             uncovered_mass=r.get("uncovered_mass", 0.0)))
+            r = res[setting].model(model)
+            rows.append(dict(model=model, setting=setting, Acc=r.accuracy, std_Rec=_std_diff(r.recall, on.recall),
+                             std_Prec=_std_diff(r.precision, on.precision), Acc_error=r.accuracy - on.accuracy,
+                             uncovered_mass=r.uncovered_mass))
     return pd.DataFrame(rows), res
 
 
@@ -252,7 +252,7 @@ def sweep_row(table: pd.DataFrame, res: dict) -> dict:
     out["joint_stdrec_below_offline"] = both(lambda m: t.loc[(m, "OAM JointDis"), "std_Rec"] < t.loc[(m, "Offline metrics"), "std_Rec"])
     out["joint_stdprec_below_offline"] = both(lambda m: t.loc[(m, "OAM JointDis"), "std_Prec"] < t.loc[(m, "Offline metrics"), "std_Prec"])
     out["joint_stdrec_below_inddis"] = both(lambda m: t.loc[(m, "OAM JointDis"), "std_Rec"] < t.loc[(m, "OAM IndDis"), "std_Rec"])
-    out["inddis_prec_equals_offline"] = both(lambda m: np.nanmax(np.abs(res["OAM IndDis"][m]["precision"] - res["Offline metrics"][m]["precision"]), initial=0.0) <= 1e-12)
+    out["inddis_prec_equals_offline"] = both(lambda m: np.nanmax(np.abs(res["OAM IndDis"].model(m).precision - res["Offline metrics"].model(m).precision), initial=0.0) <= 1e-12)
     out["offline_underestimates_acc"] = both(lambda m: t.loc[(m, "Offline metrics"), "Acc_error"] < 0)
     return out
 
@@ -620,12 +620,12 @@ def releases_experiment(seed, *, n_releases: int = 12, n_live: int = 20_000, n_o
         off_counts = synth.apportion(m_o, n_offline, capacity=joint_distribution(b, c, n_classes=n_classes, normalize=False))
         idx = synth.sample_by_cell(b, c, off_counts, n_classes=n_classes, rng=rng)
         with _quiet():
-            on = metrics_from_joint(joint_distribution(b, c, g, n_classes=n_classes))["candidate"]
-            off = metrics_from_joint(joint_distribution(b[idx], c[idx], g[idx], n_classes=n_classes))["candidate"]
-            oam = online_adaptive_metrics(b[idx], c[idx], g[idx], b, c, n_classes=n_classes)["candidate"]
+            on = metrics_from_joint(joint_distribution(b, c, g, n_classes=n_classes)).candidate
+            off = metrics_from_joint(joint_distribution(b[idx], c[idx], g[idx], n_classes=n_classes)).candidate
+            oam = online_adaptive_metrics(b[idx], c[idx], g[idx], b, c, n_classes=n_classes).candidate
         for name, d in domains:
             for metric, key in (("NLUER", "recall"), ("Friction", "precision")):
-                rows.append(dict(release=r, domain=name, metric=metric, online=on[key][d], offline=off[key][d], oam=oam[key][d]))
+                rows.append(dict(release=r, domain=name, metric=metric, online=getattr(on, key)[d], offline=getattr(off, key)[d], oam=getattr(oam, key)[d]))
     per_release = pd.DataFrame(rows)
     corr = []
     for (metric, domain), grp in per_release.groupby(["metric", "domain"], sort=False):
@@ -729,9 +729,9 @@ def convergence_experiment(seed, *, sizes=(50, 100, 200, 500, 1_000, 2_000, 5_00
             for label, method in (("OAM IndDis", "independent"), ("OAM JointDis", "joint")):
                 ests[label] = online_adaptive_metrics(b[idx], c[idx], g[idx], b, c, n_classes=k, method=method)
             for label, est in ests.items():
-                row = dict(N=int(n), method=label, uncovered_mass=float(est.get("uncovered_mass", 0.0)))
+                row = dict(N=int(n), method=label, uncovered_mass=float(est.uncovered_mass))
                 for metric, key in (("acc_error", "accuracy"), ("rec_error", "recall"), ("prec_error", "precision")):
-                    errs = [np.nanmean(np.abs(np.asarray(est[m][key]) - np.asarray(online[m][key]))) for m in MODELS]
+                    errs = [np.nanmean(np.abs(np.asarray(getattr(est.model(m), key)) - np.asarray(getattr(online.model(m), key)))) for m in MODELS]
                     row[metric] = float(np.mean(errs))
                 rows.append(row)
     return pd.DataFrame(rows)

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import ranking as rk
+from ..metrics import mean_absolute_error, root_mean_squared_error
 from ..claims import Ledger
 from ..io import below_tolerance, format_float
 from ..plotting import new_figure
@@ -174,7 +175,7 @@ def add_identity_claims(ledger: Ledger, ident: pd.DataFrame, y, pred) -> None:
         evidence=f"with the paper's decreasing-prediction order the printed sum counts discordant partners: over the M1 "
         f"survey it totals {int(printed_C.sum())} = 2T (T = {T:.0f}) and equals n - 1 - C_i for every firm "
         f"({bool(np.array_equal(printed_C, n - 1 - C))}); eq. 6 is unchanged by C_i -> n - 1 - C_i "
-        f"({rk._eq6(C.astype(float)):.6g} vs {rk._eq6((n - 1 - C).astype(float)):.6g}), so only Fig. 1 needs the corrected form",
+        f"({rk.tau_variance_from_concordance(C.astype(float)):.6g} vs {rk.tau_variance_from_concordance((n - 1 - C).astype(float)):.6g}), so only Fig. 1 needs the corrected form",
     )
     cut = rk.cutoff_auc(y, pred)
     term1 = float(((1 - cut.auc) * cut.weight)[cut.n_positive == 1].sum())
@@ -236,8 +237,8 @@ def breakdown(y, pred, *, rng=None, sizes=None, k_max: int = 10) -> tuple[pd.Dat
             "k": k, "d_tau_tilde": abs(rk.kendall_tau(y2, pred, tilde=True) - tt), "bound_tau": 2 * k / (n - 1),
             "d_rho_tilde": abs(rk.spearman_rho(y2, pred, tilde=True) - rt),
             "bound_rho": 6 * k / (n - 1) * (1 / (n + 1) + 0.5),
-            "RMSE_relative": rk.root_mean_squared_error(y2, pred) / clean["RMSE"],
-            "MAE_relative": rk.mean_absolute_error(y2, pred) / clean["MAE"],
+            "RMSE_relative": root_mean_squared_error(y2, pred) / clean["RMSE"],
+            "MAE_relative": mean_absolute_error(y2, pred) / clean["MAE"],
         })
     return one, pd.DataFrame(many)
 

@@ -40,7 +40,7 @@ import pandas as pd
 
 from .. import auction as au
 from .. import reference
-from ..metrics import auc, quantile_breakdown, rig
+from ..metrics import roc_auc_score, quantile_breakdown, rig_score
 from ..plotting import new_figure
 from ..synth import sponsored as sp
 
@@ -109,8 +109,8 @@ class Experiment:
     log: au.ClickLog
     logged: au.Impressions
     offline: dict
-    online_base: dict
-    online_best: dict
+    online_base: au.ABTest
+    online_best: au.ABTest
     simulated: dict
     sweep: pd.DataFrame
     scores: dict
@@ -159,7 +159,7 @@ def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=
     y = logged.click.astype(np.int8)
     f = log.click_curve[logged.slot]
     s1, s2 = p1[logged.query, logged.ad] * f, p2[logged.query, logged.ad] * f
-    offline = dict(auc_1=auc(y, s1), auc_2=auc(y, s2), rig_1=rig(y, s1), rig_2=rig(y, s2))
+    offline = dict(auc_1=roc_auc_score(y, s1), auc_2=roc_auc_score(y, s2), rig_1=rig_score(y, s1), rig_2=rig_score(y, s2))
     offline["auc_delta"] = offline["auc_2"] / offline["auc_1"] - 1
     offline["rig_delta"] = offline["rig_2"] / offline["rig_1"] - 1
     sim1 = au.simulate(log, p1, op=op_base)
@@ -167,13 +167,13 @@ def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=
     # 0.95 (an almost empty mainline) is always in the grid, so the mainline budget can be met
     grid = sorted(set(float(q) for q in mainline_quantiles) | {0.95})
     sweep = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=grid)
-    op_best, best_row = au.best_operating_point(sweep, max_ml_ads_per_pv=sim1["ml_ads_per_pv"])
+    op_best, best_row = au.best_operating_point(sweep, max_ml_ads_per_pv=sim1.ml_ads_per_pv)
     simulated = dict(
-        base_cy=sim1["cy"], base_ml_cy=sim1["ml_cy"], base_ml_ads_per_pv=sim1["ml_ads_per_pv"],
-        cy_delta=sim2["cy"] / sim1["cy"] - 1, ml_cy_delta=sim2["ml_cy"] / sim1["ml_cy"] - 1,
-        best_cy_delta=best_row["cy"] / sim1["cy"] - 1, best_ml_cy_delta=best_row["ml_cy"] / sim1["ml_cy"] - 1,
-        share_same_slot=sim2["share_same_slot"], share_calibrated=sim2["share_calibrated"],
-        share_reference=sim2["share_reference"],
+        base_cy=sim1.cy, base_ml_cy=sim1.ml_cy, base_ml_ads_per_pv=sim1.ml_ads_per_pv,
+        cy_delta=sim2.cy / sim1.cy - 1, ml_cy_delta=sim2.ml_cy / sim1.ml_cy - 1,
+        best_cy_delta=best_row["cy"] / sim1.cy - 1, best_ml_cy_delta=best_row["ml_cy"] / sim1.ml_cy - 1,
+        share_same_slot=sim2.share_same_slot, share_calibrated=sim2.share_calibrated,
+        share_reference=sim2.share_reference,
     )
     online_base = au.ab_test(world, (p1, op_base), (p2, op_base), n_page_views=n_ab, rng=r_ab1)
     online_best = au.ab_test(world, (p1, op_base), (p2, op_best), n_page_views=n_ab, rng=r_ab2)
@@ -187,8 +187,8 @@ def table5(exp: Experiment, printed: dict) -> pd.DataFrame:
     ``printed`` maps the columns ``AUC, RIG, CY, Mainline CY`` to the paper's cells.
     """
     ours = {"AUC": exp.offline["auc_delta"], "RIG": exp.offline["rig_delta"],
-            "CY": exp.online_base["cy_delta"], "Mainline CY": exp.online_base["ml_cy_delta"]}
-    se = {"CY": exp.online_base["cy_delta_se"], "Mainline CY": exp.online_base["ml_cy_delta_se"]}
+            "CY": exp.online_base.cy_delta, "Mainline CY": exp.online_base.ml_cy_delta}
+    se = {"CY": exp.online_base.cy_delta_se, "Mainline CY": exp.online_base.ml_cy_delta_se}
     return pd.DataFrame([
         dict(metric=k, kind="offline" if k in ("AUC", "RIG") else "online", paper=printed[k],
              reproduced_pct=100 * v, se_pct=100 * se[k] if k in se else np.nan)
@@ -218,8 +218,8 @@ def table6(exp: Experiment, printed: dict | None = None, *, panel: str | None = 
             "model-2 at": label, "alpha": op.alpha, "mainline_reserve": op.mainline_reserve,
             "offline AUC": 100 * exp.offline["auc_delta"], "offline RIG": 100 * exp.offline["rig_delta"],
             "simulated CY": 100 * sim_cy, "simulated Mainline CY": 100 * sim_ml,
-            "online CY": 100 * on["cy_delta"], "online CY se": 100 * on["cy_delta_se"],
-            "online Mainline CY": 100 * on["ml_cy_delta"], "online Mainline CY se": 100 * on["ml_cy_delta_se"],
+            "online CY": 100 * on.cy_delta, "online CY se": 100 * on.cy_delta_se,
+            "online Mainline CY": 100 * on.ml_cy_delta, "online Mainline CY se": 100 * on.ml_cy_delta_se,
         })
     df = pd.DataFrame(rows, columns=list(rows[-1]))
     if panel is not None:
@@ -282,30 +282,30 @@ def per_seed(seed, *, n_queries=1000, n_log=40_000, n_ab=100_000, n_quantiles=10
     share_low, _ = low_high_gap(bd, "log_loss_share")
     return dict(
         auc_delta=exp.offline["auc_delta"], rig_delta=exp.offline["rig_delta"],
-        online_cy_delta=ob["cy_delta"], online_cy_delta_se=ob["cy_delta_se"],
-        online_ml_cy_delta=ob["ml_cy_delta"], online_ml_cy_delta_se=ob["ml_cy_delta_se"],
+        online_cy_delta=ob.cy_delta, online_cy_delta_se=ob.cy_delta_se,
+        online_ml_cy_delta=ob.ml_cy_delta, online_ml_cy_delta_se=ob.ml_cy_delta_se,
         sim_cy_delta=sim["cy_delta"], sim_ml_cy_delta=sim["ml_cy_delta"],
-        best_alpha=exp.op_best.alpha, best_online_cy_delta=obest["cy_delta"], best_online_ml_cy_delta=obest["ml_cy_delta"],
+        best_alpha=exp.op_best.alpha, best_online_cy_delta=obest.cy_delta, best_online_ml_cy_delta=obest.ml_cy_delta,
         best_sim_cy_delta=sim["best_cy_delta"], best_sim_ml_cy_delta=sim["best_ml_cy_delta"],
         pe_gap_low=float(np.nanmean(gap[:k])), pe_gap_high=float(np.nanmean(gap[-k:])),
         # Table 5: offline up, online down (beyond 2 standard errors)
         t5_offline_gain=bool(exp.offline["auc_delta"] > 0 and exp.offline["rig_delta"] > 0),
-        t5_online_loss=bool(ob["cy_delta"] + 2 * ob["cy_delta_se"] < 0 and ob["ml_cy_delta"] + 2 * ob["ml_cy_delta_se"] < 0),
+        t5_online_loss=bool(ob.cy_delta + 2 * ob.cy_delta_se < 0 and ob.ml_cy_delta + 2 * ob.ml_cy_delta_se < 0),
         # Figs. 3-4: model-2 over-estimates, most in the low quantiles
         f34_low_overestimate=bool(np.nanmean(gap[:k]) > 0 and np.nanmean(gap[:k]) > np.nanmean(gap[-k:])),
         # Fig. 3: model-2's log-loss weighs more on the low quantiles than model-1's
         f3_share_gap_low=share_low, f3_low_loss_share=bool(share_low > 0),
         # Table 5 as a whole: offline up and online down
         t5_gain_and_loss=bool(exp.offline["auc_delta"] > 0 and exp.offline["rig_delta"] > 0
-                              and ob["cy_delta"] + 2 * ob["cy_delta_se"] < 0
-                              and ob["ml_cy_delta"] + 2 * ob["ml_cy_delta_se"] < 0),
+                              and ob.cy_delta + 2 * ob.cy_delta_se < 0
+                              and ob.ml_cy_delta + 2 * ob.ml_cy_delta_se < 0),
         # Table 6: the simulation agrees with online, at both operating points, for CY and mainline CY
         t6_sim_agrees=bool(all(agrees(a, b) for a, b in (
-            (sim["cy_delta"], ob["cy_delta"]), (sim["ml_cy_delta"], ob["ml_cy_delta"]),
-            (sim["best_cy_delta"], obest["cy_delta"]), (sim["best_ml_cy_delta"], obest["ml_cy_delta"])))),
+            (sim["cy_delta"], ob.cy_delta), (sim["ml_cy_delta"], ob.ml_cy_delta),
+            (sim["best_cy_delta"], obest.cy_delta), (sim["best_ml_cy_delta"], obest.ml_cy_delta)))),
         # Table 6: AUC and RIG deltas, read as predictions of the online CY delta, do not agree
-        t6_offline_disagrees=bool(not agrees(exp.offline["auc_delta"], ob["cy_delta"])
-                                  and not agrees(exp.offline["rig_delta"], ob["cy_delta"])),
+        t6_offline_disagrees=bool(not agrees(exp.offline["auc_delta"], ob.cy_delta)
+                                  and not agrees(exp.offline["rig_delta"], ob.cy_delta)),
     )
 
 
@@ -328,18 +328,18 @@ def table6_outcomes(exp: Experiment) -> dict:
     ob, obest, sim, off = exp.online_base, exp.online_best, exp.simulated, exp.offline
     return dict(
         auc_delta=off["auc_delta"], rig_delta=off["rig_delta"],
-        online_cy_delta=ob["cy_delta"], online_ml_cy_delta=ob["ml_cy_delta"],
+        online_cy_delta=ob.cy_delta, online_ml_cy_delta=ob.ml_cy_delta,
         sim_cy_delta=sim["cy_delta"], sim_ml_cy_delta=sim["ml_cy_delta"],
         best_alpha=exp.op_best.alpha,
-        best_online_cy_delta=obest["cy_delta"], best_online_cy_delta_se=obest["cy_delta_se"],
-        best_online_ml_cy_delta=obest["ml_cy_delta"], best_online_ml_cy_delta_se=obest["ml_cy_delta_se"],
+        best_online_cy_delta=obest.cy_delta, best_online_cy_delta_se=obest.cy_delta_se,
+        best_online_ml_cy_delta=obest.ml_cy_delta, best_online_ml_cy_delta_se=obest.ml_cy_delta_se,
         best_sim_cy_delta=sim["best_cy_delta"], best_sim_ml_cy_delta=sim["best_ml_cy_delta"],
         t6_sim_agrees=bool(all(agrees(a, b) for a, b in (
-            (sim["cy_delta"], ob["cy_delta"]), (sim["ml_cy_delta"], ob["ml_cy_delta"]),
-            (sim["best_cy_delta"], obest["cy_delta"]), (sim["best_ml_cy_delta"], obest["ml_cy_delta"])))),
-        t6_offline_disagrees=bool(not agrees(off["auc_delta"], ob["cy_delta"])
-                                  and not agrees(off["rig_delta"], ob["cy_delta"])),
-        t6_best_gains=bool(obest["cy_delta"] > 0),
+            (sim["cy_delta"], ob.cy_delta), (sim["ml_cy_delta"], ob.ml_cy_delta),
+            (sim["best_cy_delta"], obest.cy_delta), (sim["best_ml_cy_delta"], obest.ml_cy_delta)))),
+        t6_offline_disagrees=bool(not agrees(off["auc_delta"], ob.cy_delta)
+                                  and not agrees(off["rig_delta"], ob.cy_delta)),
+        t6_best_gains=bool(obest.cy_delta > 0),
         t6_offline_shape=bool(abs(off["auc_delta"]) < 0.01 and off["rig_delta"] > 10 * abs(off["auc_delta"])),
     )
 
@@ -360,10 +360,10 @@ def printed_tables(ref: pd.DataFrame) -> tuple[dict, dict]:
 def _pairs(exp: Experiment) -> dict:
     sim, ob, obest = exp.simulated, exp.online_base, exp.online_best
     return {
-        "baseline point, CY": (sim["cy_delta"], ob["cy_delta"]),
-        "baseline point, mainline CY": (sim["ml_cy_delta"], ob["ml_cy_delta"]),
-        "best simulated point, CY": (sim["best_cy_delta"], obest["cy_delta"]),
-        "best simulated point, mainline CY": (sim["best_ml_cy_delta"], obest["ml_cy_delta"]),
+        "baseline point, CY": (sim["cy_delta"], ob.cy_delta),
+        "baseline point, mainline CY": (sim["ml_cy_delta"], ob.ml_cy_delta),
+        "best simulated point, CY": (sim["best_cy_delta"], obest.cy_delta),
+        "best simulated point, mainline CY": (sim["best_ml_cy_delta"], obest.ml_cy_delta),
     }
 
 
@@ -408,13 +408,13 @@ def add_main_claims(ledger, exp: Experiment, bd: pd.DataFrame, ref: pd.DataFrame
     ledger.check(
         "yi-T5-online-loss", "Table 5", "model-2 loses click yield and mainline click yield online",
         criterion="relative CY and mainline CY deltas below zero by more than 2 standard errors, main seed",
-        holds=ob["cy_delta"] + 2 * ob["cy_delta_se"] < 0 and ob["ml_cy_delta"] + 2 * ob["ml_cy_delta_se"] < 0,
+        holds=ob.cy_delta + 2 * ob.cy_delta_se < 0 and ob.ml_cy_delta + 2 * ob.ml_cy_delta_se < 0,
         paper_value=f"CY {t5['CY']}, mainline CY {t5['Mainline CY']}", evidence=ev5,
-        reproduced_value=f"CY {100 * ob['cy_delta']:+.1f}% (se {100 * ob['cy_delta_se']:.1f}), "
-                         f"mainline CY {100 * ob['ml_cy_delta']:+.1f}% (se {100 * ob['ml_cy_delta_se']:.1f})")
+        reproduced_value=f"CY {100 * ob.cy_delta:+.1f}% (se {100 * ob.cy_delta_se:.1f}), "
+                         f"mainline CY {100 * ob.ml_cy_delta:+.1f}% (se {100 * ob.ml_cy_delta_se:.1f})")
     _size_rows(ledger, "yi-T5", "Table 5", "model-2's ", t5,
                (("AUC", "auc", off["auc_delta"]), ("RIG", "rig", off["rig_delta"]),
-                ("CY", "cy", ob["cy_delta"]), ("Mainline CY", "mlcy", ob["ml_cy_delta"])), ev5)
+                ("CY", "cy", ob.cy_delta), ("Mainline CY", "mlcy", ob.ml_cy_delta)), ev5)
     low, high = low_high_gap(bd, "prediction_error")
     ledger.check(
         "yi-F34-low-overestimate", "Figures 3-4",
@@ -435,8 +435,8 @@ def add_main_claims(ledger, exp: Experiment, bd: pd.DataFrame, ref: pd.DataFrame
     ledger.check(
         "yi-T6-best-point-gains", "Table 6", "at its best simulated operating point model-2 gains click yield online",
         criterion="online CY delta at the best simulated operating point > 0, main seed",
-        holds=obest["cy_delta"] > 0, paper_value=t6["online CY"], evidence=ev6,
-        reproduced_value=f"{100 * obest['cy_delta']:+.1f}% (alpha {exp.op_best.alpha:g})",
+        holds=obest.cy_delta > 0, paper_value=t6["online CY"], evidence=ev6,
+        reproduced_value=f"{100 * obest.cy_delta:+.1f}% (alpha {exp.op_best.alpha:g})",
         note="the paper's Table 6 model-2 (AUC +0.2%) is evidently another model than Table 5's (AUC +8.6%); "
              "Table 5's model-2 has a low-range over-estimation that no operating point in the sweep undoes")
 

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from ..metrics import auc, calibration_ratio, prediction_error, rig, roc_curve
+from ..metrics import roc_auc_score, calibration_ratio, prediction_error, rig_score, roc_curve
 from ..plotting import new_figure
 from ..synth.sponsored import distorted_pclick, sample_ctr
 
@@ -78,7 +78,7 @@ def fig1_run(seed, *, datasets, n=200_000, noise_sd=0.6):
     for (name, kw), r in zip(datasets.items(), rngs):
         y, p = impressions(n, r, noise_sd=noise_sd, **kw)
         fpr, tpr, _ = roc_curve(y, p)
-        out[name] = dict(auc=auc(y, p), calibration_ratio=calibration_ratio(y, p), ctr=float(y.mean()), fpr=fpr, tpr=tpr)
+        out[name] = dict(auc=roc_auc_score(y, p), calibration_ratio=calibration_ratio(y, p), ctr=float(y.mean()), fpr=fpr, tpr=tpr)
     return out
 
 
@@ -105,7 +105,7 @@ def fig2_run(seed, *, n=200_000, junk_shares=tuple(np.round(np.linspace(0.9, 0.0
     for js, r in zip(junk_shares, rngs):
         y, p = impressions(n, r, junk_share=float(js), noise_sd=noise_sd,
                            model_kwargs=dict(low_ctr=low_ctr, low_shift=low_shift))
-        rows.append(dict(junk_share=float(js), ctr=float(y.mean()), rig=rig(y, p), prediction_error=prediction_error(y, p)))
+        rows.append(dict(junk_share=float(js), ctr=float(y.mean()), rig=rig_score(y, p), prediction_error=prediction_error(y, p)))
     return pd.DataFrame(rows).sort_values("ctr", kind="stable").reset_index(drop=True)
 
 

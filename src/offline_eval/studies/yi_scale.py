@@ -74,8 +74,8 @@ def scale_tables(ref: pd.DataFrame, *, tables=yi_tables.ANOMALY_TABLES, panels=P
             ddf, n = log_frame(counts, rows_per_partition=rows_per_partition)
             sc = ondask.score_counts(ddf, "click", "pclick")
             _, totals = yi_tables.recompute_panel(ref, table, panel)
-            auc_rows.append(dict(table=table, panel=panel, rows=n, partitions=ddf.npartitions, auc_dask=sc.auc(),
-                                 auc_binned=totals["AUC"], abs_diff=abs(sc.auc() - totals["AUC"])))
+            auc_rows.append(dict(table=table, panel=panel, rows=n, partitions=ddf.npartitions, auc_dask=sc.roc_auc_score(),
+                                 auc_binned=totals["AUC"], abs_diff=abs(sc.roc_auc_score() - totals["AUC"])))
             clicks, no_clicks = counts["# clicks"].to_numpy(float), counts["# no-clicks"].to_numpy(float)
             binned_ratio = counts["Avg pClick"].to_numpy(float) / (clicks / (clicks + no_clicks))
             at = np.searchsorted(sc.values, counts["Avg pClick"].to_numpy(float))

@@ -14,7 +14,7 @@ import pandas as pd
 
 from .. import reference
 from ..claims import Ledger, matches_printed
-from ..metrics import auc, auc_from_counts, roc_curve_from_counts
+from ..metrics import roc_auc_score, roc_auc_score_from_counts, roc_curve_from_counts
 
 __all__ = [
     "ANOMALY_TABLES",
@@ -63,7 +63,7 @@ def binned_roc_table(avg_pclick, clicks, no_clicks) -> pd.DataFrame:
 
     Columns: ``Actual CTR`` = clicks / (clicks + no-clicks); ``TPR`` and ``FPR``
     cumulative over the bins; ``Trapezoid`` = (FPR_k - FPR_{k-1})(TPR_k + TPR_{k-1})/2;
-    ``Avg pClick / Actual CTR``.  The trapezoids sum to :func:`auc_from_counts`.
+    ``Avg pClick / Actual CTR``.  The trapezoids sum to :func:`roc_auc_score_from_counts`.
 
     Examples
     --------
@@ -124,7 +124,7 @@ def _totals(tab: pd.DataFrame) -> dict:
         "# clicks": int(c),
         "# no-clicks": int(nc),
         "Actual CTR": c / (c + nc),
-        "AUC": auc_from_counts(tab["# clicks"], tab["# no-clicks"]),
+        "AUC": roc_auc_score_from_counts(tab["# clicks"], tab["# no-clicks"]),
     }
 
 
@@ -268,7 +268,7 @@ def row_level_auc(ref: pd.DataFrame, table: str, panel: str) -> tuple[int, float
     """Number of rows, row-level :func:`auc` and binned AUC of one panel."""
     tab, totals = recompute_panel(ref, table, panel)
     y, s = expand_bins(tab["Avg pClick"], tab["# clicks"], tab["# no-clicks"])
-    return len(y), auc(y, s), totals["AUC"]
+    return len(y), roc_auc_score(y, s), totals["AUC"]
 
 
 

@@ -102,21 +102,13 @@ class RTBWorld:
     expected: pd.DataFrame | None = None
 
 
-def _logit(p):
-    return np.log(p) - np.log1p(-p)
-
-
-def _expit(x):
-    return 0.5 * (1.0 + np.tanh(0.5 * x))
-
-
 def _requests(rng, n, net, k, *, ctr_sigma, value_sigma, rho):
     """Draw ``n`` bid requests of network row ``net``: true p, value, price, click."""
     z = rng.standard_normal(n)
     w = rng.standard_normal(n)
     eta = rng.standard_normal(n)
-    logit_true = _logit(net["ctr"]) + ctr_sigma * z
-    p_true = _expit(logit_true)
+    logit_true = special.logit(net["ctr"]) + ctr_sigma * z
+    p_true = special.expit(logit_true)
     v = net["value"] * np.exp(value_sigma * w - 0.5 * value_sigma**2)
     s = (ctr_sigma * z + value_sigma * w) / np.hypot(ctr_sigma, value_sigma)
     c = net["price"] * np.exp(net["price_sigma"] * (rho * s + np.sqrt(1.0 - rho**2) * eta))
@@ -131,7 +123,7 @@ def _won(p, v, c):
 
 def _predict(rng, logit_true, net, model):
     eps = rng.standard_normal(len(logit_true))
-    return _expit(logit_true + net[f"bias_{model}"] + net[f"noise_{model}"] * eps)
+    return special.expit(logit_true + net[f"bias_{model}"] + net[f"noise_{model}"] * eps)
 
 
 def _context_moments(rng, n, net, *, ctr_sigma, value_sigma, rho, models=("a", "b")):
@@ -147,8 +139,8 @@ def _context_moments(rng, n, net, *, ctr_sigma, value_sigma, rho, models=("a", "
     """
     z = rng.standard_normal(n)
     w = rng.standard_normal(n)
-    logit_true = _logit(net["ctr"]) + ctr_sigma * z
-    p = _expit(logit_true)
+    logit_true = special.logit(net["ctr"]) + ctr_sigma * z
+    p = special.expit(logit_true)
     v = net["value"] * np.exp(value_sigma * w - 0.5 * value_sigma**2)
     s = (ctr_sigma * z + value_sigma * w) / np.hypot(ctr_sigma, value_sigma)
     mu = np.log(net["price"]) + net["price_sigma"] * rho * s

@@ -30,11 +30,12 @@ and draws everything from it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from .._validation import check_probability, check_rng
+from scipy.special import expit, logit
+
+from .._validation import check_rng
+from ..auction import PageViews, SponsoredWorld, sample_page_views
 
 __all__ = [
     "PageViews",
@@ -46,14 +47,6 @@ __all__ = [
     "sample_ctr",
     "sample_page_views",
 ]
-
-
-def _logit(p):
-    return np.log(p) - np.log1p(-p)
-
-
-def _expit(x):
-    return 0.5 * (1.0 + np.tanh(0.5 * x))  # no overflow for large |x|
 
 
 def _positive(name, value, *, allow_zero=False):
@@ -218,11 +211,11 @@ def distorted_pclick(ctr, rng=None, *, noise_sd=0.5, scale=1.0, low_ctr=0.005, l
     _positive("width", width)
     if not 0 < low_ctr < 1:
         raise ValueError(f"`low_ctr` must be in (0, 1); got {low_ctr!r}")
-    ell = _logit(c)
-    l0 = _logit(low_ctr)
+    ell = logit(c)
+    l0 = logit(low_ctr)
     x = ell + np.log(scale) + noise_sd * rng.standard_normal(c.shape) - 0.5 * noise_sd**2
-    x = x + low_shift * _expit((l0 - ell) / width) + high_shift * _expit((ell - l0) / width)
-    return np.clip(_expit(x), 1e-12, 1 - 1e-12)
+    x = x + low_shift * expit((l0 - ell) / width) + high_shift * expit((ell - l0) / width)
+    return np.clip(expit(x), 1e-12, 1 - 1e-12)
 
 
 def overestimate_low_range(pclick, *, low_ctr=0.004, low_shift=4.0, width=None) -> np.ndarray:
@@ -299,54 +292,10 @@ def overestimate_low_range(pclick, *, low_ctr=0.004, low_shift=4.0, width=None) 
     if width < low_shift / 4.0:
         raise ValueError(f"`width` must be >= low_shift / 4 = {low_shift / 4.0:g} so that the map keeps the order "
                          f"of the predictions; got {width!r}")
-    shift = low_shift * _expit((_logit(low_ctr) - _logit(p)) / width)
+    shift = low_shift * expit((logit(low_ctr) - logit(p)) / width)
     # multiply the odds rather than round-trip through log-odds: keeps full relative precision at p ~ 1e-9
     m = np.exp(np.minimum(shift, 700.0))
     return np.clip(p * m / (1.0 - p + p * m), 1e-12, 1 - 1e-12)
-
-
-@dataclass(frozen=True)
-class SponsoredWorld:
-    """Queries, their candidate ads, true CTRs and the page layout.
-
-    Attributes
-    ----------
-    query_prob : ndarray of shape (n_queries,)
-        Probability that a page view is for each query (sums to 1).
-    bids : ndarray of shape (n_queries, n_candidates)
-        Cost-per-click bid of each candidate ad of each query.
-    ctr : ndarray of shape (n_queries, n_candidates)
-        True position-unbiased CTR (at the top mainline slot).
-    click_curve : ndarray of shape (n_slots,)
-        Examination factor per slot, mainline slots first (:func:`click_curve`).
-    n_mainline : int
-        Number of mainline slots; the other slots are sidebar slots.
-    participation : float
-        Probability that a candidate takes part in a given auction.
-    """
-
-    query_prob: np.ndarray
-    bids: np.ndarray
-    ctr: np.ndarray
-    click_curve: np.ndarray
-    n_mainline: int
-    participation: float
-
-    @property
-    def n_queries(self) -> int:
-        return self.bids.shape[0]
-
-    @property
-    def n_candidates(self) -> int:
-        return self.bids.shape[1]
-
-    @property
-    def n_slots(self) -> int:
-        return len(self.click_curve)
-
-    @property
-    def n_sidebar(self) -> int:
-        return self.n_slots - self.n_mainline
 
 
 def make_world(
@@ -413,47 +362,3 @@ def make_world(
     qf = np.exp(query_ctr_sd * rng.standard_normal((n_queries, 1)) - 0.5 * query_ctr_sd**2)
     ctr = np.clip(ctr * qf, 1e-9, 0.9)
     return SponsoredWorld(query_prob, bids, ctr, curve, n_mainline, float(participation))
-
-
-@dataclass(frozen=True)
-class PageViews:
-    """The auctions of a stream of page views.
-
-    Attributes
-    ----------
-    query : ndarray of int64, shape (n,)
-    bids : ndarray of shape (n, n_candidates)
-        The query's bids, 0 for candidates that do not take part.
-    """
-
-    query: np.ndarray
-    bids: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.query)
-
-
-def sample_page_views(world: SponsoredWorld, n, rng=None) -> PageViews:
-    """Draw ``n`` page views: a query each (by frequency) and who takes part.
-
-    Examples
-    --------
-    >>> w = make_world(0, n_queries=3, n_candidates=2)
-    >>> pv = sample_page_views(w, 4, 1)
-    >>> pv.bids.shape, bool((pv.bids >= 0).all())
-    ((4, 2), True)
-    """
-    rng = check_rng(rng)
-    if not (isinstance(n, (int, np.integer)) and n >= 1):
-        raise ValueError(f"`n` must be a positive integer; got {n!r}")
-    query = rng.choice(world.n_queries, size=int(n), p=world.query_prob)
-    present = rng.random((int(n), world.n_candidates)) < world.participation
-    return PageViews(query.astype(np.int64), np.where(present, world.bids[query], 0.0))
-
-
-def _check_pclick_table(world: SponsoredWorld, pclick, name="pclick") -> np.ndarray:
-    p = np.asarray(pclick, dtype=np.float64)
-    if p.shape != world.ctr.shape:
-        raise ValueError(f"`{name}` must have shape {world.ctr.shape}; got {p.shape}")
-    check_probability(p.ravel(), name)
-    return p
