@@ -192,7 +192,7 @@ t6b.set_index("model-2 at").T
 
 # %%
 pd.DataFrame({
-    point: {"baseline": ab["control_ml_ads_per_pv"], "new model": ab["treatment_ml_ads_per_pv"]}
+    point: {"baseline": ab.control.ml_ads_per_pv, "new model": ab.treatment.ml_ads_per_pv}
     for point, ab in (("baseline operating point", exp6.online_base), ("best simulated operating point", exp6.online_best))
 }).rename_axis("mainline ads per page view").round(2)
 

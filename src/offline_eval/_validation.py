@@ -268,6 +268,8 @@ def check_int(x, name: str, *, low=None, high=None) -> int:
         want = "a positive integer"
     elif high is None and low == 0:
         want = "a non-negative integer"
+    elif high is None and low is not None:
+        want = f"an integer >= {low}"
     else:
         want = f"an integer in {_interval(low, high, 'both')}"
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
@@ -291,7 +293,11 @@ def check_real(x, name: str, *, low=None, high=None, closed: str = "both") -> fl
         if ok and high is not None:
             ok = v <= high if closed in ("both", "right") else v < high
     if not ok:
-        raise ValueError(f"`{name}` must be a finite number in {_interval(low, high, closed)}; got {x!r}")
+        if low == 0 and high is None:
+            want = "a finite non-negative number" if closed in ("both", "left") else "a finite positive number"
+        else:
+            want = f"a finite number in {_interval(low, high, closed)}"
+        raise ValueError(f"`{name}` must be {want}; got {x!r}")
     return float(x)
 
 

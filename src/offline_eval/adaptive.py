@@ -92,7 +92,12 @@ class AdaptiveMetrics(NamedTuple):
     classes: np.ndarray
 
     def model(self, name: str) -> ModelMetrics:
-        """``"baseline"`` or ``"candidate"`` by name."""
+        """``"baseline"`` or ``"candidate"`` by name.
+
+        Parameters
+        ----------
+        name : {"baseline", "candidate"}
+        """
         return getattr(self, check_choice(name, "name", ("baseline", "candidate")))
 
 

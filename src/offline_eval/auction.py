@@ -85,9 +85,7 @@ class OperatingPoint:
 
     def __post_init__(self):
         for name in ("alpha", "reserve", "mainline_reserve"):
-            v = getattr(self, name)
-            if not (isinstance(v, (int, float, np.floating, np.integer)) and np.isfinite(v) and v >= 0):
-                raise ValueError(f"`{name}` must be a finite non-negative number; got {v!r}")
+            check_real(getattr(self, name), name, low=0)
         if self.mainline_reserve < self.reserve:
             raise ValueError(f"`mainline_reserve` must be >= `reserve` ({self.reserve:g}); got {self.mainline_reserve:g}")
 
@@ -130,10 +128,8 @@ def _check_matrix(x, name):
 
 
 def _check_layout(n_mainline, n_sidebar):
-    if not (isinstance(n_mainline, (int, np.integer)) and n_mainline >= 0):
-        raise ValueError(f"`n_mainline` must be a non-negative integer; got {n_mainline!r}")
-    if not (isinstance(n_sidebar, (int, np.integer)) and n_sidebar >= 0):
-        raise ValueError(f"`n_sidebar` must be a non-negative integer; got {n_sidebar!r}")
+    check_int(n_mainline, "n_mainline", low=0)
+    check_int(n_sidebar, "n_sidebar", low=0)
     if n_mainline + n_sidebar > 127:
         raise ValueError(f"at most 127 slots; got {n_mainline + n_sidebar}")
 
@@ -355,6 +351,13 @@ class PageViews:
 def sample_page_views(world: SponsoredWorld, n, rng=None) -> PageViews:
     """Draw ``n`` page views: a query each (by frequency) and who takes part.
 
+    Parameters
+    ----------
+    world : SponsoredWorld
+    n : int >= 1
+        Number of page views.
+    rng : None, int or numpy.random.Generator
+
     Examples
     --------
     >>> from offline_eval.synth.sponsored import make_world
@@ -474,7 +477,13 @@ class ClickYield(NamedTuple):
     revenue_per_pv: float
 
     def confidence_interval(self, metric: str = "cy", level: float = 0.95) -> tuple[float, float]:
-        """Normal interval of ``cy`` or ``ml_cy`` from its standard error."""
+        """Normal interval of ``cy`` or ``ml_cy`` from its standard error.
+
+        Parameters
+        ----------
+        metric : {"cy", "ml_cy"}, default "cy"
+        level : float in (0, 1), default 0.95
+        """
         return _normal_interval(self, metric, level)
 
 
@@ -549,7 +558,13 @@ class ABTest(NamedTuple):
     expected_ml_cy_delta: float
 
     def confidence_interval(self, metric: str = "cy_delta", level: float = 0.95) -> tuple[float, float]:
-        """Normal interval of ``cy_delta`` or ``ml_cy_delta`` from its standard error."""
+        """Normal interval of ``cy_delta`` or ``ml_cy_delta`` from its standard error.
+
+        Parameters
+        ----------
+        metric : {"cy_delta", "ml_cy_delta"}, default "cy_delta"
+        level : float in (0, 1), default 0.95
+        """
         return _normal_interval(self, metric, level)
 
 
@@ -639,6 +654,8 @@ class ClickLog:
         if page_views.bids.shape[1] != N.shape[1]:
             raise ValueError(f"`page_views` have {page_views.bids.shape[1]} candidates, the counts {N.shape[1]}")
         self.page_views = page_views
+        self.queries = None  # labels of the query codes, and where each (query, ad) sits: set by from_frame
+        self.ads = None
         self.impressions = N
         self.clicks = C
         self.n_mainline = int(n_mainline)
@@ -769,7 +786,7 @@ class ClickLog:
         bid_table = np.zeros((len(pv_query), n_c))
         bid_table[pv_codes, ac] = bids
         log = cls(PageViews(pv_query, bid_table), N, C, n_mainline=int(n_mainline), n_iter=n_iter)
-        log.queries = np.asarray(queries)
+        log.queries = np.asarray(queries, dtype=object)
         log.ads = pairs
         return log
 
@@ -789,7 +806,7 @@ class ClickLog:
             0 where a query has no such candidate.  A pair of the log missing
             from ``frame`` is an error; pairs the log does not know are ignored.
         """
-        ads = getattr(self, "ads", None)
+        ads = self.ads
         if ads is None:
             raise ValueError("`pclick_table` needs a log made by `ClickLog.from_frame`")
         missing = [c for c in (query, ad, pclick) if c not in frame.columns]
@@ -809,7 +826,19 @@ class ClickLog:
 
     @classmethod
     def from_impressions(cls, page_views: PageViews, impressions: Impressions, *, n_queries, n_candidates, n_slots, n_iter=200):
-        """Aggregate served impressions into a log (counts per query, ad and slot)."""
+        """Aggregate served impressions into a log (counts per query, ad and slot).
+
+        Parameters
+        ----------
+        page_views : PageViews
+            The auctions that were served.
+        impressions : Impressions
+            What :func:`serve` showed on them.
+        n_queries, n_candidates, n_slots : int
+            The shape of the log's tables.
+        n_iter : int, default 200
+            Iterations of the click-curve fit.
+        """
         key = (impressions.query * n_candidates + impressions.ad) * n_slots + impressions.slot
         size = n_queries * n_candidates * n_slots
         N = np.bincount(key, minlength=size).astype(np.float64).reshape(n_queries, n_candidates, n_slots)
@@ -826,6 +855,11 @@ class ClickLog:
         Returns ``(ctr, source)`` with ``source`` 0 = historic CTR of the pair
         at that slot, 1 = pair CTR calibrated by the click curve, 2 = the
         slot's reference CTR (yi Section 4.6, in that order).
+
+        Parameters
+        ----------
+        query, ad, slot : array-like of int
+            Codes of the query, of the ad among the query's candidates, and of the slot (broadcast together).
         """
         n = self.impressions[query, ad, slot]
         c = self.clicks[query, ad, slot]
@@ -904,10 +938,17 @@ def rank_score_quantiles(log: ClickLog, pclick, *, alpha, quantiles) -> np.ndarr
 
     A scale-free way to place reserves: the rank-score scale changes with
     ``alpha``, the quantiles do not.
+
+    Parameters
+    ----------
+    log : ClickLog
+    pclick : array-like of shape (n_queries, n_candidates)
+        The model's pClick per (query, ad).
+    alpha : float >= 0
+        Click investment power of the rank score.
+    quantiles : float or sequence of float in [0, 1]
     """
-    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(alpha) or alpha < 0:
-        raise ValueError(f"`alpha` must be a finite number >= 0; got {alpha!r}")
+    check_real(alpha, "alpha", low=0)
     q = np.asarray(quantiles, dtype=np.float64)
     if not (np.isfinite(q).all() and ((q >= 0) & (q <= 1)).all()):
         raise ValueError(f"`quantiles` must lie in [0, 1]; got {quantiles!r}")

@@ -21,7 +21,7 @@ accumulator                 what it holds                                       
 Notes
 -----
 **AUC and ROC.** The per-score counts of :class:`ScoreCounts` are all the AUC needs (ties count 1/2,
-as in :func:`offline_eval.metrics.auc`).  They are exact and bounded when the scores take a bounded
+as in :func:`offline_eval.metrics.roc_auc_score`).  They are exact and bounded when the scores take a bounded
 number of distinct values (a model's scores stored at a fixed precision).  For continuous scores,
 ``resolution`` rounds every score to a multiple of it first, which bounds the number of cells by
 ``1 / resolution`` for scores in [0, 1]; only the order of a positive and a negative in the *same*
@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from . import bidding
+from ._validation import check_int, check_real
 from .metrics import LOG_LOSS_EPS, roc_auc_score_from_counts, roc_curve_from_counts
 
 __all__ = ["JointCounts", "LossSums", "QuantileSums", "ScoreCounts", "UtilitySums"]
@@ -87,11 +88,19 @@ class ScoreCounts:
 
     @classmethod
     def from_arrays(cls, y_true, y_score, sample_weight=None, *, resolution=None) -> ScoreCounts:
-        """Counts of one chunk; ``resolution`` rounds scores to its multiples first (see the notes)."""
+        """Counts of one chunk; ``resolution`` rounds scores to its multiples first (see the notes).
+
+        Parameters
+        ----------
+        y_true, y_score : array-like of shape (n,)
+            Labels (0/1) and scores of the chunk.
+        sample_weight : array-like of shape (n,), optional
+        resolution : float > 0, optional
+            Round scores to multiples of it first (bounded memory; see the class notes).
+        """
         y, s, w = _arrays(y_true, y_score, sample_weight)
         if resolution is not None:
-            if not (isinstance(resolution, (int, float)) and not isinstance(resolution, bool) and resolution > 0):
-                raise ValueError(f"`resolution` must be a positive number; got {resolution!r}")
+            check_real(resolution, "resolution", low=0, closed="right")
             s = np.round(s / resolution) * resolution
         values, inv = np.unique(s, return_inverse=True)
         pos = np.bincount(inv, weights=w * y, minlength=len(values))
@@ -99,6 +108,13 @@ class ScoreCounts:
         return cls(values, pos, neg, None if resolution is None else float(resolution))
 
     def merge(self, other: ScoreCounts) -> ScoreCounts:
+        """The accumulator of both chunks (this one and ``other``): as if filled from their rows at once.
+
+        Parameters
+        ----------
+        other : ScoreCounts
+            The accumulator of another chunk of the same log (same options).
+        """
         if self.resolution != other.resolution:
             raise ValueError(f"cannot merge counts at resolution {self.resolution} and {other.resolution}")
         values, inv = np.unique(np.r_[self.values, other.values], return_inverse=True)
@@ -112,7 +128,7 @@ class ScoreCounts:
         return self.pos + self.neg
 
     def roc_auc_score(self) -> float:
-        """AUC with ties counted 1/2 (equals :func:`offline_eval.metrics.auc` on the rows)."""
+        """AUC with ties counted 1/2 (equals :func:`offline_eval.metrics.roc_auc_score` on the rows)."""
         return roc_auc_score_from_counts(self.pos[::-1], self.neg[::-1])
 
     def roc_curve(self):
@@ -172,6 +188,16 @@ class LossSums:
 
     @classmethod
     def from_arrays(cls, y_true, y_prob, sample_weight=None, *, eps=LOG_LOSS_EPS) -> LossSums:
+        """The accumulator of one chunk of a log.
+
+        Parameters
+        ----------
+        y_true, y_prob : array-like of shape (n,)
+            Clicks (0/1) and predicted probabilities of the chunk.
+        sample_weight : array-like of shape (n,), optional
+        eps : float, default 1e-15
+            Clipping of the log loss, as in :func:`offline_eval.metrics.log_loss`.
+        """
         y, p, w = _arrays(y_true, y_prob, sample_weight, names=("y_true", "y_prob"))
         if ((p < 0) | (p > 1)).any():
             raise ValueError("`y_prob` must lie in [0, 1]")
@@ -183,6 +209,13 @@ class LossSums:
                    float(np.dot(w, d * d)), float(np.dot(w, np.abs(d))), float(eps))
 
     def merge(self, other: LossSums) -> LossSums:
+        """The accumulator of both chunks (this one and ``other``): as if filled from their rows at once.
+
+        Parameters
+        ----------
+        other : LossSums
+            The accumulator of another chunk of the same log (same options).
+        """
         if self.eps != other.eps:
             raise ValueError(f"cannot merge sums with eps {self.eps} and {other.eps}")
         return LossSums(*(getattr(self, k) + getattr(other, k) for k in _SUMS), eps=self.eps)
@@ -234,9 +267,14 @@ class QuantileSums:
 
         A value's bin is ``min(floor(q * weight below it / total), q - 1)`` -- the bin of the first row of
         its tie group in :func:`offline_eval.metrics.quantile_breakdown`.
+
+        Parameters
+        ----------
+        first_pass : ScoreCounts
+            The exact score counts (no ``resolution``) of the whole log's binning score.
+        n_quantiles : int >= 1
         """
-        if not (isinstance(n_quantiles, (int, np.integer)) and not isinstance(n_quantiles, bool) and n_quantiles >= 1):
-            raise ValueError(f"`n_quantiles` must be a positive integer; got {n_quantiles!r}")
+        check_int(n_quantiles, "n_quantiles", low=1)
         wt = first_pass.weight
         below = np.cumsum(wt) - wt
         q = int(n_quantiles)
@@ -245,6 +283,19 @@ class QuantileSums:
 
     @classmethod
     def from_arrays(cls, edges, n_quantiles, y_true, y_prob, by=None, sample_weight=None, *, eps=LOG_LOSS_EPS):
+        """The accumulator of one chunk of a log.
+
+        Parameters
+        ----------
+        edges : tuple of ndarray
+            From :meth:`QuantileSums.edges` on the whole log's first pass.
+        n_quantiles : int >= 1
+        y_true, y_prob : array-like of shape (n,)
+        by : array-like of shape (n,), optional
+            The binning score (default ``y_prob``).
+        sample_weight : array-like of shape (n,), optional
+        eps : float, default 1e-15
+        """
         values, bins = edges
         q = int(n_quantiles)
         s = np.asarray(y_prob if by is None else by, dtype=np.float64)
@@ -262,6 +313,13 @@ class QuantileSums:
         return cls(sums, lo, hi)
 
     def merge(self, other: QuantileSums) -> QuantileSums:
+        """The accumulator of both chunks (this one and ``other``): as if filled from their rows at once.
+
+        Parameters
+        ----------
+        other : QuantileSums
+            The accumulator of another chunk of the same log (same options).
+        """
         return QuantileSums(tuple(a.merge(b) for a, b in zip(self.sums, other.sums)),
                             np.minimum(self.lo, other.lo), np.maximum(self.hi, other.hi))
 
@@ -299,6 +357,15 @@ class JointCounts:
 
     @classmethod
     def from_arrays(cls, hyp_b, hyp_c, truth=None) -> JointCounts:
+        """The accumulator of one chunk of a log.
+
+        Parameters
+        ----------
+        hyp_b, hyp_c : array-like of shape (n,)
+            Class codes of the two models' hypotheses.
+        truth : array-like of shape (n,), optional
+            Ground-truth class codes.
+        """
         cols = [np.asarray(x) for x in ((hyp_b, hyp_c) if truth is None else (hyp_b, hyp_c, truth))]
         if any(c.ndim != 1 or c.shape != cols[0].shape for c in cols):
             raise ValueError("`hyp_b`, `hyp_c` (and `truth`) must be 1-D of one length")
@@ -311,6 +378,13 @@ class JointCounts:
         return cls(cells.reshape(-1, len(cols)), counts.astype(np.int64))
 
     def merge(self, other: JointCounts) -> JointCounts:
+        """The accumulator of both chunks (this one and ``other``): as if filled from their rows at once.
+
+        Parameters
+        ----------
+        other : JointCounts
+            The accumulator of another chunk of the same log (same options).
+        """
         if self.cells.shape[1] != other.cells.shape[1]:
             raise ValueError("cannot merge (B, C) counts with (B, C, G) counts")
         both = np.concatenate([self.cells, other.cells])
@@ -320,7 +394,13 @@ class JointCounts:
 
     def dense(self, n_classes: int) -> np.ndarray:
         """The counts as a dense ``K x K (x K)`` array (as :func:`offline_eval.adaptive.joint_distribution`
-        with ``normalize=False``)."""
+        with ``normalize=False``).
+
+        Parameters
+        ----------
+        n_classes : int
+            K: the dense table is K x K (x K with the truth).
+        """
         k = int(n_classes)
         if self.cells.size and self.cells.max() >= k:
             raise ValueError(f"`n_classes` must exceed the largest label {int(self.cells.max())}; got {k}")
@@ -347,6 +427,17 @@ class UtilitySums:
 
     @classmethod
     def from_arrays(cls, group, a, v, p, c, *, betas=()) -> UtilitySums:
+        """The accumulator of one chunk of a log.
+
+        Parameters
+        ----------
+        group : array-like of shape (n,)
+            Group of each row (e.g. the network).
+        a, v, p, c : array-like of shape (n,)
+            Actions, values, predictions and competing bids, as in :func:`offline_eval.bidding.utility`.
+        betas : sequence of float, default ()
+            The ``beta`` of each expected-utility column.
+        """
         g = np.asarray(group)
         betas = tuple(float(b) for b in betas)
         if g.size == 0:  # an empty partition
@@ -363,6 +454,13 @@ class UtilitySums:
                    tot(bidding.weighted_squared_error_per_row(a, v, p)), eu, betas)
 
     def merge(self, other: UtilitySums) -> UtilitySums:
+        """The accumulator of both chunks (this one and ``other``): as if filled from their rows at once.
+
+        Parameters
+        ----------
+        other : UtilitySums
+            The accumulator of another chunk of the same log (same options).
+        """
         if self.betas != other.betas:
             raise ValueError("cannot merge sums over different `betas`")
         groups, inv = np.unique(np.r_[self.groups, other.groups], return_inverse=True)

@@ -289,7 +289,7 @@ __all__ += [
     "root_mean_squared_error",
 ]
 
-#: Default clipping of probabilities in :func:`log_loss` and :func:`rig`.
+#: Default clipping of probabilities in :func:`log_loss` and :func:`rig_score`.
 LOG_LOSS_EPS = 1e-15
 
 

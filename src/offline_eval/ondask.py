@@ -12,7 +12,7 @@ on a ``distributed`` client when one is active (``with Client(...):``).
 0.5
 
 Precision: counts are exact; sums agree with the in-memory functions to about 1e-12 relative (their
-order of addition differs).  For continuous scores at scale, pass ``resolution`` to :func:`auc` (see
+order of addition differs).  For continuous scores at scale, pass ``resolution`` to :func:`roc_auc_score` (see
 :class:`offline_eval.mergeable.ScoreCounts`: the error is bounded by
 :meth:`~offline_eval.mergeable.ScoreCounts.auc_error_bound`).
 """
@@ -24,17 +24,17 @@ import functools
 from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums
 
 __all__ = [
-    "auc",
+    "roc_auc_score",
     "calibration_ratio",
     "joint_counts",
     "log_loss",
     "loss_sums",
-    "mse",
+    "mean_squared_error",
     "prediction_error",
     "quantile_breakdown",
     "read",
     "reduce_partitions",
-    "rig",
+    "rig_score",
     "roc_curve",
     "score_counts",
     "utility_sums",
@@ -42,7 +42,15 @@ __all__ = [
 
 
 def read(data, columns):
-    """``data`` as a Dask DataFrame holding ``columns``: a DataFrame is checked, a Parquet path read."""
+    """``data`` as a Dask DataFrame holding ``columns``: a DataFrame is checked, a Parquet path read.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    columns : list of str
+        The columns needed (``None`` entries are ignored).
+    """
     import dask.dataframe as dd
 
     columns = [c for c in columns if c is not None]
@@ -57,7 +65,15 @@ def read(data, columns):
 
 
 def reduce_partitions(ddf, chunk, merge=lambda a, b: a.merge(b)):
-    """``chunk(partition)`` on every partition, then a binary tree of ``merge``; computed."""
+    """``chunk(partition)`` on every partition, then a binary tree of ``merge``; computed.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+    chunk : callable
+        ``chunk(partition) -> accumulator``.
+    merge : callable, default ``a.merge(b)``
+    """
     import dask
 
     level = [dask.delayed(chunk)(part) for part in ddf.to_delayed()]
@@ -75,7 +91,21 @@ def _col(part, name):
 
 # -- AUC and ROC ---------------------------------------------------------------------------------------
 def score_counts(data, label, score, *, weight=None, resolution=None) -> ScoreCounts:
-    """The :class:`~offline_eval.mergeable.ScoreCounts` of a whole log."""
+    """The :class:`~offline_eval.mergeable.ScoreCounts` of a whole log.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 labels.
+    score : str
+        Column of the scores.
+    weight : str, optional
+        Column of the row weights.
+    resolution : float > 0, optional
+        Round scores to multiples of it (bounded memory; see :class:`~offline_eval.mergeable.ScoreCounts`).
+    """
     ddf = read(data, [label, score, weight])
     return reduce_partitions(ddf, functools.partial(_score_chunk, label=label, score=score, weight=weight,
                                                     resolution=resolution))
@@ -86,18 +116,60 @@ def _score_chunk(part, *, label, score, weight, resolution):
 
 
 def roc_auc_score(data, label, score, *, weight=None, resolution=None) -> float:
-    """:func:`offline_eval.metrics.auc` of a whole log (ties count 1/2)."""
+    """:func:`offline_eval.metrics.roc_auc_score` of a whole log (ties count 1/2).
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 labels.
+    score : str
+        Column of the scores.
+    weight : str, optional
+        Column of the row weights.
+    resolution : float > 0, optional
+        Round scores to multiples of it (bounded memory; see :class:`~offline_eval.mergeable.ScoreCounts`).
+    """
     return score_counts(data, label, score, weight=weight, resolution=resolution).roc_auc_score()
 
 
 def roc_curve(data, label, score, *, weight=None, resolution=None):
-    """``(fpr, tpr)`` at every distinct score, highest first, starting at (0, 0)."""
+    """``(fpr, tpr)`` at every distinct score, highest first, starting at (0, 0).
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 labels.
+    score : str
+        Column of the scores.
+    weight : str, optional
+        Column of the row weights.
+    resolution : float > 0, optional
+        Round scores to multiples of it (bounded memory; see :class:`~offline_eval.mergeable.ScoreCounts`).
+    """
     return score_counts(data, label, score, weight=weight, resolution=resolution).roc_curve()
 
 
 # -- losses and calibration --------------------------------------------------------------------------------
 def loss_sums(data, label, prob, *, weight=None, **kwargs) -> LossSums:
-    """The :class:`~offline_eval.mergeable.LossSums` of a whole log."""
+    """The :class:`~offline_eval.mergeable.LossSums` of a whole log.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 labels.
+    prob : str
+        Column of the predicted probabilities.
+    weight : str, optional
+        Column of the row weights.
+    **kwargs
+        ``eps`` of the log loss.
+    """
     ddf = read(data, [label, prob, weight])
     return reduce_partitions(ddf, functools.partial(_loss_chunk, label=label, prob=prob, weight=weight, kwargs=kwargs))
 
@@ -107,27 +179,91 @@ def _loss_chunk(part, *, label, prob, weight, kwargs):
 
 
 def log_loss(data, label, prob, *, weight=None, **kwargs) -> float:
-    """:func:`offline_eval.metrics.log_loss` of a whole log."""
+    """:func:`offline_eval.metrics.log_loss` of a whole log.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 labels.
+    prob : str
+        Column of the predicted probabilities.
+    weight : str, optional
+        Column of the row weights.
+    **kwargs
+        ``eps`` of the log loss.
+    """
     return loss_sums(data, label, prob, weight=weight, **kwargs).log_loss()
 
 
 def rig_score(data, label, prob, *, weight=None, **kwargs) -> float:
-    """:func:`offline_eval.metrics.rig` of a whole log."""
+    """:func:`offline_eval.metrics.rig_score` of a whole log.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 labels.
+    prob : str
+        Column of the predicted probabilities.
+    weight : str, optional
+        Column of the row weights.
+    **kwargs
+        ``eps`` of the log loss.
+    """
     return loss_sums(data, label, prob, weight=weight, **kwargs).rig_score()
 
 
 def mean_squared_error(data, label, prob, *, weight=None) -> float:
-    """:func:`offline_eval.metrics.mse` of a whole log."""
+    """:func:`offline_eval.metrics.mean_squared_error` of a whole log.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 labels.
+    prob : str
+        Column of the predicted probabilities.
+    weight : str, optional
+        Column of the row weights.
+    """
     return loss_sums(data, label, prob, weight=weight).mean_squared_error()
 
 
 def calibration_ratio(data, label, prob, *, weight=None) -> float:
-    """:func:`offline_eval.metrics.calibration_ratio` of a whole log."""
+    """:func:`offline_eval.metrics.calibration_ratio` of a whole log.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 labels.
+    prob : str
+        Column of the predicted probabilities.
+    weight : str, optional
+        Column of the row weights.
+    """
     return loss_sums(data, label, prob, weight=weight).calibration_ratio()
 
 
 def prediction_error(data, label, prob, *, weight=None) -> float:
-    """:func:`offline_eval.metrics.prediction_error` of a whole log."""
+    """:func:`offline_eval.metrics.prediction_error` of a whole log.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 labels.
+    prob : str
+        Column of the predicted probabilities.
+    weight : str, optional
+        Column of the row weights.
+    """
     return loss_sums(data, label, prob, weight=weight).prediction_error()
 
 
@@ -139,6 +275,24 @@ def quantile_breakdown(data, label, prob, *, by=None, n_quantiles=10, weight=Non
     pass holds one entry per distinct score: bounded for scores stored at a fixed precision.  Pass
     ``first_pass`` (the :func:`score_counts` of the same label, binning score and weight, without
     ``resolution``) to skip it.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 labels.
+    prob : str
+        Column of the predicted probabilities.
+    weight : str, optional
+        Column of the row weights.
+    by : str, optional
+        Column of the binning score (default ``prob``).
+    n_quantiles : int, default 10
+    first_pass : ScoreCounts, optional
+        The exact :func:`score_counts` of ``label``, ``by`` and ``weight``, to skip the first pass.
+    **kwargs
+        ``eps`` of the log loss.
     """
     key = prob if by is None else by
     ddf = read(data, list(dict.fromkeys([label, prob, key, weight])))
@@ -159,7 +313,17 @@ def _quantile_chunk(part, *, edges, q, label, prob, by, weight, kwargs):
 
 # -- online adaptive metrics: joint counts ------------------------------------------------------------------
 def joint_counts(data, hyp_b, hyp_c, truth=None) -> JointCounts:
-    """Item counts per (B, C) or (B, C, G) cell of a whole log (sparse; exact)."""
+    """Item counts per (B, C) or (B, C, G) cell of a whole log (sparse; exact).
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    hyp_b, hyp_c : str
+        Columns of the two models' class codes.
+    truth : str, optional
+        Column of the true class codes.
+    """
     ddf = read(data, [hyp_b, hyp_c, truth])
     return reduce_partitions(ddf, functools.partial(_joint_chunk, b=hyp_b, c=hyp_c, g=truth))
 
@@ -170,7 +334,16 @@ def _joint_chunk(part, *, b, c, g):
 
 # -- bidding ----------------------------------------------------------------------------------------------
 def utility_sums(data, group, a, v, p, c, *, betas=()) -> UtilitySums:
-    """Per group: utility, weighted squared error and EU at each ``beta``, summed over a whole log."""
+    """Per group: utility, weighted squared error and EU at each ``beta``, summed over a whole log.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    group, a, v, p, c : str
+        Columns of the group, action, value, prediction and competing bid.
+    betas : sequence of float, default ()
+    """
     ddf = read(data, [group, a, v, p, c])
     return reduce_partitions(ddf, functools.partial(_utility_chunk, cols=(group, a, v, p, c), betas=tuple(betas)))
 

@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import ndtr
 
-from .._validation import as_1d, check_consistent_length, check_finite, check_rng, warn_undefined
+from .._validation import as_1d, check_consistent_length, check_finite, check_int, check_real, check_rng, warn_undefined
 from ._pairs import check_pair
 from .coefficients import MEASURES
 
@@ -24,6 +24,18 @@ class BootstrapComparison(NamedTuple):
     sd: float  # bootstrap standard deviation of the difference
     p_value: float  # one-sided Gaussian: P(Z > |difference| / sd)
     differences: np.ndarray  # the bootstrap differences
+
+    def confidence_interval(self, level: float = 0.95) -> tuple[float, float]:
+        """Normal interval of the difference, ``difference -/+ z sd`` (the Gaussian of the p-value).
+
+        Parameters
+        ----------
+        level : float in (0, 1), default 0.95
+        """
+        from scipy.special import ndtri
+
+        half = float(ndtri(0.5 + check_real(level, "level", low=0, high=1, closed="neither") / 2.0)) * self.sd
+        return self.difference - half, self.difference + half
 
 
 def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng=None) -> BootstrapComparison:
@@ -62,8 +74,7 @@ def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng
     fn = MEASURES.get(measure) if isinstance(measure, str) else measure
     if fn is None or not callable(fn):
         raise ValueError(f"`measure` must be one of {sorted(MEASURES)} or a callable; got {measure!r}")
-    if not isinstance(n_boot, (int, np.integer)) or n_boot < 2:
-        raise ValueError(f"`n_boot` must be an integer >= 2; got {n_boot!r}")
+    check_int(n_boot, "n_boot", low=2)
     y, a = check_pair(y_true, pred_a)
     b = check_finite(as_1d(pred_b, "pred_b"), "pred_b")
     check_consistent_length(y_true=y, pred_b=b)

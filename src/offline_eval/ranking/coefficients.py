@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import ndtri
 
-from .._validation import warn_undefined
+from .._validation import check_real, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
 from ._pairs import average_ranks, check_pair, pair_counts, tau_from_counts
 
@@ -84,6 +84,11 @@ def concordance_counts(y_true, y_pred) -> np.ndarray:
 def t_statistic(y_true, y_pred) -> float:
     """The paper's T (eq. 2): number of pairs ranked in the wrong order.
 
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        Responses and predictions (finite).
+
     Notes
     -----
     With observations sorted by decreasing prediction and :math:`s_i` the
@@ -107,6 +112,11 @@ def t_statistic(y_true, y_pred) -> float:
 
 def r_statistic(y_true, y_pred) -> float:
     """The paper's R (eq. 3): order switches weighted by their distance in model rank.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        Responses and predictions (finite).
 
     Notes
     -----
@@ -223,6 +233,13 @@ def spearman_rho(y_true, y_pred, *, tilde: bool = False) -> float:
 
 # -- variance and confidence interval of tau (eq. 6) ----------------------------------------
 def tau_variance_from_concordance(C: np.ndarray) -> float:
+    """Eq. 6 from the per-observation concordance counts: the variance :func:`tau_variance` returns, unclipped.
+
+    Parameters
+    ----------
+    C : ndarray of shape (n,)
+        Per-observation concordance counts :math:`C_i` (:func:`concordance_counts`), ties counting 1/2.
+    """
     n = len(C)
     s = float(C.sum())
     q = float(np.dot(C, C))
@@ -298,8 +315,7 @@ def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95) -> tuple[flo
     >>> tau_confidence_interval([1, 2, 3, 4], [10, 20, 30, 40])
     (1.0, 1.0)
     """
-    if not (isinstance(level, (float, int)) and 0 < level < 1):
-        raise ValueError(f"`level` must be in (0, 1); got {level!r}")
+    check_real(level, "level", low=0, high=1, closed="neither")
     y, m = check_pair(y_true, y_pred)
     n = len(y)
     if n < 3:
@@ -321,6 +337,10 @@ class TauSummary(NamedTuple):
     low: float
     high: float
 
+    def confidence_interval(self) -> tuple[float, float]:
+        """``(low, high)``: tau-a plus or minus the normal quantile times the eq. 6 standard deviation."""
+        return self.low, self.high
+
 
 def tau_summary(y_true, y_pred, *, level: float = 0.95) -> TauSummary:
     """Tau-b, tau-a, the eq. 6 variance and the confidence interval, from one O(n log n) pass.
@@ -328,6 +348,13 @@ def tau_summary(y_true, y_pred, *, level: float = 0.95) -> TauSummary:
     Same values as :func:`kendall_tau` (both variants), :func:`tau_variance`
     and :func:`tau_confidence_interval`, without counting the pairs three
     times.  Needs n >= 3 (else ``nan`` fields with a warning).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        Responses and predictions (finite).
+    level : float in (0, 1), default 0.95
+        Level of the confidence interval.
 
     Examples
     --------
@@ -338,8 +365,7 @@ def tau_summary(y_true, y_pred, *, level: float = 0.95) -> TauSummary:
     >>> round(s.tau_b, 6), round(s.tau_a, 6), round(s.variance * 54, 6)
     (0.666667, 0.666667, 1.0)
     """
-    if not (isinstance(level, (float, int)) and 0 < level < 1):
-        raise ValueError(f"`level` must be in (0, 1); got {level!r}")
+    check_real(level, "level", low=0, high=1, closed="neither")
     y, m = check_pair(y_true, y_pred)
     n = len(y)
     if n < 3:

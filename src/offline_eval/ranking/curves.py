@@ -180,6 +180,11 @@ class CumulativeRankCurve(NamedTuple):
 def cumulative_rank_curve(y_true, y_pred) -> CumulativeRankCurve:
     """Fig. 3: the lift-like curve of the cumulative inverse rank of the truth.
 
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        Responses and predictions (finite).
+
     Returns
     -------
     CumulativeRankCurve

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validation import warn_undefined
+from .._validation import check_choice, warn_undefined
 from ._pairs import Counts, check_pair, group_bounds, pair_counts, tau_from_counts
 from .coefficients import MEASURES
 
@@ -133,8 +133,7 @@ def leave_one_out(y_true, y_pred, *, measure: str) -> np.ndarray:
 
 def _leave_one_out(y_true, y_pred, measure: str):
     """(leave-one-out values, full value) from one pass."""
-    if measure not in MEASURES:
-        raise ValueError(f"`measure` must be one of {sorted(MEASURES)}; got {measure!r}")
+    check_choice(measure, "measure", MEASURES)
     y, m = check_pair(y_true, y_pred)
     n = len(y)
     if n < 3:
@@ -195,8 +194,7 @@ def most_influential(y_true, y_pred, *, measure: str) -> Influence:
     >>> most_influential([1, 2, 3, 4], [1, 2, 3, 40], measure="RMSE").index
     3
     """
-    if measure not in MEASURES:
-        raise ValueError(f"`measure` must be one of {sorted(MEASURES)}; got {measure!r}")
+    check_choice(measure, "measure", MEASURES)
     loo, full = _leave_one_out(y_true, y_pred, measure)
     gap = np.abs(loo - full)
     if np.isnan(full) or np.isnan(gap).all():

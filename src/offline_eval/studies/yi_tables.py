@@ -265,7 +265,7 @@ def expand_bins(avg_pclick, clicks, no_clicks) -> tuple[np.ndarray, np.ndarray]:
 
 
 def row_level_auc(ref: pd.DataFrame, table: str, panel: str) -> tuple[int, float, float]:
-    """Number of rows, row-level :func:`auc` and binned AUC of one panel."""
+    """Number of rows, row-level :func:`roc_auc_score` and binned AUC of one panel."""
     tab, totals = recompute_panel(ref, table, panel)
     y, s = expand_bins(tab["Avg pClick"], tab["# clicks"], tab["# no-clicks"])
     return len(y), roc_auc_score(y, s), totals["AUC"]

@@ -30,7 +30,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.special import ndtr
 
-from .._validation import check_rng
+from .._validation import check_int, check_real, check_rng
 
 __all__ = [
     "apportion",
@@ -131,11 +131,14 @@ def zipf_prior(n_classes: int, exponent: float = 1.0) -> np.ndarray:
 
     >>> zipf_prior(3, 1.0).round(4).tolist()
     [0.5455, 0.2727, 0.1818]
+
+    Parameters
+    ----------
+    n_classes : int >= 1
+    exponent : float >= 0, default 1.0
     """
-    if isinstance(n_classes, (bool, np.bool_)) or not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
-        raise ValueError(f"`n_classes` must be a positive integer; got {n_classes!r}")
-    if isinstance(exponent, (bool, np.bool_)) or not np.isfinite(exponent) or exponent < 0:
-        raise ValueError(f"`exponent` must be a finite number >= 0; got {exponent!r}")
+    check_int(n_classes, "n_classes", low=1)
+    check_real(exponent, "exponent", low=0)
     p = (np.arange(n_classes) + 1.0) ** -float(exponent)
     return p / p.sum()
 
@@ -151,6 +154,18 @@ def class_accuracies(mean: float, prior, *, spread: float = 0.15, lo: float = 0.
     products), not a BLAS dot product whose last bit depends on the CPU, so
     the accuracies are the same bytes on every machine.  ``mean`` must lie in
     ``[lo, hi]`` (else no shift reaches it).
+
+    Parameters
+    ----------
+    mean : float in [lo, hi]
+        The prior-weighted mean accuracy to reach.
+    prior : array-like of shape (K,)
+        Class prior (sums to 1).
+    spread : float >= 0, default 0.15
+        Standard deviation of the per-class draws before the shift.
+    lo, hi : float, default 0.05 and 0.99
+        Bounds of every class's accuracy.
+    rng : None, int or numpy.random.Generator
     """
     rng = check_rng(rng)
     prior = np.asarray(prior, dtype=np.float64)
@@ -180,6 +195,13 @@ def random_confusion(n_classes: int, concentration: float = 0.3, *, rng=None) ->
 
     Row k is where a wrong hypothesis on an item of class k goes; a small
     concentration means each class is confused with few others.
+
+    Parameters
+    ----------
+    n_classes : int >= 2
+    concentration : float > 0, default 0.3
+        Dirichlet concentration of each row.
+    rng : None, int or numpy.random.Generator
     """
     rng = check_rng(rng)
     q = rng.dirichlet(np.full(n_classes - 1, concentration), size=n_classes)
@@ -334,6 +356,16 @@ def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: f
     over-sampled by ``disagreement_boost`` -- the annotation practice the
     paper describes (Section II-C).  The support of ``M^(l)`` is kept, so
     with enough offline items every live cell is eventually covered.
+
+    Parameters
+    ----------
+    m_bc_live : array-like of shape (K, K)
+        The live joint distribution of the two models' hypotheses.
+    sigma : float >= 0, default 1.0
+        Log-normal distortion of every cell.
+    disagreement_boost : float > 0, default 4.0
+        Over-sampling factor of the cells where the models disagree.
+    rng : None, int or numpy.random.Generator
     """
     rng = check_rng(rng)
     m_l = np.asarray(m_bc_live, dtype=np.float64)
@@ -356,6 +388,17 @@ def sample_by_cell(hyp_b, hyp_c, cell_counts, *, n_classes: int, replace: bool =
     them); with ``replace=True`` they are drawn with replacement (an
     infinite-population view, used for the convergence study).  Returns
     sorted indices into the live arrays.
+
+    Parameters
+    ----------
+    hyp_b, hyp_c : array-like of shape (n,)
+        The live items' hypotheses (class codes).
+    cell_counts : array-like of int, shape (K, K)
+        Items to draw from each (B, C) cell.
+    n_classes : int
+        K.
+    replace : bool, default False
+    rng : None, int or numpy.random.Generator
     """
     rng = check_rng(rng)
     k = int(n_classes)

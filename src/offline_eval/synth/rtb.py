@@ -69,7 +69,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .._validation import check_rng
+from .._validation import check_bool, check_int, check_rng
 
 __all__ = ["RTBWorld", "expected_ab", "simulate_rtb", "without_exploration"]
 
@@ -326,9 +326,7 @@ def simulate_rtb(
         log_arms=log_arms, exploration=exploration, ab_impressions=ab_impressions,
     )
     for name in ("n_networks", "n_log", "n_ab"):
-        val = params[name]
-        if isinstance(val, bool) or not isinstance(val, (int, np.integer)) or val < 2:
-            raise ValueError(f"`{name}` must be an integer >= 2; got {val!r}")
+        check_int(params[name], name, low=2)
     for name in ("ctr_median", "value_median", "price_median"):
         if not params[name] > 0:
             raise ValueError(f"`{name}` must be positive; got {params[name]!r}")
@@ -345,8 +343,7 @@ def simulate_rtb(
         raise ValueError(f"`price_corr` must lie in (-1, 1); got {price_corr!r}")
     if log_arms not in ("ab", "a"):
         raise ValueError(f"`log_arms` must be 'ab' or 'a'; got {log_arms!r}")
-    if not isinstance(exploration, (bool, np.bool_)):
-        raise ValueError(f"`exploration` must be True or False; got {exploration!r}")
+    check_bool(exploration, "exploration")
     if ab_impressions is not None and not (np.isfinite(ab_impressions) and ab_impressions >= 2):
         raise ValueError(f"`ab_impressions` must be None or a number >= 2; got {ab_impressions!r}")
 
@@ -427,6 +424,11 @@ def without_exploration(world: RTBWorld) -> RTBWorld:
     the world drawn from the same seed with ``exploration=False`` (the same
     draws, the same comparison ``p_m v > c``); on a won-only world it changes
     nothing.  The networks, the A/B test and its moments are shared.
+
+    Parameters
+    ----------
+    world : RTBWorld
+        A world simulated with ``exploration=True``.
 
     Examples
     --------

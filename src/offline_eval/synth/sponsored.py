@@ -34,7 +34,7 @@ import numpy as np
 
 from scipy.special import expit, logit
 
-from .._validation import check_rng
+from .._validation import check_int, check_rng
 from ..auction import PageViews, SponsoredWorld, sample_page_views
 
 __all__ = [
@@ -88,10 +88,8 @@ def click_curve(*, n_mainline=3, n_sidebar=5, mainline_decay=0.7, sidebar_top=0.
     >>> click_curve(n_mainline=2, n_sidebar=2, mainline_decay=0.5, sidebar_top=0.1, sidebar_decay=0.5).tolist()
     [1.0, 0.5, 0.1, 0.05]
     """
-    if not (isinstance(n_mainline, (int, np.integer)) and n_mainline >= 1):
-        raise ValueError(f"`n_mainline` must be a positive integer; got {n_mainline!r}")
-    if not (isinstance(n_sidebar, (int, np.integer)) and n_sidebar >= 0):
-        raise ValueError(f"`n_sidebar` must be a non-negative integer; got {n_sidebar!r}")
+    check_int(n_mainline, "n_mainline", low=1)
+    check_int(n_sidebar, "n_sidebar", low=0)
     for name, v in (("mainline_decay", mainline_decay), ("sidebar_decay", sidebar_decay)):
         if not 0 < v <= 1:
             raise ValueError(f"`{name}` must be in (0, 1]; got {v!r}")
@@ -346,8 +344,7 @@ def make_world(
     """
     rng = check_rng(rng)
     for name, v in (("n_queries", n_queries), ("n_candidates", n_candidates)):
-        if not (isinstance(v, (int, np.integer)) and v >= 1):
-            raise ValueError(f"`{name}` must be a positive integer; got {v!r}")
+        check_int(v, name, low=1)
     _positive("zipf_exponent", zipf_exponent, allow_zero=True)
     _positive("bid_sd", bid_sd, allow_zero=True)
     _positive("query_ctr_sd", query_ctr_sd, allow_zero=True)

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_rng
+from .._validation import check_int, check_rng
 
 __all__ = ["DEFAULTS", "wallet_survey"]
 
@@ -131,8 +131,7 @@ def wallet_survey(
     >>> list(df.columns), len(df), bool((df[["wallet", "m1", "m2"]] > 0).all().all())
     (['firm', 'wallet', 'm1', 'm2', 'size'], 5, True)
     """
-    if not isinstance(n, (int, np.integer)) or n < 2:
-        raise ValueError(f"`n` must be an integer >= 2; got {n!r}")
+    check_int(n, "n", low=2)
     for name, v in (("corr_m1", corr_m1), ("corr_m2", corr_m2), ("error_corr", error_corr)):
         if not -1 <= v <= 1:
             raise ValueError(f"`{name}` must lie in [-1, 1]; got {v!r}")
