@@ -452,7 +452,7 @@ def add_table6_model_claims(ledger, exp6: Experiment, ref: pd.DataFrame) -> None
         "Table 6 model: at its best simulated operating point the new model gains click yield online",
         criterion="online CY delta at the best simulated operating point > 0, main seed",
         holds=o6["t6_best_gains"], paper_value=t6["online CY"], evidence=ev,
-        reproduced_value=f"{100 * obest6['cy_delta']:+.1f}% (se {100 * obest6['cy_delta_se']:.1f}; "
+        reproduced_value=f"{100 * obest6.cy_delta:+.1f}% (se {100 * obest6.cy_delta_se:.1f}; "
                          f"alpha {exp6.op_best.alpha:g})")
     ledger.check(
         "yi-T6b-offline-shape", "Table 6", "Table 6 model: AUC barely moves while RIG rises a lot",
