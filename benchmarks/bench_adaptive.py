@@ -24,7 +24,7 @@ def _data(n, k, seed=0):
 
 def _oam(b, c, g, k):
     r = online_adaptive_metrics(b, c, g, b, c, n_classes=k)
-    return [(r[m]["accuracy"], r[m]["precision"], r[m]["recall"]) for m in ("baseline", "candidate")]
+    return [(getattr(r, m).accuracy, getattr(r, m).precision, getattr(r, m).recall) for m in ("baseline", "candidate")]
 
 
 def _sklearn(b, c, g, k):

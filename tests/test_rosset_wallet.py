@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from offline_eval import ranking as rk
 from offline_eval import reference
@@ -28,20 +29,71 @@ def test_wallets_are_long_tailed():
     assert top1 > 0.2
 
 
-def test_population_tau_follows_the_copula():
-    # without the size effect, tau(wallet, m_k) = 2/pi arcsin(corr_k) for any monotone marginals
-    df = wallet_survey(40_000, rng=1, size_skill=0.0)
+@pytest.mark.parametrize("estimates", ["regression", "noisy_truth"])
+def test_population_tau_follows_the_copula(estimates):
+    # without the size effect, tau(wallet, m_k) = 2/pi arcsin(corr_k) for any monotone marginals, in both worlds
+    df = wallet_survey(40_000, rng=1, size_skill=0.0, estimates=estimates)
     for col, corr in (("m1", DEFAULTS["corr_m1"]), ("m2", DEFAULTS["corr_m2"])):
         assert abs(rk.kendall_tau(df["wallet"], df[col]) - 2 / np.pi * np.arcsin(corr)) < 0.01
 
 
-def test_m1_ranks_better_than_m2_and_big_firms_better_ranked():
+def _residual_sd_by_estimate(df, col):
+    zhat = stats.norm.ppf(stats.rankdata(df[col]) / (len(df) + 1))  # the model's standardised estimate
+    corr = np.corrcoef(df["size"], zhat)[0, 1]
+    resid = df["size"] - corr * zhat
+    deciles = pd.qcut(zhat, 10, labels=False)
+    return np.corrcoef(resid, zhat)[0, 1], pd.Series(resid).groupby(deciles).std().to_numpy()
+
+
+def test_regression_estimates_the_truth_scatters_around_the_estimate():
+    # a regression estimate: the residual is uncorrelated with the estimate; with size_skill it shrinks where the
+    # estimate is large (the paper's "loss functions ... emphasize on the largest potential absolute errors")
+    df = wallet_survey(60_000, rng=7)
+    c, sd = _residual_sd_by_estimate(df, "m1")
+    assert abs(c) < 0.02 and sd[-1] < 0.75 * sd[0]
+    flat = wallet_survey(60_000, rng=7, size_skill=0.0)
+    c0, sd0 = _residual_sd_by_estimate(flat, "m1")
+    assert abs(c0) < 0.02 and abs(sd0[-1] / sd0[0] - 1) < 0.1
+    # the earlier world: the estimate scatters around the truth, so the residual *given the estimate* is not flat
+    old = wallet_survey(60_000, rng=7, estimates="noisy_truth")
+    assert _residual_sd_by_estimate(old, "m1")[1][-1] > 0.9 * _residual_sd_by_estimate(old, "m1")[1][0]
+
+
+def test_top_predictions_are_ranked_better_only_with_the_size_effect():
+    top = {}
+    for skill in (0.25, 0.0):
+        df = wallet_survey(6000, rng=11, size_skill=skill)
+        share = rk.correct_pairs_curve(df["wallet"], df["m1"]).share
+        top[skill] = share[:600].mean() - share[-600:].mean()
+    assert top[0.25] > 0.03 and abs(top[0.0]) < 0.02
+
+
+def test_paper_world_is_the_gaussian_identity_of_the_printed_taus():
+    ref = reference.load("rosset")
+    w = rw.paper_world(ref)
+    for model in ("M1", "M2"):
+        tau = rw.num(reference.lookup(ref, "Table 2", "tau", model))
+        assert 2 / np.pi * np.arcsin(w[f"corr_{model.lower()}"]) == pytest.approx(tau, rel=1e-12)
+    with pytest.raises(ValueError, match="`corr_m2` must lie in"):
+        wallet_survey(corr_m1=0.2, corr_m2=0.3)
+    with pytest.raises(ValueError, match="`estimates` must be one of"):
+        wallet_survey(estimates="oracle")
+
+
+def test_m1_ranks_better_than_m2_and_the_size_effect_splits_figs_1_and_2():
+    # Fig. 2 conditions on the truth, Fig. 1 on the prediction: a residual that shrinks with the truth (the
+    # noisy-truth world) ranks the largest wallets better; one that shrinks with the estimate (regression
+    # estimates) ranks the largest predictions better but lets true giants hide among small estimates
+    def fig2_gap(df):
+        res = rk.cutoff_auc(df["wallet"].to_numpy(), df["m1"].to_numpy())
+        share = res.n_positive / len(df)
+        return res.auc[share <= 0.1].mean() - res.auc[share >= 0.9].mean()
+
     df = wallet_survey(20_000, rng=2)
     y = df["wallet"].to_numpy()
     assert rk.kendall_tau(y, df["m1"]) > rk.kendall_tau(y, df["m2"]) + 0.08
-    res = rk.cutoff_auc(y, df["m1"].to_numpy())
-    share = res.n_positive / len(y)
-    assert res.auc[share <= 0.1].mean() > res.auc[share >= 0.9].mean()
+    assert fig2_gap(df) < -0.1
+    assert fig2_gap(wallet_survey(20_000, rng=2, estimates="noisy_truth")) > 0.05
 
 
 def test_skewed_errors_clean_the_top_predictions():

@@ -10,7 +10,9 @@ what ``make reproduce`` left behind, then runs ``sphinx-build`` into ``<out>/htm
   ``data/reference/`` beside them, and the paper's ledger rows with their status, each linking to the
   output files that back it;
 * the whole ledger, filterable by paper, kind and status;
-* every executed notebook (``build/executed/<name>.ipynb``) with its inline figures, not re-executed.
+* every executed notebook (``build/executed/<name>.ipynb``) with its inline figures, not re-executed;
+* the guide to the library on one's own data (``notebooks/guide/your_own_data.py``, shown as source: it is
+  run by ``make run NB=guide/your_own_data`` and the test suite, not by ``make reproduce``).
 
 Why Sphinx + MyST-NB: both are pure Python (pinned in ``requirements.lock``, nothing else to install),
 render executed notebooks without running them, and build with no network; Jupyter Book 2 needs Node
@@ -225,6 +227,12 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     shutil.copytree(figures, out / "_extra" / "figures")
     (out / "conf.py").write_text(CONF)
     _favicon(out / "favicon.png")
+    import jupytext
+
+    (out / "guide").mkdir()
+    for src in sorted((NOTEBOOKS_DIR / "guide").glob("*.py")):
+        jupytext.write(jupytext.read(src), out / "guide" / f"{src.stem}.ipynb")
+    guides = sorted(p.stem for p in (out / "guide").glob("*.ipynb"))
     for n in names:
         nb = json.loads((executed / f"{n}.ipynb").read_text())
         nb.get("metadata", {}).pop("papermill", None)
@@ -259,6 +267,7 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
         index += [f"### {p}", "", verdict(ledger[ledger["paper"] == p]), ""]
     index += ["```{toctree}", ":caption: Papers", ":maxdepth: 1", ""] + [f"papers/{p}" for p in papers] + ["```", "",
               "```{toctree}", ":caption: Ledger", ":maxdepth: 1", "", "ledger", "```", "",
+              "```{toctree}", ":caption: Your own data", ":maxdepth: 1", ""] + [f"guide/{g}" for g in guides] + ["```", "",
               "```{toctree}", ":caption: Executed notebooks", ":maxdepth: 1", ""] + [f"notebooks/{n}" for n in names] + ["```", ""]
     (out / "index.md").write_text("\n".join(index))
     return out

@@ -25,6 +25,7 @@ from ..synth.wallet import wallet_survey
 __all__ = [
     "CONTROL",
     "MEASURES",
+    "NOISY_TRUTH",
     "OUTLIER_MAX_SHARE",
     "expected_shares",
     "add_consistency_claims",
@@ -33,6 +34,7 @@ __all__ = [
     "bootstrap_variance",
     "cutoff_grid_auc",
     "fig4_wallets",
+    "paper_world",
     "fig5_cutoffs",
     "fig5_bootstrap",
     "num",
@@ -43,17 +45,16 @@ __all__ = [
 ]
 
 MEASURES = ("RMSE", "MAE", "tau", "rho")
-#: The control world: the models' errors independent of firm size (``size_skill = 0``), the mechanism
-#: behind "the top predictions are ranked well" (Figs. 1-3) switched off.
+#: The control world: the residual independent of the predicted size (``size_skill = 0``), the mechanism the paper
+#: credits for "the top predictions are ranked well" (Figs. 1-3: "loss functions used for modeling usually
+#: emphasize on the largest potential absolute errors") switched off.
 CONTROL = {"size_skill": 0.0}
+#: The earlier world, for comparison only: each model's estimate is the truth plus noise (classical errors), with
+#: the correlations that world was tuned to.
+NOISY_TRUTH = {"estimates": "noisy_truth", "corr_m1": 0.47, "corr_m2": 0.29}
 #: Fig. 1's outliers are "some examples" (Section 3.2): at most this share of the firms below 50% correct pairs.
 OUTLIER_MAX_SHARE = 0.05
 
-TENSION = (
-    "the generator's errors are symmetric (miss_shape = inf), so small firms mistaken for giants crowd the top "
-    "predictions; errors skewed to under-estimation (miss_shape = 1) give this effect but make the RMSE/MAE "
-    "differences of Table 2 significant, and the default keeps Table 2"
-)
 LOWER_IS_BETTER = {"RMSE": True, "MAE": True, "MAD": True, "tau": False, "rho": False}
 
 
@@ -83,6 +84,16 @@ def printed_interval(func, *printed: str) -> tuple[float, float]:
 
 
 # -- Fig. 4 ----------------------------------------------------------------------------------
+def paper_world(ref: pd.DataFrame) -> dict:
+    """The survey's correlations from the printed taus of Table 2: ``corr = sin(pi tau / 2)`` (Gaussian identity).
+
+    A calibration declared before any run: the Gaussian relation between Kendall's tau and the correlation of
+    a bivariate normal, applied to the printed tau of each model; nothing is fitted to our results.
+    """
+    return {f"corr_{model.lower()}": float(np.sin(np.pi / 2 * num(reference.lookup(ref, "Table 2", "tau", model))))
+            for model in ("M1", "M2")}
+
+
 def fig4_wallets(survey: pd.DataFrame):
     """Histogram of the wallets on a logarithmic x-axis (Fig. 4)."""
     fig, ax = new_figure()
@@ -212,7 +223,7 @@ def one_seed(seed: int, *, n: int = 500, n_boot: int = 100, **world) -> dict:
         fig5_boot_share=float(wins.mean()), fig5_grid_cutoffs=bool(full_wins.all()),
         fig5_all_cutoffs=bool(np.all(res.auc > res2.auc)), fig5_cutoffs_lost=int(np.sum(res.auc <= res2.auc)),
         fig2_top_auc=float(res.auc[share <= 0.1].mean()), fig2_bottom_auc=float(res.auc[share >= 0.9].mean()),
-        fig1_top_share=float(curve.share[:k10].mean()), fig1_bottom_share=float(curve.share[n // 2 :].mean()),
+        fig1_top_share=float(curve.share[:k10].mean()), fig1_bottom_share=float(curve.share[n - k10 :].mean()),
         fig1_below_half=int((curve.share < 0.5).sum()),
         fig1_some_outliers=bool(1 <= (curve.share < 0.5).sum() <= OUTLIER_MAX_SHARE * n),
         fig3_model_10=float(lift.model[k10]), fig3_optimal_10=float(lift.optimal[k10]),
@@ -353,13 +364,21 @@ def expected_shares(ref: pd.DataFrame) -> dict:
     }
 
 
-def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame, control: pd.DataFrame | None = None) -> None:
+def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame, control: pd.DataFrame | None = None,
+                     earlier: pd.DataFrame | None = None) -> None:
     """The qualitative claims of Section 5, each on every seed of ``sweep`` (from :func:`one_seed`).
 
-    ``control`` is the same sweep on the :data:`CONTROL` world (errors
-    independent of firm size); it is set beside the claims that firm size
-    decides (Figs. 1-3).
+    ``control`` is the same sweep on the :data:`CONTROL` world (residuals
+    independent of the predicted size); it is set beside the claims that firm
+    size decides (Figs. 1-3).  ``earlier`` is the sweep on the
+    :data:`NOISY_TRUTH` world, quoted in those claims' notes for comparison.
     """
+
+    def before(top, bottom):
+        if earlier is None:
+            return ""
+        return f"; in the earlier noisy-truth world {int((earlier[top] > earlier[bottom]).sum())}/{len(earlier)}"
+
     exp = expected_shares(ref)
     zs = ", ".join(f"{m} {v:.2f}" for m, v in exp["z"].items())
 
@@ -443,15 +462,19 @@ def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame, con
         "M1 ranks the largest wallets better than the smallest (Fig. 2)",
         outcomes=sweep["fig2_top_auc"] > sweep["fig2_bottom_auc"], control=ctrl_bool(control, "fig2_top_auc", "fig2_bottom_auc"),
         criterion="mean AUC_i over cutoffs i/n <= 0.1 > mean over i/n >= 0.9",
-        note=f"median {sweep['fig2_top_auc'].median():.3f} vs {sweep['fig2_bottom_auc'].median():.3f}",
+        note=f"median {sweep['fig2_top_auc'].median():.3f} vs {sweep['fig2_bottom_auc'].median():.3f}"
+             + before("fig2_top_auc", "fig2_bottom_auc"),
     )
     ledger.sweep(
         "rosset-fig1-top-better", "Fig. 1 / Section 3.2",
         "The top predictions are ranked well, the small predictions comparatively badly (Fig. 1)",
         outcomes=sweep["fig1_top_share"] > sweep["fig1_bottom_share"],
         control=ctrl_bool(control, "fig1_top_share", "fig1_bottom_share"),
-        criterion="mean share of correct pairs of the top 10% of predictions > that of the bottom 50%",
-        note=f"median {sweep['fig1_top_share'].median():.3f} vs {sweep['fig1_bottom_share'].median():.3f}; {TENSION}",
+        criterion="mean share of correct pairs of the top 10% of predictions > that of the bottom 10%",
+        note=f"median {sweep['fig1_top_share'].median():.3f} vs {sweep['fig1_bottom_share'].median():.3f}"
+             + before("fig1_top_share", "fig1_bottom_share")
+             + "; the bottom 10%, not the bottom 50% as before: extremes against half the data pass in any world (the "
+               "extremes' pairs are easier to order; the control with no size effect passed 20/20 that way)",
     )
     ledger.sweep(
         "rosset-fig1-outliers", "Fig. 1 / Section 3.2",
@@ -471,6 +494,8 @@ def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame, con
         criterion="cumulative rank captured at 10% of the data >= 0.7 x the optimal (paper 15/19 = 0.79)",
         paper_value=(f"{reference.lookup(ref, 'Figure 3', 'model', 'cumulative rank captured')} (optimal "
                      f"{num(reference.lookup(ref, 'Figure 3', 'model', 'cumulative rank captured')) + num(reference.lookup(ref, 'Figure 3', 'model', 'gap to optimal')):g}%)"),
-        note=f"median {100 * sweep['fig3_model_10'].median():.1f}% vs optimal {100 * sweep['fig3_optimal_10'].median():.1f}%; "
-        f"{TENSION}",
+        note=f"median {100 * sweep['fig3_model_10'].median():.1f}% vs optimal {100 * sweep['fig3_optimal_10'].median():.1f}%"
+             + ("" if earlier is None else
+                f"; in the earlier noisy-truth world {int((earlier['fig3_model_10'] / earlier['fig3_optimal_10'] >= 0.7).sum())}"
+                f"/{len(earlier)}"),
     )

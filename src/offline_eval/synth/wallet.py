@@ -10,24 +10,35 @@ paper describes:
   ``median_wallet * exp(log_scale * t_df(Phi(z)))``, a log-Student-t law whose
   tail (``tail_df``) produces the handful of giant wallets that dominate
   squared and absolute errors.
-* **Two models that rank differently well**: model ``k`` sees the latent size
-  through noisy firmographics, ``z_k = corr_k z + sqrt(1 - corr_k^2) e_k`` with
-  ``corr(e_1, e_2) = error_corr`` (the models share inputs), so Kendall's tau
-  between wallet and prediction is ``2/pi arcsin(corr_k)`` in the population
-  (before the size effect below).  M1 (``corr_m1``) ranks clearly better than
-  M2 (``corr_m2``).
+* **Two regression models that rank differently well** (``estimates="regression"``,
+  the default; Section 5: IBM "build a regression model" from firmographics).
+  A regression estimate is the expected size given the model's inputs, so the
+  truth scatters around the *estimate*: M1's standardised estimate is
+  ``zhat_1 ~ N(0, 1)`` and the firm's latent size is
+  ``z = corr_m1 zhat_1 + sqrt(1 - corr_m1^2) sigma(zhat_1) e`` with ``e``
+  independent of the estimate.  M2 is a weaker regression on fewer or noisier
+  firmographics, ``zhat_2 = r zhat_1 + sqrt(1 - r^2) eta`` with
+  ``r = corr_m2 / corr_m1``, so ``corr(z, zhat_2) = corr_m2`` and the truth
+  again scatters around M2's estimate independently of it (exactly so when
+  ``size_skill = 0``).  ``estimates="noisy_truth"`` is the earlier world, in
+  which each model's score is the truth plus noise,
+  ``z_k = corr_k z + sqrt(1 - corr_k^2) e_k`` (``corr(e_1, e_2) = error_corr``):
+  classical errors, which put noisy small firms among the top predictions.
 * **Optionally, errors skewed to under-estimation** (``miss_shape``, off by
   default): incomplete firmographics hide IT spending more often than they
   invent it; the firms with the top estimates are then mostly truly large
   (Fig. 1's well-ranked top predictions), at the cost of Table 2 (see the
   parameter).
 * **Better ranking of large firms** (Section 5.4: "loss functions used for
-  modeling usually emphasize the largest potential absolute errors"): the
-  noise ``e_k`` is scaled by ``exp(-size_skill * z)``, so both models rank
-  big firms better than small ones.
+  modeling usually emphasize on the largest potential absolute errors"): the
+  residual shrinks where the model predicts a large wallet,
+  ``sigma(zhat_1) = exp(-size_skill zhat_1 - size_skill^2)`` (the mean of
+  ``sigma^2`` is 1, so ``corr(z, zhat_1) = corr_m1`` for every skill).  In the
+  ``noisy_truth`` world the noise ``e_k`` is scaled by ``exp(-size_skill * z)``
+  instead, by the truth the model does not know.
 * **Long-tailed dollar estimates**: model ``k`` estimates
-  ``median_wallet * exp(pred_scale * t_pred_tail_df(Phi(z_k)))`` (its score
-  standardised), the same kind of law as the wallets.  The dollar errors are
+  ``median_wallet * exp(pred_scale * t_pred_tail_df(Phi(zhat_k)))`` (in the
+  ``noisy_truth`` world its score standardised), the same kind of law as the wallets.  The dollar errors are
   then dominated by a few firms -- the giant wallets, and the firms a model
   mistakes for giants -- which differ between the models, so RMSE and MAE
   barely separate them while their rankings differ clearly.
@@ -39,9 +50,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_int, check_rng
+from .._validation import check_choice, check_int, check_rng
 
-__all__ = ["DEFAULTS", "wallet_survey"]
+__all__ = ["DEFAULTS", "ESTIMATES", "wallet_survey"]
+
+#: How the models' estimates relate to the truth (see the module docstring).
+ESTIMATES = ("regression", "noisy_truth")
 
 
 def _t_of_normal(z: np.ndarray, df: float) -> np.ndarray:
@@ -55,15 +69,18 @@ DEFAULTS = dict(
     median_wallet=150_000.0,
     log_scale=1.25,
     tail_df=6.0,
-    corr_m1=0.47,
-    corr_m2=0.29,
+    corr_m1=0.43,
+    corr_m2=0.26,
     error_corr=0.3,
     size_skill=0.25,
     pred_scale=1.25,
     pred_tail_df=6.0,
     miss_shape=float("inf"),
+    estimates="regression",
 )
-"""Defaults of :func:`wallet_survey`, chosen so that tau and rho of M1 and M2 land near the paper's (0.28 / 0.40 and 0.17 / 0.25)."""
+"""Defaults of :func:`wallet_survey`: the correlations are near ``sin(pi tau / 2)`` of the paper's taus (the Gaussian
+identity), so that tau and rho of M1 and M2 land near the paper's; the study derives them from the printed cells
+(:func:`offline_eval.studies.rosset_wallet.paper_world`)."""
 
 
 def wallet_survey(
@@ -80,6 +97,7 @@ def wallet_survey(
     pred_scale: float = DEFAULTS["pred_scale"],
     pred_tail_df: float = DEFAULTS["pred_tail_df"],
     miss_shape: float = DEFAULTS["miss_shape"],
+    estimates: str = DEFAULTS["estimates"],
 ) -> pd.DataFrame:
     """Draw a survey of ``n`` firms with their wallets and two models' estimates.
 
@@ -96,13 +114,18 @@ def wallet_survey(
     tail_df : float, default 6
         Degrees of freedom of the log-wallet's t law; smaller means heavier
         tail (``inf`` gives a log-normal).
-    corr_m1, corr_m2 : float, default 0.47 and 0.29
-        Correlation between each model's latent score and the firm's latent size.
+    corr_m1, corr_m2 : float, default 0.43 and 0.26
+        Correlation between each model's latent estimate and the firm's
+        latent size; with ``estimates="regression"``, ``0 < corr_m2 <= corr_m1``.
     error_corr : float, default 0.3
-        Correlation between the two models' errors (shared inputs).
+        Correlation between the two models' errors (shared inputs); only
+        for ``estimates="noisy_truth"`` (in the regression world M2's error
+        is M1's plus its own: their correlation follows from ``r``).
     size_skill : float, default 0.25
-        How much better large firms are ranked: the models' noise is
-        multiplied by ``exp(-size_skill * z)`` (0 = the same everywhere).
+        How much better large firms are ranked: the residual is multiplied
+        by ``exp(-size_skill * zhat_1 - size_skill^2)``, smaller where M1
+        predicts a large wallet (``noisy_truth``: the noise by
+        ``exp(-size_skill * z)``); 0 = the same everywhere.
     pred_scale : float, default 1.25
         Scale of the log-predictions (below ``log_scale`` = shrunk estimates).
     pred_tail_df : float, default 6
@@ -118,6 +141,9 @@ def wallet_survey(
         small firms for giants and RMSE / MAE then separate them
         significantly: in this generator the two effects pull against each
         other, and the default keeps the paper's Table 2.
+    estimates : {"regression", "noisy_truth"}, default "regression"
+        Regression estimates (the truth scatters around the estimate) or the
+        earlier world's noisy truth (the estimate scatters around the truth).
 
     Returns
     -------
@@ -139,7 +165,14 @@ def wallet_survey(
                     ("pred_scale", pred_scale), ("pred_tail_df", pred_tail_df), ("miss_shape", miss_shape)):
         if not v > 0:
             raise ValueError(f"`{name}` must be positive; got {v!r}")
+    check_choice(estimates, "estimates", ESTIMATES)
     gen = check_rng(rng)
+    if estimates == "regression":
+        if not 0 < corr_m2 <= corr_m1:
+            raise ValueError(f"`corr_m2` must lie in (0, corr_m1] for regression estimates; got {corr_m2!r}")
+        return _regression_survey(n, gen, median_wallet=median_wallet, log_scale=log_scale, tail_df=tail_df,
+                                  corr_m1=corr_m1, corr_m2=corr_m2, size_skill=size_skill, pred_scale=pred_scale,
+                                  pred_tail_df=pred_tail_df, miss_shape=miss_shape)
     z = gen.standard_normal(n)
     u1 = gen.standard_normal(n)
     u2 = error_corr * u1 + np.sqrt(1 - error_corr**2) * gen.standard_normal(n)
@@ -159,3 +192,41 @@ def wallet_survey(
         s = _t_of_normal(s, pred_tail_df)
         scores.append(median_wallet * np.exp(pred_scale * s))
     return pd.DataFrame({"firm": np.arange(n), "wallet": wallet, "m1": scores[0], "m2": scores[1], "size": z})
+
+
+def _skewed(u: np.ndarray, miss_shape: float) -> np.ndarray:
+    """Standard normal draws mapped to the under-estimation-skewed law of ``miss_shape`` (a Gaussian copula)."""
+    if np.isinf(miss_shape):
+        return u
+    return -(stats.gamma.isf(stats.norm.sf(u), miss_shape) - miss_shape) / np.sqrt(miss_shape)
+
+
+def _latent_cdf(x, corr, c, size_skill, miss_shape, n_nodes: int = 96):
+    """``P(corr h + c exp(-size_skill h - size_skill^2) e <= x)`` for ``h ~ N(0, 1)``, by Gauss-Hermite quadrature."""
+    h, w = np.polynomial.hermite_e.hermegauss(n_nodes)
+    w = w / w.sum()
+    scale = c * np.exp(-size_skill * h - size_skill**2)
+    t = (np.asarray(x)[:, None] - corr * h[None, :]) / scale[None, :]
+    if np.isinf(miss_shape):
+        cdf = stats.norm.cdf(t)
+    else:  # e = -(G - a) / sqrt(a), G ~ Gamma(a): P(e <= t) = P(G >= a - t sqrt(a))
+        cdf = stats.gamma.sf(miss_shape - t * np.sqrt(miss_shape), miss_shape)
+    return cdf @ w
+
+
+def _regression_survey(n, gen, *, median_wallet, log_scale, tail_df, corr_m1, corr_m2, size_skill, pred_scale,
+                       pred_tail_df, miss_shape) -> pd.DataFrame:
+    """The survey when both models are regression estimates (the truth scatters around them)."""
+    zhat1 = gen.standard_normal(n)
+    r = corr_m2 / corr_m1
+    zhat2 = r * zhat1 + np.sqrt(1.0 - r * r) * gen.standard_normal(n)
+    e = _skewed(gen.standard_normal(n), miss_shape)
+    sigma = np.exp(-size_skill * zhat1 - size_skill**2)  # E[sigma^2] = 1: corr(z, zhat1) = corr_m1
+    c = np.sqrt(1.0 - corr_m1**2)
+    z = corr_m1 * zhat1 + c * sigma * e
+    # z is not Gaussian (its noise depends on zhat1): map it through its exact CDF to a standard normal score,
+    # so the wallets keep the documented log-t law (median `median_wallet`) and only the dependence changes
+    score = stats.norm.ppf(np.clip(_latent_cdf(z, corr_m1, c, size_skill, miss_shape), 1e-300, 1 - 1e-16))
+    wallet = median_wallet * np.exp(log_scale * _t_of_normal(score, tail_df))
+    m1, m2 = (median_wallet * np.exp(pred_scale * _t_of_normal(s, pred_tail_df)) for s in (zhat1, zhat2))
+    return pd.DataFrame({"firm": np.arange(n), "wallet": wallet, "m1": m1, "m2": m2, "size": z})
