@@ -116,6 +116,17 @@ _Z95 = 1.959963984540054  # the 97.5% standard normal quantile
 def wilson_interval(k: int, n: int, z: float = _Z95) -> tuple[float, float]:
     """Wilson score interval of a proportion ``k / n`` (95% by default).
 
+    Parameters
+    ----------
+    k : int
+        Successes.
+    n : int
+        Trials.
+    z : float, default 1.96
+        Normal quantile of the interval's level.
+
+    Examples
+    --------
     >>> [round(x, 4) for x in wilson_interval(17, 20)]
     [0.6396, 0.9476]
     >>> wilson_interval(20, 20)[1]
@@ -196,6 +207,13 @@ def matches_printed(value: float, printed: str) -> bool:
     The test is ``|value - printed| <= 0.5 * 10**-d`` (``d`` decimals shown),
     with a 1e-12 slack for binary floating point.
 
+    Parameters
+    ----------
+    value : float
+    printed : str
+
+    Examples
+    --------
     >>> matches_printed(0.91934, "0.9193"), matches_printed(0.91936, "0.9193")
     (True, False)
     """
@@ -247,6 +265,28 @@ class Ledger:
         off) gave; ``evidence`` names the output files that back the row
         (paths relative to the figures root, e.g. ``"yi/table5.csv"``; a
         string or a sequence of strings).
+
+        Parameters
+        ----------
+        claim_id : str
+            Unique id of the row (``<paper>-...``).
+        source : str
+            Where the paper states it (table, figure, section).
+        statement : str
+            The claim, in the paper's words where possible.
+        paper_value, reproduced_value : str
+            The paper's number or statement, and ours.
+        criterion : str
+            How the status was decided.
+        status : str
+            One of :data:`STATUSES`.
+        note : str, default ""
+        kind : {"printed", "formula", "claim", "calibration", "check"}
+            What kind of row it is (see :data:`KINDS`).
+        control : str, default ""
+            The control world's outcome, where there is one.
+        evidence : sequence of str, default ()
+            Output files (under ``figures/``) that back the row; they must exist when the ledger is written.
         """
         if status not in STATUSES:
             raise ValueError(f"`status` must be one of {STATUSES}; got {status!r}")
@@ -286,6 +326,26 @@ class Ledger:
         Status ``exact`` when they agree.  When they do not, the status is
         ``erratum`` if ``erratum_note`` gives evidence that the printed value
         contradicts the paper's own inputs, else ``differs``.
+
+        Parameters
+        ----------
+        claim_id : str
+            Unique id of the row (``<paper>-...``).
+        source : str
+            Where the paper states it (table, figure, section).
+        statement : str
+            The claim, in the paper's words where possible.
+        printed : str
+            The printed cell.
+        value : float
+            Our value, compared at the printed number of decimals.
+        erratum_note : str, optional
+            Why a mismatch is the paper's typo (the row is then an erratum).
+        note : str, default ""
+        kind : {"printed", "formula", "claim", "calibration", "check"}
+            What kind of row it is (see :data:`KINDS`).
+        evidence : sequence of str, default ()
+            Output files (under ``figures/``) that back the row; they must exist when the ledger is written.
         """
         d = printed_decimals(printed)
         ok = matches_printed(value, printed)
@@ -302,6 +362,24 @@ class Ledger:
         """``within-tolerance`` if ``|value - printed| <= atol + rtol * |printed|``, else ``differs``.
 
         A value the world was set to match is ``kind="calibration"``.
+
+        Parameters
+        ----------
+        claim_id : str
+            Unique id of the row (``<paper>-...``).
+        source : str
+            Where the paper states it (table, figure, section).
+        statement : str
+            The claim, in the paper's words where possible.
+        printed : str
+        value : float
+        rtol, atol : float, optional
+            Relative and absolute tolerance.
+        note : str, default ""
+        kind : {"printed", "formula", "claim", "calibration", "check"}
+            What kind of row it is (see :data:`KINDS`).
+        evidence : sequence of str, default ()
+            Output files (under ``figures/``) that back the row; they must exist when the ledger is written.
         """
         if rtol is None and atol is None:
             raise ValueError("give `rtol` or `atol`")
@@ -319,6 +397,25 @@ class Ledger:
         """Record a printed value (``kind="printed"``) or formula (``"formula"``) that contradicts the paper's own inputs.
 
         ``evidence`` is the argument, written to the note; ``files`` the outputs that back it.
+
+        Parameters
+        ----------
+        claim_id : str
+            Unique id of the row (``<paper>-...``).
+        source : str
+            Where the paper states it (table, figure, section).
+        statement : str
+            The claim, in the paper's words where possible.
+        printed : str
+            The printed value or formula.
+        value
+            The right value or formula.
+        evidence : str
+            The proof that the printed one is wrong.
+        kind : {"printed", "formula", "claim", "calibration", "check"}
+            What kind of row it is (see :data:`KINDS`).
+        files : sequence of str, default ()
+            Output files that back the row.
         """
         return self.add(
             claim_id, source, statement, paper_value=printed, reproduced_value=value,
@@ -329,7 +426,26 @@ class Ledger:
     # -- qualitative ---------------------------------------------------------------
     def check(self, claim_id, source, statement, *, criterion: str, holds: bool, paper_value="", reproduced_value="", note="",
               kind="claim", control="", evidence=()):
-        """A qualitative claim (or a formula, or a check of ours): ``holds`` or ``differs`` by its stated ``criterion``."""
+        """A qualitative claim (or a formula, or a check of ours): ``holds`` or ``differs`` by its stated ``criterion``.
+
+        Parameters
+        ----------
+        claim_id : str
+            Unique id of the row (``<paper>-...``).
+        source : str
+            Where the paper states it (table, figure, section).
+        statement : str
+            The claim, in the paper's words where possible.
+        criterion : str
+        holds : bool
+        paper_value, reproduced_value : str, default ""
+        note : str, default ""
+        kind : {"printed", "formula", "claim", "calibration", "check"}
+            What kind of row it is (see :data:`KINDS`).
+        control : str, default ""
+        evidence : sequence of str, default ()
+            Output files (under ``figures/``) that back the row; they must exist when the ledger is written.
+        """
         return self.add(
             claim_id, source, statement, paper_value=paper_value, reproduced_value=reproduced_value,
             criterion=criterion, status="holds" if bool(holds) else "differs", note=note,
@@ -347,6 +463,28 @@ class Ledger:
         and the claim is ``differs``, with a note saying so.
         ``min_share`` is accepted for compatibility and must equal
         :data:`SWEEP_MIN_SHARE` when given: there is one sweep rule.
+
+        Parameters
+        ----------
+        claim_id : str
+            Unique id of the row (``<paper>-...``).
+        source : str
+            Where the paper states it (table, figure, section).
+        statement : str
+            The claim, in the paper's words where possible.
+        outcomes : array-like of bool
+            The criterion's outcome on every seed.
+        criterion : str
+        control : array-like of bool, optional
+            The same criterion on the control world (mechanism off); if it passes too, the row differs.
+        expected_share : float, optional
+            The share of seeds a faithful world passes, where the paper's uncertainty predicts one.
+        paper_value : str, default ""
+        note : str, default ""
+        kind : {"printed", "formula", "claim", "calibration", "check"}
+            What kind of row it is (see :data:`KINDS`).
+        evidence : sequence of str, default ()
+            Output files (under ``figures/``) that back the row; they must exist when the ledger is written.
         """
         if min_share is not None and min_share != SWEEP_MIN_SHARE:
             raise ValueError(f"`min_share` is the one sweep rule's {SWEEP_MIN_SHARE}; got {min_share} "
@@ -386,6 +524,14 @@ def seed_sweep(func, seeds, **kwargs) -> pd.DataFrame:
 
     ``func`` returns a flat dict (numbers and booleans); the result has a
     ``seed`` column followed by the dict's keys.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(seed=s, **kwargs) -> dict``.
+    seeds : iterable of int
+    **kwargs
+        Passed to every call.
     """
     rows = []
     for s in seeds:
@@ -402,6 +548,11 @@ def count_table(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     Returns ``(reproduction, other)``: per paper, the number of rows of the
     kinds in :data:`REPRODUCTION_KINDS` per status (with a total); and per
     paper, the number of calibrations and of our checks per status.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A ledger (columns :data:`COLUMNS`).
     """
     papers = [p for p in PAPERS if p in set(df["paper"])]
 
@@ -422,6 +573,13 @@ def count_table(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 def verdict(df: pd.DataFrame) -> str:
     """A short written verdict of a ledger frame, in Markdown: what reproduced, what differs, which errata.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Ledger rows (one paper's, or all).
+
+    Examples
+    --------
     >>> led = Ledger("yi", "nb")
     >>> _ = led.check("a", "T1", "one claim", criterion="c", holds=True)
     >>> print(verdict(led.frame()))
@@ -457,6 +615,11 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
     Writes ``<root>/<paper>/claims.csv`` (all claims of that paper),
     ``<root>/claims.csv`` and ``<root>/claims.md`` (every paper, with the
     count tables of :func:`count_table`).  Returns the combined frame.
+
+    Parameters
+    ----------
+    output_root : str or Path, optional
+        The root the notebooks wrote to (default ``figures/``).
     """
     root = figures_root(output_root)
     frames = []

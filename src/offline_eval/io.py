@@ -50,7 +50,13 @@ __all__ = [
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically (temp file in the same folder + rename)."""
+    """Write ``data`` to ``path`` atomically (temp file in the same folder + rename).
+
+    Parameters
+    ----------
+    path : str or Path
+    data : bytes
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -71,7 +77,13 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
 
 
 def atomic_write_text(path: str | Path, text: str) -> Path:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically."""
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically.
+
+    Parameters
+    ----------
+    path : str or Path
+    text : str
+    """
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
@@ -87,6 +99,13 @@ def format_float(value, digits: int = FLOAT_DIGITS) -> str:
     ``nan`` is the empty string (pandas' missing value), infinities are
     ``inf``/``-inf``.
 
+    Parameters
+    ----------
+    value : float
+    digits : int, default 6
+
+    Examples
+    --------
     >>> format_float(0.1 + 0.2), format_float(10393400.0), format_float(-0.0), format_float(2.5e-11)
     ('0.3', '10393400', '0', '2.5e-11')
     >>> format_float(1 / 3, 3), format_float(float("nan")), format_float(float("-inf"))
@@ -110,6 +129,14 @@ def below_tolerance(values, tol: float) -> pd.Series:
     column is written as the text ``"< tol"`` for those rows and as the value
     (at :data:`FLOAT_DIGITS` digits) for the others.
 
+    Parameters
+    ----------
+    values : array-like of float
+    tol : float
+        Values whose magnitude is below it are shown as ``"< tol"``.
+
+    Examples
+    --------
     >>> below_tolerance([3e-17, 0.0, 0.25], 1e-12).tolist()
     ['< 1e-12', '< 1e-12', 0.25]
     """
@@ -133,7 +160,12 @@ def _csv_frame(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def to_csv(df: pd.DataFrame) -> str:
-    """``df`` as CSV text (no index, ``\\n`` line ends, floats at :data:`FLOAT_DIGITS` digits)."""
+    """``df`` as CSV text (no index, ``\\n`` line ends, floats at :data:`FLOAT_DIGITS` digits).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    """
     return _csv_frame(df).to_csv(index=False, lineterminator="\n")
 
 
@@ -154,6 +186,11 @@ def to_markdown(df: pd.DataFrame, *, floatfmt: str | dict = ".4g") -> str:
 
     ``floatfmt`` is a format spec for every float column, or a dict mapping
     column names to specs (columns not in the dict use ``".4g"``).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    floatfmt : str or dict, default ".4g"
     """
     cols = [str(c) for c in df.columns]
     fmts = {c: (floatfmt.get(c, ".4g") if isinstance(floatfmt, dict) else floatfmt) for c in df.columns}
@@ -165,7 +202,15 @@ def to_markdown(df: pd.DataFrame, *, floatfmt: str | dict = ".4g") -> str:
 
 
 def write_table(df: pd.DataFrame, stem: str | Path, *, floatfmt: str | dict = ".4g") -> tuple[Path, Path]:
-    """Write ``df`` to ``<stem>.csv`` (:data:`FLOAT_DIGITS` digits) and ``<stem>.md`` (``floatfmt``)."""
+    """Write ``df`` to ``<stem>.csv`` (:data:`FLOAT_DIGITS` digits) and ``<stem>.md`` (``floatfmt``).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    stem : str or Path
+        Path without suffix.
+    floatfmt : str or dict, default ".4g"
+    """
     stem = Path(stem)
     p_csv = atomic_write_text(stem.with_suffix(".csv"), to_csv(df))
     p_md = atomic_write_text(stem.with_suffix(".md"), to_markdown(df, floatfmt=floatfmt))
@@ -173,7 +218,14 @@ def write_table(df: pd.DataFrame, stem: str | Path, *, floatfmt: str | dict = ".
 
 
 def figure_bytes(fig, fmt: str) -> bytes:
-    """Render a matplotlib figure to bytes with no timestamp or version metadata."""
+    """Render a matplotlib figure to bytes with no timestamp or version metadata.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    fmt : str
+        ``"png"``, ``"pdf"`` or ``"svg"``.
+    """
     if fmt == "png":
         metadata = {"Software": None}
     elif fmt == "pdf":
@@ -214,7 +266,16 @@ class OutputDir:
         self.path = (BUILD_DIR / "lab" if output_root in (None, "") else Path(output_root)) / paper
 
     def table(self, df: pd.DataFrame, name: str, *, floatfmt: str | dict = ".4g") -> tuple[Path, Path]:
-        """Save ``df`` as ``<name>.csv`` and ``<name>.md``."""
+        """Save ``df`` as ``<name>.csv`` and ``<name>.md``.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+        name : str
+            File stem under the paper's folder.
+        floatfmt : str or dict, default ".4g"
+            Float format of the Markdown copy (per column with a dict); the CSV has :data:`FLOAT_DIGITS` digits.
+        """
         return write_table(df, self.path / name, floatfmt=floatfmt)
 
     def figure(self, fig, name: str, *, caption: str | None = None, formats=("png", "pdf")) -> list[Path]:
@@ -223,6 +284,14 @@ class OutputDir:
         ``caption`` is one line saying what the figure reproduces (with the
         paper's figure number, e.g. ``"yi Fig. 3: ..."``); it is written to
         ``<name>.caption.txt`` beside the figure, where the report reads it.
+
+        Parameters
+        ----------
+        fig : matplotlib.figure.Figure
+        name : str
+        caption : str, optional
+            One line naming the paper's figure; written to ``<name>.caption.txt``.
+        formats : tuple of str, default ("png", "pdf")
         """
         paths = [atomic_write_bytes(self.path / f"{name}.{fmt}", figure_bytes(fig, fmt)) for fmt in formats]
         if caption is not None:
@@ -233,7 +302,12 @@ class OutputDir:
         return paths
 
     def claims(self, ledger) -> tuple[Path, Path]:
-        """Save a :class:`offline_eval.claims.Ledger` as ``claims/<notebook>.csv/.md``."""
+        """Save a :class:`offline_eval.claims.Ledger` as ``claims/<notebook>.csv/.md``.
+
+        Parameters
+        ----------
+        ledger : offline_eval.claims.Ledger
+        """
         if ledger.paper != self.paper:
             raise ValueError(f"`ledger` is for paper {ledger.paper!r}, not {self.paper!r}")
         frame = ledger.frame()

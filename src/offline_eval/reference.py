@@ -36,7 +36,17 @@ COLUMNS = ["paper", "source", "panel", "row", "column", "value"]
 
 
 def load(paper: str, source: str | None = None, *, root: str | Path | None = None) -> pd.DataFrame:
-    """All printed cells of ``paper`` (optionally of one ``source``), as strings."""
+    """All printed cells of ``paper`` (optionally of one ``source``), as strings.
+
+    Parameters
+    ----------
+    paper : str
+        ``"yi"``, ``"rosset"``, ``"piovano"`` or ``"chapelle"``.
+    source : str, optional
+        One table or section of the paper (its ``source`` column).
+    root : str or Path, optional
+        The ``data/`` folder to read (default: the project's).
+    """
     if paper not in PAPERS:
         raise ValueError(f"`paper` must be one of {PAPERS}; got {paper!r}")
     folder = Path(root) if root is not None else REFERENCE_DIR / paper
@@ -69,6 +79,12 @@ def load_corrections(paper: str, *, root: str | Path | None = None) -> pd.DataFr
     root erratum).  The printed values stay untouched in ``data/reference/``;
     a study that recomputes from corrected inputs says so in its ledger rows.
     A paper without corrections gives an empty frame.
+
+    Parameters
+    ----------
+    paper : str
+    root : str or Path, optional
+        The ``data/`` folder to read (default: the project's).
     """
     if paper not in PAPERS:
         raise ValueError(f"`paper` must be one of {PAPERS}; got {paper!r}")
@@ -89,7 +105,17 @@ def load_corrections(paper: str, *, root: str | Path | None = None) -> pd.DataFr
 
 
 def lookup(ref: pd.DataFrame, source: str, row: str, column: str, panel: str = "") -> str:
-    """The printed value of one cell; raises ``KeyError`` if absent or ambiguous."""
+    """The printed value of one cell; raises ``KeyError`` if absent or ambiguous.
+
+    Parameters
+    ----------
+    ref : pandas.DataFrame
+        From :func:`load`.
+    source, row, column : str
+        The cell's table (or section), row and column as ``data/reference`` names them.
+    panel : str, default ""
+        The panel, for tables printed in panels.
+    """
     hit = ref[(ref["source"] == source) & (ref["panel"] == panel) & (ref["row"] == row) & (ref["column"] == column)]
     if len(hit) != 1:
         raise KeyError(f"{len(hit)} reference cells for {source!r} panel={panel!r} row={row!r} column={column!r}")
@@ -101,6 +127,15 @@ def lookup_number(ref: pd.DataFrame, source: str, row: str, column: str, panel: 
 
     A cell that is not a number is an error naming the paper, the cell and the text, so that it can be
     found in ``data/reference/<paper>/``.
+
+    Parameters
+    ----------
+    ref : pandas.DataFrame
+        From :func:`load`.
+    source, row, column : str
+        The cell's table (or section), row and column as ``data/reference`` names them.
+    panel : str, default ""
+        The panel, for tables printed in panels.
     """
     text = lookup(ref, source, row, column, panel)
     try:
@@ -117,7 +152,13 @@ def _clean(printed: str) -> str:
 
 
 def parse_printed(printed: str) -> float:
-    """Numeric value of a printed cell: ``"1,128,800"`` -> 1128800.0, ``"8.6%"`` -> 8.6, ``"$3,872"`` -> 3872.0."""
+    """Numeric value of a printed cell: ``"1,128,800"`` -> 1128800.0, ``"8.6%"`` -> 8.6, ``"$3,872"`` -> 3872.0.
+
+    Parameters
+    ----------
+    printed : str
+        The cell as printed (thousands separators, ``%``, ``$`` and ``<`` are read).
+    """
     s = _clean(printed).rstrip("%")
     try:
         return float(Decimal(s))
@@ -126,6 +167,11 @@ def parse_printed(printed: str) -> float:
 
 
 def printed_decimals(printed: str) -> int:
-    """Number of decimals shown in a printed cell (``"0.9193"`` -> 4, ``"1,200"`` -> 0)."""
+    """Number of decimals shown in a printed cell (``"0.9193"`` -> 4, ``"1,200"`` -> 0).
+
+    Parameters
+    ----------
+    printed : str
+    """
     s = _clean(printed).rstrip("%")
     return len(s.split(".", 1)[1]) if "." in s else 0

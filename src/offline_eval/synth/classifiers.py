@@ -129,13 +129,15 @@ def apportion(weights, total: int, *, capacity=None) -> np.ndarray:
 def zipf_prior(n_classes: int, exponent: float = 1.0) -> np.ndarray:
     """Class prior ``p_k ∝ (k + 1)^-exponent`` (class 0 the most frequent).
 
-    >>> zipf_prior(3, 1.0).round(4).tolist()
-    [0.5455, 0.2727, 0.1818]
-
     Parameters
     ----------
     n_classes : int >= 1
     exponent : float >= 0, default 1.0
+
+    Examples
+    --------
+    >>> zipf_prior(3, 1.0).round(4).tolist()
+    [0.5455, 0.2727, 0.1818]
     """
     check_int(n_classes, "n_classes", low=1)
     check_real(exponent, "exponent", low=0)
