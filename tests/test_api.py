@@ -21,7 +21,8 @@ from offline_eval import ranking as rk
 
 SRC = Path(offline_eval.__file__).parent
 #: The library one uses on one's own data, and the synthetic-data generators.
-LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", "ondask", "_validation", "_bootstrap"]
+LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", "ondask", "_validation", "_bootstrap",
+           "_losses"]
 GENERATORS = ["synth.sponsored", "synth.rtb", "synth.classifiers", "synth.wallet"]
 #: The compendium's own tools a researcher adding a notebook uses.
 COMPENDIUM = ["reference", "claims", "io"]

@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from . import bidding
+from ._losses import entropy, pointwise_log_loss
 from ._validation import check_int, check_real
 from .metrics import LOG_LOSS_EPS, roc_auc_score_from_counts, roc_curve_from_counts
 
@@ -148,19 +149,6 @@ class ScoreCounts:
 
 
 # -- losses and calibration ----------------------------------------------------------------------------
-def _pointwise_log_loss(y, p, eps):
-    if eps > 0:
-        p = np.clip(p, eps, 1.0 - eps)
-    with np.errstate(divide="ignore"):
-        return -np.where(y == 1, np.log(p), np.log1p(-p))
-
-
-def _entropy(gamma: float) -> float:
-    if gamma <= 0.0 or gamma >= 1.0:
-        return 0.0
-    return float(-gamma * np.log(gamma) - (1.0 - gamma) * np.log1p(-gamma))
-
-
 _SUMS = ("n", "w", "wy", "wp", "wloss", "wsq", "wabs")
 
 
@@ -205,7 +193,7 @@ class LossSums:
             raise ValueError(f"`eps` must be in [0, 0.5); got {eps!r}")
         d = y - p
         return cls(float(y.size), float(w.sum()), float(np.dot(w, y)), float(np.dot(w, p)),
-                   float(np.dot(w, _pointwise_log_loss(y, p, eps))) if y.size else 0.0,
+                   float(np.dot(w, pointwise_log_loss(y, p, eps))) if y.size else 0.0,
                    float(np.dot(w, d * d)), float(np.dot(w, np.abs(d))), float(eps))
 
     def merge(self, other: LossSums) -> LossSums:
@@ -231,7 +219,7 @@ class LossSums:
 
     def rig_score(self) -> float:
         """Relative information gain ``1 - log loss / H(ctr)`` (nan when every label is equal)."""
-        h = _entropy(self.ctr()) if self.w > 0 else 0.0
+        h = entropy(self.ctr()) if self.w > 0 else 0.0
         return 1.0 - self.log_loss() / h if h > 0 else float("nan")
 
     def mean_squared_error(self) -> float:

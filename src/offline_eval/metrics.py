@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._bootstrap import BootstrapCI, check_boot, percentile_ci
+from ._losses import entropy, pointwise_log_loss
 from ._validation import (
     OfflineEvalWarning,
     as_1d,
@@ -319,21 +320,6 @@ def _mean(x, w):
     return float(np.mean(x)) if w is None else float(np.dot(w, x) / w.sum())
 
 
-def _pointwise_log_loss(y, p, eps):
-    # Clip so that a confident wrong prediction costs -log(eps), not inf;
-    # log1p keeps precision for the small p of click data.
-    if eps > 0:
-        p = np.clip(p, eps, 1.0 - eps)
-    with np.errstate(divide="ignore"):
-        return -np.where(y == 1, np.log(p), np.log1p(-p))
-
-
-def _entropy(gamma: float) -> float:
-    if gamma <= 0.0 or gamma >= 1.0:
-        return 0.0
-    return float(-gamma * np.log(gamma) - (1.0 - gamma) * np.log1p(-gamma))
-
-
 def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=None) -> float:
     """Mean log-loss (negative Bernoulli log-likelihood), natural log.
 
@@ -380,7 +366,7 @@ def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=
     inf
     """
     y, p, w = _check_probs(y_true, y_prob, sample_weight, pos_label=pos_label)
-    return _mean(_pointwise_log_loss(y, p, check_real(eps, "eps", low=0, high=0.5, closed="left")), w)
+    return _mean(pointwise_log_loss(y, p, check_real(eps, "eps", low=0, high=0.5, closed="left")), w)
 
 
 def rig_score(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=None) -> float:
@@ -427,11 +413,11 @@ def rig_score(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label
     y, p, w = _check_probs(y_true, y_prob, sample_weight, pos_label=pos_label)
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
     gamma = _mean(y, w)
-    h = _entropy(gamma)
+    h = entropy(gamma)
     if h == 0.0:
         warn_undefined(f"RIG is undefined when the data's CTR is {gamma:g} (zero entropy); returning nan")
         return float("nan")
-    return float(1.0 - _mean(_pointwise_log_loss(y, p, eps), w) / h)
+    return float(1.0 - _mean(pointwise_log_loss(y, p, eps), w) / h)
 
 
 def calibration_ratio(y_true, y_prob, *, sample_weight=None, pos_label=None) -> float:
@@ -713,7 +699,7 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
     b = np.empty(len(y), dtype=np.int64)
     b[order] = bins_sorted
 
-    loss = _pointwise_log_loss(y, p, eps)
+    loss = pointwise_log_loss(y, p, eps)
 
     def total(x):
         return np.bincount(b, weights=wt * x, minlength=q)
@@ -733,7 +719,7 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
         ctr = clicks / wsum
         avg_p = psum / wsum
         ll = lsum / wsum
-        h = np.array([_entropy(g) for g in ctr])
+        h = np.array([entropy(g) for g in ctr])
         rig_b = np.where(h > 0, 1.0 - ll / np.where(h > 0, h, 1.0), np.nan)
         cal = np.where(clicks > 0, avg_p / np.where(clicks > 0, ctr, 1.0), np.nan)
         total_loss = lsum.sum()

@@ -1,0 +1,28 @@
+"""The pointwise log loss and the Bernoulli entropy shared by :mod:`offline_eval.metrics` and
+:mod:`offline_eval.mergeable` (a private module: the public functions are ``metrics.log_loss`` and
+``metrics.rig_score``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["entropy", "pointwise_log_loss"]
+
+
+def pointwise_log_loss(y: np.ndarray, p: np.ndarray, eps: float) -> np.ndarray:
+    """``-log p`` where ``y == 1`` and ``-log(1 - p)`` elsewhere, with ``p`` clipped to ``[eps, 1 - eps]``.
+
+    The clipping makes a confident wrong prediction cost ``-log(eps)``, not infinity; ``log1p`` keeps the
+    precision of the small ``p`` of click data.
+    """
+    if eps > 0:
+        p = np.clip(p, eps, 1.0 - eps)
+    with np.errstate(divide="ignore"):
+        return -np.where(y == 1, np.log(p), np.log1p(-p))
+
+
+def entropy(gamma: float) -> float:
+    """Entropy (nats) of a Bernoulli(``gamma``): 0 at 0 and 1."""
+    if gamma <= 0.0 or gamma >= 1.0:
+        return 0.0
+    return float(-gamma * np.log(gamma) - (1.0 - gamma) * np.log1p(-gamma))
