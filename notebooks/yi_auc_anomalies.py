@@ -13,7 +13,7 @@
 # * The anomalies the paper draws from them (a poorly fitted panel with a higher or equal AUC), as claims.
 # * The ROC curves of the two panels of each table, side by side.
 # * Each panel expanded into row-level samples (Table 3's panels are ~10.4 million rows): the row-level
-#   AUC with tied scores (`offline_eval.metrics.auc`) equals the binned AUC.
+#   AUC with tied scores (`offline_eval.metrics.roc_auc_score`) equals the binned AUC.
 #
 # All inputs come from `data/reference/yi/tables1-4.csv` (the cells as printed); no number is typed here.
 # One printed *input* is a typo (Table 3's 9,999,900 no-clicks): the correction lives in
@@ -91,7 +91,7 @@ summary
 
 # %% [markdown]
 # ## Row-level AUC with tied scores equals the binned AUC
-# Each bin expands to its rows, all sharing the bin's avg pClick; `auc` counts tied scores one half.
+# Each bin expands to its rows, all sharing the bin's avg pClick; `roc_auc_score` counts tied scores one half.
 
 # %%
 row_level = yi_tables.row_level_table(ref, max_expanded_rows)
