@@ -231,7 +231,11 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
 
     (out / "guide").mkdir()
     for src in sorted((NOTEBOOKS_DIR / "guide").glob("*.py")):
-        jupytext.write(jupytext.read(src), out / "guide" / f"{src.stem}.ipynb")
+        nb = jupytext.read(src)
+        # the kernel and language tell MyST-NB how to highlight the (unexecuted) code cells
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nb.metadata["language_info"] = {"name": "python"}
+        jupytext.write(nb, out / "guide" / f"{src.stem}.ipynb")
     guides = sorted(p.stem for p in (out / "guide").glob("*.ipynb"))
     for n in names:
         nb = json.loads((executed / f"{n}.ipynb").read_text())
