@@ -53,6 +53,11 @@ from offline_eval.synth.wallet import wallet_survey
 ref = reference.load("rosset")
 out = OutputDir("rosset", output_root)
 ledger = Ledger("rosset", "rosset_wallet")
+
+# %% [markdown]
+# The survey of `seed` in the world of the printed taus, and the seeds of its bootstraps.
+
+# %%
 gen = np.random.default_rng(seed)
 world = rw.paper_world(ref)
 survey = wallet_survey(n_firms, rng=gen, **world)

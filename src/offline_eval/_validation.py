@@ -11,7 +11,8 @@ Validate once, at the public entry point; private helpers trust their inputs.
 
 The vocabulary, declarative and the same everywhere:
 
-* arrays: :func:`as_1d` (numeric, 1-D, no mask), :func:`check_finite`,
+* arrays: :func:`as_1d` (numeric, 1-D, no mask), :func:`as_labels` (any
+  hashable labels), :func:`check_finite`,
   :func:`check_binary` (0/1, bool, or any two labels with ``pos_label``),
   :func:`check_probability`, :func:`check_nonnegative`,
   :func:`check_sample_weight`, :func:`check_consistent_length`,
@@ -32,6 +33,7 @@ import numpy as np
 __all__ = [
     "OfflineEvalWarning",
     "as_1d",
+    "as_labels",
     "check_binary",
     "check_bool",
     "check_choice",
@@ -131,14 +133,12 @@ def check_consistent_length(**arrays) -> int:
     return next(iter(lengths.values())) if lengths else 0
 
 
-def _labels_of(y, name: str, pos_label) -> np.ndarray:
-    """0/1 from any two labels, 1 where ``y == pos_label``."""
-    if isinstance(pos_label, (list, tuple, dict, set, np.ndarray)) or pos_label is None:
-        raise ValueError(f"`pos_label` must be one label (a str, int or bool); got {pos_label!r}")
-    if isinstance(y, np.ma.MaskedArray):
-        as_1d(y, name)  # the masked-array message
+def as_labels(x, name: str) -> np.ndarray:
+    """``x`` as a non-empty 1-D array of labels of any hashable kind: no mask, no NaN, no ``None``."""
+    if isinstance(x, np.ma.MaskedArray):
+        as_1d(x, name)  # the masked-array message
     try:
-        arr = np.asarray(y)
+        arr = np.asarray(x)
     except Exception as exc:
         raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
     if arr.ndim != 1:
@@ -149,6 +149,14 @@ def _labels_of(y, name: str, pos_label) -> np.ndarray:
         check_finite(arr, name)
     if arr.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in arr.tolist()):
         raise ValueError(f"`{name}` holds missing labels (None or NaN); drop those rows first")
+    return arr
+
+
+def _labels_of(y, name: str, pos_label) -> np.ndarray:
+    """0/1 from any two labels, 1 where ``y == pos_label``."""
+    if isinstance(pos_label, (list, tuple, dict, set, np.ndarray)) or pos_label is None:
+        raise ValueError(f"`pos_label` must be one label (a str, int or bool); got {pos_label!r}")
+    arr = as_labels(y, name)
     if arr.dtype.kind in "biufUS":  # vectorised for numbers and fixed-width strings
         labels = np.unique(arr).tolist()
     else:

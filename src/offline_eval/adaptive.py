@@ -41,6 +41,7 @@ from ._bootstrap import BootstrapCI, check_boot, percentile_ci
 from ._validation import (
     OfflineEvalWarning,
     as_1d,
+    as_labels,
     check_aligned,
     check_choice,
     check_consistent_length,
@@ -124,18 +125,7 @@ def _encode(named: dict, classes) -> tuple[dict, np.ndarray | None]:
     """Codes 0..K-1 of every array of ``named`` and the labels they stand for (``None``: already codes)."""
     if classes is None and all(_is_codes(x) for x in named.values()):
         return {name: _check_labels(x, name) for name, x in named.items()}, None
-    arrays = {}
-    for name, x in named.items():
-        if isinstance(x, np.ma.MaskedArray):
-            as_1d(x, name)
-        arr = np.asarray(x)
-        if arr.ndim != 1 or arr.size == 0:
-            raise ValueError(f"`{name}` must be a non-empty 1-D array of labels; got shape {arr.shape}")
-        if arr.dtype.kind == "f":
-            check_finite(arr, name)
-        if arr.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in arr.tolist()):
-            raise ValueError(f"`{name}` holds missing labels (None or NaN); drop those items first")
-        arrays[name] = arr
+    arrays = {name: as_labels(x, name) for name, x in named.items()}
     if classes is None:
         try:
             labels = np.unique(np.concatenate([a.astype(object) for a in arrays.values()]))

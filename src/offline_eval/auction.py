@@ -758,7 +758,7 @@ class ClickLog:
         n_q, n_c = len(queries), int(pairs["candidate"].max()) + 1
         index = pd.MultiIndex.from_frame(pairs[["query", "ad"]])
 
-        def locate(frame, what):
+        def locate(frame):
             pos = index.get_indexer(pd.MultiIndex.from_frame(frame[[query, ad]].set_axis(["query", "ad"], axis=1)))
             return pairs["query_code"].to_numpy()[pos], pairs["candidate"].to_numpy()[pos]
 
@@ -772,13 +772,13 @@ class ClickLog:
         clicks = check_nonnegative(impressions[click].to_numpy(), "impressions[click]")
         shown = (np.ones(len(impressions)) if count is None
                  else check_nonnegative(impressions[count].to_numpy(), "impressions[count]"))
-        q, c = locate(impressions, "impressions")
+        q, c = locate(impressions)
         key = (q * n_c + c) * n_s + slots
         N = np.bincount(key, weights=shown, minlength=n_q * n_c * n_s).reshape(n_q, n_c, n_s)
         C = np.bincount(key, weights=clicks, minlength=n_q * n_c * n_s).reshape(n_q, n_c, n_s)
         bids = check_nonnegative(auctions[bid].to_numpy(), "auctions[bid]")
         pv_codes, _ = pd.factorize(auctions[page_view], sort=True)
-        aq, ac = locate(auctions, "auctions")
+        aq, ac = locate(auctions)
         pv_query = np.full(pv_codes.max() + 1, -1, dtype=np.int64)
         pv_query[pv_codes] = aq
         if (pv_query[pv_codes] != aq).any():

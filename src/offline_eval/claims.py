@@ -329,12 +329,8 @@ class Ledger:
 
         Parameters
         ----------
-        claim_id : str
-            Unique id of the row (``<paper>-...``).
-        source : str
-            Where the paper states it (table, figure, section).
-        statement : str
-            The claim, in the paper's words where possible.
+        claim_id, source, statement
+            As in :meth:`add`.
         printed : str
             The printed cell.
         value : float
@@ -342,10 +338,10 @@ class Ledger:
         erratum_note : str, optional
             Why a mismatch is the paper's typo (the row is then an erratum).
         note : str, default ""
-        kind : {"printed", "formula", "claim", "calibration", "check"}
-            What kind of row it is (see :data:`KINDS`).
-        evidence : sequence of str, default ()
-            Output files (under ``figures/``) that back the row; they must exist when the ledger is written.
+        kind
+            As in :meth:`add`.
+        evidence
+            As in :meth:`add`.
         """
         d = printed_decimals(printed)
         ok = matches_printed(value, printed)
@@ -365,21 +361,17 @@ class Ledger:
 
         Parameters
         ----------
-        claim_id : str
-            Unique id of the row (``<paper>-...``).
-        source : str
-            Where the paper states it (table, figure, section).
-        statement : str
-            The claim, in the paper's words where possible.
+        claim_id, source, statement
+            As in :meth:`add`.
         printed : str
         value : float
         rtol, atol : float, optional
             Relative and absolute tolerance.
         note : str, default ""
-        kind : {"printed", "formula", "claim", "calibration", "check"}
-            What kind of row it is (see :data:`KINDS`).
-        evidence : sequence of str, default ()
-            Output files (under ``figures/``) that back the row; they must exist when the ledger is written.
+        kind
+            As in :meth:`add`.
+        evidence
+            As in :meth:`add`.
         """
         if rtol is None and atol is None:
             raise ValueError("give `rtol` or `atol`")
@@ -400,20 +392,16 @@ class Ledger:
 
         Parameters
         ----------
-        claim_id : str
-            Unique id of the row (``<paper>-...``).
-        source : str
-            Where the paper states it (table, figure, section).
-        statement : str
-            The claim, in the paper's words where possible.
+        claim_id, source, statement
+            As in :meth:`add`.
         printed : str
             The printed value or formula.
         value
             The right value or formula.
         evidence : str
             The proof that the printed one is wrong.
-        kind : {"printed", "formula", "claim", "calibration", "check"}
-            What kind of row it is (see :data:`KINDS`).
+        kind
+            As in :meth:`add`.
         files : sequence of str, default ()
             Output files that back the row.
         """
@@ -430,21 +418,17 @@ class Ledger:
 
         Parameters
         ----------
-        claim_id : str
-            Unique id of the row (``<paper>-...``).
-        source : str
-            Where the paper states it (table, figure, section).
-        statement : str
-            The claim, in the paper's words where possible.
+        claim_id, source, statement
+            As in :meth:`add`.
         criterion : str
         holds : bool
         paper_value, reproduced_value : str, default ""
         note : str, default ""
-        kind : {"printed", "formula", "claim", "calibration", "check"}
-            What kind of row it is (see :data:`KINDS`).
+        kind
+            As in :meth:`add`.
         control : str, default ""
-        evidence : sequence of str, default ()
-            Output files (under ``figures/``) that back the row; they must exist when the ledger is written.
+        evidence
+            As in :meth:`add`.
         """
         return self.add(
             claim_id, source, statement, paper_value=paper_value, reproduced_value=reproduced_value,
@@ -466,12 +450,8 @@ class Ledger:
 
         Parameters
         ----------
-        claim_id : str
-            Unique id of the row (``<paper>-...``).
-        source : str
-            Where the paper states it (table, figure, section).
-        statement : str
-            The claim, in the paper's words where possible.
+        claim_id, source, statement
+            As in :meth:`add`.
         outcomes : array-like of bool
             The criterion's outcome on every seed.
         criterion : str
@@ -481,10 +461,10 @@ class Ledger:
             The share of seeds a faithful world passes, where the paper's uncertainty predicts one.
         paper_value : str, default ""
         note : str, default ""
-        kind : {"printed", "formula", "claim", "calibration", "check"}
-            What kind of row it is (see :data:`KINDS`).
-        evidence : sequence of str, default ()
-            Output files (under ``figures/``) that back the row; they must exist when the ledger is written.
+        kind
+            As in :meth:`add`.
+        evidence
+            As in :meth:`add`.
         """
         if min_share is not None and min_share != SWEEP_MIN_SHARE:
             raise ValueError(f"`min_share` is the one sweep rule's {SWEEP_MIN_SHARE}; got {min_share} "

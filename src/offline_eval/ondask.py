@@ -120,16 +120,8 @@ def roc_auc_score(data, label, score, *, weight=None, resolution=None) -> float:
 
     Parameters
     ----------
-    data : dask.dataframe.DataFrame or str or path
-        The log, or the path of its Parquet files.
-    label : str
-        Column of the 0/1 labels.
-    score : str
-        Column of the scores.
-    weight : str, optional
-        Column of the row weights.
-    resolution : float > 0, optional
-        Round scores to multiples of it (bounded memory; see :class:`~offline_eval.mergeable.ScoreCounts`).
+    data, label, score, weight, resolution
+        As in :func:`score_counts`.
     """
     return score_counts(data, label, score, weight=weight, resolution=resolution).roc_auc_score()
 
@@ -139,16 +131,8 @@ def roc_curve(data, label, score, *, weight=None, resolution=None):
 
     Parameters
     ----------
-    data : dask.dataframe.DataFrame or str or path
-        The log, or the path of its Parquet files.
-    label : str
-        Column of the 0/1 labels.
-    score : str
-        Column of the scores.
-    weight : str, optional
-        Column of the row weights.
-    resolution : float > 0, optional
-        Round scores to multiples of it (bounded memory; see :class:`~offline_eval.mergeable.ScoreCounts`).
+    data, label, score, weight, resolution
+        As in :func:`score_counts`.
     """
     return score_counts(data, label, score, weight=weight, resolution=resolution).roc_curve()
 
@@ -183,16 +167,8 @@ def log_loss(data, label, prob, *, weight=None, **kwargs) -> float:
 
     Parameters
     ----------
-    data : dask.dataframe.DataFrame or str or path
-        The log, or the path of its Parquet files.
-    label : str
-        Column of the 0/1 labels.
-    prob : str
-        Column of the predicted probabilities.
-    weight : str, optional
-        Column of the row weights.
-    **kwargs
-        ``eps`` of the log loss.
+    data, label, prob, weight, **kwargs
+        As in :func:`loss_sums`.
     """
     return loss_sums(data, label, prob, weight=weight, **kwargs).log_loss()
 
@@ -202,16 +178,8 @@ def rig_score(data, label, prob, *, weight=None, **kwargs) -> float:
 
     Parameters
     ----------
-    data : dask.dataframe.DataFrame or str or path
-        The log, or the path of its Parquet files.
-    label : str
-        Column of the 0/1 labels.
-    prob : str
-        Column of the predicted probabilities.
-    weight : str, optional
-        Column of the row weights.
-    **kwargs
-        ``eps`` of the log loss.
+    data, label, prob, weight, **kwargs
+        As in :func:`loss_sums`.
     """
     return loss_sums(data, label, prob, weight=weight, **kwargs).rig_score()
 
@@ -221,14 +189,8 @@ def mean_squared_error(data, label, prob, *, weight=None) -> float:
 
     Parameters
     ----------
-    data : dask.dataframe.DataFrame or str or path
-        The log, or the path of its Parquet files.
-    label : str
-        Column of the 0/1 labels.
-    prob : str
-        Column of the predicted probabilities.
-    weight : str, optional
-        Column of the row weights.
+    data, label, prob, weight
+        As in :func:`loss_sums`.
     """
     return loss_sums(data, label, prob, weight=weight).mean_squared_error()
 
@@ -238,14 +200,8 @@ def calibration_ratio(data, label, prob, *, weight=None) -> float:
 
     Parameters
     ----------
-    data : dask.dataframe.DataFrame or str or path
-        The log, or the path of its Parquet files.
-    label : str
-        Column of the 0/1 labels.
-    prob : str
-        Column of the predicted probabilities.
-    weight : str, optional
-        Column of the row weights.
+    data, label, prob, weight
+        As in :func:`loss_sums`.
     """
     return loss_sums(data, label, prob, weight=weight).calibration_ratio()
 
@@ -255,14 +211,8 @@ def prediction_error(data, label, prob, *, weight=None) -> float:
 
     Parameters
     ----------
-    data : dask.dataframe.DataFrame or str or path
-        The log, or the path of its Parquet files.
-    label : str
-        Column of the 0/1 labels.
-    prob : str
-        Column of the predicted probabilities.
-    weight : str, optional
-        Column of the row weights.
+    data, label, prob, weight
+        As in :func:`loss_sums`.
     """
     return loss_sums(data, label, prob, weight=weight).prediction_error()
 

@@ -130,12 +130,8 @@ def lookup_number(ref: pd.DataFrame, source: str, row: str, column: str, panel: 
 
     Parameters
     ----------
-    ref : pandas.DataFrame
-        From :func:`load`.
-    source, row, column : str
-        The cell's table (or section), row and column as ``data/reference`` names them.
-    panel : str, default ""
-        The panel, for tables printed in panels.
+    ref, source, row, column, panel
+        As in :func:`lookup`.
     """
     text = lookup(ref, source, row, column, panel)
     try:

@@ -177,10 +177,7 @@ def wallet_survey(
     u1 = gen.standard_normal(n)
     u2 = error_corr * u1 + np.sqrt(1 - error_corr**2) * gen.standard_normal(n)
     # correlated Gaussian errors mapped to the skewed law (a Gaussian copula)
-    if np.isinf(miss_shape):
-        e1, e2 = u1, u2
-    else:
-        e1, e2 = (-(stats.gamma.isf(stats.norm.sf(u), miss_shape) - miss_shape) / np.sqrt(miss_shape) for u in (u1, u2))
+    e1, e2 = _skewed(u1, miss_shape), _skewed(u2, miss_shape)
     # log-t marginal through the Gaussian copula: ranks of z are kept
     t = _t_of_normal(z, tail_df)
     wallet = median_wallet * np.exp(log_scale * t)
