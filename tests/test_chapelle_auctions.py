@@ -32,8 +32,8 @@ def test_same_seed_same_world_and_other_seed_other_world(world):
     pd.testing.assert_frame_equal(simulate_rtb(rng=g, **SMALL).logs, world.logs)
 
 
-def test_logs_hold_only_auctions_won_by_each_arm(world):
-    L = world.logs
+def test_logs_hold_only_auctions_won_by_each_arm():
+    L = simulate_rtb(log_arms="ab", rng=3, **SMALL).logs
     assert set(L["arm"]) == {"a", "b"}
     A, B = L[L["arm"] == "a"], L[L["arm"] == "b"]
     assert ((A["p_a"] * A["v"]) > A["c"]).all()
@@ -47,8 +47,10 @@ def test_logs_hold_only_auctions_won_by_each_arm(world):
     assert 0 < len(A) < SMALL["n_networks"] * SMALL["n_log"] and 0 < len(B) < SMALL["n_networks"] * SMALL["n_log"]
 
 
-def test_production_only_logs():
+def test_production_only_logs_by_default(world):
+    # the paper's setting (Section 2.2): the production bidder's won auctions only
     w = simulate_rtb(log_arms="a", rng=3, **SMALL)
+    pd.testing.assert_frame_equal(w.logs, world.logs)
     assert set(w.logs["arm"]) == {"a"}
     assert ((w.logs["p_a"] * w.logs["v"]) > w.logs["c"]).all()
 
@@ -73,8 +75,8 @@ def test_ab_test_at_scale_draws_from_the_exact_moments(world):
         np.testing.assert_allclose(ab[f"se_{m}"], np.sqrt(n_req * e[f"var_{m}"]), rtol=1e-12)
         z = (ab[f"profit_{m}"] - n_req * e[f"profit_{m}"]) / ab[f"se_{m}"]
         assert (np.abs(z) < 5).all()
-        frac = ab[f"displays_{m}"] / n_req
-        assert np.allclose(frac, e[f"win_{m}"], atol=5 * np.sqrt(0.25 / n_req).max())
+        np.testing.assert_array_equal(ab[f"displays_{m}"], (n_req * e[f"win_{m}"]).round())
+        np.testing.assert_allclose(ab[f"z_{m}"], z, rtol=1e-9, atol=1e-9)
     total = ab["displays_a"] + ab["displays_b"]
     np.testing.assert_allclose(total, 30e6, rtol=1e-3)
     # a larger test is less noisy in proportion to sqrt(N)
@@ -92,9 +94,9 @@ def test_expected_moments_match_brute_force_simulation(price_sigma):
     for _, net in w.networks.iterrows():
         exact = rtb._context_moments(np.random.default_rng(1), n, net, **kw)
         r = np.random.default_rng(2)
-        logit_true, _, v, c, a = rtb._requests(r, n, net, 0, **kw)
+        logit_true, _, v, c, a, w_ = rtb._requests(r, n, net, 0, **kw)
         for m in "ab":
-            p = rtb._predict(r, logit_true, net, m)
+            p = rtb._predict(r, logit_true, w_, net, m)
             win = p * v > c
             profit = np.where(win, a * v - c, 0.0)
             sd = profit.std() / np.sqrt(n)
@@ -113,9 +115,10 @@ def test_expected_ab_is_the_worlds_expectation(world):
 
 
 def test_requests_follow_the_network_knobs():
-    net = pd.Series(dict(ctr=0.02, value=0.5, price=2e-3, price_sigma=0.7, bias_a=0.0, bias_b=0.0, noise_a=0.0, noise_b=0.0))
+    net = pd.Series(dict(ctr=0.02, value=0.5, price=2e-3, price_sigma=0.7, bias_a=0.0, bias_b=0.0, noise_a=0.0, noise_b=0.0,
+                         value_bias_a=0.0, value_bias_b=0.0))
     rng = np.random.default_rng(0)
-    logit_true, p, v, c, a = rtb._requests(rng, 200_000, net, 0, ctr_sigma=0.5, value_sigma=0.6, rho=0.3)
+    logit_true, p, v, c, a, w_ = rtb._requests(rng, 200_000, net, 0, ctr_sigma=0.5, value_sigma=0.6, rho=0.3)
     # median of a log-normal is its location; mean of v exp(s w - s^2/2) is the network value
     assert np.median(c) == pytest.approx(2e-3, rel=0.02)
     assert np.std(np.log(c)) == pytest.approx(0.7, rel=0.02)
@@ -128,7 +131,24 @@ def test_requests_follow_the_network_knobs():
     corr = np.corrcoef(np.log(c), (s + w) / np.hypot(0.5, 0.6))[0, 1]
     assert corr == pytest.approx(0.3, abs=0.01)
     # a model without bias or noise predicts the truth
-    np.testing.assert_allclose(rtb._predict(rng, logit_true, net, "a"), p, rtol=1e-12)
+    np.testing.assert_allclose(rtb._predict(rng, logit_true, w_, net, "a"), p, rtol=1e-12)
+
+
+def test_value_correlated_calibration_errors():
+    # logit p_m - logit p = bias_m + value_bias_m w + noise_m eps: the error's slope on the
+    # standardised log value is the network's value_bias, and zero in the control world
+    net = pd.Series(dict(ctr=0.02, value=0.5, price=2e-3, price_sigma=0.7, bias_a=0.2, bias_b=0.0, noise_a=0.3,
+                         noise_b=0.3, value_bias_a=0.4, value_bias_b=0.0))
+    rng = np.random.default_rng(1)
+    logit_true, p, v, c, a, w = rtb._requests(rng, 200_000, net, 0, ctr_sigma=0.5, value_sigma=0.6, rho=0.3)
+    for m, slope, bias in (("a", 0.4, 0.2), ("b", 0.0, 0.0)):
+        pm = rtb._predict(rng, logit_true, w, net, m)
+        err = np.log(pm) - np.log1p(-pm) - logit_true
+        fit = np.polyfit(w, err, 1)
+        assert fit[0] == pytest.approx(slope, abs=0.01) and fit[1] == pytest.approx(bias, abs=0.01)
+    nets = simulate_rtb(n_networks=400, n_log=10, n_ab=10, value_bias_sd=0.5, rng=2).networks
+    assert nets["value_bias_a"].std() == pytest.approx(0.5, rel=0.1)
+    assert (simulate_rtb(value_bias_sd=0.0, rng=2, **SMALL).networks[["value_bias_a", "value_bias_b"]] == 0).all().all()
 
 
 def test_market_structure_knobs():
@@ -230,7 +250,7 @@ def test_one_seed_is_a_flat_deterministic_dict():
 
 def test_exploration_logs_every_request_and_filters_back_to_the_won_only_world():
     explored = simulate_rtb(exploration=True, rng=3, **SMALL)
-    assert len(explored.logs) == 2 * SMALL["n_networks"] * SMALL["n_log"]
+    assert len(explored.logs) == SMALL["n_networks"] * SMALL["n_log"]  # the production arm logs every request
     # lost auctions are in the logs: a bidder's own bid below the competing one
     A = explored.logs[explored.logs["arm"] == "a"]
     assert ((A["p_a"] * A["v"]) <= A["c"]).any()
@@ -244,18 +264,27 @@ def test_sweep_claims_read_the_paper_and_judge_beside_the_control():
     from offline_eval.claims import Ledger
 
     ref = reference.load("chapelle")
-    keys = [k for _, k, _, _ in ch.SWEEP_CLAIMS]
+    keys = [k for _, k, _, _, _ in ch.SWEEP_CLAIMS]
     n = 20
     sweep = pd.DataFrame({k: [True] * n for k in keys} | {f"r_{m}": np.linspace(0, 1, n)
                                                           for m in ("mse", "wmse", "utility", "eu_10")})
     control = sweep.copy()
-    control["eu_best_r"] = False  # the mechanism off: the EU's lead is gone
+    control["eu_best_r"] = False  # the exploration control: the EU's lead is gone
+    value_control = sweep.copy()
+    value_control["wmse_beats_mse_r"] = False  # the value control: the weighted MSE's lead is gone
     ledger = Ledger("chapelle", "t")
-    ch.add_sweep_claims(ledger, sweep, control, beta_star=10.0, ref=ref)
+    ch.add_sweep_claims(ledger, sweep, {"exploration": control, "value_errors": sweep}, beta_star=10.0, ref=ref)
     df = ledger.frame().set_index("claim_id")
     assert df.loc["chapelle-table1-eu-best-r", "status"] == "holds"
     # a criterion the control world passes as well does not discriminate
     assert df.loc["chapelle-table1-wmse-gt-mse", "status"] == "differs"
+    assert df.loc["chapelle-table1-utility-worst", "status"] == "differs"
+    # each claim is judged beside the control of its own mechanism
+    ledger2 = Ledger("chapelle", "t")
+    ch.add_sweep_claims(ledger2, sweep, {"exploration": sweep, "value_errors": value_control}, beta_star=10.0, ref=ref)
+    df2 = ledger2.frame().set_index("claim_id")
+    assert df2.loc["chapelle-table1-wmse-gt-mse", "status"] == "holds"
+    assert df2.loc["chapelle-table1-eu-best-r", "status"] == "differs"
     t1 = ch.paper_table1(ref)
     assert df.loc["chapelle-table1-utility-worst", "paper_value"].startswith(t1["Utility"])
     assert (df["kind"] == "claim").all()
@@ -350,3 +379,72 @@ def test_figures_build(world):
     assert isinstance(f1, matplotlib.figure.Figure) and isinstance(f2, matplotlib.figure.Figure)
     assert len(f2.axes) == 2
     matplotlib.pyplot.close("all")
+
+
+# -- the calibrated A/B noise and the expected clicks -----------------------------------------
+def test_resize_ab_replays_the_same_draws(world):
+    assert rtb.resize_ab(world, 30e6).ab.equals(world.ab)
+    small = rtb.resize_ab(world, 3e5)
+    on, on_small = ch.online_differences(world), ch.online_differences(small)
+    ex = ch.expected_online_differences(world)["expected_online"].to_numpy()
+    # the noise around the expectation grows as 1 / sqrt(size), with the same standard-normal draws
+    np.testing.assert_allclose(on_small["online_se"] / on["online_se"], 10.0, rtol=1e-3)
+    np.testing.assert_allclose((on_small["online"] - ex) / (on["online"] - ex), 10.0, rtol=2e-2)
+    row = simulate_rtb(ab_impressions=None, rng=3, **SMALL)
+    with pytest.raises(ValueError, match="world"):
+        rtb.resize_ab(row, 1e6)
+    with pytest.raises(ValueError, match="ab_impressions"):
+        rtb.resize_ab(world, 1.0)
+
+
+def _fake_table1(stds):
+    rows = [("chapelle", "Table 1", "", m, f"{coef} std", f"{v:.4f}") for (m, coef), v in stds.items()]
+    return pd.DataFrame(rows, columns=["paper", "source", "panel", "row", "column", "value"])
+
+
+def test_noise_calibration_recovers_a_known_size(world):
+    # the stds of a world replayed at 2e6 impressions are the targets: the fit must find 2e6 again
+    off = ch.offline_differences(world, [])
+    true = ch.correlation_table(off, ch.online_differences(rtb.resize_ab(world, 2e6)), list(ch.CALIBRATION_METRICS),
+                                n_trials=100, rng=0).set_index("metric")
+    stds = {(m, coef): true.loc[m, col] for m in ch.CALIBRATION_METRICS
+            for coef, col in (("Pearson r", "pearson_r_std"), ("Kendall tau", "kendall_tau_std"))}
+    n_fit, table = ch.calibrate_ab_noise(world, off, _fake_table1(stds), n_trials=100, trial_seed=0)
+    assert n_fit == pytest.approx(2e6, rel=0.05)
+    assert len(table) == 6 and (abs(table["ours"] - table["paper"]) < 2e-3).all()
+
+
+def test_expected_clicks_are_the_mean_over_redrawn_clicks():
+    # every offline metric is linear in the click: averaging over a ~ Bernoulli(p_true) of the same
+    # logged rows gives the expected-click differences (a Monte Carlo of 400 click redraws)
+    w = simulate_rtb(n_networks=2, n_log=300, n_ab=300, ctr_median=0.05, rng=8)
+    betas = [100.0, 1e4]
+    expected = ch.offline_differences(w, betas, clicks="expected").drop(columns="network").to_numpy()
+    rng = np.random.default_rng(0)
+    draws = []
+    for _ in range(400):
+        logs = w.logs.assign(a=(rng.random(len(w.logs)) < w.logs["p_true"]).astype(np.int8))
+        draws.append(ch.offline_differences(rtb.RTBWorld(w.networks, logs, w.ab, w.params, w.expected), betas)
+                     .drop(columns="network").to_numpy())
+    draws = np.array(draws)
+    se = draws.std(axis=0) / np.sqrt(len(draws))
+    assert (np.abs(draws.mean(axis=0) - expected) <= 5 * se + 1e-15).all()
+    with pytest.raises(ValueError, match="clicks"):
+        ch.offline_differences(w, betas, clicks="mean")
+
+
+def test_table1_predictions_compare_with_the_sweep_interval():
+    from offline_eval.claims import Ledger
+
+    ref = reference.load("chapelle")
+    n = 20
+    sweep = pd.DataFrame({f"{c}_{m}": np.linspace(0.2, 0.5, n) for c in ("r", "tau")
+                          for m in ("mse", "wmse", "utility", "eu_10")})
+    ledger = Ledger("chapelle", "t")
+    ch.add_table1_predictions(ledger, sweep, 10.0, ref)
+    df = ledger.frame().set_index("claim_id")
+    # printed 0.283 and 0.441 lie inside [0.215, 0.485]; 0.153 and 0.608 do not
+    assert df.loc["chapelle-t1-mse-r", "status"] == "within-tolerance"
+    assert df.loc["chapelle-t1-mse-tau", "status"] == "differs"
+    assert df.loc["chapelle-t1-eu-best-beta-r", "status"] == "differs"
+    assert (df["kind"] == "printed").all() and len(df) == 8

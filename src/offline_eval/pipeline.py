@@ -427,6 +427,8 @@ def main(argv=None) -> int:
 
     if args.command == "run":
         name, start = Path(args.notebook).stem, time.perf_counter()
+        if not Path(args.notebook).is_file() and (NOTEBOOKS_DIR / f"{name}.py").is_file():
+            args.notebook = str(NOTEBOOKS_DIR / f"{name}.py")  # a notebook named by its stem
         if not Path(args.notebook).is_file():
             names = ", ".join(p.stem for p in sorted(NOTEBOOKS_DIR.glob("*.py")))
             print(f"ERROR: no notebook {args.notebook}; the notebooks are: {names}", file=sys.stderr, flush=True)

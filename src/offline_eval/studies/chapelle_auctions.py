@@ -14,16 +14,17 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import integrate, special, stats
+from scipy import integrate, optimize, special, stats
 
 from .. import reference
 from ..io import below_tolerance
 from ..bidding import ab_test_correlation, expected_utility_per_row, utility_per_row
 from ..plotting import new_figure
-from ..synth.rtb import RTBWorld, expected_ab, simulate_rtb
+from ..synth.rtb import RTBWorld, expected_ab, resize_ab, simulate_rtb
 
 __all__ = [
     "BASELINES",
+    "CONTROLS",
     "CLOSED_FORM_TOL",
     "closed_form_check",
     "closed_form_table",
@@ -38,6 +39,10 @@ __all__ = [
     "online_differences",
     "signal_noise",
     "add_closed_form_claims",
+    "add_noise_calibration",
+    "add_table1_predictions",
+    "calibrate_ab_noise",
+    "CALIBRATION_METRICS",
     "add_fig1_claims",
     "add_limit_claims",
     "add_sweep_claims",
@@ -50,31 +55,36 @@ __all__ = [
 #: The sweep's claims: (claim id, outcome column of :func:`one_seed`, statement, criterion). Declared
 #: before any result; the EU is evaluated at the beta chosen on the main run (out of sample for the seeds).
 SWEEP_CLAIMS = (
-    ("chapelle-table1-eu-best-r", "eu_best_r",
+    ("chapelle-table1-eu-best-r", "eu_best_r", "exploration",
      "'the EU ... correlates better with the A/B test results than the other metrics' (Pearson r)",
      "Pearson r of EU at the main run's beta above MSE, weighted MSE and utility"),
-    ("chapelle-table1-eu-best-tau", "eu_best_tau",
+    ("chapelle-table1-eu-best-tau", "eu_best_tau", "exploration",
      "'the EU ... correlates better with the A/B test results than the other metrics' (Kendall tau)",
      "Kendall tau of EU at the main run's beta above MSE, weighted MSE and utility"),
-    ("chapelle-table1-wmse-gt-mse", "wmse_beats_mse_r",
+    ("chapelle-table1-wmse-gt-mse", "wmse_beats_mse_r", "value_errors",
      "the weighted MSE correlates better with the A/B test than the MSE (Table 1)",
      "Pearson r of weighted MSE above that of MSE"),
-    ("chapelle-table1-utility-worst", "utility_worst_r",
+    ("chapelle-table1-utility-worst", "utility_worst_r", "exploration",
      "the utility, which cannot penalise over-prediction on won-only logs (eq. 2), correlates worst of the four (Table 1)",
      "Pearson r of utility below MSE, weighted MSE and EU at the main run's beta"),
-    ("chapelle-table1-order", "paper_order_r",
+    ("chapelle-table1-order", "paper_order_r", "exploration",
      "Table 1's order of the Pearson correlations: EU > weighted MSE > MSE > utility",
      "Pearson r: EU (main run's beta) > weighted MSE > MSE > utility"),
-    ("chapelle-fig1-interior", "best_beta_interior",
+    ("chapelle-fig1-interior", "best_beta_interior", "exploration",
      "'the best correlation is achieved for beta = 10', between the weighted-MSE (beta -> 0) and utility (beta -> inf) limits",
      "argmax of Pearson r over the sweep's beta grid is not at either end"),
 )
 
-#: What the control world switches off: the per-network calibration errors of the two prediction
-#: functions (``bias_sd = 0``), so that they differ only by noise.  Over- and under-prediction is what
-#: the EU prices through the auction and the MSE ignores; with it off, the paper's ordering has no
-#: mechanism left to produce it.
-CONTROL = {"bias_sd": 0.0}
+#: The control worlds, one per mechanism the paper credits (``{name: (world knobs, what is switched off)}``).
+#: ``exploration``: the production bidder's logs include exploration data, every bid request won or lost
+#: ("Using exploration data with the utility would penalize overpredictions and fix the issue",
+#: Section 2.2), so the utility is no longer blind to over-prediction.  ``value_errors``: the models'
+#: calibration errors do not depend on the click value, so weighting by the value has nothing to weigh
+#: ("it is more costly to make a prediction error while bidding on an item with a large value", Section 3).
+CONTROLS = {
+    "exploration": ({"exploration": True}, "exploration data logged (every bid request, won or lost)"),
+    "value_errors": ({"value_bias_sd": 0.0}, "calibration errors independent of the click value"),
+}
 
 BASELINES = ("MSE", "Weighted MSE", "Utility")
 
@@ -84,7 +94,7 @@ def eu_column(beta: float) -> str:
     return f"EU (beta={beta:g})"
 
 
-def offline_differences(world: RTBWorld, betas) -> pd.DataFrame:
+def offline_differences(world: RTBWorld, betas, clicks: str = "drawn") -> pd.DataFrame:
     """Algorithm 1, steps 1-2: offline metric of B minus A per network, per logged display.
 
     Oriented so that a positive difference means model B is better: the
@@ -92,10 +102,12 @@ def offline_differences(world: RTBWorld, betas) -> pd.DataFrame:
     ``network, displays, MSE, Weighted MSE, Utility`` and one ``EU (beta=...)``
     per ``beta``.
     """
-    return _offline_by_rows(world, betas, [None])[0]
+    if clicks not in ("drawn", "expected"):
+        raise ValueError(f"`clicks` must be 'drawn' or 'expected'; got {clicks!r}")
+    return _offline_by_rows(world, betas, [None], clicks)[0]
 
 
-def _offline_by_rows(world: RTBWorld, betas, masks) -> list[pd.DataFrame]:
+def _offline_by_rows(world: RTBWorld, betas, masks, clicks: str = "drawn") -> list[pd.DataFrame]:
     """:func:`offline_differences` on several subsets of the log rows, each row's metrics computed once.
 
     ``masks`` holds boolean row masks (``None``: every row).  A subset's
@@ -115,12 +127,21 @@ def _offline_by_rows(world: RTBWorld, betas, masks) -> list[pd.DataFrame]:
         for o, m, d in zip(outs, sel, disp):
             o[name] = np.bincount(net[m], weights=x[m], minlength=k) / d
 
-    put("MSE", (a - pa) ** 2 - (a - pb) ** 2)
-    put("Weighted MSE", v**2 * ((a - pa) ** 2 - (a - pb) ** 2))
-    put("Utility", utility_per_row(a, v, pb, c, check_input=False) - utility_per_row(a, v, pa, c, check_input=False))
+    if clicks == "drawn":
+        def diff(metric):  # metric(a, p) of B minus A on the logged clicks
+            return metric(a, pb) - metric(a, pa)
+    else:  # every metric is linear in the click a: average it over a ~ Bernoulli(p_true)
+        pt = logs["p_true"].to_numpy()
+        one, zero = np.ones_like(a), np.zeros_like(a)
+
+        def diff(metric):
+            return pt * (metric(one, pb) - metric(one, pa)) + (1.0 - pt) * (metric(zero, pb) - metric(zero, pa))
+
+    put("MSE", -diff(lambda y, p: (y - p) ** 2))
+    put("Weighted MSE", -diff(lambda y, p: v**2 * (y - p) ** 2))
+    put("Utility", diff(lambda y, p: utility_per_row(y, v, p, c, check_input=False)))
     for beta in betas:
-        put(eu_column(beta), expected_utility_per_row(a, v, pb, c, beta=float(beta), check_input=False)
-            - expected_utility_per_row(a, v, pa, c, beta=float(beta), check_input=False))
+        put(eu_column(beta), diff(lambda y, p: expected_utility_per_row(y, v, p, c, beta=float(beta), check_input=False)))
     return [pd.DataFrame(o) for o in outs]
 
 
@@ -210,6 +231,102 @@ def signal_noise(offline: pd.DataFrame, online: pd.DataFrame, expected: pd.DataF
             "r_observed": float(np.corrcoef(x, y)[0, 1]),
         })
     return dec, pd.DataFrame(rows)
+
+
+#: Table 1 rows whose printed standard deviations over Algorithm 1's trials calibrate the A/B test's
+#: noise (declared before any run).  The EU row is left out: its beta is chosen on the correlations,
+#: which depend on the noise level being calibrated.
+CALIBRATION_METRICS = ("MSE", "Weighted MSE", "Utility")
+
+#: Search interval of the calibrated A/B size, log10 of impressions per network (100k to 1G).
+NOISE_BOUNDS = (5.0, 9.0)
+
+
+def calibrate_ab_noise(world: RTBWorld, offline: pd.DataFrame, ref: pd.DataFrame, *, n_trials: int = 100,
+                       trial_seed: int = 0, bounds=NOISE_BOUNDS):
+    """Fit the A/B test's size (its noise level) to Table 1's printed standard deviations over the trials.
+
+    Algorithm 1 resamples each network's online difference within its
+    confidence interval, so the spread of a correlation over the trials
+    measures the A/B noise *relative to* the spread of the per-network
+    differences -- which is what the paper prints (the ``±`` of Table 1) and
+    what the A/B test's size sets.  The knob is ``log10`` of the impressions
+    per network; the world's A/B test is replayed at each size with the same
+    draws (:func:`offline_eval.synth.rtb.resize_ab`) and Algorithm 1 with the
+    same trials (``trial_seed``), so the loss is a smooth function of the
+    knob; ``scipy.optimize.minimize_scalar`` (bounded) minimises the sum of
+    squared differences between our and the printed standard deviations of
+    Pearson r and Kendall tau of :data:`CALIBRATION_METRICS`.
+
+    Returns ``(ab_impressions, table)``: the fitted size and one row per
+    calibrated metric with both standard deviations, ours and printed.
+    """
+    cols = list(CALIBRATION_METRICS)
+
+    def stds(log_n):
+        corr = correlation_table(offline, online_differences(resize_ab(world, 10.0**log_n)), cols,
+                                 n_trials=n_trials, rng=trial_seed)
+        return corr.set_index("metric")
+
+    printed = {(m, k): reference.parse_printed(reference.lookup(ref, "Table 1", m, f"{name} std"))
+               for m in cols for k, name in (("pearson_r_std", "Pearson r"), ("kendall_tau_std", "Kendall tau"))}
+
+    def loss(log_n):
+        # the stds rounded to 1e-6: the optimiser's path (and so the fitted size) must not hinge on the
+        # last bits of a float, which differ between CPUs
+        t = stds(log_n)
+        return sum((round(float(t.loc[m, k]), 6) - v) ** 2 for (m, k), v in printed.items())
+
+    res = optimize.minimize_scalar(loss, bounds=bounds, method="bounded", options={"xatol": 1e-3})
+    if not res.success:
+        raise RuntimeError(f"the A/B noise calibration did not converge: {res.message}")
+    log_n = float(np.round(res.x, 3))  # rounded: the fitted size is a stated number, the same on any CPU
+    fitted = stds(log_n)
+    rows = [{"metric": m, "coefficient": name, "ours": float(fitted.loc[m, k]), "paper": printed[(m, k)]}
+            for m in cols for k, name in (("pearson_r_std", "Pearson r"), ("kendall_tau_std", "Kendall tau"))]
+    return float(10.0**log_n), pd.DataFrame(rows)
+
+
+def add_noise_calibration(ledger, ab_impressions: float, table: pd.DataFrame, ref: pd.DataFrame) -> None:
+    """The calibrated A/B noise: one ``calibration`` row per printed standard deviation it was fitted to."""
+    for _, r in table.iterrows():
+        slug = r["metric"].lower().replace(" ", "-")
+        coef = "r" if r["coefficient"] == "Pearson r" else "tau"
+        ledger.tolerance(
+            f"chapelle-calib-{slug}-{coef}-std", "Table 1",
+            f"standard deviation of {r['coefficient']} of the {r['metric']} over Algorithm 1's 100 trials",
+            printed=reference.lookup(ref, "Table 1", r["metric"], f"{r['coefficient']} std"), value=round(r["ours"], 3),
+            atol=0.02, kind="calibration", evidence="chapelle/noise_calibration.csv",
+            note=(f"the A/B test's size was fitted to these six printed standard deviations (least squares, "
+                  f"scipy.optimize.minimize_scalar): {ab_impressions:.3g} impressions per network; a target, "
+                  "not evidence"),
+        )
+
+
+def add_table1_predictions(ledger, sweep: pd.DataFrame, beta_star: float, ref: pd.DataFrame, *, evidence=()) -> None:
+    """Table 1's printed correlations as out-of-sample predictions: inside the seed sweep's 5-95% interval?
+
+    The calibration used only the printed standard deviations; the
+    correlations themselves (and the EU's at the main run's beta) were not
+    fitted, so each printed cell is compared with the spread of 20 fresh
+    worlds' values.
+    """
+    keys = {"MSE": "mse", "Weighted MSE": "wmse", "Utility": "utility", "EU (best beta)": f"eu_{beta_star:g}"}
+    for metric, key in keys.items():
+        for coef, col in (("Pearson r", "r"), ("Kendall tau", "tau")):
+            x = sweep[f"{col}_{key}"].to_numpy(float)
+            lo, hi = (float(q) for q in np.quantile(x, [0.05, 0.95]))
+            printed = reference.lookup(ref, "Table 1", metric, coef)
+            inside = lo <= reference.parse_printed(printed) <= hi
+            slug = metric.lower().replace(" ", "-").replace("(", "").replace(")", "")
+            ledger.add(
+                f"chapelle-t1-{slug}-{col}", "Table 1", f"{coef} of the {metric} with the A/B test",
+                paper_value=printed, reproduced_value=f"{np.median(x):.3f} [{lo:.3f}, {hi:.3f}]",
+                criterion="the printed cell lies inside the 5-95% interval of the seed sweep (median [5%, 95%])",
+                status="within-tolerance" if inside else "differs", kind="printed", evidence=evidence,
+                note=(f"a prediction: the world was calibrated on Table 1's standard deviations only; the EU at "
+                      f"beta = {beta_star:g} (chosen on the main run)"),
+            )
 
 
 def typical_cost(world: RTBWorld) -> float:
@@ -348,9 +465,12 @@ def paper_table1(ref: pd.DataFrame, column: str = "Pearson r") -> dict:
     return {m: reference.lookup(ref, "Table 1", m, column) for m in ("MSE", "Weighted MSE", "Utility", "EU (best beta)")}
 
 
-def add_sweep_claims(ledger, sweep: pd.DataFrame, control: pd.DataFrame, *, beta_star: float, ref: pd.DataFrame,
+def add_sweep_claims(ledger, sweep: pd.DataFrame, controls: dict, *, beta_star: float, ref: pd.DataFrame,
                      evidence=("chapelle/seed_sweep.csv",)) -> None:
-    """One ledger row per :data:`SWEEP_CLAIMS`, with the control world's outcomes beside (:data:`CONTROL`)."""
+    """One ledger row per :data:`SWEEP_CLAIMS`, beside the control world of its mechanism (:data:`CONTROLS`).
+
+    ``controls`` maps each name of :data:`CONTROLS` to its sweep (the same seeds).
+    """
     r, tau = paper_table1(ref), paper_table1(ref, "Kendall tau")
     paper = {
         "eu_best_r": f"{r['EU (best beta)']} vs {r['MSE']} / {r['Weighted MSE']} / {r['Utility']}",
@@ -361,15 +481,17 @@ def add_sweep_claims(ledger, sweep: pd.DataFrame, control: pd.DataFrame, *, beta
         "best_beta_interior": reference.lookup(ref, "Section 3", "best beta", "value"),
     }
     eu = f"eu_{beta_star:g}"
-    means = ", ".join(f"{k} {sweep[f'r_{k}'].mean():.3f}" for k in ("mse", "wmse", "utility", eu))
-    cmeans = ", ".join(f"{k} {control[f'r_{k}'].mean():.3f}" for k in ("mse", "wmse", "utility", eu))
-    note = (f"EU at beta = {beta_star:g} (chosen on the main run); mean Pearson r over the seeds: {means}; "
-            f"control world ({', '.join(f'{k} = {v:g}' for k, v in CONTROL.items())}): {cmeans}")
-    for claim_id, key, statement, criterion in SWEEP_CLAIMS:
-        ledger.sweep(claim_id, "Table 1" if key != "best_beta_interior" else "Fig. 1 / Section 3", statement,
-                     outcomes=sweep[key].to_numpy(bool), control=control[key].to_numpy(bool), criterion=criterion,
-                     paper_value=paper[key], note=note, evidence=evidence)
 
+    def means(df):
+        return ", ".join(f"{k} {df[f'r_{k}'].median():.3f}" for k in ("mse", "wmse", "utility", eu))
+
+    for claim_id, key, control, statement, criterion in SWEEP_CLAIMS:
+        _, what = CONTROLS[control]
+        note = (f"EU at beta = {beta_star:g} (chosen on the main run); median Pearson r over the seeds: "
+                f"{means(sweep)}; control world ({what}): {means(controls[control])}")
+        ledger.sweep(claim_id, "Table 1" if key != "best_beta_interior" else "Fig. 1 / Section 3", statement,
+                     outcomes=sweep[key].to_numpy(bool), control=controls[control][key].to_numpy(bool),
+                     criterion=criterion, paper_value=paper[key], note=note, evidence=evidence)
 
 
 def add_fig1_claims(ledger, world, offline: pd.DataFrame, betas, corr_beta: pd.DataFrame, corr_limits: pd.DataFrame,
@@ -523,7 +645,7 @@ def gamma_variance(c: float, beta: float) -> float:
 
 
 # -- one seed of the sweep ---------------------------------------------------------------------
-def one_seed(seed: int, *, betas, beta_star: float, n_trials: int = 100, **world_kw) -> dict:
+def one_seed(seed: int, *, betas, beta_star: float, n_trials: int = 100, clicks: str = "drawn", **world_kw) -> dict:
     """Draw one world and return the correlations of every metric (a flat dict for ``seed_sweep``).
 
     Keys: ``r_<metric>`` and ``tau_<metric>`` for MSE, weighted MSE, utility,
@@ -538,7 +660,7 @@ def one_seed(seed: int, *, betas, beta_star: float, n_trials: int = 100, **world
     rng = np.random.default_rng(seed)
     world = simulate_rtb(rng=rng, **world_kw)
     grid = sorted(set(float(b) for b in betas) | {float(beta_star)})
-    off = offline_differences(world, grid)
+    off = offline_differences(world, grid, clicks)
     on = online_differences(world)
     cols = list(BASELINES) + [eu_column(b) for b in grid]
     corr = correlation_table(off, on, cols, n_trials=n_trials, rng=rng).set_index("metric")

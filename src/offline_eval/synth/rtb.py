@@ -20,18 +20,23 @@ replaced by draws):
   also bid more on valuable impressions) and ``eta ~ N(0, 1)``.  A click
   ``a ~ Bernoulli(p)``.
 * **Two prediction functions.**  Model ``m`` in {A, B} predicts
-  ``logit p_m = logit p + bias_{m,k} + noise_{m,k} eps``, ``eps ~ N(0, 1)``
-  per request: a calibration error ``bias_{m,k} ~ N(0, bias_sd)`` and a
-  noise level ``noise_{m,k} ~ U(noise_low, noise_high)`` drawn per network,
-  so which model is better differs from network to network.  A bidder bids
-  ``p_m v`` and wins when ``p_m v > c``, paying ``c``.
-* **Offline logs.**  The paper computes its offline metrics on "all the
-  logs" of the four days during which the A/B test was live, so by default
-  (``log_arms="ab"``) the logs are the won auctions of *both* arms: ``n_log``
-  bid requests per network and arm, each answered by that arm's bidder, and
-  only the auctions it won are kept -- no exploration data, as in the paper.
-  ``log_arms="a"`` keeps the production bidder A's won auctions only.  Every
-  logged row carries ``a, v, c`` and both models' predictions.
+  ``logit p_m = logit p + bias_{m,k} + value_bias_{m,k} w + noise_{m,k} eps``,
+  ``eps ~ N(0, 1)`` per request: a calibration error
+  ``bias_{m,k} ~ N(0, bias_sd)``, a value-correlated calibration error (a
+  slope ``value_bias_{m,k} ~ N(0, value_bias_sd)`` on the impression's
+  standardised log value ``w``: advertisers of different values are
+  mis-predicted differently) and a noise level
+  ``noise_{m,k} ~ U(noise_low, noise_high)``, all drawn per network, so which
+  model is better differs from network to network.  A bidder bids ``p_m v``
+  and wins when ``p_m v > c``, paying ``c``.
+* **Offline logs.**  By default (``log_arms="a"``) the logs are the auctions
+  won by the production bidder A: ``n_log`` bid requests per network, and
+  only the auctions it won are kept -- no exploration data, the paper's
+  setting ("if p-bar is the production function used to collect the data,
+  then p-bar(x_i) v_i > c_i", Section 2.2).  ``log_arms="ab"`` logs the won
+  auctions of both A/B arms (``n_log`` requests each, answered by that arm's
+  bidder).  Every logged row carries ``a, v, c`` and both models'
+  predictions.
 * **Exploration (the control world).**  The paper credits the lack of
   exploration data for the utility's blindness to over-prediction ("This
   last inequality would not hold if *exploration* data were included";
@@ -51,7 +56,9 @@ replaced by draws):
   averaged over ``n_ab`` simulated contexts, :func:`expected_ab`), an arm of
   ``N`` requests -- ``N`` chosen so that both arms together display
   ``ab_impressions`` ads in expectation -- has profit
-  ``N mu_m + sqrt(N var_m) Z`` and ``Binomial(N, win_m)`` displays.  With
+  ``N mu_m + sqrt(N var_m) Z`` and ``N win_m`` displays (rounded; their
+  binomial noise is negligible at this size).  The draws ``Z`` are kept, so
+  :func:`resize_ab` replays the same test at another size.  With
   ``ab_impressions=None`` the test is simulated row by row on ``n_ab``
   requests per network.  Per arm the world records the requests, the
   displays, the profit ``sum (a v - c)`` over displays and its standard
@@ -71,7 +78,7 @@ from scipy import special
 
 from .._validation import check_bool, check_int, check_rng
 
-__all__ = ["RTBWorld", "expected_ab", "simulate_rtb", "without_exploration"]
+__all__ = ["RTBWorld", "expected_ab", "resize_ab", "simulate_rtb", "without_exploration"]
 
 
 @dataclass
@@ -87,7 +94,8 @@ class RTBWorld:
         ``network, arm, a, v, c, p_true, p_a, p_b`` (``int16``, ``str``,
         ``int8`` and float64 columns); ``arm`` is the bidder that won it.
     ab : DataFrame, one row per network
-        ``requests_a, displays_a, profit_a, se_a`` and the same for ``b``.
+        ``requests_a, displays_a, profit_a, se_a`` and the same for ``b``
+        (with ``ab_impressions`` set, also the standard-normal draws ``z_a, z_b``).
     expected : DataFrame or None, one row per network
         The exact per-request moments the A/B test was drawn from
         (:func:`expected_ab`); ``None`` when the test was simulated row by row.
@@ -113,7 +121,7 @@ def _requests(rng, n, net, k, *, ctr_sigma, value_sigma, rho):
     s = (ctr_sigma * z + value_sigma * w) / np.hypot(ctr_sigma, value_sigma)
     c = net["price"] * np.exp(net["price_sigma"] * (rho * s + np.sqrt(1.0 - rho**2) * eta))
     a = (rng.random(n) < p_true).astype(np.int8)
-    return logit_true, p_true, v, c, a
+    return logit_true, p_true, v, c, a, w
 
 
 def _won(p, v, c):
@@ -121,9 +129,12 @@ def _won(p, v, c):
     return p * v > c
 
 
-def _predict(rng, logit_true, net, model):
+def _predict(rng, logit_true, w, net, model):
+    """Model ``model``'s prediction: the true logit plus its network's calibration error, its
+    value-correlated error (a slope on the impression's standardised log value ``w``) and noise."""
     eps = rng.standard_normal(len(logit_true))
-    return special.expit(logit_true + net[f"bias_{model}"] + net[f"noise_{model}"] * eps)
+    shift = net[f"bias_{model}"] + net[f"value_bias_{model}"] * w
+    return special.expit(logit_true + shift + net[f"noise_{model}"] * eps)
 
 
 def _context_moments(rng, n, net, *, ctr_sigma, value_sigma, rho, models=("a", "b")):
@@ -147,7 +158,7 @@ def _context_moments(rng, n, net, *, ctr_sigma, value_sigma, rho, models=("a", "
     sd = net["price_sigma"] * np.sqrt(1.0 - rho**2)
     out = {}
     for model in models:
-        b = _predict(rng, logit_true, net, model) * v
+        b = _predict(rng, logit_true, w, net, model) * v
         if sd > 0:
             d = (np.log(b) - mu) / sd
             win, c1, c2 = special.ndtr(d), special.ndtr(d - sd), special.ndtr(d - 2.0 * sd)
@@ -204,7 +215,7 @@ def expected_ab(networks: pd.DataFrame, *, n_contexts: int = 400_000, ctr_sigma:
     A bidder never pays more than it expects to earn, so its expected profit
     per request is positive when it predicts the truth:
 
-    >>> w = simulate_rtb(n_networks=2, n_log=100, n_ab=100, bias_sd=0.0, noise=(0.0, 0.0), rng=0)
+    >>> w = simulate_rtb(n_networks=2, n_log=100, n_ab=100, bias_sd=0.0, value_bias_sd=0.0, noise=(0.0, 0.0), rng=0)
     >>> e = expected_ab(w.networks, n_contexts=10_000, rng=1)
     >>> bool((e["profit_a"] > 0).all()), bool(np.allclose(e["profit_a"], e["profit_b"]))
     (True, True)
@@ -235,8 +246,9 @@ def simulate_rtb(
     value_ctr_elasticity: float = 0.5,
     price_bid_elasticity: float = 1.0,
     bias_sd: float = 0.3,
+    value_bias_sd: float = 0.3,
     noise: tuple[float, float] = (0.1, 0.6),
-    log_arms: str = "ab",
+    log_arms: str = "a",
     exploration: bool = False,
     ab_impressions: float | None = 30e6,
     rng=None,
@@ -283,12 +295,15 @@ def simulate_rtb(
         (other bidders value the same traffic alike).
     bias_sd : float, default 0.3
         Sd of each model's per-network logit calibration error.
+    value_bias_sd : float, default 0.3
+        Sd of each model's per-network slope of its logit error on the
+        impression's standardised log value (value-correlated calibration
+        errors; 0 makes the errors independent of the value).
     noise : (float, float), default (0.1, 0.6)
         Range of each model's per-network logit noise level (uniform).
-    log_arms : {"ab", "a"}, default "ab"
-        Arms whose won auctions are logged: both (the paper's offline metrics
-        use all the logs of the A/B-test period) or the production bidder A
-        only.
+    log_arms : {"a", "ab"}, default "a"
+        Arms whose won auctions are logged: the production bidder A only (the
+        paper's Section 2.2) or both arms of the A/B test.
     exploration : bool, default False
         ``False`` (the paper's setting, the mechanism on): only the auctions a
         logged arm won are logged, so on arm ``m``'s rows ``p_m v > c``.
@@ -322,7 +337,7 @@ def simulate_rtb(
         ctr_sigma=ctr_sigma, value_median=value_median, value_spread=value_spread, value_sigma=value_sigma,
         price_median=price_median, price_spread=price_spread, price_sigma=tuple(price_sigma),
         price_corr=price_corr, value_ctr_elasticity=value_ctr_elasticity,
-        price_bid_elasticity=price_bid_elasticity, bias_sd=bias_sd, noise=tuple(noise),
+        price_bid_elasticity=price_bid_elasticity, bias_sd=bias_sd, value_bias_sd=value_bias_sd, noise=tuple(noise),
         log_arms=log_arms, exploration=exploration, ab_impressions=ab_impressions,
     )
     for name in ("n_networks", "n_log", "n_ab"):
@@ -332,7 +347,7 @@ def simulate_rtb(
             raise ValueError(f"`{name}` must be positive; got {params[name]!r}")
     if not ctr_median < 1:
         raise ValueError(f"`ctr_median` must be below 1; got {ctr_median!r}")
-    for name in ("ctr_spread", "ctr_sigma", "value_spread", "value_sigma", "price_spread", "bias_sd"):
+    for name in ("ctr_spread", "ctr_sigma", "value_spread", "value_sigma", "price_spread", "bias_sd", "value_bias_sd"):
         if not params[name] >= 0:
             raise ValueError(f"`{name}` must be non-negative; got {params[name]!r}")
     for name in ("price_sigma", "noise"):
@@ -362,6 +377,8 @@ def simulate_rtb(
             "noise_b": gen.uniform(*noise, n_networks),
         }
     )
+    networks["value_bias_a"] = value_bias_sd * gen.standard_normal(n_networks)
+    networks["value_bias_b"] = value_bias_sd * gen.standard_normal(n_networks)
     networks["ctr"] = networks["ctr"].clip(upper=0.5)
     rel_ctr = networks["ctr"] / ctr_median
     networks["value"] *= rel_ctr ** (-value_ctr_elasticity)
@@ -376,9 +393,9 @@ def simulate_rtb(
         for arm, r in (("a", r_log_a), ("b", r_log_b)):
             if arm not in log_arms:
                 continue
-            logit_true, p_true, v, c, a = _requests(r, n_log, net, k, **kw)
-            p_a = _predict(r, logit_true, net, "a")
-            p_b = _predict(r, logit_true, net, "b")
+            logit_true, p_true, v, c, a, w = _requests(r, n_log, net, k, **kw)
+            p_a = _predict(r, logit_true, w, net, "a")
+            p_b = _predict(r, logit_true, w, net, "b")
             won = np.ones(n_log, dtype=bool) if exploration else _won(p_a if arm == "a" else p_b, v, c)
             n_won = int(won.sum())
             logs.append(
@@ -393,8 +410,8 @@ def simulate_rtb(
         row = {"network": k_net}
         if ab_impressions is None:
             for model, r in (("a", r_a), ("b", r_b)):
-                logit_true, _, v, c, a = _requests(r, n_half, net, k, **kw)
-                p = _predict(r, logit_true, net, model)
+                logit_true, _, v, c, a, w = _requests(r, n_half, net, k, **kw)
+                p = _predict(r, logit_true, w, net, model)
                 profit = np.where(p * v > c, a * v - c, 0.0)
                 row[f"requests_{model}"] = n_half
                 row[f"displays_{model}"] = int(np.count_nonzero(p * v > c))
@@ -403,18 +420,72 @@ def simulate_rtb(
         else:
             m = _context_moments(r_a, n_ab, net, **kw)
             expected.append({"network": k_net, **m})
-            # requests per arm so that both arms together display ab_impressions ads
-            n_req = max(int(round(ab_impressions / max(m["win_a"] + m["win_b"], 1e-300))), 1)
-            for model in ("a", "b"):
-                se = float(np.sqrt(n_req * m[f"var_{model}"]))
-                row[f"requests_{model}"] = n_req
-                row[f"displays_{model}"] = int(r_b.binomial(n_req, m[f"win_{model}"]))
-                row[f"profit_{model}"] = float(n_req * m[f"profit_{model}"] + se * r_b.standard_normal())
-                row[f"se_{model}"] = se
+            row.update(_clt_arms(m, ab_impressions, r_b.standard_normal(2)))
         ab.append(row)
     exp_df = pd.DataFrame(expected) if expected else None
     return RTBWorld(networks=networks, logs=pd.concat(logs, ignore_index=True), ab=pd.DataFrame(ab), params=params,
                     expected=exp_df)
+
+
+def _clt_arms(m: dict, ab_impressions: float, z) -> dict:
+    """Both arms of a network's A/B test from their exact per-request moments ``m`` and two N(0, 1) draws ``z``.
+
+    ``N`` requests per arm, chosen so that both arms together display
+    ``ab_impressions`` ads in expectation; an arm's displays are their
+    expectation ``N win_m`` rounded (their binomial noise, relative sd below
+    1e-3 from 1M displays on, is negligible beside the profit's) and its
+    profit ``N mu_m + sqrt(N var_m) z_m``.  The draws are kept (``z_a``,
+    ``z_b``) so that :func:`resize_ab` can replay the same test at another size.
+    """
+    n_req = max(int(round(ab_impressions / max(m["win_a"] + m["win_b"], 1e-300))), 1)
+    row = {}
+    for model, z_m in zip(("a", "b"), z):
+        se = float(np.sqrt(n_req * m[f"var_{model}"]))
+        row[f"requests_{model}"] = n_req
+        row[f"displays_{model}"] = int(round(n_req * m[f"win_{model}"]))
+        row[f"profit_{model}"] = float(n_req * m[f"profit_{model}"] + se * float(z_m))
+        row[f"se_{model}"] = se
+        row[f"z_{model}"] = float(z_m)
+    return row
+
+
+def resize_ab(world: RTBWorld, ab_impressions: float) -> RTBWorld:
+    """The same world with its A/B test replayed at another size, with the same standard-normal draws.
+
+    Each arm's profit is ``N mu_m + sqrt(N var_m) z_m`` with the world's own
+    moments and draws ``z_m``, so the online difference per display is its
+    expectation plus a noise whose scale alone changes, as
+    ``1 / sqrt(ab_impressions)``: a smooth function of the size, which is what
+    calibrating the A/B test's noise level needs (common random numbers).
+    ``resize_ab(w, w.params["ab_impressions"])`` gives ``w.ab`` back.
+
+    Parameters
+    ----------
+    world : RTBWorld
+        A world drawn with ``ab_impressions`` set (its A/B test from the
+        central-limit law, ``world.expected`` present).
+    ab_impressions : float
+        Impressions (displays, both arms together) per network, >= 2.
+
+    Examples
+    --------
+    >>> w = simulate_rtb(n_networks=2, n_log=200, n_ab=2000, ab_impressions=1e6, rng=0)
+    >>> resize_ab(w, 1e6).ab.equals(w.ab)
+    True
+    >>> big = resize_ab(w, 1e8).ab
+    >>> bool(np.allclose(big["se_a"] / big["displays_a"], 0.1 * w.ab["se_a"] / w.ab["displays_a"], rtol=1e-3))
+    True
+    """
+    if world.expected is None or "z_a" not in world.ab:
+        raise ValueError("`world` must be drawn with `ab_impressions` set (an A/B test from its central-limit law)")
+    if not (np.isfinite(ab_impressions) and ab_impressions >= 2):
+        raise ValueError(f"`ab_impressions` must be a number >= 2; got {ab_impressions!r}")
+    rows = []
+    for (_, m), (_, old) in zip(world.expected.iterrows(), world.ab.iterrows()):
+        rows.append({"network": int(old["network"]),
+                     **_clt_arms(m.to_dict(), float(ab_impressions), (old["z_a"], old["z_b"]))})
+    return RTBWorld(networks=world.networks, logs=world.logs, ab=pd.DataFrame(rows, columns=world.ab.columns),
+                    params={**world.params, "ab_impressions": float(ab_impressions)}, expected=world.expected)
 
 
 def without_exploration(world: RTBWorld) -> RTBWorld:
@@ -434,7 +505,7 @@ def without_exploration(world: RTBWorld) -> RTBWorld:
     --------
     >>> kw = dict(n_networks=2, n_log=500, n_ab=500, rng=0)
     >>> explored = simulate_rtb(exploration=True, **kw)
-    >>> len(explored.logs) == 2 * 2 * 500
+    >>> len(explored.logs) == 2 * 500  # every request of the production bidder
     True
     >>> without_exploration(explored).logs.equals(simulate_rtb(**kw).logs)
     True
