@@ -270,9 +270,9 @@ def low_high_gap(bd: pd.DataFrame, column: str) -> tuple[float, float]:
     return float(np.nanmean(gap[:k])), float(np.nanmean(gap[-k:]))
 
 
-def per_seed(seed, *, n_queries=1000, n_log=40_000, n_ab=100_000, n_quantiles=10,
+def per_seed(seed, *, n_queries=2000, n_log=100_000, n_ab=100_000, n_quantiles=10,
              alphas=(1.0, 2.0), mainline_quantiles=(0.5, 0.6, 0.7, 0.8), **kwargs) -> dict:
-    """One seed of the sweep at reduced scale (smaller world, logs, A/B and grid): every claim's outcome."""
+    """One seed of the sweep (the main run's world and logs, a smaller A/B test and grid): every claim's outcome."""
     exp = run(seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab, alphas=alphas, mainline_quantiles=mainline_quantiles, **kwargs)
     bd = breakdown(exp, n_quantiles=n_quantiles)
     pe = bd.pivot(index="quantile", columns="model", values="prediction_error")
@@ -309,9 +309,9 @@ def per_seed(seed, *, n_queries=1000, n_log=40_000, n_ab=100_000, n_quantiles=10
     )
 
 
-def per_seed_table6(seed, *, n_queries=1000, n_log=40_000, n_ab=100_000, alphas=(1.0, 2.0),
+def per_seed_table6(seed, *, n_queries=2000, n_log=100_000, n_ab=100_000, alphas=(1.0, 2.0),
                     mainline_quantiles=(0.5, 0.6, 0.7, 0.8), **kwargs) -> dict:
-    """One seed of the Table 6 model's sweep at reduced scale: its deltas and every claim's outcome.
+    """One seed of the Table 6 model's sweep (the main run's world, a smaller A/B test and grid): its deltas and every claim's outcome.
 
     The criteria are those of :func:`per_seed` (``t6_sim_agrees``,
     ``t6_offline_disagrees``) plus ``t6_best_gains`` (online CY delta at the
