@@ -223,3 +223,21 @@ def test_sweep_worlds_have_the_main_runs_size():
     assert p["sweep_n_queries"] == p["n_queries"] and p["sweep_n_log"] == p["n_log"]
     sig = inspect.signature(yi_auction.per_seed).parameters
     assert sig["n_queries"].default == p["n_queries"] and sig["n_log"].default == p["n_log"]
+
+
+def test_model_1_calibration_replays_the_runs_logs_and_hits_the_target():
+    kw = dict(n_queries=200, n_log=10_000, baseline_quantile=0.6)
+    grid = (0.4, 0.6, 0.8, 1.0, 1.2)
+    noise, trace = yi_auction.calibrate_model_1(5, 0.2, grid=grid, **kw)
+    assert list(trace.columns) == ["noise_sd", "auc_delta", "rig_delta", "rig_fit"] and len(trace) == len(grid)
+    # each grid point is exactly the offline delta of the run with that model-1 (the same draws)
+    exp = yi_auction.run(5, n_ab=2000, alphas=(1.0,), mainline_quantiles=(0.6,),
+                         model_1={**yi_auction.MODEL_1, "noise_sd": 0.8}, **kw)
+    row = trace.set_index("noise_sd").loc[0.8]
+    assert exp.offline["rig_delta"] == row["rig_delta"] and exp.offline["auc_delta"] == row["auc_delta"]
+    # the fitted noise is where the cubic through the grid crosses the target, inside the grid
+    coef = np.polynomial.Polynomial.fit(trace["noise_sd"], trace["rig_delta"], 3)
+    assert 0.4 < noise < 1.2 and coef(noise) == pytest.approx(0.2, abs=5e-3)
+    assert noise == round(noise, 3)
+    with pytest.raises(ValueError, match="bracket"):
+        yi_auction.calibrate_model_1(5, 50.0, grid=grid, **kw)

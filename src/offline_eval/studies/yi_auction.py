@@ -33,6 +33,7 @@ ads, which the baseline lets into the auction.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +48,7 @@ from ..synth import sponsored as sp
 __all__ = [
     "AGREEMENT",
     "CONTROL_MISCALIBRATION",
+    "CALIBRATION_GRID",
     "CONTROL_MODEL_2",
     "SIZE_RTOL",
     "add_main_claims",
@@ -60,6 +62,7 @@ __all__ = [
     "Experiment",
     "agrees",
     "breakdown",
+    "calibrate_model_1",
     "fig3_figure",
     "fig4_figure",
     "per_seed",
@@ -116,6 +119,104 @@ class Experiment:
     scores: dict
 
 
+def _logs(world, r_models, r_log, *, n_log, baseline_quantile, models, model_1, model_2, miscalibration):
+    """The two models' predictions and the baseline's logs (steps 1-2 of :func:`run`)."""
+    if models == "table5":
+        p1 = sp.distorted_pclick(world.ctr, r_models, **model_1)
+        p2 = sp.distorted_pclick(world.ctr, r_models, **model_2)
+    else:
+        p2 = sp.distorted_pclick(world.ctr, r_models, **model_1)
+        p1 = sp.overestimate_low_range(p2, **miscalibration)
+    pv = sp.sample_page_views(world, n_log, r_log)
+    r_bids = pv.bids * p1[pv.query]
+    op_base = au.OperatingPoint(1.0, 0.0, float(np.quantile(r_bids[r_bids > 0], baseline_quantile)))
+    logged = au.serve(world, p1, pv, op=op_base, rng=r_log)
+    log = au.ClickLog.from_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
+                                       n_slots=world.n_slots)
+    return p1, p2, pv, op_base, logged, log
+
+
+def _offline(p1, p2, logged, log):
+    """Step 3 of :func:`run`: AUC and RIG of both models on the logged impressions.
+
+    The score of a logged impression is the position-unbiased pClick times
+    the logs' click curve at its slot (the impression's predicted CTR,
+    calibrated like the binned pClick tables of yi's Tables 2-4), against
+    the logged click.
+    """
+    y = logged.click.astype(np.int8)
+    f = log.click_curve[logged.slot]
+    s1, s2 = p1[logged.query, logged.ad] * f, p2[logged.query, logged.ad] * f
+    offline = dict(auc_1=roc_auc_score(y, s1), auc_2=roc_auc_score(y, s2), rig_1=rig_score(y, s1), rig_2=rig_score(y, s2))
+    offline["auc_delta"] = offline["auc_2"] / offline["auc_1"] - 1
+    offline["rig_delta"] = offline["rig_2"] / offline["rig_1"] - 1
+    return y, s1, s2, offline
+
+
+#: Table 5's calibration, declared before the run: model-1's log-odds noise (the baseline's quality,
+#: which the paper does not print) is the one free knob, fitted so that model-2's relative RIG delta on
+#: the logs is the printed one; the AUC delta is then a prediction.  The grid of model-1 noise levels
+#: over which the RIG delta is measured (model-2's noise is 0.35).
+CALIBRATION_GRID = tuple(np.round(np.linspace(0.4, 1.2, 17), 3))
+
+
+def calibrate_model_1(seed, target_rig_delta: float, *, n_queries=2000, n_log=100_000, baseline_quantile=0.6,
+                      model_2=MODEL_2, grid=CALIBRATION_GRID, world_kwargs=None):
+    """Fit model-1's log-odds noise so that model-2's offline RIG delta on the logs is ``target_rig_delta``.
+
+    Every noise level of ``grid`` re-serves the same page views with model-1
+    at that noise (the world, the models' error draws and the page views are
+    fixed by ``seed`` as in :func:`run`) and measures model-2's relative RIG
+    delta on the new logs.  Which ads are logged, and so which clicks, changes
+    discretely with the noise, so the measured delta is a noisy function of
+    it (jumps of a few points between neighbouring values); the fit is
+    therefore a least-squares cubic through the grid's points
+    (``numpy.polynomial``), and the fitted noise its crossing of the target
+    (``scipy.optimize.brentq`` on the cubic), rounded to 3 decimals.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed (as in :func:`run`).
+    target_rig_delta : float
+        The printed relative RIG delta, as a fraction (yi Table 5: 0.195).
+    n_queries, n_log, baseline_quantile, model_2, world_kwargs
+        As in :func:`run`.
+    grid : sequence of float
+        Model-1 noise levels, increasing; the measured deltas at its ends
+        must bracket the target.
+
+    Returns
+    -------
+    noise_sd : float
+        Model-1's fitted log-odds noise.
+    trace : DataFrame
+        One row per grid point: ``noise_sd, auc_delta, rig_delta`` and the
+        cubic's ``rig_fit``.
+    """
+    from scipy import optimize
+
+    r_world, r_models, r_log, _, _ = np.random.default_rng(seed).spawn(5)
+    world = sp.make_world(r_world, n_queries=n_queries, **(world_kwargs or {}))
+    rows = []
+    for noise_sd in grid:
+        p1, p2, _, _, logged, log = _logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
+                                          baseline_quantile=baseline_quantile, models="table5",
+                                          model_1={**MODEL_1, "noise_sd": float(noise_sd)}, model_2=model_2,
+                                          miscalibration=MISCALIBRATION)
+        off = _offline(p1, p2, logged, log)[3]
+        rows.append(dict(noise_sd=float(noise_sd), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"]))
+    trace = pd.DataFrame(rows)
+    cubic = np.polynomial.Polynomial.fit(trace["noise_sd"], trace["rig_delta"], 3)
+    trace["rig_fit"] = cubic(trace["noise_sd"].to_numpy())
+    lo, hi = float(trace["noise_sd"].iloc[0]), float(trace["noise_sd"].iloc[-1])
+    if not (cubic(lo) - target_rig_delta) * (cubic(hi) - target_rig_delta) < 0:
+        raise ValueError(f"the RIG deltas over `grid` ({cubic(lo):.3g} to {cubic(hi):.3g}) do not bracket "
+                         f"`target_rig_delta` = {target_rig_delta!r}")
+    root = optimize.brentq(lambda x: cubic(x) - target_rig_delta, lo, hi, xtol=1e-6)
+    return round(float(root), 3), trace
+
+
 def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
         alphas=(0.5, 1.0, 1.5, 2.0), mainline_quantiles=(0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
         models="table5", model_1=MODEL_1, model_2=MODEL_2, miscalibration=MISCALIBRATION,
@@ -143,25 +244,10 @@ def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=
         raise ValueError(f"`models` must be 'table5' or 'table6'; got {models!r}")
     r_world, r_models, r_log, r_ab1, r_ab2 = np.random.default_rng(seed).spawn(5)
     world = sp.make_world(r_world, n_queries=n_queries, **(world_kwargs or {}))
-    if models == "table5":
-        p1 = sp.distorted_pclick(world.ctr, r_models, **model_1)
-        p2 = sp.distorted_pclick(world.ctr, r_models, **model_2)
-    else:
-        p2 = sp.distorted_pclick(world.ctr, r_models, **model_1)
-        p1 = sp.overestimate_low_range(p2, **miscalibration)
-    pv = sp.sample_page_views(world, n_log, r_log)
-    r_bids = pv.bids * p1[pv.query]
-    op_base = au.OperatingPoint(1.0, 0.0, float(np.quantile(r_bids[r_bids > 0], baseline_quantile)))
-    logged = au.serve(world, p1, pv, op=op_base, rng=r_log)
-    log = au.ClickLog.from_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
-                                       n_slots=world.n_slots)
-    # offline: the position-unbiased pClick times the logs' click curve, against the logged clicks
-    y = logged.click.astype(np.int8)
-    f = log.click_curve[logged.slot]
-    s1, s2 = p1[logged.query, logged.ad] * f, p2[logged.query, logged.ad] * f
-    offline = dict(auc_1=roc_auc_score(y, s1), auc_2=roc_auc_score(y, s2), rig_1=rig_score(y, s1), rig_2=rig_score(y, s2))
-    offline["auc_delta"] = offline["auc_2"] / offline["auc_1"] - 1
-    offline["rig_delta"] = offline["rig_2"] / offline["rig_1"] - 1
+    p1, p2, pv, op_base, logged, log = _logs(world, r_models, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
+                                             models=models, model_1=model_1, model_2=model_2,
+                                             miscalibration=miscalibration)
+    y, s1, s2, offline = _offline(p1, p2, logged, log)
     sim1 = au.simulate(log, p1, op=op_base)
     sim2 = au.simulate(log, p2, op=op_base)
     # 0.95 (an almost empty mainline) is always in the grid, so the mainline budget can be met
@@ -367,12 +453,18 @@ def _pairs(exp: Experiment) -> dict:
     }
 
 
-def _size_rows(ledger, prefix, table, label, printed, values, evidence):
+def _size_rows(ledger, prefix, table, label, printed, values, evidence, calibrated=()):
     for col, key, val in values:
+        if col in calibrated:
+            note = ("the world's calibration target: model-1's noise was fitted so that this delta is the printed one "
+                    "(calibrate_model_1), not evidence")
+        else:
+            note = ("a magnitude on a synthetic world (the paper's logs are not available); the band is proportionate "
+                    "to the printed value" + ("; a prediction of the world calibrated on " + ", ".join(calibrated)
+                                              if calibrated else ""))
         ledger.tolerance(f"{prefix}-{key}-size", table, f"{label}relative {col} delta (%)", printed=printed[col],
-                         value=100 * val, rtol=SIZE_RTOL, evidence=evidence,
-                         note="a magnitude on a synthetic world (the paper's logs are not available); the band is "
-                              "proportionate to the printed value")
+                         value=100 * val, rtol=SIZE_RTOL, evidence=evidence, note=note,
+                         kind="calibration" if col in calibrated else "claim")
 
 
 def _agreement_checks(ledger, prefix: str, label: str, exp: Experiment, t6: dict, evidence) -> None:
@@ -395,8 +487,12 @@ def _agreement_checks(ledger, prefix: str, label: str, exp: Experiment, t6: dict
                          f"vs CY {100 * o['online_cy_delta']:+.1f}%")
 
 
-def add_main_claims(ledger, exp: Experiment, bd: pd.DataFrame, ref: pd.DataFrame) -> None:
-    """The main seed's Table 5, Figs. 3-4 and Table 6 rows (Table 5's model-2)."""
+def add_main_claims(ledger, exp: Experiment, bd: pd.DataFrame, ref: pd.DataFrame, *, calibrated=()) -> None:
+    """The main seed's Table 5, Figs. 3-4 and Table 6 rows (Table 5's model-2).
+
+    ``calibrated`` names the Table 5 columns the world was fitted to (their
+    rows are calibrations; the other magnitudes are predictions).
+    """
     t5, t6 = printed_tables(ref)
     ob, obest, off = exp.online_base, exp.online_best, exp.offline
     ev5, ev34, ev6 = ("yi/table5.csv",), ("yi/fig3_fig4_breakdown.csv", "yi/fig3.png", "yi/fig4.png"), ("yi/table6.csv",)
@@ -414,7 +510,7 @@ def add_main_claims(ledger, exp: Experiment, bd: pd.DataFrame, ref: pd.DataFrame
                          f"mainline CY {100 * ob.ml_cy_delta:+.1f}% (se {100 * ob.ml_cy_delta_se:.1f})")
     _size_rows(ledger, "yi-T5", "Table 5", "model-2's ", t5,
                (("AUC", "auc", off["auc_delta"]), ("RIG", "rig", off["rig_delta"]),
-                ("CY", "cy", ob.cy_delta), ("Mainline CY", "mlcy", ob.ml_cy_delta)), ev5)
+                ("CY", "cy", ob.cy_delta), ("Mainline CY", "mlcy", ob.ml_cy_delta)), ev5, calibrated)
     low, high = low_high_gap(bd, "prediction_error")
     ledger.check(
         "yi-F34-low-overestimate", "Figures 3-4",
