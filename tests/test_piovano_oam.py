@@ -5,6 +5,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -237,3 +238,42 @@ def test_fig1_counts_and_row():
     assert df["live"].is_monotonic_decreasing and df["offline"].sum() == 500
     row = P.fig1_row(0, n_live=5000, n_offline=500, n_classes=8, ref=REF)
     assert row["offline_flatter"] == (row["entropy_offline"] > row["entropy_live"])
+
+
+def _printed_pair(live, off):
+    rows = []
+    for panel, m in (("M_BC^(l)", live), ("M_BC^(o)", off)):
+        for i in range(m.shape[0]):
+            for j in range(m.shape[1]):
+                rows.append(("piovano", P.SECTION, panel, f"B=C{i + 1}", f"C=C{j + 1}", f"{100 * m[i, j]:.6f}%"))
+    return pd.DataFrame(rows, columns=["paper", "source", "panel", "row", "column", "value"])
+
+
+def test_offline_distortion_fit_recovers_the_generators_knobs():
+    from offline_eval.synth.classifiers import random_offline_joint
+
+    rng = np.random.default_rng(0)
+    k = 30
+    live = rng.dirichlet(np.ones(k * k)).reshape(k, k) + np.eye(k) * 0.05
+    live /= live.sum()
+    off = random_offline_joint(live, sigma=0.5, disagreement_boost=4.0, rng=1)
+    sigma, boost, cells = P.calibrate_offline_distortion(_printed_pair(live, off))
+    assert sigma == pytest.approx(0.5, abs=0.05) and boost == pytest.approx(4.0, rel=0.15)
+    assert cells["used"].all() and len(cells) == k * k
+    # without distortion the fit finds none
+    sigma0, boost0, _ = P.calibrate_offline_distortion(_printed_pair(live, live))
+    assert sigma0 == 0 and boost0 == 1
+
+
+def test_paper_matrices_calibration_row_can_fail():
+    from offline_eval.claims import Ledger
+
+    ref = reference.load("piovano")
+    sigma, boost, cells = P.calibrate_offline_distortion(ref)
+    assert 0 < sigma < 1.5 and boost > 1  # the paper over-samples the disagreements
+    assert ((cells["live"] > 0) & ~cells["used"]).sum() == 2  # two printed zeros in M^(o) where M^(l) > 0
+    ok, bad = Ledger("piovano", "t"), Ledger("piovano", "t")
+    P.add_distortion_calibration(ok, sigma, boost, cells, n_draws=300)
+    P.add_distortion_calibration(bad, sigma, 1.0, cells, n_draws=300)  # no over-sampling: agreement far too high
+    assert ok.frame()["status"].iloc[0] == "within-tolerance" and ok.frame()["kind"].iloc[0] == "calibration"
+    assert bad.frame()["status"].iloc[0] == "differs"
