@@ -407,6 +407,9 @@ def paper_online_accuracy(ref: pd.DataFrame, table: str) -> tuple[float, float]:
 
 
 #: The control worlds: an offline set drawn without bias (its cell distribution is the live one).
+#: Magnitude rows on a synthetic world: the reproduced value is within tolerance when within this
+#: fraction of the printed one (the rule of the yi worlds, ``yi_auction.SIZE_RTOL``).
+SIZE_RTOL = 0.5
 CONTROL_T1 = {"offline_matrix": "live"}
 CONTROL_RANDOM = {"sigma": 0.0, "disagreement_boost": 1.0}
 
@@ -748,6 +751,18 @@ def add_table3_claims(ledger: Ledger, table3: pd.DataFrame, sweep3: pd.DataFrame
                      criterion="Pearson r(OAM, online) > r(offline, online) across the releases of a seed",
                      note=f"median relative improvement {r['rel_improvement_pct_median']:.1f}% "
                           f"(median r {r['corr_offline_median']:.2f} -> {r['corr_oam_median']:.2f}); simulated releases")
+        x = sweep3[f"{tag}_rel_improvement_pct"].to_numpy(float)
+        x = x[np.isfinite(x)]
+        lo, med, hi = (float(q) for q in np.quantile(x, [0.05, 0.5, 0.95]))
+        # the ratio explodes where r_offline is near 0, so the seeds' 5-95% range is too wide to test
+        # against; the median is held to the magnitude rule of the synthetic worlds (+-50% of the printed)
+        ledger.tolerance(f"piovano-T3-{r['metric'].lower()}-{r['domain'].lower()}-size", "Table III",
+                         f"median over the seeds of the relative improvement, {r['metric']} ({r['domain']}) (%)",
+                         printed=r["paper_rel_improvement"], value=round(med, 1), rtol=SIZE_RTOL, kind="printed",
+                         evidence=("piovano/table3.csv", "piovano/table3_seed_sweep.csv"),
+                         note=("a prediction of the world whose offline bias was fitted to the printed 5-class "
+                               f"matrices; 5-95% over the {len(x)} seeds with a defined improvement: "
+                               f"[{lo:.1f}, {hi:.1f}]"))
 
 
 def add_convergence_claims(ledger: Ledger, summary: pd.DataFrame, conv: pd.DataFrame, sizes) -> None:
