@@ -166,7 +166,8 @@ ch.add_limit_claims(ledger, world)
 # Algorithm 1's extra resampling.  The `tracking` table correlates each offline difference with the
 # *expected* online difference (no A/B noise at all).  Three versions of the main world: as calibrated;
 # the same logs with the drawn clicks (the offline noise of a few 100k rows); and the world as first built
-# (the won auctions of both A/B arms logged, value-independent errors, 30M impressions per network).
+# (the won auctions of both A/B arms logged, value-independent errors, drawn clicks, 30M impressions per
+# network).
 
 # %%
 first = simulate_rtb(n_networks=n_networks, n_log=n_log, n_ab=n_ab, ab_impressions=ab_impressions, log_arms="ab",

@@ -170,3 +170,16 @@ def test_readme_papermill_recipe_works_as_written(tmp_path):
     res = subprocess.run(["bash", "-c", script], cwd=pipeline.PROJ_ROOT, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr[-2000:]
     assert list((tmp_path / "build" / "runs" / "mine").rglob("*.csv"))
+
+
+def test_run_takes_a_notebook_by_name(monkeypatch):
+    # `run rosset_wallet` means notebooks/rosset_wallet.py; the execution itself is replaced by a stub
+    seen = {}
+
+    def fake_run(notebook, params, *, output_root=None):
+        seen["notebook"] = str(notebook)
+        raise pipeline.NotebookError("stub: not executed")
+
+    monkeypatch.setattr(pipeline, "run", fake_run)
+    assert pipeline.main(["run", "rosset_wallet"]) == 1
+    assert Path(seen["notebook"]) == pipeline.NOTEBOOKS_DIR / "rosset_wallet.py"
