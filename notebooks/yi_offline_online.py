@@ -29,10 +29,14 @@
 # so that the online loss is of the order of the paper's: the CY and mainline CY magnitudes are therefore
 # recorded as **calibrations** (by hand), not as reproductions.
 #
-# **Calibrate, then predict (declared before the run).** The baseline's quality is not printed, so
-# model-1's log-odds noise is the one fitted knob: `scipy.optimize.brentq` finds the noise at which
-# model-2's offline RIG delta on the logs is the printed +19.5% (a calibration row). The offline AUC delta
-# is then a **prediction**: the paper prints +8.6% alongside.
+# **Calibrate, then predict.** The baseline's quality is not printed, so model-1's log-odds noise is the
+# one fitted knob: over a grid of noise levels, `yi_auction.calibrate_model_1` finds the noise at which
+# model-2's offline RIG delta on the logs is the printed +19.5% (a calibration row), and the offline AUC
+# delta is then a **prediction** beside the printed +8.6%. Which printed number to fit was chosen after a
+# scan of model-1's noise (0.6 to 2.0, one seed) had shown that the AUC delta stays below +4% at every
+# level while the RIG delta rises from 0 to +200% (at noise 1.5): the AUC could not serve as the target,
+# and that it cannot be
+# reached is itself a result (the position effects in the logged scores compress the AUC).
 #
 # **Pipeline.** Model-1 serves `n_log` page views at the baseline operating point (α = 1, mainline
 # reserve at the `baseline_quantile` quantile of model-1's rank scores, no sidebar reserve): the logs.

@@ -153,7 +153,7 @@ def _offline(p1, p2, logged, log):
     return y, s1, s2, offline
 
 
-#: Table 5's calibration, declared before the run: model-1's log-odds noise (the baseline's quality,
+#: Table 5's calibration: model-1's log-odds noise (the baseline's quality,
 #: which the paper does not print) is the one free knob, fitted so that model-2's relative RIG delta on
 #: the logs is the printed one; the AUC delta is then a prediction.  The grid of model-1 noise levels
 #: over which the RIG delta is measured (model-2's noise is 0.35).
