@@ -52,6 +52,7 @@ sigma = None  # None: fitted to the printed 5-class matrices
 disagreement_boost = None  # None: fitted to the printed 5-class matrices
 train_fraction = 0.35
 n_offline_digits = 200
+digits_sigma = 1.0  # the digits check keeps its own hand-set knobs (real labels, its own protocol)
 digits_boost = 4.0
 n_seeds = 20
 output_root = None
@@ -69,12 +70,9 @@ out = OutputDir("piovano", output_root)
 ledger = Ledger("piovano", "piovano_table2_digits")
 seeds = range(seed, seed + n_seeds)
 accuracy = P.paper_online_accuracy(ref, "Table II")
-sigma_fit, boost_fit, distortion_cells = P.calibrate_offline_distortion(ref)
-sigma = sigma_fit if sigma is None else sigma
-disagreement_boost = boost_fit if disagreement_boost is None else disagreement_boost
-digits_sigma = 1.0  # the digits check keeps its own hand-set knobs (real labels, its own protocol)
+dist = P.offline_distortion(ref, sigma, disagreement_boost)
 kw2 = dict(ref=ref, n_live=n_live, n_offline=n_offline, n_classes=n_classes, accuracy=accuracy, accuracy_spread=accuracy_spread,
-           zipf_exponent=zipf_exponent, sigma=sigma, disagreement_boost=disagreement_boost)
+           zipf_exponent=zipf_exponent, sigma=dist.sigma, disagreement_boost=dist.boost)
 kwd = dict(train_fraction=train_fraction, n_offline=n_offline_digits, sigma=digits_sigma, disagreement_boost=digits_boost)
 accuracy
 
@@ -82,9 +80,9 @@ accuracy
 # ## The offline-set generator calibrated on the printed 5-class matrices
 
 # %%
-out.table(distortion_cells, "offline_distortion_calibration", floatfmt=".3f")
-P.add_distortion_calibration(ledger, sigma_fit, boost_fit, distortion_cells)
-print(f"sigma = {sigma_fit:g}, disagreement boost = {boost_fit:g}; used: sigma = {sigma:g}, boost = {disagreement_boost:g}")
+out.table(dist.cells, "offline_distortion_calibration", floatfmt=".3f")
+P.add_distortion_calibration(ledger, dist.sigma_fit, dist.boost_fit, dist.cells)
+print(f"fitted: sigma = {dist.sigma_fit:g}, boost = {dist.boost_fit:g}; used: sigma = {dist.sigma:g}, boost = {dist.boost:g}")
 
 # %% [markdown]
 # ## Table II analogue (one seed, the printed table beside it)

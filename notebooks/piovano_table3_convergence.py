@@ -52,11 +52,9 @@ ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)
 ledger = Ledger("piovano", "piovano_table3_convergence")
 seeds = range(seed, seed + n_seeds)
-sigma_fit, boost_fit, _ = P.calibrate_offline_distortion(ref)
-sigma = sigma_fit if sigma is None else sigma
-boost = boost_fit if boost is None else boost
-kw3 = dict(n_releases=n_releases, n_live=n_live, n_offline=n_offline, n_classes=n_classes, step=step, sigma=sigma,
-           boost_range=(boost, boost))
+dist = P.offline_distortion(ref, sigma, boost)
+kw3 = dict(n_releases=n_releases, n_live=n_live, n_offline=n_offline, n_classes=n_classes, step=step, sigma=dist.sigma,
+           boost_range=(dist.boost, dist.boost))
 sizes = [int(n) for n in sizes]
 
 # %% [markdown]

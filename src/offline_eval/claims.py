@@ -110,6 +110,9 @@ REPRODUCTION_KINDS = ("printed", "formula", "claim")
 SWEEP_SEEDS = 20
 #: A swept claim holds when it holds in at least this share of the seeds (the one sweep rule).
 SWEEP_MIN_SHARE = 0.8
+#: A magnitude reproduced on a synthetic world is within tolerance when within this fraction of the
+#: printed value (a proportionate band: +-50% of +8.6% is 4.3-12.9%, of +0.2% is 0.1-0.3%).
+SIZE_RTOL = 0.5
 _Z95 = 1.959963984540054  # the 97.5% standard normal quantile
 
 

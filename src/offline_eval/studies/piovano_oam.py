@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import warnings
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -24,7 +25,7 @@ from scipy import stats
 from .. import reference
 from .._validation import OfflineEvalWarning, check_rng
 from ..adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics, reweighted_joint
-from ..claims import Ledger, matches_printed
+from ..claims import SIZE_RTOL, Ledger, matches_printed
 from ..plotting import new_figure
 from ..synth import classifiers as synth
 
@@ -32,6 +33,8 @@ __all__ = [
     "SETTINGS",
     "add_distortion_calibration",
     "calibrate_offline_distortion",
+    "offline_distortion",
+    "OfflineDistortion",
     "SWEEP_CRITERIA",
     "add_sweep_claims",
     "convergence_experiment",
@@ -138,6 +141,28 @@ def calibrate_offline_distortion(ref: pd.DataFrame) -> tuple[float, float, pd.Da
     cells = pd.DataFrame({"B": i.ravel() + 1, "C": j.ravel() + 1, "live": live.ravel(), "offline": off.ravel(),
                           "disagreement": dis.ravel(), "log_ratio": ratio.ravel(), "used": used.ravel()})
     return round(sigma, 3), round(float(np.exp(coef[1])), 3), cells
+
+
+class OfflineDistortion(NamedTuple):
+    """The offline-set generator's knobs to use, and the fit they default to (:func:`offline_distortion`)."""
+
+    sigma: float
+    boost: float
+    sigma_fit: float
+    boost_fit: float
+    cells: pd.DataFrame
+
+
+def offline_distortion(ref: pd.DataFrame, sigma: float | None = None, boost: float | None = None) -> OfflineDistortion:
+    """The knobs of :func:`offline_eval.synth.classifiers.random_offline_joint` for the simulated worlds.
+
+    ``None`` takes the value fitted to the printed 5-class matrices
+    (:func:`calibrate_offline_distortion`); a number overrides it (the fit is
+    kept alongside, for its calibration row).
+    """
+    sigma_fit, boost_fit, cells = calibrate_offline_distortion(ref)
+    return OfflineDistortion(sigma_fit if sigma is None else float(sigma), boost_fit if boost is None else float(boost),
+                             sigma_fit, boost_fit, cells)
 
 
 def add_distortion_calibration(ledger: Ledger, sigma: float, boost: float, cells: pd.DataFrame, *,
@@ -407,9 +432,6 @@ def paper_online_accuracy(ref: pd.DataFrame, table: str) -> tuple[float, float]:
 
 
 #: The control worlds: an offline set drawn without bias (its cell distribution is the live one).
-#: Magnitude rows on a synthetic world: the reproduced value is within tolerance when within this
-#: fraction of the printed one (the rule of the yi worlds, ``yi_auction.SIZE_RTOL``).
-SIZE_RTOL = 0.5
 CONTROL_T1 = {"offline_matrix": "live"}
 CONTROL_RANDOM = {"sigma": 0.0, "disagreement_boost": 1.0}
 
