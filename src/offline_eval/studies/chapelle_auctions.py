@@ -101,6 +101,11 @@ def offline_differences(world: RTBWorld, betas, clicks: str = "drawn") -> pd.Dat
     (weighted) MSE enters negated, as in the paper's Table 1.  Columns:
     ``network, displays, MSE, Weighted MSE, Utility`` and one ``EU (beta=...)``
     per ``beta``.
+
+    ``clicks="drawn"`` uses each logged row's click; ``"expected"`` averages
+    every metric over ``a ~ Bernoulli(p_true)`` of the row (each metric is
+    linear in ``a``): the limit of logs large enough for the click noise to
+    average out, as the paper's four days of every network are.
     """
     if clicks not in ("drawn", "expected"):
         raise ValueError(f"`clicks` must be 'drawn' or 'expected'; got {clicks!r}")
@@ -655,7 +660,7 @@ def one_seed(seed: int, *, betas, beta_star: float, n_trials: int = 100, clicks:
     booleans the claims test, and the world's signal-noise diagnosis
     (:func:`signal_noise`): ``signal_share``, ``r_signal_online`` and
     ``rexp_<metric>``, the Pearson r of each offline difference with the
-    expected online difference.
+    expected online difference.  ``clicks`` goes to :func:`offline_differences`.
     """
     rng = np.random.default_rng(seed)
     world = simulate_rtb(rng=rng, **world_kw)
