@@ -10,7 +10,7 @@ from offline_eval import reference
 from offline_eval.claims import Ledger
 from offline_eval.studies import rosset_measures as rm
 from offline_eval.studies import rosset_wallet as rw
-from offline_eval.synth.wallet import DEFAULTS, wallet_survey
+from offline_eval.synth.wallet import DEFAULTS, gumbel_normal_scores, positive_stable, wallet_survey
 
 
 def test_survey_is_deterministic_and_well_formed():
@@ -29,10 +29,11 @@ def test_wallets_are_long_tailed():
     assert top1 > 0.2
 
 
-@pytest.mark.parametrize("estimates", ["regression", "noisy_truth"])
+@pytest.mark.parametrize("estimates", ["upper_tail", "regression", "noisy_truth"])
 def test_population_tau_follows_the_copula(estimates):
-    # without the size effect, tau(wallet, m_k) = 2/pi arcsin(corr_k) for any monotone marginals, in both worlds
-    df = wallet_survey(40_000, rng=1, size_skill=0.0, estimates=estimates)
+    # without the size effect, tau(wallet, m_k) = 2/pi arcsin(corr_k) for any monotone marginals, in the Gaussian
+    # worlds; the upper-tail world's Gumbel copula is set to the same tau for M1, and M2 lands on it too
+    df = wallet_survey(40_000, rng=1, estimates=estimates)
     for col, corr in (("m1", DEFAULTS["corr_m1"]), ("m2", DEFAULTS["corr_m2"])):
         assert abs(rk.kendall_tau(df["wallet"], df[col]) - 2 / np.pi * np.arcsin(corr)) < 0.01
 
@@ -48,24 +49,75 @@ def _residual_sd_by_estimate(df, col):
 def test_regression_estimates_the_truth_scatters_around_the_estimate():
     # a regression estimate: the residual is uncorrelated with the estimate; with size_skill it shrinks where the
     # estimate is large (the paper's "loss functions ... emphasize on the largest potential absolute errors")
-    df = wallet_survey(60_000, rng=7)
+    df = wallet_survey(60_000, rng=7, **rw.SHRINKING_RESIDUAL)
     c, sd = _residual_sd_by_estimate(df, "m1")
     assert abs(c) < 0.02 and sd[-1] < 0.75 * sd[0]
-    flat = wallet_survey(60_000, rng=7, size_skill=0.0)
+    flat = wallet_survey(60_000, rng=7, **rw.CONTROL)
     c0, sd0 = _residual_sd_by_estimate(flat, "m1")
     assert abs(c0) < 0.02 and abs(sd0[-1] / sd0[0] - 1) < 0.1
     # the earlier world: the estimate scatters around the truth, so the residual *given the estimate* is not flat
-    old = wallet_survey(60_000, rng=7, estimates="noisy_truth")
+    old = wallet_survey(60_000, rng=7, estimates="noisy_truth", size_skill=0.25)
     assert _residual_sd_by_estimate(old, "m1")[1][-1] > 0.9 * _residual_sd_by_estimate(old, "m1")[1][0]
 
 
+def _fig1_gap(df):
+    share = rk.correct_pairs_curve(df["wallet"], df["m1"]).share
+    k = len(df) // 10
+    return share[:k].mean() - share[-k:].mean()
+
+
+def _fig2_gap(df):
+    res = rk.cutoff_auc(df["wallet"].to_numpy(), df["m1"].to_numpy())
+    share = res.n_positive / len(df)
+    return res.auc[share <= 0.1].mean() - res.auc[share >= 0.9].mean()
+
+
 def test_top_predictions_are_ranked_better_only_with_the_size_effect():
-    top = {}
-    for skill in (0.25, 0.0):
-        df = wallet_survey(6000, rng=11, size_skill=skill)
-        share = rk.correct_pairs_curve(df["wallet"], df["m1"]).share
-        top[skill] = share[:600].mean() - share[-600:].mean()
-    assert top[0.25] > 0.03 and abs(top[0.0]) < 0.02
+    assert _fig1_gap(wallet_survey(6000, rng=11, **rw.SHRINKING_RESIDUAL)) > 0.03
+    assert _fig1_gap(wallet_survey(6000, rng=11)) > 0.03
+    assert abs(_fig1_gap(wallet_survey(6000, rng=11, **rw.CONTROL))) < 0.02
+
+
+def test_positive_stable_has_its_laplace_transform():
+    gen = np.random.default_rng(0)
+    for alpha in (0.3, 0.7, 1.0):
+        s = positive_stable(alpha, 200_000, gen)
+        for t in (0.5, 1.0, 2.0):
+            lt = np.exp(-t * s)
+            assert abs(lt.mean() - np.exp(-(t**alpha))) < 4 * lt.std() / np.sqrt(len(s)) + 1e-12
+    with pytest.raises(ValueError, match="`alpha` must lie in"):
+        positive_stable(1.5, 3, gen)
+
+
+def test_gumbel_scores_have_the_copulas_tau_and_upper_tail_only():
+    theta = 1.5
+    z, h = gumbel_normal_scores(100_000, theta, np.random.default_rng(1))
+    assert stats.kendalltau(z[:20_000], h[:20_000])[0] == pytest.approx(1 - 1 / theta, abs=0.01)
+    assert abs(z.mean()) < 0.02 and abs(z.std() - 1) < 0.02  # standard normal margins
+    q = stats.norm.isf(0.01)
+    upper = np.mean(h[z > q] > q)  # P(V > q | U > q) -> 2 - 2^(1/theta) = 0.413 as q -> 1
+    lower = np.mean(h[z < -q] < -q)  # -> 0 in the lower tail
+    assert 0.3 < upper < 0.5 and lower < 0.15 and upper > 3 * lower
+    with pytest.raises(ValueError, match="`theta` must be >= 1"):
+        gumbel_normal_scores(3, 0.5, np.random.default_rng(1))
+
+
+def test_upper_tail_estimates_rank_as_a_regression_estimate():
+    # the Gumbel copula is stochastically increasing: the mean size rises with every decile of the estimate, so
+    # the estimate orders the firms as E[z | estimate] does; the top decile of the estimate holds far more of the
+    # top decile of the sizes than the bottom decile holds of the bottom one (the Gaussian control: as many)
+    def hits(df):
+        deciles, true = (pd.qcut(df[c], 10, labels=False).to_numpy() for c in ("m1", "size"))
+        return np.mean(true[deciles == 9] == 9), np.mean(true[deciles == 0] == 0), deciles
+
+    df = wallet_survey(60_000, rng=4)
+    top, bottom, deciles = hits(df)
+    assert (np.diff(df.groupby(deciles)["size"].mean().to_numpy()) > 0).all()
+    assert top > bottom + 0.1
+    top0, bottom0, _ = hits(wallet_survey(60_000, rng=4, **rw.CONTROL))
+    assert abs(top0 - bottom0) < 0.03
+    with pytest.raises(ValueError, match="apply to the regression and noisy_truth estimates only"):
+        wallet_survey(size_skill=0.25)
 
 
 def test_paper_world_is_the_gaussian_identity_of_the_printed_taus():
@@ -81,23 +133,24 @@ def test_paper_world_is_the_gaussian_identity_of_the_printed_taus():
 
 
 def test_m1_ranks_better_than_m2_and_the_size_effect_splits_figs_1_and_2():
-    # Fig. 2 conditions on the truth, Fig. 1 on the prediction: a residual that shrinks with the truth (the
-    # noisy-truth world) ranks the largest wallets better; one that shrinks with the estimate (regression
-    # estimates) ranks the largest predictions better but lets true giants hide among small estimates
-    def fig2_gap(df):
-        res = rk.cutoff_auc(df["wallet"].to_numpy(), df["m1"].to_numpy())
-        share = res.n_positive / len(df)
-        return res.auc[share <= 0.1].mean() - res.auc[share >= 0.9].mean()
-
+    # Fig. 2 conditions on the truth, Fig. 1 on the prediction. Dependence concentrated among the large firms
+    # (the upper-tail world) ranks both the largest wallets and the largest predictions better; a residual that
+    # shrinks with the estimate ranks the largest predictions better but lets true giants hide among the small
+    # estimates (Fig. 2 reversed); noise that shrinks with the truth ranks the largest wallets better but puts
+    # noisy small firms among the top predictions; the control is symmetric
     df = wallet_survey(20_000, rng=2)
     y = df["wallet"].to_numpy()
     assert rk.kendall_tau(y, df["m1"]) > rk.kendall_tau(y, df["m2"]) + 0.08
-    assert fig2_gap(df) < -0.1
-    assert fig2_gap(wallet_survey(20_000, rng=2, estimates="noisy_truth")) > 0.05
+    assert _fig2_gap(df) > 0.05 and _fig1_gap(df) > 0.03
+    assert _fig2_gap(wallet_survey(20_000, rng=2, **rw.SHRINKING_RESIDUAL)) < -0.1
+    noisy = wallet_survey(20_000, rng=2, **rw.NOISY_TRUTH)
+    assert _fig2_gap(noisy) > 0.05 and _fig1_gap(noisy) < 0
+    control = wallet_survey(20_000, rng=2, **rw.CONTROL)
+    assert abs(_fig2_gap(control)) < 0.03 and abs(_fig1_gap(control)) < 0.02
 
 
 def test_skewed_errors_clean_the_top_predictions():
-    df = wallet_survey(5000, rng=5, miss_shape=1.0, corr_m1=0.37)
+    df = wallet_survey(5000, rng=5, miss_shape=1.0, corr_m1=0.37, **rw.SHRINKING_RESIDUAL)
     c = rk.correct_pairs_curve(df["wallet"], df["m1"])
     assert c.share[:500].mean() > c.share[2500:].mean()
 

@@ -10,32 +10,45 @@ paper describes:
   ``median_wallet * exp(log_scale * t_df(Phi(z)))``, a log-Student-t law whose
   tail (``tail_df``) produces the handful of giant wallets that dominate
   squared and absolute errors.
-* **Two regression models that rank differently well** (``estimates="regression"``,
-  the default; Section 5: IBM "build a regression model" from firmographics).
-  A regression estimate is the expected size given the model's inputs, so the
-  truth scatters around the *estimate*: M1's standardised estimate is
-  ``zhat_1 ~ N(0, 1)`` and the firm's latent size is
+* **Two models that rank the largest firms best** (``estimates="upper_tail"``, the
+  default; Section 5.4: "the model is able to rank better the examples with the
+  largest predictions than the examples with the smallest predictions. This is to
+  be expected because loss functions used for modeling usually emphasize on the
+  largest potential absolute errors").  The models are fitted where the dollar
+  errors are, among the large firms: the dependence between the firm's latent size
+  and each model's estimate is concentrated in the upper tail, in *both*
+  directions -- the largest estimates are truly large firms and the largest firms
+  get large estimates -- while the small firms are ranked nearly at random.  This
+  is a Gumbel copula of the normal scores ``(z, zhat_1)`` with Kendall's tau
+  ``2/pi arcsin(corr_m1)`` (the tau of a Gaussian pair with that correlation, so
+  that every world shares the knobs' meaning; upper-tail dependence
+  ``2 - 2^(1 - tau)``, none in the lower tail).  M2 is a weaker model on fewer or
+  noisier firmographics, as in the regression world:
+  ``zhat_2 = r zhat_1 + sqrt(1 - r^2) eta`` with ``r = corr_m2 / corr_m1``.  Its
+  control is ``estimates="regression"`` with ``size_skill = 0``: the Gaussian
+  copula of ``(z, zhat_1)`` at the same tau and the same M2, the dependence spread
+  evenly over the sizes.  The Gumbel copula is stochastically increasing, so the
+  estimate ranks the firms as the regression estimate ``E[z | zhat_1]`` does.
+* **Regression estimates with a residual that shrinks with the estimate**
+  (``estimates="regression"``).  A regression estimate is the expected size given
+  the model's inputs, so the truth scatters around the *estimate*: M1's
+  standardised estimate is ``zhat_1 ~ N(0, 1)`` and the firm's latent size is
   ``z = corr_m1 zhat_1 + sqrt(1 - corr_m1^2) sigma(zhat_1) e`` with ``e``
-  independent of the estimate.  M2 is a weaker regression on fewer or noisier
+  independent of the estimate, ``sigma(zhat_1) = exp(-size_skill zhat_1 -
+  size_skill^2)`` (the mean of ``sigma^2`` is 1, so ``corr(z, zhat_1) = corr_m1``
+  for every skill).  M2 is a weaker regression on fewer or noisier
   firmographics, ``zhat_2 = r zhat_1 + sqrt(1 - r^2) eta`` with
-  ``r = corr_m2 / corr_m1``, so ``corr(z, zhat_2) = corr_m2`` and the truth
-  again scatters around M2's estimate independently of it (exactly so when
-  ``size_skill = 0``).  ``estimates="noisy_truth"`` is the earlier world, in
-  which each model's score is the truth plus noise,
-  ``z_k = corr_k z + sqrt(1 - corr_k^2) e_k`` (``corr(e_1, e_2) = error_corr``):
-  classical errors, which put noisy small firms among the top predictions.
+  ``r = corr_m2 / corr_m1``, so ``corr(z, zhat_2) = corr_m2``.  With
+  ``size_skill > 0`` the largest estimates are ranked well, but the truly largest
+  firms come mostly from the many small estimates with wide residuals, so the
+  largest wallets are ranked *worse* than the smallest (Fig. 2 reversed).
+* **Noisy truth** (``estimates="noisy_truth"``): each model's score is the truth
+  plus noise, ``z_k = corr_k z + sqrt(1 - corr_k^2) e_k exp(-size_skill z)``
+  (``corr(e_1, e_2) = error_corr``): classical errors, which rank the largest
+  wallets well but put noisy small firms among the top predictions.
 * **Optionally, errors skewed to under-estimation** (``miss_shape``, off by
-  default): incomplete firmographics hide IT spending more often than they
-  invent it; the firms with the top estimates are then mostly truly large
-  (Fig. 1's well-ranked top predictions), at the cost of Table 2 (see the
-  parameter).
-* **Better ranking of large firms** (Section 5.4: "loss functions used for
-  modeling usually emphasize on the largest potential absolute errors"): the
-  residual shrinks where the model predicts a large wallet,
-  ``sigma(zhat_1) = exp(-size_skill zhat_1 - size_skill^2)`` (the mean of
-  ``sigma^2`` is 1, so ``corr(z, zhat_1) = corr_m1`` for every skill).  In the
-  ``noisy_truth`` world the noise ``e_k`` is scaled by ``exp(-size_skill * z)``
-  instead, by the truth the model does not know.
+  default; regression and noisy-truth worlds): incomplete firmographics hide IT
+  spending more often than they invent it.
 * **Long-tailed dollar estimates**: model ``k`` estimates
   ``median_wallet * exp(pred_scale * t_pred_tail_df(Phi(zhat_k)))`` (in the
   ``noisy_truth`` world its score standardised), the same kind of law as the wallets.  The dollar errors are
@@ -52,10 +65,10 @@ from scipy import stats
 
 from .._validation import check_choice, check_int, check_rng
 
-__all__ = ["DEFAULTS", "ESTIMATES", "wallet_survey"]
+__all__ = ["DEFAULTS", "ESTIMATES", "gumbel_normal_scores", "positive_stable", "wallet_survey"]
 
 #: How the models' estimates relate to the truth (see the module docstring).
-ESTIMATES = ("regression", "noisy_truth")
+ESTIMATES = ("upper_tail", "regression", "noisy_truth")
 
 
 def _t_of_normal(z: np.ndarray, df: float) -> np.ndarray:
@@ -72,11 +85,11 @@ DEFAULTS = dict(
     corr_m1=0.43,
     corr_m2=0.26,
     error_corr=0.3,
-    size_skill=0.25,
+    size_skill=0.0,
     pred_scale=1.25,
     pred_tail_df=6.0,
     miss_shape=float("inf"),
-    estimates="regression",
+    estimates="upper_tail",
 )
 """Defaults of :func:`wallet_survey`: the correlations are near ``sin(pi tau / 2)`` of the paper's taus (the Gaussian
 identity), so that tau and rho of M1 and M2 land near the paper's; the study derives them from the printed cells
@@ -116,14 +129,17 @@ def wallet_survey(
         tail (``inf`` gives a log-normal).
     corr_m1, corr_m2 : float, default 0.43 and 0.26
         Correlation between each model's latent estimate and the firm's
-        latent size; with ``estimates="regression"``, ``0 < corr_m2 <= corr_m1``.
+        latent size (``upper_tail``: the Gumbel copula has the Kendall's tau
+        ``2/pi arcsin(corr)`` of a Gaussian pair with this correlation); with
+        ``estimates="upper_tail"`` or ``"regression"``, ``0 < corr_m2 <= corr_m1``.
     error_corr : float, default 0.3
         Correlation between the two models' errors (shared inputs); only
         for ``estimates="noisy_truth"`` (in the regression world M2's error
         is M1's plus its own: their correlation follows from ``r``).
-    size_skill : float, default 0.25
-        How much better large firms are ranked: the residual is multiplied
-        by ``exp(-size_skill * zhat_1 - size_skill^2)``, smaller where M1
+    size_skill : float, default 0
+        Regression and noisy-truth worlds only (the upper-tail world's size
+        effect is its copula's): the residual is multiplied by
+        ``exp(-size_skill * zhat_1 - size_skill^2)``, smaller where M1
         predicts a large wallet (``noisy_truth``: the noise by
         ``exp(-size_skill * z)``); 0 = the same everywhere.
     pred_scale : float, default 1.25
@@ -133,7 +149,7 @@ def wallet_survey(
         estimates are long-tailed like the wallets, so a model sometimes
         estimates a small firm as a big one (``inf``: log-normal estimates).
     miss_shape : float, default inf (Gaussian errors)
-        Shape ``a`` of the models' error law: ``e = -(G - a) / sqrt(a)`` with
+        Regression and noisy-truth worlds only.  Shape ``a`` of the models' error law: ``e = -(G - a) / sqrt(a)`` with
         ``G ~ Gamma(a)``, skewed to under-estimation (missing firmographic
         information hides spending more often than it invents it), so the
         top estimates are mostly truly large firms.  With ``a = 1`` Fig. 1's
@@ -141,9 +157,12 @@ def wallet_survey(
         small firms for giants and RMSE / MAE then separate them
         significantly: in this generator the two effects pull against each
         other, and the default keeps the paper's Table 2.
-    estimates : {"regression", "noisy_truth"}, default "regression"
-        Regression estimates (the truth scatters around the estimate) or the
-        earlier world's noisy truth (the estimate scatters around the truth).
+    estimates : {"upper_tail", "regression", "noisy_truth"}, default "upper_tail"
+        Estimates whose dependence on the size is concentrated among the
+        large firms (a Gumbel copula), regression estimates (the truth
+        scatters around the estimate; with ``size_skill = 0`` the Gaussian
+        copula of the same taus), or noisy truth (the estimate scatters
+        around the truth).
 
     Returns
     -------
@@ -166,10 +185,20 @@ def wallet_survey(
         if not v > 0:
             raise ValueError(f"`{name}` must be positive; got {v!r}")
     check_choice(estimates, "estimates", ESTIMATES)
+    if estimates != "noisy_truth" and not 0 < corr_m2 <= corr_m1:
+        raise ValueError(f"`corr_m2` must lie in (0, corr_m1] for {estimates} estimates; got {corr_m2!r}")
     gen = check_rng(rng)
+    if estimates == "upper_tail":
+        if size_skill != 0 or not np.isinf(miss_shape):
+            raise ValueError("`size_skill` and `miss_shape` apply to the regression and noisy_truth estimates only; "
+                             f"got size_skill={size_skill!r}, miss_shape={miss_shape!r} with estimates='upper_tail'")
+        z, zhat1 = gumbel_normal_scores(n, 1 / (1 - 2 / np.pi * np.arcsin(corr_m1)), gen)
+        r = corr_m2 / corr_m1
+        zhat2 = r * zhat1 + np.sqrt(1.0 - r * r) * gen.standard_normal(n)
+        wallet = median_wallet * np.exp(log_scale * _t_of_normal(z, tail_df))
+        m1, m2 = (median_wallet * np.exp(pred_scale * _t_of_normal(s, pred_tail_df)) for s in (zhat1, zhat2))
+        return pd.DataFrame({"firm": np.arange(n), "wallet": wallet, "m1": m1, "m2": m2, "size": z})
     if estimates == "regression":
-        if not 0 < corr_m2 <= corr_m1:
-            raise ValueError(f"`corr_m2` must lie in (0, corr_m1] for regression estimates; got {corr_m2!r}")
         return _regression_survey(n, gen, median_wallet=median_wallet, log_scale=log_scale, tail_df=tail_df,
                                   corr_m1=corr_m1, corr_m2=corr_m2, size_skill=size_skill, pred_scale=pred_scale,
                                   pred_tail_df=pred_tail_df, miss_shape=miss_shape)
@@ -189,6 +218,70 @@ def wallet_survey(
         s = _t_of_normal(s, pred_tail_df)
         scores.append(median_wallet * np.exp(pred_scale * s))
     return pd.DataFrame({"firm": np.arange(n), "wallet": wallet, "m1": scores[0], "m2": scores[1], "size": z})
+
+
+def positive_stable(alpha: float, n: int, gen: np.random.Generator) -> np.ndarray:
+    """``n`` draws of the positive stable law with Laplace transform ``exp(-t^alpha)``, ``0 < alpha <= 1``.
+
+    Kanter's (1975) representation: with ``U ~ Uniform(0, pi)`` and ``W ~ Exp(1)``,
+    ``S = sin(alpha U) / sin(U)^(1/alpha) * (sin((1 - alpha) U) / W)^((1 - alpha) / alpha)``;
+    ``alpha = 1`` is the point mass at 1.
+
+    Parameters
+    ----------
+    alpha : float
+        Index of the law, in ``(0, 1]``.
+    n : int
+        Number of draws.
+    gen : numpy.random.Generator
+        Source of the draws (two arrays of ``n`` are drawn for every ``alpha``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``n`` positive draws.
+    """
+    if not 0 < alpha <= 1:
+        raise ValueError(f"`alpha` must lie in (0, 1]; got {alpha!r}")
+    u = np.pi * (1.0 - gen.random(n))  # in (0, pi]: sin(u) > 0
+    w = gen.standard_exponential(n)
+    if alpha == 1:
+        return np.ones(n)
+    return np.sin(alpha * u) / np.sin(u) ** (1 / alpha) * (np.sin((1 - alpha) * u) / w) ** ((1 - alpha) / alpha)
+
+
+def gumbel_normal_scores(n: int, theta: float, gen: np.random.Generator, dim: int = 2) -> np.ndarray:
+    """Normal scores of ``n`` draws of a ``dim``-variate Gumbel copula with parameter ``theta >= 1``.
+
+    Marshall-Olkin: ``U_j = psi(E_j / V)`` with ``psi(t) = exp(-t^(1/theta))``,
+    ``E_j ~ Exp(1)`` and ``V`` positive stable of index ``1/theta``; every pair has
+    Kendall's tau ``1 - 1/theta`` and upper-tail dependence ``2 - 2^(1/theta)``.
+    The normal score is taken through the upper tail,
+    ``Phi^-1(U) = isf(1 - U) = isf(-expm1(-t^(1/theta)))``, so the largest firms keep
+    full precision.
+
+    Parameters
+    ----------
+    n : int
+        Number of draws.
+    theta : float
+        Gumbel parameter, ``>= 1`` (1 = independence).
+    gen : numpy.random.Generator
+        Source of the draws.
+    dim : int, default 2
+        Number of exchangeable components.
+
+    Returns
+    -------
+    numpy.ndarray
+        Standard normal scores, shape ``(dim, n)``.
+    """
+    if not theta >= 1:
+        raise ValueError(f"`theta` must be >= 1; got {theta!r}")
+    v = positive_stable(1 / theta, n, gen)
+    e = gen.standard_exponential((dim, n))
+    tail = -np.expm1(-((e / v) ** (1 / theta)))  # 1 - U
+    return stats.norm.isf(np.clip(tail, 1e-300, 1 - 1e-16))
 
 
 def _skewed(u: np.ndarray, miss_shape: float) -> np.ndarray:
