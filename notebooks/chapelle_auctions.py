@@ -184,6 +184,19 @@ sn
 tracking
 
 # %% [markdown]
+# ### Why the offline clicks are averaged
+# Each offline difference is linear in the click, so its Bernoulli noise at any log size follows from the
+# logged rows: at the paper's log size (at least 30M displays per network) it is compared with the networks'
+# spread of the expected differences, and at the rows simulated here as well.
+
+# %%
+paper_displays = reference.parse_printed(reference.lookup(ref, "Section 3", "impressions per network (at least; printed 30M)", "value"))
+noise_table = ch.click_noise(world, betas, paper_displays)
+out.table(noise_table, "click_noise", floatfmt=".4g")
+ch.add_click_noise_check(ledger, noise_table, paper_displays)
+noise_table
+
+# %% [markdown]
 # ## Fig. 1: correlation as a function of beta
 
 # %%

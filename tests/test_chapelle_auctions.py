@@ -433,6 +433,31 @@ def test_expected_clicks_are_the_mean_over_redrawn_clicks():
         ch.offline_differences(w, betas, clicks="mean")
 
 
+def test_click_noise_is_the_spread_of_redrawn_clicks_and_the_check_can_fail():
+    from offline_eval.claims import Ledger
+
+    # the noise of each network's difference over click redraws of the same rows is the formula's; at a
+    # log a million times larger it is a thousand times smaller
+    w = simulate_rtb(n_networks=3, n_log=600, n_ab=300, ctr_median=0.05, rng=9)
+    betas = [100.0]
+    rng = np.random.default_rng(1)
+    draws = []
+    for _ in range(400):
+        logs = w.logs.assign(a=(rng.random(len(w.logs)) < w.logs["p_true"]).astype(np.int8))
+        draws.append(ch.offline_differences(rtb.RTBWorld(w.networks, logs, w.ab, w.params, w.expected), betas)
+                     .drop(columns=["network", "displays"]).to_numpy())
+    sd = np.median(np.array(draws).std(axis=0), axis=0)  # median over networks, per metric
+    table = ch.click_noise(w, betas, n_displays=200 * 1e6)
+    assert list(table["metric"]) == ["MSE", "Weighted MSE", "Utility", "EU (beta=100)"]
+    assert np.allclose(table["noise_simulated"], sd, rtol=0.15)
+    per_net = np.bincount(w.logs["network"], minlength=3)
+    assert np.allclose(table["noise_at_size"] / table["noise_simulated"], 1e-3 * np.sqrt(np.median(per_net) / 200), rtol=0.3)
+    ok, bad = Ledger("chapelle", "t"), Ledger("chapelle", "t")
+    ch.add_click_noise_check(ok, table, 200e6)
+    ch.add_click_noise_check(bad, table.assign(ratio_at_size=table["ratio_simulated"]), 200.0)
+    assert ok.frame()["status"].iloc[0] == "holds" and bad.frame()["status"].iloc[0] == "differs"
+
+
 def test_table1_predictions_compare_with_the_sweep_interval():
     from offline_eval.claims import Ledger
 
