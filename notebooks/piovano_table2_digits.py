@@ -86,6 +86,9 @@ print(f"fitted: sigma = {dist.sigma_fit:g}, boost = {dist.boost_fit:g}; used: si
 
 # %% [markdown]
 # ## Table II analogue (one seed, the printed table beside it)
+# The world's inputs are the online accuracies and the distortion fitted to Table I's printed pair, so every
+# printed offline and OAM cell of Table II is a prediction, set beside the 5-95% interval of the sweep's
+# seeds (`P.add_table_predictions`).
 
 # %%
 tab2, res2 = P.table2_experiment(seed, **kw2)
@@ -107,6 +110,8 @@ out.table(control2, "table2_seed_sweep_control")
 P.add_sweep_claims(ledger, sweep2, prefix="T2", source="Table II", what=f"Table II analogue ({n_classes} classes)",
                    ref=ref, note=f"simulated live set; uncovered live mass {sweep2['uncovered_mass'].mean():.3f} on average",
                    control=control2, evidence=("piovano/table2_seed_sweep.csv", "piovano/table2_seed_sweep_control.csv"))
+P.add_table_predictions(ledger, sweep2, ref, source="Table II", prefix="T2", evidence=("piovano/table2_seed_sweep.csv",),
+                        note="the distortion fitted to Table I's printed pair and the online accuracies are the inputs")
 sweep2.drop(columns="seed").mean(numeric_only=True).to_frame("mean over seeds").T
 
 # %% [markdown]

@@ -301,3 +301,19 @@ def test_table3_rows_judge_the_median_magnitude_against_the_printed_cell():
     assert df.loc["piovano-T3-friction-music-size", "status"] == "differs"
     assert df.loc["piovano-T3-nluer-music", "status"] == "holds"
     assert (df.filter(like="-size", axis=0)["kind"] == "printed").all()
+
+
+def test_table_predictions_compare_every_printed_cell_with_the_sweep_interval():
+    from offline_eval.claims import Ledger
+
+    ref = reference.load("piovano")
+    cols = [f"{m}_{s}_{c}" for m in P.MODELS for s in ("offline", "inddis", "joint") for c in ("Acc", "std_Rec", "std_Prec")]
+    sweep = pd.DataFrame({c: np.linspace(0.0, 1.0, 21) for c in cols})  # 5-95% interval [0.05, 0.95]
+    ledger = Ledger("piovano", "t")
+    P.add_table_predictions(ledger, sweep, ref, source="Table II", prefix="T2")
+    df = ledger.frame().set_index("claim_id")
+    assert len(df) == 18 and (df["kind"] == "printed").all()
+    # the candidate's JointDis std. Prec. is printed 0.043, below the interval; every other cell lies inside
+    assert df.loc["piovano-T2-pred-candidate-joint-stdprec", "status"] == "differs"
+    assert (df.drop(index="piovano-T2-pred-candidate-joint-stdprec")["status"] == "within-tolerance").all()
+    assert df.loc["piovano-T2-pred-baseline-offline-acc", "paper_value"] == "0.160"

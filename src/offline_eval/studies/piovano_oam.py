@@ -37,6 +37,7 @@ __all__ = [
     "OfflineDistortion",
     "SWEEP_CRITERIA",
     "add_sweep_claims",
+    "add_table_predictions",
     "convergence_experiment",
     "convergence_figure",
     "convergence_summary",
@@ -416,6 +417,36 @@ def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, *, prefix: str, source
         ledger.sweep(claim_id, source, f"{what}: {statements[key]}",
                      outcomes=outcomes, criterion=criterion, paper_value=paper_value, note=note, evidence=evidence,
                      control=None if control is None else control[key].to_numpy(bool))
+
+
+def add_table_predictions(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame, *, source: str, prefix: str,
+                          note: str = "", evidence=()) -> None:
+    """Every printed offline and OAM cell of Table I or II beside the 5-95% interval of the seed sweep.
+
+    The worlds were calibrated on other numbers (the printed 5-class pair, the
+    online accuracies), so these cells are out-of-sample predictions: a row
+    is ``within-tolerance`` when the printed value lies inside the seeds'
+    5-95% interval and ``differs`` otherwise.  Rows
+    ``piovano-<prefix>-pred-<model>-<setting>-<metric>``.
+    """
+    paper = paper_table(ref, source).set_index(["model", "setting"])
+    slug = {"Offline metrics": "offline", "OAM IndDis": "inddis", "OAM JointDis": "joint"}
+    for model in MODELS:
+        for setting, short in slug.items():
+            for col, printed_col, label in (("Acc", "paper_Acc", "Acc."), ("std_Rec", "paper_std_Rec", "std. Rec."),
+                                            ("std_Prec", "paper_std_Prec", "std. Prec.")):
+                x = sweep[f"{model}_{short}_{col}"].to_numpy(float)
+                lo, hi = (float(q) for q in np.quantile(x, [0.05, 0.95]))
+                printed = paper.loc[(model, setting), printed_col]
+                inside = lo <= reference.parse_printed(printed) <= hi
+                ledger.add(
+                    f"piovano-{prefix}-pred-{model}-{short}-{col.lower().replace('_', '')}", source,
+                    f"{source}: {label} of the {model}, {setting}",
+                    paper_value=printed, reproduced_value=f"{np.median(x):.3f} [{lo:.3f}, {hi:.3f}]",
+                    criterion="the printed cell lies inside the 5-95% interval of the seed sweep (median [5%, 95%])",
+                    status="within-tolerance" if inside else "differs", kind="printed", evidence=evidence,
+                    note="a prediction of the synthetic world" + (f"; {note}" if note else ""),
+                )
 
 
 # -- Table I analogue ------------------------------------------------------------------------------
