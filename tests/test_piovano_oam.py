@@ -256,25 +256,34 @@ def test_offline_distortion_fit_recovers_the_generators_knobs():
     k = 30
     live = rng.dirichlet(np.ones(k * k)).reshape(k, k) + np.eye(k) * 0.05
     live /= live.sum()
-    off = random_offline_joint(live, sigma=0.5, disagreement_boost=4.0, rng=1)
-    sigma, boost, cells = P.calibrate_offline_distortion(_printed_pair(live, off))
-    assert sigma == pytest.approx(0.5, abs=0.05) and boost == pytest.approx(4.0, rel=0.15)
-    assert cells["used"].all() and len(cells) == k * k
+    for flat in (1.0, 0.6):
+        off = random_offline_joint(live, sigma=0.5, disagreement_boost=4.0, flatten=flat, rng=1)
+        sigma, boost, flatten, cells = P.calibrate_offline_distortion(_printed_pair(live, off))
+        assert sigma == pytest.approx(0.5, abs=0.05) and boost == pytest.approx(4.0, rel=0.15)
+        assert flatten == pytest.approx(flat, abs=0.05)
+        assert cells["used"].all() and len(cells) == k * k
     # without distortion the fit finds none
-    sigma0, boost0, _ = P.calibrate_offline_distortion(_printed_pair(live, live))
-    assert sigma0 == 0 and boost0 == 1
+    sigma0, boost0, flatten0, _ = P.calibrate_offline_distortion(_printed_pair(live, live))
+    assert sigma0 == 0 and boost0 == 1 and flatten0 == 1
+    # flattening leaves empty live cells empty and makes the offline shares flatter than the live ones
+    sparse = np.where(live > np.median(live), live, 0.0)
+    flat = random_offline_joint(sparse, sigma=0.0, disagreement_boost=1.0, flatten=0.5, rng=2)
+    assert (flat[sparse == 0] == 0).all() and flat.max() / flat[flat > 0].min() < sparse.max() / sparse[sparse > 0].min()
+    with pytest.raises(ValueError, match="`flatten` must be a finite number > 0"):
+        random_offline_joint(live, flatten=0.0)
 
 
 def test_paper_matrices_calibration_row_can_fail():
     from offline_eval.claims import Ledger
 
     ref = reference.load("piovano")
-    sigma, boost, cells = P.calibrate_offline_distortion(ref)
-    assert 0 < sigma < 1.5 and boost > 1  # the paper over-samples the disagreements
+    sigma, boost, flatten, cells = P.calibrate_offline_distortion(ref)
+    # the paper over-samples the disagreements and flattens the cells
+    assert 0 < sigma < 1.5 and boost > 1 and 0 < flatten < 1
     assert ((cells["live"] > 0) & ~cells["used"]).sum() == 2  # two printed zeros in M^(o) where M^(l) > 0
     ok, bad = Ledger("piovano", "t"), Ledger("piovano", "t")
-    P.add_distortion_calibration(ok, sigma, boost, cells, n_draws=300)
-    P.add_distortion_calibration(bad, sigma, 1.0, cells, n_draws=300)  # no over-sampling: agreement far too high
+    P.add_distortion_calibration(ok, sigma, boost, cells, flatten=flatten, n_draws=300)
+    P.add_distortion_calibration(bad, sigma, 1.0, cells, n_draws=300)  # no bias at all: agreement far too high
     assert ok.frame()["status"].iloc[0] == "within-tolerance" and ok.frame()["kind"].iloc[0] == "calibration"
     assert bad.frame()["status"].iloc[0] == "differs"
 

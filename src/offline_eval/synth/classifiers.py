@@ -349,15 +349,20 @@ def truth_for_joint_counts(counts, *, target_accuracy, agree_correct: float = 0.
     return tuple(np.concatenate(x).astype(np.int64)[perm] for x in (hb, hc, g))
 
 
-def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: float = 4.0, rng=None) -> np.ndarray:
+def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: float = 4.0, flatten: float = 1.0,
+                         rng=None) -> np.ndarray:
     """An offline cell distribution randomly generated from the live one.
 
-    ``M^(o)(i, j) ∝ M^(l)(i, j) · exp(sigma · Z_ij) · boost^[i != j]`` with
-    ``Z_ij`` standard normal: every cell is distorted at random (log-normal
-    factor, ``sigma``), and the cells where the two models disagree are
-    over-sampled by ``disagreement_boost`` -- the annotation practice the
-    paper describes (Section II-C).  The support of ``M^(l)`` is kept, so
-    with enough offline items every live cell is eventually covered.
+    ``M^(o)(i, j) ∝ M^(l)(i, j)^flatten · exp(sigma · Z_ij) · boost^[i != j]``
+    with ``Z_ij`` standard normal: every cell is distorted at random
+    (log-normal factor, ``sigma``), the cells where the two models disagree
+    are over-sampled by ``disagreement_boost`` -- the annotation practice the
+    paper describes (Section II-C) -- and with ``flatten < 1`` the offline
+    distribution is flatter than the live one, its small cells over-sampled
+    and its large ones under-sampled ("the offline data are sampled according
+    to the Gaussian distribution while the online data are skewed and
+    heavy-tailed", Section I).  The support of ``M^(l)`` is kept, so with
+    enough offline items every live cell is eventually covered.
 
     Parameters
     ----------
@@ -367,6 +372,9 @@ def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: f
         Log-normal distortion of every cell.
     disagreement_boost : float > 0, default 4.0
         Over-sampling factor of the cells where the models disagree.
+    flatten : float > 0, default 1.0
+        Exponent of the live cell shares (1: proportional to them; below 1:
+        flatter).
     rng : None, int or numpy.random.Generator
     """
     rng = check_rng(rng)
@@ -377,8 +385,10 @@ def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: f
         raise ValueError(f"`sigma` must be a finite number >= 0; got {sigma!r}")
     if not (np.isfinite(disagreement_boost) and disagreement_boost > 0):
         raise ValueError(f"`disagreement_boost` must be a finite number > 0; got {disagreement_boost!r}")
+    if not (np.isfinite(flatten) and flatten > 0):
+        raise ValueError(f"`flatten` must be a finite number > 0; got {flatten!r}")
     factor[~np.eye(k, dtype=bool)] *= disagreement_boost
-    m_o = m_l * factor
+    m_o = (m_l if flatten == 1 else np.where(m_l > 0, np.where(m_l > 0, m_l, 1.0) ** flatten, 0.0)) * factor
     return m_o / m_o.sum()
 
 
