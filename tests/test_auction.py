@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from offline_eval import OfflineEvalWarning
 from offline_eval.auction import (
+    Impressions,
+    cross_validate_min_impressions,
     ClickLog,
     OperatingPoint,
     ab_test,
@@ -328,6 +330,62 @@ def test_expected_ctr_falls_back_in_the_papers_order():
     assert src.tolist() == [0, 1, 2]
     # same slot: 2/10; calibrated: 0.2 * 0.25; reference CTR of slot 1: 1/10
     np.testing.assert_allclose(ctr, [0.2, 0.05, 0.1])
+
+
+def test_min_impressions_sends_thin_slots_to_the_calibrated_ctr():
+    pv = sp.PageViews(np.array([0]), np.ones((1, 2)))
+    N = np.zeros((2, 2, 2))
+    C = np.zeros((2, 2, 2))
+    N[0, 0, :], C[0, 0, :] = [3, 40], [1, 8]  # pair (0, 0): 3 impressions in slot 0, 40 in slot 1
+    N[1, 0, :], C[1, 0, :] = 10, [4, 1]
+    log = ClickLog(pv, N, C, n_mainline=1)
+    q, a, s = np.array([0, 0]), np.array([0, 0]), np.array([0, 1])
+    ctr1, src1 = log.expected_ctr(q, a, s)
+    np.testing.assert_allclose(ctr1, [1 / 3, 0.2])
+    assert src1.tolist() == [0, 0] and log.min_impressions == 1
+    thick = log.with_min_impressions(5)
+    ctr5, src5 = thick.expected_ctr(q, a, s)
+    assert src5.tolist() == [1, 0] and log.expected_ctr(q, a, s)[1].tolist() == [0, 0]  # the original is unchanged
+    np.testing.assert_allclose(ctr5, [thick.pair_ctr[0, 0] * thick.click_curve[0], 0.2])
+    assert ClickLog(pv, N, C, n_mainline=1, min_impressions=5).expected_ctr(q, a, s)[1].tolist() == [1, 0]
+    for bad in (0, 2.5, True):
+        with pytest.raises(ValueError, match="`min_impressions` must be a positive integer"):
+            log.with_min_impressions(bad)
+
+
+def _impressions(query, ad, slot, click, n_page_views, page_view, n_mainline=1):
+    z = np.zeros(len(query))
+    return Impressions(page_view, query, ad, slot, click.astype(float), z, z, n_page_views, n_mainline)
+
+
+def test_cross_validation_pools_separable_clicks_and_keeps_slot_history_otherwise():
+    rng = np.random.default_rng(20)  # not the folds' seed (0)
+    n_q, per_q = 40, 400
+    query = np.repeat(np.arange(n_q), per_q)
+    page_view = np.arange(n_q * per_q)
+    slot = rng.integers(0, 2, len(query))
+    pv = sp.PageViews(query, np.ones((len(query), 1)))
+    grid = (1, 10, 1000)
+    # separable: CTR = pair x slot factor; half the pairs have a few impressions in slot 1, many in slot 0
+    theta = rng.uniform(0.02, 0.2, n_q)
+    keep = (query < n_q // 2) | (slot == 0) | (rng.random(len(query)) < 0.02)
+    p = theta[query] * np.where(slot == 0, 1.0, 0.3)
+    click = (rng.random(len(query)) < p).astype(float)
+    sep = cross_validate_min_impressions(pv, _impressions(query[keep], 0 * query[keep], slot[keep], click[keep],
+                                                          len(pv), page_view[keep]),
+                                         n_queries=n_q, n_candidates=1, n_slots=2, grid=grid)
+    assert sep["chosen"].sum() == 1 and int(sep.loc[sep["chosen"], "min_impressions"].iloc[0]) > 1
+    # not separable: half the pairs lose 90% of their clicks in slot 1, half lose 10%; every cell is thick
+    drop = np.where(query % 2 == 0, 0.1, 0.9)
+    p = theta[query] * np.where(slot == 0, 1.0, drop)
+    click = (rng.random(len(query)) < p).astype(float)
+    non = cross_validate_min_impressions(pv, _impressions(query, 0 * query, slot, click, len(pv), page_view),
+                                         n_queries=n_q, n_candidates=1, n_slots=2, grid=grid)
+    assert int(non.loc[non["chosen"], "min_impressions"].iloc[0]) == 1
+    assert non["squared_error"].iloc[-1] > non["squared_error"].iloc[0]
+    with pytest.raises(ValueError, match="`n_folds` must be an integer >= 2"):
+        cross_validate_min_impressions(pv, _impressions(query, 0 * query, slot, click, len(pv), page_view),
+                                       n_queries=n_q, n_candidates=1, n_slots=2, n_folds=1)
 
 
 def test_sampled_logs_estimate_the_truth(small_world):

@@ -241,3 +241,22 @@ def test_model_1_calibration_replays_the_runs_logs_and_hits_the_target():
     assert noise == round(noise, 3)
     with pytest.raises(ValueError, match="bracket"):
         yi_auction.calibrate_model_1(5, 50.0, grid=grid, **kw)
+
+
+def test_history_threshold_comes_from_the_runs_own_logs(exp):
+    from offline_eval.claims import Ledger
+
+    kw = {k: SMALL[k] for k in ("n_queries", "n_log")}
+    table = yi_auction.cross_validate_history(0, grid=(1, 5, 50), **kw)
+    assert list(table["min_impressions"]) == [1, 5, 50] and table["chosen"].sum() == 1
+    # the same logs as the run's: the run with the chosen threshold replays them with that threshold
+    k = int(table.loc[table["chosen"], "min_impressions"].iloc[0])
+    run_k = yi_auction.run(0, min_impressions=k, **SMALL)
+    np.testing.assert_array_equal(run_k.log.impressions, exp.log.impressions)
+    assert run_k.log.min_impressions == k and exp.log.min_impressions == 1
+    ok, bad = Ledger("yi", "t"), Ledger("yi", "t")
+    yi_auction.add_history_check(ok, pd.DataFrame({"min_impressions": [1, 20], "squared_error": [10.0, 9.0],
+                                                   "chosen": [False, True]}))
+    yi_auction.add_history_check(bad, pd.DataFrame({"min_impressions": [1, 20], "squared_error": [9.0, 9.0],
+                                                    "chosen": [True, False]}))
+    assert ok.frame()["status"].iloc[0] == "holds" and bad.frame()["status"].iloc[0] == "differs"

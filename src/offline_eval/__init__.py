@@ -58,8 +58,8 @@ _EXPORTS = {
     **{name: "bidding" for name in (
         "ab_test_correlation", "expected_utility", "utility", "weighted_mean_squared_error")},
     **{name: "auction" for name in (
-        "ClickLog", "OperatingPoint", "PageViews", "ab_test", "allocate", "best_operating_point", "simulate",
-        "sweep_operating_points")},
+        "ClickLog", "OperatingPoint", "PageViews", "ab_test", "allocate", "best_operating_point",
+        "cross_validate_min_impressions", "simulate", "sweep_operating_points")},
 }
 
 __all__ = sorted(["OfflineEvalWarning", "__version__", *_EXPORTS])

@@ -23,6 +23,8 @@ Three layers, all vectorised over auctions (arrays of shape
 
 from __future__ import annotations
 
+import copy
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +33,7 @@ import pandas as pd
 from typing import NamedTuple
 
 from ._validation import (
+    OfflineEvalWarning,
     as_1d,
     check_choice,
     check_int,
@@ -55,6 +58,8 @@ __all__ = [
     "allocate",
     "best_operating_point",
     "click_yield",
+    "cross_validate_min_impressions",
+    "MIN_IMPRESSIONS_GRID",
     "rank_score_quantiles",
     "sample_page_views",
     "serve",
@@ -617,6 +622,14 @@ class ClickLog:
         Number of mainline slots (the first slots).
     n_iter : int, default 200
         Iterations of the click-curve fit.
+    min_impressions : int, default 1
+        A (query, ad) pair's historic CTR at a slot counts as available
+        (:meth:`expected_ctr`) when the pair has at least this many
+        impressions in that slot; 1 is yi's rule read literally.  A CTR from
+        a handful of impressions is unbiased but skewed (mostly 0, now and
+        then ``1/n``), so a replay summing many of them typically comes out
+        low; :func:`cross_validate_min_impressions` picks the threshold from
+        the logs alone.
 
     Attributes
     ----------
@@ -642,7 +655,9 @@ class ClickLog:
     impression gets reference CTR and curve 0 (with a warning).
     """
 
-    def __init__(self, page_views: PageViews, impressions, clicks, *, n_mainline, n_iter=200):
+    def __init__(self, page_views: PageViews, impressions, clicks, *, n_mainline, n_iter=200, min_impressions=1):
+        check_int(min_impressions, "min_impressions", low=1)
+        self.min_impressions = int(min_impressions)
         N = np.asarray(impressions, dtype=np.float64)
         C = np.asarray(clicks, dtype=np.float64)
         if N.ndim != 3 or N.shape != C.shape:
@@ -682,7 +697,7 @@ class ClickLog:
     @classmethod
     def from_frame(cls, impressions: pd.DataFrame, auctions: pd.DataFrame, *, n_mainline, n_slots=None,
                    page_view="page_view", query="query", ad="ad", slot="slot", click="click", bid="bid",
-                   count=None, n_iter=200) -> ClickLog:
+                   count=None, n_iter=200, min_impressions=1) -> ClickLog:
         """A log from one's own data frames: the impressions shown and the auctions to replay.
 
         Parameters
@@ -705,6 +720,8 @@ class ClickLog:
         count : str, optional
             Column of impressions per row, when the rows are aggregated.
         n_iter : int, default 200
+        min_impressions : int, default 1
+            See :class:`ClickLog`.
 
         Returns
         -------
@@ -785,7 +802,8 @@ class ClickLog:
             raise ValueError("`auctions`: a page view must have a single query")
         bid_table = np.zeros((len(pv_query), n_c))
         bid_table[pv_codes, ac] = bids
-        log = cls(PageViews(pv_query, bid_table), N, C, n_mainline=int(n_mainline), n_iter=n_iter)
+        log = cls(PageViews(pv_query, bid_table), N, C, n_mainline=int(n_mainline), n_iter=n_iter,
+                  min_impressions=min_impressions)
         log.queries = np.asarray(queries, dtype=object)
         log.ads = pairs
         return log
@@ -825,7 +843,8 @@ class ClickLog:
         return out
 
     @classmethod
-    def from_impressions(cls, page_views: PageViews, impressions: Impressions, *, n_queries, n_candidates, n_slots, n_iter=200):
+    def from_impressions(cls, page_views: PageViews, impressions: Impressions, *, n_queries, n_candidates, n_slots, n_iter=200,
+                         min_impressions=1):
         """Aggregate served impressions into a log (counts per query, ad and slot).
 
         Parameters
@@ -838,12 +857,25 @@ class ClickLog:
             The shape of the log's tables.
         n_iter : int, default 200
             Iterations of the click-curve fit.
+        min_impressions : int, default 1
+            See :class:`ClickLog`.
         """
-        key = (impressions.query * n_candidates + impressions.ad) * n_slots + impressions.slot
-        size = n_queries * n_candidates * n_slots
-        N = np.bincount(key, minlength=size).astype(np.float64).reshape(n_queries, n_candidates, n_slots)
-        C = np.bincount(key, weights=impressions.click, minlength=size).reshape(n_queries, n_candidates, n_slots)
-        return cls(page_views, N, C, n_mainline=impressions.n_mainline, n_iter=n_iter)
+        N, C = _log_counts(impressions.query, impressions.ad, impressions.slot, impressions.click,
+                           (n_queries, n_candidates, n_slots))
+        return cls(page_views, N, C, n_mainline=impressions.n_mainline, n_iter=n_iter, min_impressions=min_impressions)
+
+    def with_min_impressions(self, min_impressions: int) -> ClickLog:
+        """The same log (no refit) with another :attr:`min_impressions`.
+
+        Parameters
+        ----------
+        min_impressions : int
+            See :class:`ClickLog`.
+        """
+        check_int(min_impressions, "min_impressions", low=1)
+        out = copy.copy(self)
+        out.min_impressions = int(min_impressions)
+        return out
 
     @property
     def n_slots(self) -> int:
@@ -853,8 +885,9 @@ class ClickLog:
         """Estimated click probability of (query, ad) shown in ``slot``, from the logs only.
 
         Returns ``(ctr, source)`` with ``source`` 0 = historic CTR of the pair
-        at that slot, 1 = pair CTR calibrated by the click curve, 2 = the
-        slot's reference CTR (yi Section 4.6, in that order).
+        at that slot (when it has at least :attr:`min_impressions` impressions
+        there), 1 = pair CTR calibrated by the click curve, 2 = the slot's
+        reference CTR (yi Section 4.6, in that order).
 
         Parameters
         ----------
@@ -864,12 +897,84 @@ class ClickLog:
         n = self.impressions[query, ad, slot]
         c = self.clicks[query, ad, slot]
         pair = self.pair_ctr[query, ad]
-        same = n > 0
+        same = n >= max(self.min_impressions, 1)
         calibrated = ~same & ~np.isnan(pair)
         ctr = np.where(same, c / np.where(same, n, 1.0),
                        np.where(calibrated, np.nan_to_num(pair) * self.click_curve[slot], self.reference_ctr[slot]))
         source = np.where(same, 0, np.where(calibrated, 1, 2))
         return ctr, source
+
+
+def _log_counts(query, ad, slot, click, shape):
+    """Impressions and clicks per (query, ad, slot), as two arrays of ``shape``."""
+    n_q, n_c, n_s = shape
+    key = (np.asarray(query) * n_c + np.asarray(ad)) * n_s + np.asarray(slot)
+    size = n_q * n_c * n_s
+    N = np.bincount(key, minlength=size).astype(np.float64).reshape(shape)
+    C = np.bincount(key, weights=click, minlength=size).reshape(shape)
+    return N, C
+
+
+#: The thresholds :func:`cross_validate_min_impressions` tries by default.
+MIN_IMPRESSIONS_GRID = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+
+
+def cross_validate_min_impressions(page_views: PageViews, impressions: Impressions, *, n_queries, n_candidates, n_slots,
+                                   grid=MIN_IMPRESSIONS_GRID, n_folds: int = 2, rng=0, n_iter: int = 200) -> pd.DataFrame:
+    """Choose :attr:`ClickLog.min_impressions` from the logs alone, by K-fold cross-validation over page views.
+
+    The logged page views are split into ``n_folds`` folds at random; for
+    each fold a log is built from the other folds' impressions, and every
+    held-out impression's click is predicted by :meth:`ClickLog.expected_ctr`
+    at each threshold of ``grid``.  The score is the held-out squared error
+    summed over folds (rounded to 1e-6, so the choice does not hinge on a
+    float's last bits); the chosen threshold is the smallest with the least
+    error.  Nothing but the logs is used: no true CTR, no online result.
+
+    Parameters
+    ----------
+    page_views : PageViews
+        The logged auctions.
+    impressions : Impressions
+        What was shown on them, with the observed clicks.
+    n_queries, n_candidates, n_slots : int
+        The shape of the log's tables.
+    grid : sequence of int >= 1
+        Thresholds to try.
+    n_folds : int, default 2
+    rng : None, int or numpy.random.Generator
+        Draws the folds.
+    n_iter : int, default 200
+        Iterations of each fold's click-curve fit.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per threshold: ``min_impressions``, ``squared_error``,
+        ``chosen`` (True on one row).
+    """
+    grid = [check_int(k, "grid", low=1) for k in np.atleast_1d(np.asarray(grid, dtype=object))]
+    if not grid:
+        raise ValueError("`grid` must hold at least one threshold")
+    check_int(n_folds, "n_folds", low=2)
+    gen = check_rng(rng)
+    fold = gen.integers(0, n_folds, len(page_views))[impressions.page_view]
+    shape = (n_queries, n_candidates, n_slots)
+    err = np.zeros(len(grid))
+    for f in range(n_folds):
+        train, test = fold != f, fold == f
+        N, C = _log_counts(impressions.query[train], impressions.ad[train], impressions.slot[train],
+                           impressions.click[train], shape)
+        with warnings.catch_warnings():  # a fold may lack a rarely used slot: its reference CTR is 0
+            warnings.simplefilter("ignore", OfflineEvalWarning)
+            log = ClickLog(page_views, N, C, n_mainline=impressions.n_mainline, n_iter=n_iter)
+        q, a, s, y = impressions.query[test], impressions.ad[test], impressions.slot[test], impressions.click[test]
+        for i, k in enumerate(grid):
+            est, _ = log.with_min_impressions(k).expected_ctr(q, a, s)
+            err[i] += float(np.sum((y - est) ** 2))
+    err = np.round(err, 6)
+    chosen = int(np.flatnonzero(err == err.min())[0])
+    return pd.DataFrame({"min_impressions": grid, "squared_error": err, "chosen": np.arange(len(grid)) == chosen})
 
 
 class SimulatedMetrics(NamedTuple):
