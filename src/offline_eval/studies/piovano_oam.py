@@ -606,20 +606,26 @@ def table1_sweep_row(seed, **kw) -> dict:
 
 # -- Table II analogue -----------------------------------------------------------------------------
 def many_class_world(seed, *, n_live: int, n_classes: int, accuracy=(0.56, 0.752), accuracy_spread: float = 0.15,
-                     zipf_exponent: float = 1.0, error_correlation: float = 0.5, rng=None):
-    """Live traffic of a many-class problem (the news-headline analogue) and the per-class accuracies."""
+                     zipf_exponent: float = 1.0, error_correlation: float = 0.5, shared_confusion: float = 0.5, rng=None):
+    """Live traffic of a many-class problem (the news-headline analogue) and the per-class accuracies.
+
+    ``error_correlation`` (hard items are hard for both models) and
+    ``shared_confusion`` (when both are wrong, how often the candidate makes
+    the baseline's mistake) go to
+    :func:`offline_eval.synth.classifiers.two_model_world`.
+    """
     rng = check_rng(seed if rng is None else rng)
     prior = synth.zipf_prior(n_classes, zipf_exponent)
     acc_b = synth.class_accuracies(accuracy[0], prior, spread=accuracy_spread, rng=rng)
     acc_c = synth.class_accuracies(accuracy[1], prior, spread=accuracy_spread, rng=rng)
     return synth.two_model_world(n_live, accuracy_b=acc_b, accuracy_c=acc_c, prior=prior,
-                                 error_correlation=error_correlation, rng=rng)
+                                 error_correlation=error_correlation, shared_confusion=shared_confusion, rng=rng)
 
 
 def table2_sets(seed, *, n_live: int | None = None, n_offline: int | None = None, n_classes: int = 41,
                 accuracy=None, accuracy_spread: float = 0.15, zipf_exponent: float = 1.0,
                 sigma: float = 1.0, disagreement_boost: float = 8.0, flatten: float = 1.0,
-                ref: pd.DataFrame | None = None):
+                error_correlation: float = 0.5, shared_confusion: float = 0.5, ref: pd.DataFrame | None = None):
     """The Table II world: live ``(b, c, g)`` and the offline sample's row indices ``idx``.
 
     A many-class live set; the offline cell distribution is randomly generated
@@ -627,8 +633,10 @@ def table2_sets(seed, *, n_live: int | None = None, n_offline: int | None = None
     ``None`` sizes and accuracies are the paper's (news headlines: its live
     and offline sizes, Table II's online accuracies; ``data/reference``).
     ``sigma=0, disagreement_boost=1, flatten=1`` (:data:`CONTROL_RANDOM`) is
-    the control world: an offline set without sampling bias.  Returns
-    ``(b, c, g, idx)``.
+    the control world: an offline set without sampling bias.
+    ``error_correlation`` and ``shared_confusion`` set how the two models'
+    errors relate in the live traffic (:func:`many_class_world`; hand-set,
+    the live joint of Table II is not printed).  Returns ``(b, c, g, idx)``.
     """
     if n_live is None or n_offline is None or accuracy is None:
         ref = reference.load("piovano") if ref is None else ref
@@ -638,7 +646,8 @@ def table2_sets(seed, *, n_live: int | None = None, n_offline: int | None = None
         accuracy = paper_online_accuracy(ref, "Table II") if accuracy is None else accuracy
     rng = check_rng(seed)
     b, c, g = many_class_world(None, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
-                               accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent, rng=rng)
+                               accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent,
+                               error_correlation=error_correlation, shared_confusion=shared_confusion, rng=rng)
     m_l = joint_distribution(b, c, n_classes=n_classes)
     m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, flatten=flatten, rng=rng)
     live_counts = joint_distribution(b, c, n_classes=n_classes, normalize=False)
