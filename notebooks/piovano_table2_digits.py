@@ -115,7 +115,8 @@ control2 = seed_sweep(P.table2_sweep_row, seeds, **{**kw2, **P.CONTROL_RANDOM})
 out.table(sweep2, "table2_seed_sweep")
 out.table(control2, "table2_seed_sweep_control")
 P.add_sweep_claims(ledger, sweep2, prefix="T2", source="Table II", what=f"Table II analogue ({n_classes} classes)",
-                   ref=ref, note=f"simulated live set; uncovered live mass {sweep2['uncovered_mass'].mean():.3f} on average",
+                   ref=ref, note=f"simulated live set; uncovered live mass {sweep2['uncovered_mass'].mean():.3f} on average; "
+                                 + P.offline_accuracy_note(sweep2, ref, "Table II"),
                    control=control2, evidence=("piovano/table2_seed_sweep.csv", "piovano/table2_seed_sweep_control.csv"))
 P.add_table_predictions(ledger, sweep2, ref, source="Table II", prefix="T2", evidence=("piovano/table2_seed_sweep.csv",),
                         note="the distortion fitted to Table I's printed pair and the online accuracies are the inputs")

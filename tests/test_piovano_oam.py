@@ -326,3 +326,14 @@ def test_table_predictions_compare_every_printed_cell_with_the_sweep_interval():
     assert df.loc["piovano-T2-pred-candidate-joint-stdprec", "status"] == "differs"
     assert (df.drop(index="piovano-T2-pred-candidate-joint-stdprec")["status"] == "within-tolerance").all()
     assert df.loc["piovano-T2-pred-baseline-offline-acc", "paper_value"] == "0.160"
+
+
+def test_offline_accuracy_note_quotes_the_seeds_and_the_printed_cells():
+    ref = reference.load("piovano")
+    sweep = pd.DataFrame({"baseline_offline_Acc": [0.2, 0.3, 0.4], "candidate_offline_Acc": [0.5, 0.6, 0.7]})
+    note = P.offline_accuracy_note(sweep, ref, "Table II")
+    assert "baseline 0.300 (printed 0.160)" in note and "candidate 0.600 (printed 0.556)" in note
+    assert note.endswith("less distorted than the paper's draw")
+    assert P.offline_accuracy_note(sweep - 0.25, ref, "Table II").endswith("more distorted than the paper's draw")
+    mixed = P.offline_accuracy_note(sweep.assign(baseline_offline_Acc=0.1), ref, "Table II")
+    assert "distorted" not in mixed

@@ -38,6 +38,7 @@ __all__ = [
     "SWEEP_CRITERIA",
     "add_sweep_claims",
     "add_table_predictions",
+    "offline_accuracy_note",
     "convergence_experiment",
     "convergence_figure",
     "convergence_summary",
@@ -465,6 +466,20 @@ def add_table_predictions(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame
                     status="within-tolerance" if inside else "differs", kind="printed", evidence=evidence,
                     note="a prediction of the synthetic world" + (f"; {note}" if note else ""),
                 )
+
+
+def offline_accuracy_note(sweep: pd.DataFrame, ref: pd.DataFrame, source: str) -> str:
+    """How distorted the world's offline sets are beside the paper's: the seeds' median offline accuracy of each
+    model against the printed one (for the notes of the claims that hinge on the distortion)."""
+    parts, above = [], []
+    for model in MODELS:
+        printed = reference.lookup(ref, source, "Offline metrics", "Acc.", panel=model.capitalize())
+        median = float(sweep[f"{model}_offline_Acc"].median())
+        parts.append(f"{model} {median:.3f} (printed {printed})")
+        above.append(median > reference.parse_printed(printed))
+    verdict = ("; the world's offline sets are less distorted than the paper's draw" if all(above) else
+               "; the world's offline sets are more distorted than the paper's draw" if not any(above) else "")
+    return "offline accuracy, median over the seeds: " + ", ".join(parts) + verdict
 
 
 # -- Table I analogue ------------------------------------------------------------------------------
