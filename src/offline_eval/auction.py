@@ -897,7 +897,7 @@ class ClickLog:
         n = self.impressions[query, ad, slot]
         c = self.clicks[query, ad, slot]
         pair = self.pair_ctr[query, ad]
-        same = n >= max(self.min_impressions, 1)
+        same = n >= self.min_impressions
         calibrated = ~same & ~np.isnan(pair)
         ctr = np.where(same, c / np.where(same, n, 1.0),
                        np.where(calibrated, np.nan_to_num(pair) * self.click_curve[slot], self.reference_ctr[slot]))

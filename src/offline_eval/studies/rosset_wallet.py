@@ -504,7 +504,8 @@ def add_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, ref: pd.DataFrame, con
              f"{sweep['fig1_below_half'].min()}-{sweep['fig1_below_half'].max()}"
              + ("" if not below_half else
                 "; share below 0.5 in a survey of 20,000 firms: " + ", ".join(f"{k} {v:.1%}" for k, v in below_half.items())
-                + ": at the paper's tau every world tried leaves about 15% of the firms below one half"),
+                + f": at the paper's tau every world tried leaves {min(below_half.values()):.0%}-"
+                  f"{max(below_half.values()):.0%} of the firms below one half"),
     )
     ratio10 = sweep["fig3_model_10"] / sweep["fig3_optimal_10"]
     ledger.sweep(

@@ -119,6 +119,12 @@ class Experiment:
     scores: dict
 
 
+def _seeded_world(seed, n_queries, world_kwargs):
+    """The world of ``seed`` and the generators of the run's later steps (models, logs, the two A/B tests)."""
+    r_world, r_models, r_log, r_ab1, r_ab2 = np.random.default_rng(seed).spawn(5)
+    return sp.make_world(r_world, n_queries=n_queries, **(world_kwargs or {})), r_models, r_log, r_ab1, r_ab2
+
+
 def _logs(world, r_models, r_log, *, n_log, baseline_quantile, models, model_1, model_2, miscalibration,
           min_impressions=1):
     """The two models' predictions and the baseline's logs (steps 1-2 of :func:`run`)."""
@@ -197,8 +203,7 @@ def calibrate_model_1(seed, target_rig_delta: float, *, n_queries=2000, n_log=10
     """
     from scipy import optimize
 
-    r_world, r_models, r_log, _, _ = np.random.default_rng(seed).spawn(5)
-    world = sp.make_world(r_world, n_queries=n_queries, **(world_kwargs or {}))
+    world, r_models, r_log, _, _ = _seeded_world(seed, n_queries, world_kwargs)
     rows = []
     for noise_sd in grid:
         p1, p2, _, _, logged, log = _logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
@@ -235,8 +240,7 @@ def cross_validate_history(seed, *, n_queries=2000, n_log=100_000, baseline_quan
     online result).  Returns its table (``min_impressions``,
     ``squared_error``, ``chosen``).
     """
-    r_world, r_models, r_log, _, _ = np.random.default_rng(seed).spawn(5)
-    world = sp.make_world(r_world, n_queries=n_queries, **(world_kwargs or {}))
+    world, r_models, r_log, _, _ = _seeded_world(seed, n_queries, world_kwargs)
     _, _, pv, _, logged, _ = _logs(world, r_models, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
                                    models=models, model_1=model_1, model_2=model_2, miscalibration=miscalibration)
     return au.cross_validate_min_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
@@ -293,8 +297,7 @@ def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=
     """
     if models not in ("table5", "table6"):
         raise ValueError(f"`models` must be 'table5' or 'table6'; got {models!r}")
-    r_world, r_models, r_log, r_ab1, r_ab2 = np.random.default_rng(seed).spawn(5)
-    world = sp.make_world(r_world, n_queries=n_queries, **(world_kwargs or {}))
+    world, r_models, r_log, r_ab1, r_ab2 = _seeded_world(seed, n_queries, world_kwargs)
     p1, p2, pv, op_base, logged, log = _logs(world, r_models, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
                                              min_impressions=min_impressions,
                                              models=models, model_1=model_1, model_2=model_2,

@@ -388,7 +388,7 @@ def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: f
     if not (np.isfinite(flatten) and flatten > 0):
         raise ValueError(f"`flatten` must be a finite number > 0; got {flatten!r}")
     factor[~np.eye(k, dtype=bool)] *= disagreement_boost
-    m_o = (m_l if flatten == 1 else np.where(m_l > 0, np.where(m_l > 0, m_l, 1.0) ** flatten, 0.0)) * factor
+    m_o = m_l**flatten * factor  # an empty cell stays empty (0 ** flatten = 0 for flatten > 0)
     return m_o / m_o.sum()
 
 

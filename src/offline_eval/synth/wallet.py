@@ -193,11 +193,9 @@ def wallet_survey(
             raise ValueError("`size_skill` and `miss_shape` apply to the regression and noisy_truth estimates only; "
                              f"got size_skill={size_skill!r}, miss_shape={miss_shape!r} with estimates='upper_tail'")
         z, zhat1 = gumbel_normal_scores(n, 1 / (1 - 2 / np.pi * np.arcsin(corr_m1)), gen)
-        r = corr_m2 / corr_m1
-        zhat2 = r * zhat1 + np.sqrt(1.0 - r * r) * gen.standard_normal(n)
-        wallet = median_wallet * np.exp(log_scale * _t_of_normal(z, tail_df))
-        m1, m2 = (median_wallet * np.exp(pred_scale * _t_of_normal(s, pred_tail_df)) for s in (zhat1, zhat2))
-        return pd.DataFrame({"firm": np.arange(n), "wallet": wallet, "m1": m1, "m2": m2, "size": z})
+        zhat2 = _weaker_model(zhat1, corr_m1, corr_m2, gen)
+        return _survey_frame(z, z, zhat1, zhat2, median_wallet=median_wallet, log_scale=log_scale, tail_df=tail_df,
+                             pred_scale=pred_scale, pred_tail_df=pred_tail_df)
     if estimates == "regression":
         return _regression_survey(n, gen, median_wallet=median_wallet, log_scale=log_scale, tail_df=tail_df,
                                   corr_m1=corr_m1, corr_m2=corr_m2, size_skill=size_skill, pred_scale=pred_scale,
@@ -308,8 +306,7 @@ def _regression_survey(n, gen, *, median_wallet, log_scale, tail_df, corr_m1, co
                        pred_tail_df, miss_shape) -> pd.DataFrame:
     """The survey when both models are regression estimates (the truth scatters around them)."""
     zhat1 = gen.standard_normal(n)
-    r = corr_m2 / corr_m1
-    zhat2 = r * zhat1 + np.sqrt(1.0 - r * r) * gen.standard_normal(n)
+    zhat2 = _weaker_model(zhat1, corr_m1, corr_m2, gen)
     e = _skewed(gen.standard_normal(n), miss_shape)
     sigma = np.exp(-size_skill * zhat1 - size_skill**2)  # E[sigma^2] = 1: corr(z, zhat1) = corr_m1
     c = np.sqrt(1.0 - corr_m1**2)
@@ -317,6 +314,19 @@ def _regression_survey(n, gen, *, median_wallet, log_scale, tail_df, corr_m1, co
     # z is not Gaussian (its noise depends on zhat1): map it through its exact CDF to a standard normal score,
     # so the wallets keep the documented log-t law (median `median_wallet`) and only the dependence changes
     score = stats.norm.ppf(np.clip(_latent_cdf(z, corr_m1, c, size_skill, miss_shape), 1e-300, 1 - 1e-16))
+    return _survey_frame(z, score, zhat1, zhat2, median_wallet=median_wallet, log_scale=log_scale, tail_df=tail_df,
+                         pred_scale=pred_scale, pred_tail_df=pred_tail_df)
+
+
+def _weaker_model(zhat1, corr_m1, corr_m2, gen):
+    """M2's standardised estimate: M1's blurred by its own noise, ``corr(zhat_1, zhat_2) = corr_m2 / corr_m1``."""
+    r = corr_m2 / corr_m1
+    return r * zhat1 + np.sqrt(1.0 - r * r) * gen.standard_normal(len(zhat1))
+
+
+def _survey_frame(size, score, zhat1, zhat2, *, median_wallet, log_scale, tail_df, pred_scale, pred_tail_df):
+    """The survey's frame: wallets from the normal ``score`` of the latent ``size``, dollar estimates from each
+    model's standardised estimate (both log-t laws)."""
     wallet = median_wallet * np.exp(log_scale * _t_of_normal(score, tail_df))
     m1, m2 = (median_wallet * np.exp(pred_scale * _t_of_normal(s, pred_tail_df)) for s in (zhat1, zhat2))
-    return pd.DataFrame({"firm": np.arange(n), "wallet": wallet, "m1": m1, "m2": m2, "size": z})
+    return pd.DataFrame({"firm": np.arange(len(size)), "wallet": wallet, "m1": m1, "m2": m2, "size": size})
