@@ -255,3 +255,75 @@ def test_a_notebook_run_by_hand_writes_under_build_not_figures():
     assert out.path == BUILD_DIR / "lab" / "yi"
     assert FIGURES_DIR not in out.path.parents
     assert OutputDir("yi", FIGURES_DIR).path == FIGURES_DIR / "yi"
+
+
+# -- comparing two ledgers -----------------------------------------------------------------------
+
+def _random_ledger(rng, n):
+    rows = [dict(paper=str(rng.choice(PAPERS)), claim_id=f"c{i}", kind=str(rng.choice(claims.KINDS)), source="s",
+                 statement="x", paper_value="", reproduced_value=str(rng.integers(3)), criterion="k",
+                 status=str(rng.choice(claims.STATUSES)), control=str(rng.choice(["", "1/20"])), evidence="",
+                 note="") for i in range(n)]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _compare_reference(before, after):
+    """Row by row: the obviously-right version of claims.compare."""
+    b = {(r.paper, r.claim_id): r for r in before.itertuples()}
+    a = {(r.paper, r.claim_id): r for r in after.itertuples()}
+    out = {}
+    for k, r in a.items():
+        if k not in b:
+            out[k] = "added"
+        elif r.status != b[k].status or r.kind != b[k].kind:
+            out[k] = "status"
+        elif any(getattr(r, c) != getattr(b[k], c) for c in claims.COMPARED):
+            out[k] = "value"
+    out.update({k: "removed" for k in b if k not in a})
+    return out
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_compare_matches_a_row_by_row_reference(seed):
+    rng = np.random.default_rng(1000 + seed)
+    before = _random_ledger(rng, 40)
+    after = _random_ledger(rng, 40)
+    after["paper"] = before["paper"]  # the same claims, different outcomes
+    after = after.drop(index=rng.choice(40, 5, replace=False))
+    extra = _random_ledger(rng, 3).assign(claim_id=lambda d: "new" + d["claim_id"])
+    after = pd.concat([after, extra], ignore_index=True)
+    got = claims.compare(before, after)
+    assert dict(zip(zip(got["paper"], got["claim_id"]), got["change"])) == _compare_reference(before, after)
+    change = list(got["change"])
+    assert "removed" in change and change == sorted(change, key=lambda c: c == "removed")  # gone rows last
+    assert claims.compare(after, after).empty
+
+
+def test_compare_refuses_what_is_not_a_ledger():
+    led = _random_ledger(np.random.default_rng(7), 4)
+    with pytest.raises(ValueError, match="`before` is not a ledger.*status"):
+        claims.compare(led.drop(columns="status"), led)
+    with pytest.raises(ValueError, match="`after` repeats"):
+        claims.compare(led, pd.concat([led, led.iloc[:1]]))
+
+
+def test_pipeline_compare_reads_files_and_git_revisions(tmp_path, capsys):
+    from offline_eval import pipeline
+
+    led = _random_ledger(np.random.default_rng(11), 6)
+    changed = led.copy()
+    changed.loc[0, "status"] = "holds" if led.loc[0, "status"] != "holds" else "differs"
+    changed.loc[1, "reproduced_value"] = "changed"
+    (tmp_path / "a.csv").write_text(led.to_csv(index=False))
+    (tmp_path / "b.csv").write_text(changed.to_csv(index=False))
+    assert pipeline.main(["compare", str(tmp_path / "a.csv"), str(tmp_path / "b.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "2 rows changed (1 status, 1 value, 0 added, 0 removed)" in out and "| c0 |" in out
+    assert pipeline.main(["compare", str(tmp_path / "a.csv"), str(tmp_path / "b.csv"), "--status-only"]) == 0
+    assert "1 rows changed (1 status, 0 value" in capsys.readouterr().out
+    assert pipeline.main(["compare", "HEAD", "HEAD"]) == 0
+    assert "(no row changed)" in capsys.readouterr().out
+    assert pipeline.main(["compare", "no-such-revision-xyz"]) == 2
+    assert "neither a ledger file nor a git revision" in capsys.readouterr().err
+    assert pipeline.main(["compare", "HEAD", "HEAD", "--kind", "claims"]) == 2
+    assert "--kind must be one of" in capsys.readouterr().err

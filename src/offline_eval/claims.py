@@ -78,6 +78,7 @@ __all__ = [
     "SWEEP_SEEDS",
     "Ledger",
     "SweepVerdict",
+    "compare",
     "count_table",
     "gather",
     "matches_printed",
@@ -590,6 +591,66 @@ def verdict(df: pd.DataFrame) -> str:
             lines += [f"- `{r.claim_id}` ({r.source}): {r.statement} -- paper {r.paper_value or '-'}, ours "
                       f"{r.reproduced_value or '-'}" for r in rows.itertuples()]
     return "\n".join(lines)
+
+
+#: What :func:`compare` reports per row: the columns whose change it shows.
+COMPARED = ("kind", "status", "reproduced_value", "control")
+
+
+def compare(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
+    """The rows of two ledgers that differ: what a change of code, world or parameter moved.
+
+    Rows are matched on ``(paper, claim_id)``.  A row is reported when it is
+    new, gone, or when any of :data:`COMPARED` differs (the ``statement``,
+    ``criterion`` and ``note`` texts are not compared; a changed criterion
+    shows as a changed value or status).
+
+    Parameters
+    ----------
+    before, after : pandas.DataFrame
+        Two ledgers (columns :data:`COLUMNS`), e.g. ``figures/claims.csv``
+        of two commits.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per changed claim, in ``after``'s order (gone rows last),
+        with columns ``paper``, ``claim_id``, ``change`` (``"added"``,
+        ``"removed"``, ``"status"`` when the status or kind moved, else
+        ``"value"``) and ``<column>_before`` / ``<column>_after`` for each of
+        :data:`COMPARED` (empty where the row does not exist).
+
+    Examples
+    --------
+    >>> a = Ledger("yi", "nb"); _ = a.check("c1", "T1", "s", criterion="x", holds=False)
+    >>> b = Ledger("yi", "nb"); _ = b.check("c1", "T1", "s", criterion="x", holds=True)
+    >>> compare(a.frame(), b.frame())[["claim_id", "change", "status_before", "status_after"]].to_dict("records")
+    [{'claim_id': 'c1', 'change': 'status', 'status_before': 'differs', 'status_after': 'holds'}]
+    """
+    key = ["paper", "claim_id"]
+    for name, df in (("before", before), ("after", after)):
+        missing = [c for c in key + list(COMPARED) if c not in df.columns]
+        if missing:
+            raise ValueError(f"`{name}` is not a ledger: it has no column(s) {missing}")
+        if df.duplicated(key).any():
+            raise ValueError(f"`{name}` repeats (paper, claim_id) pairs: {df.loc[df.duplicated(key), 'claim_id'].tolist()[:5]}")
+    cols = key + list(COMPARED)
+    b = before[cols].astype(str).replace({"nan": ""})
+    a = after[cols].astype(str).replace({"nan": ""})
+    m = a.merge(b, on=key, how="outer", suffixes=("_after", "_before"), indicator=True, sort=False)
+    order = {k: i for i, k in enumerate(zip(a["paper"], a["claim_id"]))}
+    m["_order"] = [order.get(k, len(order)) for k in zip(m["paper"], m["claim_id"])]
+    m = m.sort_values("_order", kind="stable")
+    change = np.where(m["_merge"] == "left_only", "added", np.where(m["_merge"] == "right_only", "removed", ""))
+    moved = (m["status_before"] != m["status_after"]) | (m["kind_before"] != m["kind_after"])
+    valued = np.zeros(len(m), dtype=bool)
+    for c in COMPARED:
+        valued |= (m[f"{c}_before"] != m[f"{c}_after"]).to_numpy()
+    change = np.where(change != "", change, np.where(moved, "status", np.where(valued, "value", "")))
+    m["change"] = change
+    out = m[m["change"] != ""]
+    columns = key + ["change"] + [f"{c}_{w}" for c in COMPARED for w in ("before", "after")]
+    return out[columns].fillna("").reset_index(drop=True)
 
 
 def gather(output_root: str | Path | None = None) -> pd.DataFrame:

@@ -410,6 +410,39 @@ def lab_settings() -> Path:
     return settings
 
 
+def read_ledger(spec: str):
+    """A ledger frame from a CSV file, or from ``figures/claims.csv`` at a git revision of the project.
+
+    Parameters
+    ----------
+    spec : str
+        A path to a ledger CSV, or a git revision (``HEAD~3``, a tag, a hash).
+    """
+    import subprocess
+
+    import pandas as pd
+
+    from .claims import COLUMNS
+
+    path = Path(spec)
+    if path.is_file():
+        text = path.read_text()
+    else:
+        proc = subprocess.run(["git", "show", f"{spec}:figures/claims.csv"], cwd=PROJ_ROOT, capture_output=True,
+                              text=True)
+        if proc.returncode:
+            raise ValueError(f"{spec!r} is neither a ledger file nor a git revision with figures/claims.csv: "
+                             f"{proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else 'git failed'}")
+        text = proc.stdout
+    import io as _io
+
+    df = pd.read_csv(_io.StringIO(text), dtype=str, keep_default_na=False)
+    missing = [c for c in COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"{spec!r} is not a ledger: no column(s) {missing}")
+    return df
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m offline_eval.pipeline", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -422,6 +455,11 @@ def main(argv=None) -> int:
                             "run.yaml (parameters, commit, lock hash); overrides --output-root")
     sub.add_parser("ledger", help="gather every notebook's claims into figures/claims.csv and .md")
     sub.add_parser("verify", help="check figures/ against the notebooks' manifests")
+    p_cmp = sub.add_parser("compare", help="the ledger rows that changed between two ledgers (files or git revisions)")
+    p_cmp.add_argument("before", help="a ledger CSV, or a git revision whose figures/claims.csv is read")
+    p_cmp.add_argument("after", nargs="?", default=None, help="the same (default: figures/claims.csv)")
+    p_cmp.add_argument("--kind", action="append", default=[], help="only rows of this kind (repeatable)")
+    p_cmp.add_argument("--status-only", action="store_true", help="only rows whose status or kind moved, added or gone")
     sub.add_parser("lab-settings", help="make JupyterLab open the text notebooks as notebooks")
     args = parser.parse_args(argv)
 
@@ -466,6 +504,30 @@ def main(argv=None) -> int:
             print(p)
         print(f"figures/: {'no problem' if not problems else f'{len(problems)} problems'}")
         return 1 if problems else 0
+    if args.command == "compare":
+        from .claims import KINDS, compare
+        from .io import to_markdown
+
+        bad = [k for k in args.kind if k not in KINDS]
+        if bad:
+            print(f"ERROR: --kind must be one of {', '.join(KINDS)}; got {', '.join(bad)}", file=sys.stderr, flush=True)
+            return 2
+        try:
+            before = read_ledger(args.before)
+            after = read_ledger(args.after) if args.after else read_ledger(str(FIGURES_DIR / "claims.csv"))
+            table = compare(before, after)
+        except ValueError as exc:
+            print(f"ERROR: {exc}", file=sys.stderr, flush=True)
+            return 2
+        if args.kind:
+            table = table[table["kind_after"].isin(args.kind) | table["kind_before"].isin(args.kind)]
+        if args.status_only:
+            table = table[table["change"] != "value"]
+        counts = table["change"].value_counts()
+        summary = ", ".join(f"{int(counts.get(c, 0))} {c}" for c in ("status", "value", "added", "removed"))
+        print(to_markdown(table) if len(table) else "(no row changed)")
+        print(f"\n{len(table)} rows changed ({summary})")
+        return 0
     if args.command == "ledger":
         from .claims import REPRODUCTION_KINDS, STATUSES, gather
 
