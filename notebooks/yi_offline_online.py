@@ -187,7 +187,7 @@ t6 = yi_auction.table6(exp, t6_printed, panel="Table 5 model")
 t6
 
 # %%
-yi_auction.add_main_claims(ledger, exp, bd, ref, calibrated=("RIG", "CY", "Mainline CY"))
+yi_auction.add_main_claims(ledger, exp, bd, ref, calibrated=("RIG", "CY", "Mainline CY"), calibration=calibration)
 ledger.frame()[["claim_id", "paper_value", "reproduced_value", "status"]]
 
 # %% [markdown]

@@ -473,3 +473,24 @@ def test_table1_predictions_compare_with_the_sweep_interval():
     assert df.loc["chapelle-t1-mse-tau", "status"] == "differs"
     assert df.loc["chapelle-t1-eu-best-beta-r", "status"] == "differs"
     assert (df["kind"] == "printed").all() and len(df) == 8
+
+
+def test_sweep_why_quotes_the_noise_free_medians_and_is_added_only_when_the_claim_fails():
+    from offline_eval.claims import Ledger
+
+    rows = {"rexp_mse": [0.4, 0.5, 0.6], "rexp_wmse": [0.1, 0.2, 0.3], "rexp_utility": [0.8] * 3, "rexp_eu_10": [0.9] * 3}
+    sweep = pd.DataFrame(rows)
+    text = ch.sweep_why(sweep, "wmse_beats_mse_r", 10.0)
+    assert "median r with the expected A/B difference is mse 0.500, wmse 0.200, utility 0.800, eu_10 0.900" in text
+    assert ch.sweep_why(sweep, "paper_order_r", 10.0) == ch.sweep_why(sweep, "utility_worst_r", 10.0)
+    from offline_eval import reference
+
+    ref = reference.load("chapelle")
+    for fails in (True, False):
+        full = pd.DataFrame({**{k: v * 7 for k, v in rows.items()}, **{
+            f"r_{k}": [0.5] * 21 for k in ("mse", "wmse", "utility", "eu_10")}, **{
+            key: [not fails] * 21 for _, key, *_ in ch.SWEEP_CLAIMS}})
+        led = Ledger("chapelle", "t")
+        ch.add_sweep_claims(led, full, {c: full for c in ch.CONTROLS}, beta_star=10.0, ref=ref)
+        note = led.frame().set_index("claim_id").loc["chapelle-table1-wmse-gt-mse", "note"]
+        assert ("the v^2 weight" in note) == fails

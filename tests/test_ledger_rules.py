@@ -1,4 +1,7 @@
-"""Rules of the claims ledger that the code must keep: no printed number typed into code."""
+"""Rules of the claims ledger that the code must keep.
+
+No printed number typed into code; no committed row that differs without a note saying why.
+"""
 
 import ast
 
@@ -53,3 +56,23 @@ def test_the_rule_catches_typed_numbers():
 def test_no_printed_number_typed_into_code(path):
     found = literal_paper_values(path.read_text())
     assert not found, f"{path.name}: paper values typed into code (read them from data/reference/): {found}"
+
+
+def test_every_committed_row_that_differs_says_why():
+    import pandas as pd
+
+    ledger = pd.read_csv(PROJ_ROOT / "figures" / "claims.csv", dtype=str, keep_default_na=False)
+    assert (ledger["status"] == "differs").any()
+    silent = ledger.loc[(ledger["status"] == "differs") & (ledger["note"].str.strip() == ""), "claim_id"]
+    assert silent.empty, f"rows that differ without a note saying why: {silent.tolist()}"
+
+
+def test_the_verdict_quotes_why_a_row_differs():
+    from offline_eval.claims import Ledger
+
+    led = Ledger("yi", "nb")
+    led.check("yi-a", "T1", "a claim", criterion="c", holds=False, note="the world has one model, the paper two")
+    led.check("yi-b", "T1", "another", criterion="c", holds=True, note="a note of a row that holds")
+    text = led.verdict()
+    assert "`yi-a` (T1): a claim -- paper -, ours -. *Why:* the world has one model, the paper two" in text
+    assert "a note of a row that holds" not in text

@@ -337,3 +337,12 @@ def test_offline_accuracy_note_quotes_the_seeds_and_the_printed_cells():
     assert P.offline_accuracy_note(sweep - 0.25, ref, "Table II").endswith("more distorted than the paper's draw")
     mixed = P.offline_accuracy_note(sweep.assign(baseline_offline_Acc=0.1), ref, "Table II")
     assert "distorted" not in mixed
+
+
+def test_releases_note_quotes_the_gain_the_spread_and_the_control():
+    tag = "Friction_Video"
+    sweep = pd.DataFrame({f"{tag}_corr_offline": np.linspace(0.0, 1.0, 21) * 0.8,
+                          f"{tag}_corr_oam": np.linspace(0.0, 1.0, 21) * 0.8 + 0.1})
+    control = pd.DataFrame({f"{tag}_improves": [True] * 12 + [False] * 8})
+    note = P.releases_note(sweep, control, tag)
+    assert "median gain in r, +0.10" in note and "[0.04, 0.76]" in note and "in 12/20 seeds" in note

@@ -211,6 +211,18 @@ def test_size_rows_are_proportionate():
     yi_auction._size_rows(ledger, "yi-y", "Table 6", "", {"offline AUC": "+0.2%"}, [("offline AUC", "auc", 0.05)], ())
     st = ledger.frame().set_index("claim_id")["status"]
     assert st["yi-x-auc-size"] == "within-tolerance" and st["yi-y-auc-size"] == "differs"  # 5% is not 0.2%
+    yi_auction._size_rows(ledger, "yi-z", "Table 6", "", {"offline AUC": "+0.2%"}, [("offline AUC", "auc", 0.05)], (),
+                          why={"offline AUC": "the reason"})
+    assert ledger.frame().set_index("claim_id").loc["yi-z-auc-size", "note"].endswith("; the reason")
+
+
+def test_auc_reach_note_quotes_the_largest_auc_delta_of_the_calibration_grid():
+    from types import SimpleNamespace
+
+    trace = pd.DataFrame({"noise_sd": [0.4, 0.8, 1.2], "auc_delta": [0.001, 0.027, 0.02], "rig_delta": [0, 0.5, 0.8]})
+    exp = SimpleNamespace(offline={"auc_1": 0.86, "auc_2": 0.87})
+    note = yi_auction.auc_reach_note(exp, trace)
+    assert "at most +2.7% (noise 0.8, where the RIG delta is +50%)" in note and "AUC on the logs is 0.860" in note
 
 
 def test_sweep_worlds_have_the_main_runs_size():

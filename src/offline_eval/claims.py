@@ -589,7 +589,8 @@ def verdict(df: pd.DataFrame) -> str:
             lines.append("")
             lines.append(f"*{title}:*")
             lines += [f"- `{r.claim_id}` ({r.source}): {r.statement} -- paper {r.paper_value or '-'}, ours "
-                      f"{r.reproduced_value or '-'}" for r in rows.itertuples()]
+                      f"{r.reproduced_value or '-'}" + (f". *Why:* {r.note}" if title == "Differs" and r.note else "")
+                      for r in rows.itertuples()]
     return "\n".join(lines)
 
 
@@ -659,6 +660,8 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
     Writes ``<root>/<paper>/claims.csv`` (all claims of that paper),
     ``<root>/claims.csv`` and ``<root>/claims.md`` (every paper, with the
     count tables of :func:`count_table`).  Returns the combined frame.
+    Refuses (``ValueError``) unknown statuses or kinds, repeated claim ids
+    and evidence files that do not exist.
 
     Parameters
     ----------

@@ -17,6 +17,7 @@ import pandas as pd
 from scipy import integrate, optimize, special, stats
 
 from .. import reference
+from ..claims import sweep_verdict
 from ..io import below_tolerance
 from ..bidding import ab_test_correlation, expected_utility_per_row, utility_per_row
 from ..plotting import new_figure
@@ -28,6 +29,7 @@ __all__ = [
     "add_click_noise_check",
     "click_noise",
     "CONTROLS",
+    "SWEEP_WHY",
     "CLOSED_FORM_TOL",
     "closed_form_check",
     "closed_form_table",
@@ -39,6 +41,7 @@ __all__ = [
     "offline_differences",
     "expected_online_differences",
     "one_seed",
+    "sweep_why",
     "online_differences",
     "signal_noise",
     "add_closed_form_claims",
@@ -534,6 +537,31 @@ def paper_table1(ref: pd.DataFrame, column: str = "Pearson r") -> dict:
     return {m: reference.lookup(ref, "Table 1", m, column) for m in ("MSE", "Weighted MSE", "Utility", "EU (best beta)")}
 
 
+#: Why a Table 1 claim of the sweep may fail in this world: the mechanism behind it, with
+#: ``{rexp}`` standing for the seeds' median noise-free correlations (:func:`sweep_why`).
+SWEEP_WHY = {
+    "wmse_beats_mse_r": (
+        "without A/B noise, {rexp}; the v^2 weight is the regret of a bid error only where the competing price is spread evenly "
+        "over the bids (the EU's beta -> 0 limit): an error costs in proportion to the density of the competing "
+        "price at the bid, so which weighting tracks the profit depends on where a market's prices sit against its "
+        "high values, which the paper does not print"),
+    "utility_worst_r": (
+        "without A/B noise, {rexp}; on won-only logs the utility "
+        "sees the production model's over-bidding and the candidate's under-bidding and misses the two other "
+        "directions, so with errors of either sign equally likely, as here, it still sees half of them; the paper's "
+        "low utility correlation says that the invisible directions dominated its A/B test, which it does not print"),
+}
+SWEEP_WHY["paper_order_r"] = SWEEP_WHY["utility_worst_r"]
+
+
+def sweep_why(sweep: pd.DataFrame, key: str, beta_star: float) -> str:
+    """The reason :data:`SWEEP_WHY` gives for ``key``, with the seeds' median noise-free correlations."""
+    eu = f"eu_{beta_star:g}"
+    rexp = "the seeds' median r with the expected A/B difference is " + ", ".join(
+        f"{k} {sweep[f'rexp_{k}'].median():.3f}" for k in ("mse", "wmse", "utility", eu))
+    return SWEEP_WHY[key].format(rexp=rexp)
+
+
 def add_sweep_claims(ledger, sweep: pd.DataFrame, controls: dict, *, beta_star: float, ref: pd.DataFrame,
                      evidence=("chapelle/seed_sweep.csv",)) -> None:
     """One ledger row per :data:`SWEEP_CLAIMS`, beside the control world of its mechanism (:data:`CONTROLS`).
@@ -558,6 +586,8 @@ def add_sweep_claims(ledger, sweep: pd.DataFrame, controls: dict, *, beta_star: 
         _, what = CONTROLS[control]
         note = (f"EU at beta = {beta_star:g} (chosen on the main run); median Pearson r over the seeds: "
                 f"{means(sweep)}; control world ({what}): {means(controls[control])}")
+        if key in SWEEP_WHY and not sweep_verdict(sweep[key].to_numpy(bool)).passes:
+            note += "; " + sweep_why(sweep, key, beta_star)
         ledger.sweep(claim_id, "Table 1" if key != "best_beta_interior" else "Fig. 1 / Section 3", statement,
                      outcomes=sweep[key].to_numpy(bool), control=controls[control][key].to_numpy(bool),
                      criterion=criterion, paper_value=paper[key], note=note, evidence=evidence)
