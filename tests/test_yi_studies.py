@@ -272,3 +272,20 @@ def test_history_threshold_comes_from_the_runs_own_logs(exp):
     yi_auction.add_history_check(bad, pd.DataFrame({"min_impressions": [1, 20], "squared_error": [9.0, 9.0],
                                                     "chosen": [True, False]}))
     assert ok.frame()["status"].iloc[0] == "holds" and bad.frame()["status"].iloc[0] == "differs"
+
+
+def test_control_why_explains_a_passing_control_and_only_then():
+    n = 20
+    mech = pd.DataFrame({"seed": range(n), "pe_gap_low": np.full(n, 15.0), "auc_delta": np.full(n, 0.01),
+                         "rig_delta": np.full(n, 0.2), "online_cy_delta": np.full(n, -0.1),
+                         "best_online_cy_delta": np.full(n, 0.128), "f34_low_overestimate": [True] * n,
+                         "t6_offline_disagrees": [True] * n, "t6_best_gains": [True] * n})
+    ctrl = mech.assign(pe_gap_low=0.68, online_cy_delta=0.084, best_online_cy_delta=0.021)
+    note = yi_auction.control_why("f34_low_overestimate", mech, ctrl)
+    assert "+15.00 with the mechanism, +0.68 without" in note
+    assert yi_auction.control_why("f34_low_overestimate", mech, ctrl.assign(f34_low_overestimate=[True] * 15 + [False] * 5)) == ""
+    assert "another scale" in yi_auction.control_why("t6_offline_disagrees", mech, ctrl)
+    same = ctrl.assign(auc_delta=0, rig_delta=0)  # the Table 6 model's control: one model twice
+    assert "exactly 0" in yi_auction.control_why("t6_offline_disagrees", mech, same)
+    assert "median +2.1%, with the mechanism +12.8%" in yi_auction.control_why("t6_best_gains", mech, ctrl)
+    assert yi_auction.control_why("t5_gain_and_loss", mech, ctrl) == ""
