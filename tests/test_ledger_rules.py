@@ -68,7 +68,7 @@ def test_every_committed_row_that_differs_says_why():
 
 
 def test_the_verdict_quotes_why_a_row_differs():
-    from offline_eval.claims import Ledger
+    from offline_eval.claims import Ledger, verdict
 
     led = Ledger("yi", "nb")
     led.check("yi-a", "T1", "a claim", criterion="c", holds=False, note="the world has one model, the paper two")
@@ -76,3 +76,5 @@ def test_the_verdict_quotes_why_a_row_differs():
     text = led.verdict()
     assert "`yi-a` (T1): a claim -- paper -, ours -. *Why:* the world has one model, the paper two" in text
     assert "a note of a row that holds" not in text
+    short = verdict(led.frame(), why=False)  # the report's index: the list without the reasons
+    assert "`yi-a` (T1): a claim" in short and "*Why:*" not in short

@@ -554,13 +554,15 @@ def count_table(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return repro, other.reset_index().rename(columns={"index": "paper"})
 
 
-def verdict(df: pd.DataFrame) -> str:
+def verdict(df: pd.DataFrame, *, why: bool = True) -> str:
     """A short written verdict of a ledger frame, in Markdown: what reproduced, what differs, which errata.
 
     Parameters
     ----------
     df : pandas.DataFrame
         Ledger rows (one paper's, or all).
+    why : bool, default True
+        Quote each differing row's note (the reason it differs).
 
     Examples
     --------
@@ -589,7 +591,7 @@ def verdict(df: pd.DataFrame) -> str:
             lines.append("")
             lines.append(f"*{title}:*")
             lines += [f"- `{r.claim_id}` ({r.source}): {r.statement} -- paper {r.paper_value or '-'}, ours "
-                      f"{r.reproduced_value or '-'}" + (f". *Why:* {r.note}" if title == "Differs" and r.note else "")
+                      f"{r.reproduced_value or '-'}" + (f". *Why:* {r.note}" if why and title == "Differs" and r.note else "")
                       for r in rows.itertuples()]
     return "\n".join(lines)
 

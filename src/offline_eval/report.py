@@ -268,7 +268,8 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
         _md_table(other), "", "[The whole ledger, filterable](ledger.md)", "",
         "## Verdicts", ""]
     for p in papers:
-        index += [f"### {p}", "", verdict(ledger[ledger["paper"] == p]), ""]
+        index += [f"### {p}", "", verdict(ledger[ledger["paper"] == p], why=False), "",
+                  f"Why each of these differs: the verdict on [{p}'s page](papers/{p}.md).", ""]
     index += ["```{toctree}", ":caption: Papers", ":maxdepth: 1", ""] + [f"papers/{p}" for p in papers] + ["```", "",
               "```{toctree}", ":caption: Ledger", ":maxdepth: 1", "", "ledger", "```", "",
               "```{toctree}", ":caption: Your own data", ":maxdepth: 1", ""] + [f"guide/{g}" for g in guides] + ["```", "",
