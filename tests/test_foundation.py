@@ -320,7 +320,7 @@ def test_pipeline_compare_reads_files_and_git_revisions(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "2 rows changed (1 status, 1 value, 0 added, 0 removed)" in out and "| c0 |" in out
     assert pipeline.main(["compare", str(tmp_path / "a.csv"), str(tmp_path / "b.csv"), "--status-only"]) == 0
-    assert "1 rows changed (1 status, 0 value" in capsys.readouterr().out
+    assert "1 row changed (1 status, 0 value" in capsys.readouterr().out
     assert pipeline.main(["compare", "HEAD", "HEAD"]) == 0
     assert "(no row changed)" in capsys.readouterr().out
     assert pipeline.main(["compare", "no-such-revision-xyz"]) == 2

@@ -418,6 +418,7 @@ def read_ledger(spec: str):
     spec : str
         A path to a ledger CSV, or a git revision (``HEAD~3``, a tag, a hash).
     """
+    import io
     import subprocess
 
     import pandas as pd
@@ -434,9 +435,7 @@ def read_ledger(spec: str):
             raise ValueError(f"{spec!r} is neither a ledger file nor a git revision with figures/claims.csv: "
                              f"{proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else 'git failed'}")
         text = proc.stdout
-    import io as _io
-
-    df = pd.read_csv(_io.StringIO(text), dtype=str, keep_default_na=False)
+    df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{spec!r} is not a ledger: no column(s) {missing}")
@@ -525,8 +524,11 @@ def main(argv=None) -> int:
             table = table[table["change"] != "value"]
         counts = table["change"].value_counts()
         summary = ", ".join(f"{int(counts.get(c, 0))} {c}" for c in ("status", "value", "added", "removed"))
-        print(to_markdown(table) if len(table) else "(no row changed)")
-        print(f"\n{len(table)} rows changed ({summary})")
+        if not len(table):
+            print("(no row changed)")
+            return 0
+        print(to_markdown(table))
+        print(f"\n{len(table)} row{'s' if len(table) != 1 else ''} changed ({summary})")
         return 0
     if args.command == "ledger":
         from .claims import REPRODUCTION_KINDS, STATUSES, gather
