@@ -266,7 +266,7 @@ def test_sweep_claims_read_the_paper_and_judge_beside_the_control():
     ref = reference.load("chapelle")
     keys = [k for _, k, _, _, _ in ch.SWEEP_CLAIMS]
     n = 20
-    sweep = pd.DataFrame({k: [True] * n for k in keys} | {f"r_{m}": np.linspace(0, 1, n)
+    sweep = pd.DataFrame({k: [True] * n for k in keys} | {f"{r}_{m}": np.linspace(0, 1, n) for r in ("r", "rexp")
                                                           for m in ("mse", "wmse", "utility", "eu_10")})
     control = sweep.copy()
     control["eu_best_r"] = False  # the exploration control: the EU's lead is gone
@@ -475,7 +475,7 @@ def test_table1_predictions_compare_with_the_sweep_interval():
     assert (df["kind"] == "printed").all() and len(df) == 8
 
 
-def test_sweep_why_quotes_the_noise_free_medians_and_is_added_only_when_the_claim_fails():
+def test_sweep_why_quotes_the_noise_free_medians_and_is_added_only_when_the_claim_differs():
     from offline_eval.claims import Ledger
 
     rows = {"rexp_mse": [0.4, 0.5, 0.6], "rexp_wmse": [0.1, 0.2, 0.3], "rexp_utility": [0.8] * 3, "rexp_eu_10": [0.9] * 3}
@@ -490,7 +490,8 @@ def test_sweep_why_quotes_the_noise_free_medians_and_is_added_only_when_the_clai
         full = pd.DataFrame({**{k: v * 7 for k, v in rows.items()}, **{
             f"r_{k}": [0.5] * 21 for k in ("mse", "wmse", "utility", "eu_10")}, **{
             key: [not fails] * 21 for _, key, *_ in ch.SWEEP_CLAIMS}})
+        control = full.assign(**{key: False for _, key, *_ in ch.SWEEP_CLAIMS})  # the control never passes
         led = Ledger("chapelle", "t")
-        ch.add_sweep_claims(led, full, {c: full for c in ch.CONTROLS}, beta_star=10.0, ref=ref)
+        ch.add_sweep_claims(led, full, {c: control for c in ch.CONTROLS}, beta_star=10.0, ref=ref)
         note = led.frame().set_index("claim_id").loc["chapelle-table1-wmse-gt-mse", "note"]
         assert ("the v^2 weight" in note) == fails

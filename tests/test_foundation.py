@@ -327,3 +327,16 @@ def test_pipeline_compare_reads_files_and_git_revisions(tmp_path, capsys):
     assert "neither a ledger file nor a git revision" in capsys.readouterr().err
     assert pipeline.main(["compare", "HEAD", "HEAD", "--kind", "claims"]) == 2
     assert "--kind must be one of" in capsys.readouterr().err
+
+
+def test_sweep_adds_why_to_the_note_only_when_the_row_differs():
+    L = Ledger("yi", "t")
+    L.sweep("yi-a", "T", "s", outcomes=[True] * 20, criterion="c", note="n", why="the reason")
+    L.sweep("yi-b", "T", "s", outcomes=[False] * 20, criterion="c", note="n", why="the reason")
+    L.sweep("yi-c", "T", "s", outcomes=[True] * 20, control=[True] * 20, criterion="c", why="the reason")
+    L.sweep("yi-d", "T", "s", outcomes=[True] * 20, criterion="c", why=lambda: 1 / 0)  # not called: the row holds
+    L.sweep("yi-e", "T", "s", outcomes=[False] * 20, criterion="c", why=lambda: "computed when it differs")
+    notes = L.frame().set_index("claim_id")["note"]
+    assert notes["yi-a"] == "n" and notes["yi-b"] == "n; the reason"
+    assert notes["yi-c"].startswith("the reason; the control world") and "does not discriminate" in notes["yi-c"]
+    assert notes["yi-d"] == "" and notes["yi-e"] == "computed when it differs"

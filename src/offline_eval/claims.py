@@ -441,7 +441,7 @@ class Ledger:
         )
 
     def sweep(self, claim_id, source, statement, *, outcomes, criterion: str, control=None, expected_share=None,
-              paper_value="", note="", kind="claim", evidence=(), min_share=None):
+              paper_value="", note="", why="", kind="claim", evidence=(), min_share=None):
         """A claim checked on every seed of a sweep, by the one sweep rule (:func:`sweep_verdict`).
 
         ``outcomes`` holds one boolean per seed (does the criterion hold for
@@ -465,6 +465,9 @@ class Ledger:
             The share of seeds a faithful world passes, where the paper's uncertainty predicts one.
         paper_value : str, default ""
         note : str, default ""
+        why : str or callable, default ""
+            Why the claim may differ in this world: added to the note only when the row differs (a
+            callable is called then, with no argument, and returns the text).
         kind
             As in :meth:`add`.
         evidence
@@ -474,14 +477,16 @@ class Ledger:
             raise ValueError(f"`min_share` is the one sweep rule's {SWEEP_MIN_SHARE}; got {min_share} "
                              "(pass `expected_share` where the paper's own uncertainty predicts a share)")
         v = sweep_verdict(outcomes, expected_share=expected_share)
-        status, notes, control_text = ("holds" if v.passes else "differs"), [note] if note else [], ""
-        if control is not None:
-            c = sweep_verdict(control, expected_share=expected_share)
-            control_text = f"{c.text()}, mechanism off"
-            if c.passes and v.passes:
-                status = "differs"
-                notes.append("the control world (the paper's mechanism switched off) passes the same criterion: "
-                             "the criterion does not discriminate")
+        c = None if control is None else sweep_verdict(control, expected_share=expected_share)
+        undiscriminating = c is not None and c.passes and v.passes
+        status = "holds" if v.passes and not undiscriminating else "differs"
+        if status == "differs" and callable(why):
+            why = why()
+        notes = [n for n in (note, why if status == "differs" else "") if n]
+        if undiscriminating:
+            notes.append("the control world (the paper's mechanism switched off) passes the same criterion: "
+                         "the criterion does not discriminate")
+        control_text = "" if c is None else f"{c.text()}, mechanism off"
         return self.add(
             claim_id, source, statement, paper_value=paper_value, reproduced_value=v.text(),
             criterion=f"{criterion}; {v.rule}", status=status, note="; ".join(notes),

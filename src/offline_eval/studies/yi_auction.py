@@ -696,9 +696,9 @@ def add_sweep_claims(ledger, sweep, control, sweep6, control6) -> None:
          "neither AUC nor RIG delta meets the agreement test against the online CY delta", True, ""),
     )
     for cid, src, stmt, key, crit, with_control, note in rows:
-        why = control_why(key, sweep, control) if with_control else ""
         ledger.sweep(cid, src, stmt, outcomes=sweep[key], control=control[key] if with_control else None,
-                     criterion=crit, evidence=ev5, note="; ".join(n for n in (note, why) if n))
+                     criterion=crit, evidence=ev5, note=note,
+                     why=control_why(key, sweep, control) if with_control else "")
     rows6 = (
         ("yi-T6b-sim-agrees-sweep", "Table 6 model: simulated deltas agree with online", "t6_sim_agrees",
          f"{AGREEMENT_TEXT}, CY and mainline CY, both operating points", False,
@@ -713,6 +713,6 @@ def add_sweep_claims(ledger, sweep, control, sweep6, control6) -> None:
          "|AUC delta| < 1% and RIG delta > 10 x |AUC delta|", True, ""),
     )
     for cid, stmt, key, crit, with_control, note in rows6:
-        why = control_why(key, sweep6, control6) if with_control else ""
         ledger.sweep(cid, "Table 6", stmt, outcomes=sweep6[key], control=control6[key] if with_control else None,
-                     criterion=crit, evidence=ev6, note="; ".join(n for n in (note, why) if n))
+                     criterion=crit, evidence=ev6, note=note,
+                     why=control_why(key, sweep6, control6) if with_control else "")
