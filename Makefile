@@ -45,7 +45,7 @@ $(VENV_STAMP): requirements.lock pyproject.toml
 
 lock: ## Re-resolve every pin: a fresh venv from pyproject.toml (all extras), frozen into requirements.lock and environment.yml
 	rm -rf $(BUILD)/lockenv && $(PYTHON) -m venv $(BUILD)/lockenv
-	$(BUILD)/lockenv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,dask,report]'
+	$(BUILD)/lockenv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[compendium,test,dask,report]'
 	$(BUILD)/lockenv/bin/python tools/lock.py $(BUILD)/lockenv/bin/python
 	rm -rf $(BUILD)/lockenv
 
@@ -53,15 +53,15 @@ reproduce: figures/claims.csv ## Execute every notebook (papermill) and write al
 
 # One stamp per notebook: re-run when the notebook, src/ or data/ change.
 $(STAMPS)/%.done: notebooks/%.py $(SRC) $(REFERENCE) | $(VENV_STAMP)
-	$(PY) -m offline_eval.pipeline run $<
+	$(PY) -m offline_eval.compendium.pipeline run $<
 	@mkdir -p $(@D) && touch $@
 
 figures/claims.csv: $(addprefix $(STAMPS)/,$(addsuffix .done,$(NAMES))) | $(VENV_STAMP)
-	$(PY) -m offline_eval.pipeline ledger
+	$(PY) -m offline_eval.compendium.pipeline ledger
 	@echo "the browsable report of all of it: make report"
 
 report: figures/claims.csv ## Build the static HTML report (Sphinx + MyST-NB, offline) into build/report/html/index.html
-	$(PY) -m offline_eval.report --out $(BUILD)/report
+	$(PY) -m offline_eval.compendium.report --out $(BUILD)/report
 
 browser: ## Install Debian's chromium for the report's browser test (apt; nothing if it is there)
 	@command -v chromium >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -72,7 +72,7 @@ test-report: report browser ## The report in headless Chromium: every page loads
 
 run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/: make run NB=rosset_wallet ARGS="-p seed 7"
 	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(ALL_NAMES)"; exit 2; }
-	$(PY) -m offline_eval.pipeline run notebooks/$(NB).py --record runs $(ARGS)
+	$(PY) -m offline_eval.compendium.pipeline run notebooks/$(NB).py --record runs $(ARGS)
 
 test: $(VENV_STAMP) ## Run the full test suite: unit, property, the doctests of src/ and a smoke run of every notebook
 	$(PY) -m pytest -n 2
@@ -87,11 +87,11 @@ check: ## What CI runs: make test, make check-figures, then make test-report
 
 check-figures: ## make reproduce on this CPU, then as an older CPU computes: the committed figures/ must not change
 	$(MAKE) reproduce
-	$(PY) -m offline_eval.pipeline verify
+	$(PY) -m offline_eval.compendium.pipeline verify
 	@$(call figures_unchanged,this CPU)
 	rm -rf $(STAMPS)
-	$(PY) -m offline_eval.machine --baseline-cpu -- $(MAKE) reproduce
-	$(PY) -m offline_eval.pipeline verify
+	$(PY) -m offline_eval.compendium.machine --baseline-cpu -- $(MAKE) reproduce
+	$(PY) -m offline_eval.compendium.pipeline verify
 	@$(call figures_unchanged,numpy's baseline SIMD and an older OpenBLAS core)
 
 # Fails, listing them, when tracked files under figures/ changed or new ones appeared.
@@ -107,7 +107,7 @@ bench-dask: $(VENV_STAMP) ## Opt-in, minutes: the metrics through Dask on 10^8 r
 	$(PY) benchmarks/scale_dask.py --rows $${ROWS:-1e8} --out $(BUILD)/bench --data $(BUILD)/bench/logs
 
 lab: $(VENV_STAMP) ## JupyterLab at the repository root, text notebooks opened as notebooks; runs by hand write to build/lab/
-	$(PY) -m offline_eval.pipeline lab-settings
+	$(PY) -m offline_eval.compendium.pipeline lab-settings
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. $(if $(filter 0,$(shell id -u)),--allow-root)
 
 clean: ## Remove build products (build/, executed notebooks); keeps .venv/, figures/ and the recorded runs in runs/

@@ -102,7 +102,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     import pandas as pd
 
-    from offline_eval.io import atomic_write_text, to_markdown
+    from offline_eval.compendium.io import atomic_write_text, to_markdown
 
     rows, small = int(args.rows), int(min(args.in_memory_rows, args.rows))
     rows_out = []

@@ -45,10 +45,10 @@ output_root = None
 import numpy as np
 import pandas as pd
 
-from offline_eval import reference
-from offline_eval.claims import Ledger, seed_sweep
-from offline_eval.io import OutputDir
-from offline_eval.studies import piovano_oam as P
+from offline_eval.compendium import reference
+from offline_eval.compendium.claims import Ledger, seed_sweep
+from offline_eval.compendium.io import OutputDir
+from offline_eval.compendium.studies import piovano_oam as P
 
 ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)

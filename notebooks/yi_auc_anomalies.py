@@ -28,10 +28,10 @@ output_root = None  # where figures/ outputs go (the pipeline passes a staging f
 # %%
 import pandas as pd
 
-from offline_eval import reference
-from offline_eval.claims import Ledger
-from offline_eval.io import OutputDir
-from offline_eval.studies import yi_tables
+from offline_eval.compendium import reference
+from offline_eval.compendium.claims import Ledger
+from offline_eval.compendium.io import OutputDir
+from offline_eval.compendium.studies import yi_tables
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)

@@ -25,7 +25,7 @@ LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", 
            "_losses"]
 GENERATORS = ["synth.sponsored", "synth.rtb", "synth.classifiers", "synth.wallet"]
 #: The compendium's own tools a researcher adding a notebook uses.
-COMPENDIUM = ["reference", "claims", "io"]
+COMPENDIUM = ["compendium.reference", "compendium.claims", "compendium.io"]
 
 
 def _public_callables(module_name):
@@ -70,17 +70,17 @@ def _relative_imports(path):
             yield node, [a.name for a in node.names]
 
 
-def test_the_library_imports_neither_the_generators_nor_the_studies():
+def test_the_library_imports_neither_the_generators_nor_the_compendium():
     offenders = []
     for path in _library_files():
         for node, names in _relative_imports(path):
             target = (node.module or "")
-            if target.split(".")[0] in ("synth", "studies") or any(n in ("synth", "studies") for n in names):
+            if target.split(".")[0] in ("synth", "compendium") or any(n in ("synth", "compendium") for n in names):
                 offenders.append(f"{path.relative_to(SRC)}: from {'.' * node.level}{target} import {names}")
     assert offenders == []
     code = ("import sys, offline_eval.metrics, offline_eval.ranking, offline_eval.adaptive, offline_eval.bidding, "
             "offline_eval.auction, offline_eval.mergeable; "
-            "print(sorted(m for m in sys.modules if m.startswith(('offline_eval.synth', 'offline_eval.studies'))))")
+            "print(sorted(m for m in sys.modules if m.startswith(('offline_eval.synth', 'offline_eval.compendium'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
 

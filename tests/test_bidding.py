@@ -20,7 +20,7 @@ from offline_eval.bidding import (
     weighted_mean_squared_error,
     weighted_squared_error_per_row,
 )
-from offline_eval.studies.chapelle_auctions import eu_by_quadrature
+from offline_eval.compendium.studies.chapelle_auctions import eu_by_quadrature
 
 BETAS = [1e-3, 1e-2, 1e-1, 1.0, 10.0, 1e2, 1e3, 1e4]
 

@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from offline_eval import reference
+from offline_eval.compendium import reference
 from offline_eval.bidding import ab_test_correlation, expected_utility, utility, weighted_mean_squared_error
-from offline_eval.studies import chapelle_auctions as ch
+from offline_eval.compendium.studies import chapelle_auctions as ch
 from offline_eval.synth import rtb
 from offline_eval.synth.rtb import simulate_rtb
 
@@ -261,7 +261,7 @@ def test_exploration_logs_every_request_and_filters_back_to_the_won_only_world()
 
 
 def test_sweep_claims_read_the_paper_and_judge_beside_the_control():
-    from offline_eval.claims import Ledger
+    from offline_eval.compendium.claims import Ledger
 
     ref = reference.load("chapelle")
     keys = [k for _, k, _, _, _ in ch.SWEEP_CLAIMS]
@@ -291,7 +291,7 @@ def test_sweep_claims_read_the_paper_and_judge_beside_the_control():
 
 
 def test_limit_claims_hold_on_a_won_only_world(world):
-    from offline_eval.claims import Ledger
+    from offline_eval.compendium.claims import Ledger
 
     ledger = Ledger("chapelle", "t")
     ch.add_limit_claims(ledger, world)
@@ -434,7 +434,7 @@ def test_expected_clicks_are_the_mean_over_redrawn_clicks():
 
 
 def test_click_noise_is_the_spread_of_redrawn_clicks_and_the_check_can_fail():
-    from offline_eval.claims import Ledger
+    from offline_eval.compendium.claims import Ledger
 
     # the noise of each network's difference over click redraws of the same rows is the formula's; at a
     # log a million times larger it is a thousand times smaller
@@ -459,7 +459,7 @@ def test_click_noise_is_the_spread_of_redrawn_clicks_and_the_check_can_fail():
 
 
 def test_table1_predictions_compare_with_the_sweep_interval():
-    from offline_eval.claims import Ledger
+    from offline_eval.compendium.claims import Ledger
 
     ref = reference.load("chapelle")
     n = 20
@@ -476,14 +476,14 @@ def test_table1_predictions_compare_with_the_sweep_interval():
 
 
 def test_sweep_why_quotes_the_noise_free_medians_and_is_added_only_when_the_claim_differs():
-    from offline_eval.claims import Ledger
+    from offline_eval.compendium.claims import Ledger
 
     rows = {"rexp_mse": [0.4, 0.5, 0.6], "rexp_wmse": [0.1, 0.2, 0.3], "rexp_utility": [0.8] * 3, "rexp_eu_10": [0.9] * 3}
     sweep = pd.DataFrame(rows)
     text = ch.sweep_why(sweep, "wmse_beats_mse_r", 10.0)
     assert "median r with the expected A/B difference is mse 0.500, wmse 0.200, utility 0.800, eu_10 0.900" in text
     assert ch.sweep_why(sweep, "paper_order_r", 10.0) == ch.sweep_why(sweep, "utility_worst_r", 10.0)
-    from offline_eval import reference
+    from offline_eval.compendium import reference
 
     ref = reference.load("chapelle")
     for fails in (True, False):

@@ -4,7 +4,7 @@ import re
 
 import yaml
 
-from offline_eval.paths import PROJ_ROOT
+from offline_eval.compendium.paths import PROJ_ROOT
 
 
 def _lock_pins():
@@ -71,3 +71,14 @@ def test_citable_and_licensed():
     assert project["authors"] and project["license"]["text"] == cff["license"]
     assert "BSD 3-Clause" in (root / "LICENSE").read_text()
     assert "CC BY 4.0" in (root / "LICENSE-CONTENT.md").read_text()
+
+
+def test_the_library_installs_apart_from_the_compendium():
+    # `pip install offline_eval` brings the library's three dependencies; the compendium's machinery
+    # (papermill, JupyterLab, jupytext, matplotlib) comes only with the extra `compendium`
+    import tomllib
+
+    project = tomllib.loads((PROJ_ROOT / "pyproject.toml").read_text())["project"]
+    assert sorted(_norm(d) for d in project["dependencies"]) == ["numpy", "pandas", "scipy"]
+    extra = {_norm(d) for d in project["optional-dependencies"]["compendium"]}
+    assert {"papermill", "jupytext", "jupyterlab", "matplotlib"} <= extra

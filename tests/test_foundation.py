@@ -6,11 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from offline_eval import OfflineEvalWarning, reference
+from offline_eval import OfflineEvalWarning
+from offline_eval.compendium import reference
 from offline_eval._validation import check_probability, check_rng, warn_undefined
-from offline_eval.claims import COLUMNS, Ledger, gather, matches_printed, seed_sweep
-from offline_eval.io import OutputDir, atomic_write_text, to_markdown
-from offline_eval.paths import PAPERS, REFERENCE_DIR
+from offline_eval.compendium.claims import COLUMNS, Ledger, gather, matches_printed, seed_sweep
+from offline_eval.compendium.io import OutputDir, atomic_write_text, to_markdown
+from offline_eval.compendium.paths import PAPERS, REFERENCE_DIR
 
 
 def test_check_probability_messages():
@@ -160,7 +161,7 @@ def test_reference_parsing():
 # -- the one sweep rule, kinds, controls ---------------------------------------------------------
 from scipy import stats  # noqa: E402
 
-from offline_eval import claims  # noqa: E402
+from offline_eval.compendium import claims  # noqa: E402
 
 
 @pytest.mark.parametrize("k,n", [(0, 20), (1, 20), (13, 20), (17, 20), (20, 20), (3, 7), (50, 50)])
@@ -223,7 +224,7 @@ def test_count_table_keeps_calibrations_and_checks_apart():
 
 
 # -- tables at a stated precision --------------------------------------------------------------
-from offline_eval import io as oio  # noqa: E402
+from offline_eval.compendium import io as oio  # noqa: E402
 
 
 def test_tables_hide_last_bit_noise(tmp_path):
@@ -249,7 +250,7 @@ def test_format_float_rules():
 
 
 def test_a_notebook_run_by_hand_writes_under_build_not_figures():
-    from offline_eval.paths import BUILD_DIR, FIGURES_DIR
+    from offline_eval.compendium.paths import BUILD_DIR, FIGURES_DIR
 
     out = OutputDir("yi", None)
     assert out.path == BUILD_DIR / "lab" / "yi"
@@ -308,7 +309,7 @@ def test_compare_refuses_what_is_not_a_ledger():
 
 
 def test_pipeline_compare_reads_files_and_git_revisions(tmp_path, capsys):
-    from offline_eval import pipeline
+    from offline_eval.compendium import pipeline
 
     led = _random_ledger(np.random.default_rng(11), 6)
     changed = led.copy()

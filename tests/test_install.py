@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from offline_eval import install as inst
+from offline_eval.compendium import install as inst
 
 
 def digest_tree(root):
@@ -73,7 +73,7 @@ def test_verify_finds_a_changed_and_a_missing_file(states):
 
 KILL = textwrap.dedent('''
     import sys
-    from offline_eval import install as inst
+    from offline_eval.compendium import install as inst
     inst.install(sys.argv[1], sys.argv[2], "yi_nb")
 ''')
 

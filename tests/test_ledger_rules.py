@@ -7,7 +7,7 @@ import ast
 
 import pytest
 
-from offline_eval.paths import NOTEBOOKS_DIR, PROJ_ROOT
+from offline_eval.compendium.paths import NOTEBOOKS_DIR, PROJ_ROOT
 
 STUDIES_DIR = PROJ_ROOT / "src" / "offline_eval" / "studies"
 FILES = sorted(NOTEBOOKS_DIR.glob("*.py")) + sorted(STUDIES_DIR.glob("*.py"))
@@ -68,7 +68,7 @@ def test_every_committed_row_that_differs_says_why():
 
 
 def test_the_verdict_quotes_why_a_row_differs():
-    from offline_eval.claims import Ledger, verdict
+    from offline_eval.compendium.claims import Ledger, verdict
 
     led = Ledger("yi", "nb")
     led.check("yi-a", "T1", "a claim", criterion="c", holds=False, note="the world has one model, the paper two")

@@ -5,7 +5,7 @@
 * every figure saved with ``out.figure`` carries a one-line caption (the report shows it);
 * every notebook ends with the written verdict generated from its ledger;
 * thin notebooks: no code cell but the parameters and the imports over 15 lines (claim logic lives in
-  ``offline_eval.studies``).
+  ``offline_eval.compendium.studies``).
 """
 
 import ast

@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from offline_eval.claims import COLUMNS, STATUSES
-from offline_eval.machine import baseline_cpu_env, pinned_threads_env
-from offline_eval.paths import NOTEBOOKS_DIR, PAPERS, SMOKE_PARAMS_DIR
-from offline_eval.pipeline import execute
+from offline_eval.compendium.claims import COLUMNS, STATUSES
+from offline_eval.compendium.machine import baseline_cpu_env, pinned_threads_env
+from offline_eval.compendium.paths import NOTEBOOKS_DIR, PAPERS, SMOKE_PARAMS_DIR
+from offline_eval.compendium.pipeline import execute
 
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.py"))
 IDS = [p.stem for p in NOTEBOOKS]

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from offline_eval import reference
+from offline_eval.compendium import reference
 from offline_eval.adaptive import joint_distribution
-from offline_eval.studies import piovano_oam as P
+from offline_eval.compendium.studies import piovano_oam as P
 from offline_eval.synth import classifiers as synth
 
 REF = reference.load("piovano")
@@ -274,7 +274,7 @@ def test_offline_distortion_fit_recovers_the_generators_knobs():
 
 
 def test_paper_matrices_calibration_row_can_fail():
-    from offline_eval.claims import Ledger
+    from offline_eval.compendium.claims import Ledger
 
     ref = reference.load("piovano")
     sigma, boost, flatten, cells = P.calibrate_offline_distortion(ref)
@@ -289,7 +289,7 @@ def test_paper_matrices_calibration_row_can_fail():
 
 
 def test_table3_rows_judge_the_median_magnitude_against_the_printed_cell():
-    from offline_eval.claims import Ledger
+    from offline_eval.compendium.claims import Ledger
 
     ref = reference.load("piovano")
     cells = (("NLUER", "Music"), ("Friction", "Music"), ("NLUER", "Video"), ("Friction", "Video"))
@@ -313,7 +313,7 @@ def test_table3_rows_judge_the_median_magnitude_against_the_printed_cell():
 
 
 def test_table_predictions_compare_every_printed_cell_with_the_sweep_interval():
-    from offline_eval.claims import Ledger
+    from offline_eval.compendium.claims import Ledger
 
     ref = reference.load("piovano")
     cols = [f"{m}_{s}_{c}" for m in P.MODELS for s in ("offline", "inddis", "joint") for c in ("Acc", "std_Rec", "std_Prec")]

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from offline_eval import pipeline
-from offline_eval.pipeline import NotebookError
+from offline_eval.compendium import pipeline
+from offline_eval.compendium.pipeline import NotebookError
 
 FAILING = '''# %% [markdown]
 # A notebook that writes one table, then fails.
@@ -16,7 +16,7 @@ output_root = None
 
 # %%
 import pandas as pd
-from offline_eval.io import OutputDir
+from offline_eval.compendium.io import OutputDir
 OutputDir("yi", output_root).table(pd.DataFrame({"a": [1]}), "half")
 
 # %%

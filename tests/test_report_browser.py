@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from offline_eval.paths import BUILD_DIR
+from offline_eval.compendium.paths import BUILD_DIR
 
 SITE = Path(os.environ.get("OFFLINE_EVAL_REPORT", BUILD_DIR / "report" / "html"))
 REQUIRED = os.environ.get("OFFLINE_EVAL_REQUIRE_REPORT") == "1"

@@ -6,10 +6,10 @@ import pytest
 from scipy import stats
 
 from offline_eval import ranking as rk
-from offline_eval import reference
-from offline_eval.claims import Ledger
-from offline_eval.studies import rosset_measures as rm
-from offline_eval.studies import rosset_wallet as rw
+from offline_eval.compendium import reference
+from offline_eval.compendium.claims import Ledger
+from offline_eval.compendium.studies import rosset_measures as rm
+from offline_eval.compendium.studies import rosset_wallet as rw
 from offline_eval.synth.wallet import DEFAULTS, gumbel_normal_scores, positive_stable, wallet_survey
 
 

@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("dask.dataframe")
 
-from offline_eval import reference  # noqa: E402
-from offline_eval.studies import yi_scale, yi_tables  # noqa: E402
+from offline_eval.compendium import reference  # noqa: E402
+from offline_eval.compendium.studies import yi_scale, yi_tables  # noqa: E402
 
 REF = reference.load("yi")
 

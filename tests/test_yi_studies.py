@@ -7,8 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from offline_eval import OfflineEvalWarning, reference
-from offline_eval.studies import yi_auction, yi_metrics
+from offline_eval import OfflineEvalWarning
+from offline_eval.compendium import reference
+from offline_eval.compendium.studies import yi_auction, yi_metrics
 
 SMALL = dict(n_queries=200, n_log=8000, n_ab=20_000, alphas=(1.0,), mainline_quantiles=(0.5, 0.6))
 
@@ -71,14 +72,14 @@ def test_breakdown_uses_model_1_quantiles(exp):
 
 
 def test_figures_are_deterministic(exp):
-    from offline_eval.io import figure_bytes
+    from offline_eval.compendium.io import figure_bytes
 
     bd = yi_auction.breakdown(exp, n_quantiles=5)
     assert figure_bytes(yi_auction.fig4_figure(bd), "png") == figure_bytes(yi_auction.fig4_figure(bd), "png")
 
 
 def test_fig1_contextual_has_higher_auc_and_worse_calibration():
-    from offline_eval import reference
+    from offline_eval.compendium import reference
 
     ref = reference.load("yi")
     datasets = yi_metrics.fig1_datasets(ref)
@@ -204,7 +205,7 @@ def test_per_seed_outcomes_and_the_control_model():
 
 
 def test_size_rows_are_proportionate():
-    from offline_eval.claims import Ledger
+    from offline_eval.compendium.claims import Ledger
 
     ledger = Ledger("yi", "t")
     yi_auction._size_rows(ledger, "yi-x", "Table 6", "", {"offline AUC": "+0.2%"}, [("offline AUC", "auc", 0.0025)], ())
@@ -228,8 +229,8 @@ def test_auc_reach_note_quotes_the_largest_auc_delta_of_the_calibration_grid():
 def test_sweep_worlds_have_the_main_runs_size():
     # the simulator estimates clicks from the logs: its claims are swept in worlds of the main run's
     # size (a half-size sweep missed in 7/20 seeds by 2-5 A/B standard errors)
-    from offline_eval import pipeline
-    from offline_eval.paths import NOTEBOOKS_DIR
+    from offline_eval.compendium import pipeline
+    from offline_eval.compendium.paths import NOTEBOOKS_DIR
 
     p = pipeline.check_parameters(NOTEBOOKS_DIR / "yi_offline_online.py", {})
     assert p["sweep_n_queries"] == p["n_queries"] and p["sweep_n_log"] == p["n_log"]
@@ -256,7 +257,7 @@ def test_model_1_calibration_replays_the_runs_logs_and_hits_the_target():
 
 
 def test_history_threshold_comes_from_the_runs_own_logs(exp):
-    from offline_eval.claims import Ledger
+    from offline_eval.compendium.claims import Ledger
 
     kw = {k: SMALL[k] for k in ("n_queries", "n_log")}
     table = yi_auction.cross_validate_history(0, grid=(1, 5, 50), **kw)

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from offline_eval import reference
-from offline_eval.claims import Ledger
-from offline_eval.studies import yi_tables as Y
+from offline_eval.compendium import reference
+from offline_eval.compendium.claims import Ledger
+from offline_eval.compendium.studies import yi_tables as Y
 
 
 @pytest.fixture(scope="module")

@@ -17,20 +17,17 @@ Metrics and tools, for one's own data
 ``mergeable``   accumulators of the metric families that chunks of a log fill and merge
 ``ondask``      the same metrics on a Dask DataFrame or a Parquet path (optional extra ``dask``)
 
+Synthetic worlds
+----------------
+``synth``       synthetic-data generators that model each paper's mechanism (sponsored search, RTB, IT wallets,
+                classifiers)
+``plotting``    the figure style (needs matplotlib, extra ``plot``)
+
 The compendium
 --------------
-``synth``       synthetic worlds that model each paper's mechanism (sponsored search, RTB, IT wallets,
-                classifiers)
-``studies``     per paper and theme: the experiments, tables, figures and claims of the notebooks
-``claims``      the claims ledger (published value beside reproduced value, kind, status, control)
-``reference``   the papers' printed numbers (``data/reference/``) and our corrections of their typos
-``io``          atomic, deterministic tables (six significant digits) and figures
-``plotting``    the figure style
-``pipeline``    notebook execution through papermill (``python -m offline_eval.pipeline``)
-``install``     all-or-nothing install of a notebook's outputs
-``machine``     pinned threads; running "as an older CPU computes"
-``report``      the static HTML report (``make report``)
-``paths``       where the project's folders are
+``offline_eval.compendium`` holds the machinery that reproduces the papers (the studies, the claims ledger,
+the papers' printed numbers, the notebook pipeline, the report); it needs the extra ``compendium`` and the
+library never imports it. See :mod:`offline_eval.compendium`.
 """
 
 from __future__ import annotations

@@ -18,9 +18,9 @@ from scipy import integrate, optimize, special, stats
 
 from .. import reference
 from ..io import below_tolerance
-from ..bidding import ab_test_correlation, expected_utility_per_row, utility_per_row
-from ..plotting import new_figure
-from ..synth.rtb import RTBWorld, expected_ab, resize_ab, simulate_rtb
+from ...bidding import ab_test_correlation, expected_utility_per_row, utility_per_row
+from ...plotting import new_figure
+from ...synth.rtb import RTBWorld, expected_ab, resize_ab, simulate_rtb
 
 __all__ = [
     "BASELINES",
@@ -476,7 +476,7 @@ def add_limit_claims(ledger, world) -> None:
     utility -- holds on such logs by construction (every logged display has ``p v > c``), so it is a
     check of the logs, not a claim of the paper reproduced.
     """
-    from ..bidding import expected_utility_per_row, utility, utility_per_row
+    from ...bidding import expected_utility_per_row, utility, utility_per_row
 
     L = world.logs
     a, v, c, pa, pb = (L[k].to_numpy() for k in ("a", "v", "c", "p_a", "p_b"))

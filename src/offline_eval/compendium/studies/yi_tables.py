@@ -14,7 +14,7 @@ import pandas as pd
 
 from .. import reference
 from ..claims import Ledger, matches_printed
-from ..metrics import roc_auc_score, roc_auc_score_from_counts, roc_curve_from_counts
+from ...metrics import roc_auc_score, roc_auc_score_from_counts, roc_curve_from_counts
 
 __all__ = [
     "ANOMALY_TABLES",
@@ -430,7 +430,7 @@ def input_hypotheses(ref: pd.DataFrame, table: str, panel: str, row: str, column
 
 def roc_figure(ref: pd.DataFrame):
     """ROC curves of the two panels of each anomaly table, side by side (one axis per table)."""
-    from ..plotting import new_figure
+    from ...plotting import new_figure
 
     fig, axes = new_figure(3, 1, width="double", height=2.5)
     for ax, table in zip(axes, ANOMALY_TABLES):

@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import ranking as rk
-from ..metrics import mean_absolute_error, root_mean_squared_error
+from ... import ranking as rk
+from ...metrics import mean_absolute_error, root_mean_squared_error
 from ..claims import Ledger
 from ..io import below_tolerance, format_float
-from ..plotting import new_figure
+from ...plotting import new_figure
 
 #: Below this, an identity's gap is rounding noise (its digits change between CPUs).
 NOISE_TOL = 1e-12

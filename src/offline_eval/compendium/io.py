@@ -302,11 +302,11 @@ class OutputDir:
         return paths
 
     def claims(self, ledger) -> tuple[Path, Path]:
-        """Save a :class:`offline_eval.claims.Ledger` as ``claims/<notebook>.csv/.md``.
+        """Save a :class:`offline_eval.compendium.claims.Ledger` as ``claims/<notebook>.csv/.md``.
 
         Parameters
         ----------
-        ledger : offline_eval.claims.Ledger
+        ledger : offline_eval.compendium.claims.Ledger
         """
         if ledger.paper != self.paper:
             raise ValueError(f"`ledger` is for paper {ledger.paper!r}, not {self.paper!r}")

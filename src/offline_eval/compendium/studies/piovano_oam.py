@@ -1,7 +1,7 @@
 """piovano: the toy example, the Section IV-A matrices, Tables I-III and Theorem 2.
 
 Each ``*_experiment(seed, ...)`` runs one seed and returns tables; each
-``*_sweep_row(seed, ...)`` returns the flat dict :func:`offline_eval.claims.seed_sweep`
+``*_sweep_row(seed, ...)`` returns the flat dict :func:`offline_eval.compendium.claims.seed_sweep`
 needs, with one boolean per qualitative claim (its criterion is fixed in
 :data:`SWEEP_CRITERIA`).  Printed numbers come from ``data/reference/piovano/``.
 
@@ -23,11 +23,11 @@ import pandas as pd
 from scipy import stats
 
 from .. import reference
-from .._validation import OfflineEvalWarning, check_rng
-from ..adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics, reweighted_joint
+from ..._validation import OfflineEvalWarning, check_rng
+from ...adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics, reweighted_joint
 from ..claims import SIZE_RTOL, Ledger, matches_printed
-from ..plotting import new_figure
-from ..synth import classifiers as synth
+from ...plotting import new_figure
+from ...synth import classifiers as synth
 
 __all__ = [
     "SETTINGS",
@@ -191,7 +191,7 @@ def add_distortion_calibration(ledger: Ledger, sigma: float, boost: float, cells
     the fitted generator draws from the printed ``M^(l)`` (the fit used the
     log-shares cell by cell, not the trace, so the check can fail).
     """
-    from ..synth.classifiers import random_offline_joint
+    from ...synth.classifiers import random_offline_joint
 
     k = int(round(np.sqrt(len(cells))))
     live = cells["live"].to_numpy().reshape(k, k) / cells["live"].sum()

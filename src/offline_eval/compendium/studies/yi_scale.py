@@ -4,7 +4,7 @@ The printed tables give, per bin of predicted pClick, the number of clicks and n
 rows (each row carrying its bin's average pClick) and multiplied by an integer ``factor``, they are
 logs of 10^7-10^8 rows, generated lazily partition by partition (nothing is held in memory but one
 partition).  :mod:`offline_eval.ondask` then computes the row-level AUC, the calibration per bin and
-the calibration by decile; the binned recomputation of :mod:`offline_eval.studies.yi_tables` is what
+the calibration by decile; the binned recomputation of :mod:`offline_eval.compendium.studies.yi_tables` is what
 they must equal.  Multiplying every count by ``factor`` leaves the AUC and every ratio unchanged
 exactly, so the comparison is exact at any scale.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import ondask
+from ... import ondask
 from ..claims import Ledger
 from . import yi_tables
 

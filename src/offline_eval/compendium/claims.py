@@ -2,7 +2,7 @@
 
 A notebook builds one :class:`Ledger`, adds a row per claim with one of the
 helpers below (each states its criterion *before* looking at the result), and
-saves it with :meth:`offline_eval.io.OutputDir.claims`.  ``make reproduce``
+saves it with :meth:`offline_eval.compendium.io.OutputDir.claims`.  ``make reproduce``
 then gathers every notebook's claims into ``figures/<paper>/claims.csv`` and
 ``figures/claims.csv`` / ``figures/claims.md`` (:func:`gather`).
 

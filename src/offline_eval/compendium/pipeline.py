@@ -2,20 +2,20 @@
 
 Command line (what the Makefile calls)::
 
-    python -m offline_eval.pipeline run notebooks/yi_auc_anomalies.py [-p seed 7 ...] [--output-root DIR]
-    python -m offline_eval.pipeline ledger
-    python -m offline_eval.pipeline verify
-    python -m offline_eval.pipeline lab-settings
+    python -m offline_eval.compendium.pipeline run notebooks/yi_auc_anomalies.py [-p seed 7 ...] [--output-root DIR]
+    python -m offline_eval.compendium.pipeline ledger
+    python -m offline_eval.compendium.pipeline verify
+    python -m offline_eval.compendium.pipeline lab-settings
 
 ``run`` checks that the destination takes files, converts the jupytext text
 notebook, executes it with papermill into a private staging folder of its own
 (the executed notebook too), and only when every cell succeeded installs the
-staged outputs into ``figures/`` as one transaction (:mod:`offline_eval.install`:
+staged outputs into ``figures/`` as one transaction (:mod:`offline_eval.compendium.install`:
 all of the notebook's new outputs or none, stale ones removed, a manifest of
 what it owns).  A failing notebook leaves ``figures/`` untouched, and the error
 names the notebook and the failing cell.  The kernel talks to papermill over
 IPC sockets (no unencrypted TCP port), with one BLAS thread
-(:func:`offline_eval.machine.pinned_threads_env`).
+(:func:`offline_eval.compendium.machine.pinned_threads_env`).
 """
 
 from __future__ import annotations
@@ -327,7 +327,7 @@ def record_run(run_dir: str | Path, notebook: str | Path, parameters: dict | Non
         "machine": platform.machine(),
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(time.time() - elapsed)),
         "elapsed_s": round(elapsed, 1),
-        "command": " ".join(["python -m offline_eval.pipeline run", _rel(Path(notebook))]
+        "command": " ".join(["python -m offline_eval.compendium.pipeline run", _rel(Path(notebook))]
                             + [f"-p {k} {v!r}" for k, v in (parameters or {}).items()]),
     }
     from .io import atomic_write_text
@@ -394,7 +394,7 @@ def new_run_dir(runs_root: str | Path, notebook: str | Path) -> Path:
 
 
 def verify(output_root: str | Path | None = None) -> list[str]:
-    """Problems of the installed outputs against their manifests (:func:`offline_eval.install.verify`)."""
+    """Problems of the installed outputs against their manifests (:func:`offline_eval.compendium.install.verify`)."""
     return _inst.verify(Path(output_root) if output_root else FIGURES_DIR)
 
 
@@ -443,7 +443,7 @@ def read_ledger(spec: str):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m offline_eval.pipeline", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m offline_eval.compendium.pipeline", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="execute one notebook and install its outputs")
     p_run.add_argument("notebook")

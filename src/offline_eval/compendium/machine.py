@@ -17,7 +17,7 @@ what the same-bytes test adds to run the notebooks as on an older CPU.  Code
 never lets a discrete decision hinge on those bits (exact ties are decided in
 exact arithmetic, see :func:`offline_eval.auction.allocate` and
 :func:`offline_eval.synth.classifiers.apportion`), and tables are written at
-:data:`offline_eval.io.FLOAT_DIGITS` significant digits.
+:data:`offline_eval.compendium.io.FLOAT_DIGITS` significant digits.
 """
 
 from __future__ import annotations
@@ -61,12 +61,12 @@ def baseline_cpu_env() -> dict[str, str]:
 
 
 def main(argv=None) -> int:
-    """``python -m offline_eval.machine --baseline-cpu -- CMD ...``: run CMD as on an older CPU."""
+    """``python -m offline_eval.compendium.machine --baseline-cpu -- CMD ...``: run CMD as on an older CPU."""
     import argparse
     import os
     import sys
 
-    parser = argparse.ArgumentParser(prog="python -m offline_eval.machine", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m offline_eval.compendium.machine", description=main.__doc__)
     parser.add_argument("--baseline-cpu", action="store_true", help="numpy's baseline SIMD and an older OpenBLAS core")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="the command to run (after --)")
     args = parser.parse_args(argv)

@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from ..metrics import roc_auc_score, calibration_ratio, prediction_error, rig_score, roc_curve
-from ..plotting import new_figure
-from ..synth.sponsored import distorted_pclick, sample_ctr
+from ...metrics import roc_auc_score, calibration_ratio, prediction_error, rig_score, roc_curve
+from ...plotting import new_figure
+from ...synth.sponsored import distorted_pclick, sample_ctr
 
 __all__ = [
     "CONTROL_FIG1_JUNK",

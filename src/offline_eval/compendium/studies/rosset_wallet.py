@@ -3,7 +3,7 @@
 The survey is synthetic (:func:`offline_eval.synth.wallet.wallet_survey`);
 everything printed in the paper is read from ``data/reference/rosset/`` and
 compared there.  Per-seed experiment functions return flat dicts for
-:func:`offline_eval.claims.seed_sweep`; table and figure builders return a
+:func:`offline_eval.compendium.claims.seed_sweep`; table and figure builders return a
 DataFrame or a matplotlib Figure.
 """
 
@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from .. import ranking as rk
+from ... import ranking as rk
 from .. import reference
 from ..claims import Ledger, matches_printed
-from ..plotting import new_figure
-from ..synth.wallet import wallet_survey
+from ...plotting import new_figure
+from ...synth.wallet import wallet_survey
 
 __all__ = [
     "CONTROL",

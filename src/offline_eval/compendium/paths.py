@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-PROJ_ROOT = Path(__file__).resolve().parents[2]
+PROJ_ROOT = Path(__file__).resolve().parents[3]
 NOTEBOOKS_DIR = PROJ_ROOT / "notebooks"
 SMOKE_PARAMS_DIR = NOTEBOOKS_DIR / "smoke"
 DATA_DIR = PROJ_ROOT / "data"

@@ -39,13 +39,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import auction as au
+from ... import auction as au
 from .. import reference
 from ..claims import SIZE_RTOL  # the magnitude rule of the synthetic worlds (re-exported)
 from ..claims import sweep_verdict
-from ..metrics import roc_auc_score, quantile_breakdown, rig_score
-from ..plotting import new_figure
-from ..synth import sponsored as sp
+from ...metrics import roc_auc_score, quantile_breakdown, rig_score
+from ...plotting import new_figure
+from ...synth import sponsored as sp
 
 __all__ = [
     "AGREEMENT",
