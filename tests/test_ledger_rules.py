@@ -9,7 +9,8 @@ import pytest
 
 from offline_eval.compendium.paths import NOTEBOOKS_DIR, PROJ_ROOT
 
-STUDIES_DIR = PROJ_ROOT / "src" / "offline_eval" / "studies"
+STUDIES_DIR = PROJ_ROOT / "src" / "offline_eval" / "compendium" / "studies"
+assert STUDIES_DIR.is_dir(), STUDIES_DIR
 FILES = sorted(NOTEBOOKS_DIR.glob("*.py")) + sorted(STUDIES_DIR.glob("*.py"))
 
 

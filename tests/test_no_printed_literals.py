@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted((ROOT / "notebooks").glob("*.py")) + sorted((ROOT / "src" / "offline_eval" / "studies").glob("*.py"))
+FILES = sorted((ROOT / "notebooks").glob("*.py")) + sorted((ROOT / "src" / "offline_eval" / "compendium" / "studies").glob("*.py"))
 NUMBER = re.compile(r"\d\s*[.%]|\d{2,}|[.%]\s*\d")
 KEYWORDS = ("paper_value", "printed")
 
