@@ -423,7 +423,7 @@ def read_ledger(spec: str):
 
     import pandas as pd
 
-    from .claims import COLUMNS
+    from .claims import COMPARED
 
     path = Path(spec)
     if path.is_file():
@@ -436,7 +436,8 @@ def read_ledger(spec: str):
                              f"{proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else 'git failed'}")
         text = proc.stdout
     df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    missing = [c for c in COLUMNS if c not in df.columns]
+    # an earlier ledger may lack columns added since (world, revised): only the compared ones are needed
+    missing = [c for c in ("paper", "claim_id", *COMPARED) if c not in df.columns]
     if missing:
         raise ValueError(f"{spec!r} is not a ledger: no column(s) {missing}")
     return df
