@@ -2,7 +2,7 @@
 
 Claims are declared before the experiment, as data
 --------------------------------------------------
-Each study opens with its claims table (:func:`declare` of :class:`Claim`\ s):
+Each study opens with its claims table (:func:`declare` of :class:`Claim` objects):
 the id, where the paper states it, the paper's sentence quoted, the kind, the
 criterion, the world it is checked on and the mechanism its control world
 switches off, and the output files that will back it.  The notebook builds a
@@ -363,7 +363,7 @@ class Claim:
 
 
 class Claims(tuple):
-    """A study's claims table: the :class:`Claim`\\ s it declares, in the paper's order (:func:`declare`)."""
+    """A study's claims table: the :class:`Claim` objects it declares, in the paper's order (:func:`declare`)."""
 
     def find(self, claim_id: str) -> Claim:
         """The declaration of ``claim_id``: the claim of that id, else the one pattern it matches.
