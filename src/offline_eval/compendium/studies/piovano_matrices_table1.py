@@ -36,8 +36,8 @@ from ._piovano_common import (CONTROL_T1, MODELS, SECTION, TOY, evaluation_table
                               printed_matrix, relative_difference, sweep_claims, sweep_row)
 from ._piovano_equations import equation_claims, equations_table, fill_equation_claims
 
-__all__ = ["CLAIMS", "CONTROL_T1", "add_claims", "denominator_search", "equations_table", "matrices_figure",
-           "matrices_table", "table1_experiment", "table1_sweep_row", "toy_table"]
+__all__ = ["CLAIMS", "CONTROL_T1", "SECTION", "add_claims", "denominator_search", "equations_table", "matrices_figure",
+           "matrices_table", "paper_table", "printed_matrix", "table1_experiment", "table1_sweep_row", "toy_table"]
 
 T1_WORLD = "synthetic: Table I world (the printed matrices, a simulated truth)"
 T1_CONTROL = "the offline set drawn by cell in the live shares (the sampling bias switched off)"
