@@ -19,9 +19,12 @@
 #   `n_offline` = 100 items drawn from the live set by cell with the printed `M_BC^(o)` counts.
 #   "std" is the paper's: the standard deviation across classes of (estimated − online) recall or
 #   precision (ddof = 0, over classes where both are defined).
-# * Every qualitative claim of Table I is checked on `n_seeds` seeds (new truth assignment and offline draw).
+# * Every qualitative claim of Table I is checked on `n_seeds` seeds (new truth assignment and offline draw),
+#   beside a control world whose offline set follows the live shares (no sampling bias).
+# * **Eqs. (1)–(13) and Algorithm 1** — the library's implementation against direct loops on random inputs.
 #
-# All printed numbers come from `data/reference/piovano/`.
+# All printed numbers come from `data/reference/piovano/`. The claims are declared first, in the study
+# `offline_eval.compendium.studies.piovano_matrices_table1` (table below); the experiment only fills values.
 
 # %% tags=["parameters"]
 seed = 0
@@ -30,6 +33,7 @@ n_offline = None  # None: the printed offline size, 100
 agree_correct = 0.9
 class_spread = 0.05
 n_seeds = 50
+n_equation_draws = 20
 output_root = None
 
 # %%
@@ -37,18 +41,23 @@ import numpy as np
 import pandas as pd
 
 from offline_eval.compendium import reference
-from offline_eval.adaptive import reweighted_joint
 from offline_eval.compendium.claims import Ledger, seed_sweep
 from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import piovano_oam as P
+from offline_eval.compendium.studies import piovano_matrices_table1 as P
 
 ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)
-ledger = Ledger("piovano", "piovano_matrices_table1")
+ledger = Ledger("piovano", "piovano_matrices_table1", claims=P.CLAIMS)
 seeds = range(seed, seed + n_seeds)
 sizes = reference.load("piovano", "Section IV-A").query("panel == 'sizes' and row == 'conference papers'").set_index("column")["value"]
 target_acc = tuple(reference.parse_printed(reference.lookup(ref, "Table I", "Online metrics", "Acc.", panel=m)) for m in ("Baseline", "Candidate"))
 sizes, target_acc
+
+# %% [markdown]
+# ## The claims, declared before the experiment
+
+# %%
+P.CLAIMS.frame()
 
 # %% [markdown]
 # ## Toy example (Section II)
@@ -60,7 +69,6 @@ sizes, target_acc
 
 # %%
 illustrative_live = np.array([[0.65, 0.05], [0.05, 0.25]])  # ours: the printed live matrix is the offline one
-P.add_toy_claims(ledger, ref, illustrative_live)
 toy = P.toy_table(ref, illustrative_live)
 out.table(toy, "toy")
 toy
@@ -72,9 +80,6 @@ toy
 
 # %%
 mats = P.matrices_table(ref)
-for _, r in mats.iterrows():
-    ledger.printed(f"piovano-reldiff-{r['row'].replace('=', '')}{r['column'].replace('=', '')}", P.SECTION,
-                   f"relative difference, cell ({r['row']}, {r['column']})", printed=r["reldiff_printed"], value=r["reldiff_recomputed"])
 out.table(mats, "matrices", floatfmt={"reldiff_recomputed": ".4f"})
 out.figure(P.matrices_figure(ref), "matrices", caption="piovano Section IV-A: the printed live and offline joint "
            "distributions M_BC of the two models' predictions (no figure in the paper)")
@@ -86,7 +91,8 @@ mats[~mats["matches"] | mats["uncovered"]]
 # many of the 25 printed cells equal `round(100 c / M, 2)` for some integer count c.
 
 # %%
-search = P.add_printed_matrix_claims(ledger, ref, mats)
+live_pct, _ = P.printed_matrix(ref, P.SECTION, "M_BC^(l)")
+search = P.denominator_search(live_pct)
 out.table(search[search["cells_fitting"] >= 20], "live_matrix_denominators")
 search.sort_values("cells_fitting", ascending=False).head(3)
 
@@ -94,7 +100,7 @@ search.sort_values("cells_fitting", ascending=False).head(3)
 # ## Table I analogue
 # One run at `seed` (printed Table I beside it), then the sweep over `n_seeds` seeds. The printed matrices
 # and online accuracies are the world's inputs, so every printed offline and OAM cell of Table I is a
-# prediction, set beside the 5-95% interval of the seeds (`P.add_table_predictions`).
+# prediction, set beside the 5-95% interval of the seeds and of the control world.
 
 # %%
 kw1 = dict(ref=ref, n_live=n_live, n_offline=n_offline, target_accuracy=target_acc, agree_correct=agree_correct,
@@ -102,7 +108,6 @@ kw1 = dict(ref=ref, n_live=n_live, n_offline=n_offline, target_accuracy=target_a
 tab1, res1, info1 = P.table1_experiment(seed, **kw1)
 table1 = tab1.merge(P.paper_table(ref, "Table I"), on=["model", "setting"])
 out.table(table1, "table1", floatfmt=".3f")
-P.add_table1_run_claims(ledger, ref, tab1, info1)
 table1
 
 # %%
@@ -110,18 +115,25 @@ sweep1 = seed_sweep(P.table1_sweep_row, seeds, **kw1)
 control1 = seed_sweep(P.table1_sweep_row, seeds, **kw1, **P.CONTROL_T1)
 out.table(sweep1, "table1_seed_sweep")
 out.table(control1, "table1_seed_sweep_control")
-P.add_sweep_claims(ledger, sweep1, prefix="T1", source="Table I", what="Table I analogue (5 classes, printed matrices)", ref=ref,
-                   note=f"live truth simulated (agree_correct={agree_correct}, class_spread={class_spread}); "
-                        f"uncovered live mass {sweep1['uncovered_mass'].mean():.4f}; control: offline cells in the live shares",
-                   control=control1, evidence=("piovano/table1_seed_sweep.csv", "piovano/table1_seed_sweep_control.csv"))
-P.add_table_predictions(ledger, sweep1, ref, source="Table I", prefix="T1", evidence=("piovano/table1_seed_sweep.csv",),
-                        note="the printed matrices and the online accuracies are the inputs")
 sweep1.drop(columns="seed").mean(numeric_only=True).to_frame("mean over seeds").T
+
+# %% [markdown]
+# ## Eqs. (1)–(13) and Algorithm 1 against direct implementations
+# Each equation as `offline_eval.adaptive` computes it, beside explicit loops over the indices of the paper's
+# sums (and over the data points for Algorithm 1's counts), on `n_equation_draws` random inputs.
+
+# %%
+equations = P.equations_table(seed, n_draws=n_equation_draws)
+out.table(equations, "equations", floatfmt={"max_abs_diff": ".3g"})
+equations
 
 # %% [markdown]
 # ## Claims
 
 # %%
+P.add_claims(ledger, ref=ref, toy=toy, illustrative_live=illustrative_live, mats=mats, search=search,
+             equations=equations, n_draws=n_equation_draws, tab1=tab1, res1=res1, info1=info1, sweep1=sweep1,
+             control1=control1, agree_correct=agree_correct, class_spread=class_spread)
 out.claims(ledger)
 claims = ledger.frame()
 claims[claims["status"] != "exact"]
