@@ -72,6 +72,8 @@ test-report: report browser ## The report in headless Chromium: every page loads
 
 run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/: make run NB=rosset_wallet ARGS="-p seed 7"
 	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(ALL_NAMES)"; exit 2; }
+	@case " $(ARGS) " in *" --output-root"*|*" --record"*) \
+	  echo "ERROR: make run: ARGS takes notebook parameters only (-p name value); where outputs go is the pipeline's own setting (runs/$(NB)/<time>/outputs/); got ARGS=\"$(ARGS)\"" >&2; exit 2;; esac
 	$(PY) -m offline_eval.compendium.pipeline run notebooks/$(NB).py --record runs $(ARGS)
 
 test: $(VENV_STAMP) ## Run the full test suite: unit, property, the doctests of src/ and a smoke run of every notebook
