@@ -5,6 +5,7 @@ Command line (what the Makefile calls)::
     python -m offline_eval.compendium.pipeline run notebooks/yi_auc_anomalies.py [-p seed 7 ...] [--output-root DIR]
     python -m offline_eval.compendium.pipeline ledger
     python -m offline_eval.compendium.pipeline verify
+    python -m offline_eval.compendium.pipeline changes runs/rosset_wallet/<time> [--against HEAD~1]
     python -m offline_eval.compendium.pipeline lab-settings
 
 ``run`` checks that the destination takes files, converts the jupytext text
@@ -607,6 +608,10 @@ def main(argv=None) -> int:
     p_cmp.add_argument("after", nargs="?", default=None, help="the same (default: figures/claims.csv)")
     p_cmp.add_argument("--kind", action="append", default=[], help="only rows of this kind (repeatable)")
     p_cmp.add_argument("--status-only", action="store_true", help="only rows whose status or kind moved, added or gone")
+    p_chg = sub.add_parser("changes", help="what a recorded run changed against the committed outputs (as make run prints)")
+    p_chg.add_argument("run_dir", help="a recorded run's folder, runs/<notebook>/<time>")
+    p_chg.add_argument("--against", default=None,
+                       help="a git revision whose figures/ is read, or a folder laid out like figures/ (default: HEAD)")
     sub.add_parser("lab-settings", help="make JupyterLab open the text notebooks as notebooks")
     args = parser.parse_args(argv)
 
@@ -644,7 +649,21 @@ def main(argv=None) -> int:
             print(f"[{name}] run recorded in {_rel(run_dir)} (run.yaml: parameters, commit, lock hash)", flush=True)
         root = Path(output_root).resolve() if output_root else FIGURES_DIR
         print(f"[{name}] done in {time.perf_counter() - start:.1f} s: {len(written)} files under {_rel(root)}", flush=True)
+        if run_dir:
+            _report_changes(run_dir, name, params)
         return 0
+    if args.command == "changes":
+        run_dir = Path(args.run_dir)
+        record = run_dir / "run.yaml"
+        if not record.is_file():
+            print(f"ERROR: `run_dir` must be a recorded run's folder (with run.yaml); got {args.run_dir!r}",
+                  file=sys.stderr, flush=True)
+            return 2
+        import yaml
+
+        meta = yaml.safe_load(record.read_text())
+        given = {k: meta["parameters"][k] for k in meta.get("overridden", [])}
+        return 0 if _report_changes(run_dir, meta["notebook"], given, against=args.against) else 1
     if args.command == "verify":
         problems = verify()
         for p in problems:
@@ -696,6 +715,25 @@ def main(argv=None) -> int:
         print(f"JupyterLab settings: {lab_settings()}")
         return 0
     return 2
+
+
+def _report_changes(run_dir: Path, name: str, parameters: dict | None, *, against: str | None = None) -> bool:
+    """Write ``<run_dir>/changes.md`` and print its short summary; False when the comparison failed.
+
+    A failed comparison does not fail the run (its outputs are recorded), but it is said, not hidden.
+    """
+    from .changes import run_changes
+    from .io import atomic_write_text
+
+    try:
+        ch = run_changes(run_dir / "outputs", name, baseline=against)
+        where = atomic_write_text(run_dir / "changes.md", ch.markdown(parameters))
+    except Exception as exc:  # noqa: BLE001 - any failure is reported with its type
+        print(f"[{name}] WARNING: could not compare with the committed outputs: {type(exc).__name__}: {exc}",
+              file=sys.stderr, flush=True)
+        return False
+    print("\n".join(f"[{name}] {line}" for line in ch.summary(where=_rel(where)).splitlines()), flush=True)
+    return True
 
 
 def _rel(p: Path) -> str:
