@@ -142,18 +142,22 @@ def test_output_root_cannot_be_set_with_p(tmp_path, capsys):
     ("-p output_root figures", "`output_root` is set by the pipeline"),
     ("-p seed 1 --output-root figures", "ARGS takes notebook parameters only"),
     ("--record elsewhere", "ARGS takes notebook parameters only"),
+    ("--out figures", "unrecognized arguments: --out figures"),
 ])
 def test_make_run_refuses_the_pipelines_own_settings(args, message):
     import subprocess
 
-    before = subprocess.run(["git", "status", "--porcelain", "--", "figures", "runs"], cwd=pipeline.PROJ_ROOT,
-                            capture_output=True, text=True).stdout
+    def state():
+        figures = subprocess.run(["git", "status", "--porcelain", "--", "figures"], cwd=pipeline.PROJ_ROOT,
+                                 capture_output=True, text=True).stdout
+        runs = pipeline.PROJ_ROOT / "runs" / "rosset_measures"
+        return figures, sorted(runs.iterdir()) if runs.is_dir() else []
+
+    before = state()
     res = subprocess.run(["make", "-s", "run", "NB=rosset_measures", f"ARGS={args}"], cwd=pipeline.PROJ_ROOT,
                          capture_output=True, text=True)
     assert res.returncode != 0 and message in res.stdout + res.stderr
-    after = subprocess.run(["git", "status", "--porcelain", "--", "figures", "runs"], cwd=pipeline.PROJ_ROOT,
-                           capture_output=True, text=True).stdout
-    assert after == before
+    assert state() == before, "nothing written to figures/, no run recorded"
 
 
 KILLED_RUN = """

@@ -594,7 +594,8 @@ def read_ledger(spec: str):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m offline_eval.compendium.pipeline", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p_run = sub.add_parser("run", help="execute one notebook and install its outputs")
+    # No abbreviations: `make run` refuses --output-root and --record in its ARGS by their full names.
+    p_run = sub.add_parser("run", help="execute one notebook and install its outputs", allow_abbrev=False)
     p_run.add_argument("notebook")
     p_run.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     p_run.add_argument("--output-root", default=None, help="where outputs go (default: figures/)")
