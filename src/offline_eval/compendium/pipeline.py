@@ -669,7 +669,7 @@ def main(argv=None) -> int:
         problems = verify()
         for p in problems:
             print(p)
-        print(f"figures/: {'no problem' if not problems else f'{len(problems)} problems'}")
+        print(f"figures/: {'no problem' if not problems else f'{len(problems)} problem' + ('s' if len(problems) > 1 else '')}")
         return 1 if problems else 0
     if args.command == "compare":
         from .claims import KINDS, compare
