@@ -4,8 +4,8 @@ Command line (what the Makefile calls)::
 
     python -m offline_eval.compendium.pipeline run notebooks/yi_auc_anomalies.py [-p seed 7 ...] [--output-root DIR]
     python -m offline_eval.compendium.pipeline ledger
-    python -m offline_eval.compendium.pipeline verify
     python -m offline_eval.compendium.pipeline changes runs/rosset_wallet/<time> [--against HEAD~1]
+    python -m offline_eval.compendium.pipeline verify
     python -m offline_eval.compendium.pipeline lab-settings
 
 ``run`` checks that the destination takes files, converts the jupytext text
@@ -604,15 +604,15 @@ def main(argv=None) -> int:
                             "run.yaml (parameters, commit, lock hash); overrides --output-root")
     sub.add_parser("ledger", help="gather every notebook's claims into figures/claims.csv and .md")
     sub.add_parser("verify", help="check figures/ against the notebooks' manifests")
+    p_chg = sub.add_parser("changes", help="what a recorded run changed against the committed outputs (as make run prints)")
+    p_chg.add_argument("run_dir", help="a recorded run's folder, runs/<notebook>/<time>")
+    p_chg.add_argument("--against", default=None,
+                       help="a git revision whose figures/ is read, or a folder laid out like figures/ (default: HEAD)")
     p_cmp = sub.add_parser("compare", help="the ledger rows that changed between two ledgers (files or git revisions)")
     p_cmp.add_argument("before", help="a ledger CSV, or a git revision whose figures/claims.csv is read")
     p_cmp.add_argument("after", nargs="?", default=None, help="the same (default: figures/claims.csv)")
     p_cmp.add_argument("--kind", action="append", default=[], help="only rows of this kind (repeatable)")
     p_cmp.add_argument("--status-only", action="store_true", help="only rows whose status or kind moved, added or gone")
-    p_chg = sub.add_parser("changes", help="what a recorded run changed against the committed outputs (as make run prints)")
-    p_chg.add_argument("run_dir", help="a recorded run's folder, runs/<notebook>/<time>")
-    p_chg.add_argument("--against", default=None,
-                       help="a git revision whose figures/ is read, or a folder laid out like figures/ (default: HEAD)")
     sub.add_parser("lab-settings", help="make JupyterLab open the text notebooks as notebooks")
     args = parser.parse_args(argv)
 
