@@ -70,8 +70,10 @@ browser: ## Install Debian's chromium for the report's browser test (apt; nothin
 test-report: report browser ## The report in headless Chromium: every page loads, no broken link or image, no console error; screenshots in build/report/screenshots/
 	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q tests/test_report_browser.py
 
-run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/: make run NB=rosset_wallet ARGS="-p seed 7"
+run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/ with what changed against figures/ (changes.md): make run NB=rosset_wallet ARGS="-p seed 7"
 	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(ALL_NAMES)"; exit 2; }
+	@case " $(ARGS) " in *" --output-root"*|*" --record"*) \
+	  echo "ERROR: make run: ARGS takes notebook parameters only (-p name value); where outputs go is the pipeline's own setting (runs/$(NB)/<time>/outputs/); got ARGS=\"$(ARGS)\"" >&2; exit 2;; esac
 	$(PY) -m offline_eval.compendium.pipeline run notebooks/$(NB).py --record runs $(ARGS)
 
 test: $(VENV_STAMP) ## Run the full test suite: unit, property, the doctests of src/ and a smoke run of every notebook

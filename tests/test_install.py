@@ -90,8 +90,13 @@ def test_a_kill_at_any_step_leaves_the_old_or_the_new_outputs(states, tmp_path):
         env = {**os.environ, inst.FAULT_ENV: str(k)}
         proc = subprocess.run([sys.executable, "-c", KILL, str(stage), str(dest)], env=env, capture_output=True)
         killed = proc.returncode == -9
+        leftovers = [p for p in dest.rglob("*") if p.name.endswith((".tmp", ".journal"))]
         with inst.lock(dest):
+            problems = inst.verify(dest)
+            # whatever a kill leaves (a journal, temporary files) is reported, never "no problem"
+            assert all(any(p.name in line for line in problems) for p in leftovers), (k, leftovers, problems)
             inst.recover(dest)
+            assert inst.verify(dest) == [], f"kill at step {k}: verify after recovery"
         got = digest_tree(dest)
         assert got in (old, new), f"kill at step {k}: a mix of old and new outputs"
         assert not [p for p in dest.rglob("*") if p.name.endswith(".tmp") or p.name.endswith(".journal")]

@@ -43,9 +43,14 @@ def test_successful_notebook_installs_outputs_and_takes_parameters(tmp_path):
     nb = tmp_path / "yi_good.py"
     nb.write_text(GOOD.replace('{"a": [1]}', '{"a": [seed]}'))
     dest = tmp_path / "figures"
+    # the staging folder of a run killed earlier (its lock file free) is removed by the next run
+    stale = pipeline.STAGE_DIR / f"yi_good.{tmp_path.name[-8:]}"
+    (stale / "outputs").mkdir(parents=True)
+    Path(f"{stale}.lock").write_text("")
     written = pipeline.run(nb, pipeline.parse_parameters([("seed", "7")]), output_root=dest)
     assert sorted(p.name for p in written) == ["half.csv", "half.md"]
     assert (dest / "yi" / "half.csv").read_text() == "a\n7\n"
+    assert not stale.exists() and not Path(f"{stale}.lock").exists()
 
 
 def test_parse_parameters_uses_yaml_scalars():
@@ -114,10 +119,104 @@ def test_share_parameters_of_the_notebooks_lie_in_0_1():
 def test_parameters_are_converted_like_their_defaults(tmp_path):
     nb = tmp_path / "yi_params.py"
     nb.write_text(PARAMS)
-    got = pipeline.check_parameters(nb, pipeline.parse_parameters([("n_rows", "1e5"), ("alpha", "1"), ("output_root", "d")]))
+    got = pipeline.check_parameters(nb, pipeline.parse_parameters([("n_rows", "1e5"), ("alpha", "1")]))
     assert got["n_rows"] == 100000 and isinstance(got["n_rows"], int)
     assert got["alpha"] == 1.0 and isinstance(got["alpha"], float)
-    assert got["output_root"] == "d" and got["seed"] == 0
+    assert got["output_root"] is None and got["seed"] == 0
+
+
+def test_output_root_cannot_be_set_with_p(tmp_path, capsys):
+    # -p output_root would send the outputs around the staging folder and the all-or-nothing install
+    nb = tmp_path / "yi_params.py"
+    nb.write_text(PARAMS)
+    with pytest.raises(NotebookError, match=r"parameter `output_root` is set by the pipeline, not with -p \(got 'figures'\)"):
+        pipeline.check_parameters(nb, {"output_root": "figures"})
+    figures = tmp_path / "figures"
+    runs = tmp_path / "runs"
+    assert pipeline.main(["run", str(nb), "-p", "output_root", str(figures), "--record", str(runs)]) == 2
+    assert "`output_root` is set by the pipeline" in capsys.readouterr().err
+    assert not figures.exists() and not runs.exists(), "nothing written, no run recorded"
+
+
+@pytest.mark.parametrize("args, message", [
+    ("-p output_root figures", "`output_root` is set by the pipeline"),
+    ("-p seed 1 --output-root figures", "ARGS takes notebook parameters only"),
+    ("--record elsewhere", "ARGS takes notebook parameters only"),
+    ("--out figures", "unrecognized arguments: --out figures"),
+])
+def test_make_run_refuses_the_pipelines_own_settings(args, message):
+    import subprocess
+
+    def state():
+        figures = subprocess.run(["git", "status", "--porcelain", "--", "figures"], cwd=pipeline.PROJ_ROOT,
+                                 capture_output=True, text=True).stdout
+        runs = pipeline.PROJ_ROOT / "runs" / "rosset_measures"
+        return figures, sorted(runs.iterdir()) if runs.is_dir() else []
+
+    before = state()
+    res = subprocess.run(["make", "-s", "run", "NB=rosset_measures", f"ARGS={args}"], cwd=pipeline.PROJ_ROOT,
+                         capture_output=True, text=True)
+    assert res.returncode != 0 and message in res.stdout + res.stderr
+    assert state() == before, "nothing written to figures/, no run recorded"
+
+
+KILLED_RUN = """
+import os, signal, sys
+from offline_eval.compendium import pipeline
+pipeline.STAGE_DIR = pipeline.Path(sys.argv[1])
+run_dir, _ = pipeline._claim_stage("yi_killed")
+(run_dir / "outputs").mkdir()
+(run_dir / "outputs" / "half.csv").write_text("a\\n1\\n")
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_staging_of_a_killed_run_is_removed_and_a_live_one_kept(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    root = tmp_path / "stage"
+    monkeypatch.setattr(pipeline, "STAGE_DIR", root)
+    proc = subprocess.run([sys.executable, "-c", KILLED_RUN, str(root)], capture_output=True)
+    assert proc.returncode == -9
+    (killed,) = [p for p in root.iterdir() if p.is_dir()]
+    legacy = root / "yi_old.k2j3h4g5"  # an older version's folder: no lock file
+    (legacy / "outputs").mkdir(parents=True)
+    orphan = root / "yi_orphan.zz9y8x7w.lock"  # a run killed between its lock and its folder
+    orphan.write_text("")
+    live, fd = pipeline._claim_stage("yi_live")
+    (live / "outputs").mkdir()
+    try:
+        done = pipeline.clean_stale_stages()
+        assert sorted(done) == sorted(f"removed the staging folder of an interrupted run: {p}" for p in (killed, legacy))
+        assert not killed.exists() and not Path(f"{killed}.lock").exists() and not legacy.exists()
+        assert not orphan.exists()
+        assert (live / "outputs").is_dir() and Path(f"{live}.lock").exists(), "a live run's staging is never removed"
+        assert pipeline.clean_stale_stages() == []
+    finally:
+        pipeline._release_stage(live, fd)
+    assert list(root.iterdir()) == []
+
+
+def test_verify_reports_stray_install_temp_files(tmp_path, capsys):
+    from offline_eval.compendium import install as inst
+
+    stage = tmp_path / "stage"
+    (stage / "yi").mkdir(parents=True)
+    (stage / "yi" / "half.csv").write_text("a\n1\n")
+    dest = tmp_path / "figures"
+    inst.install(stage, dest, "yi_good")
+    assert pipeline.verify(dest) == []
+    (dest / "yi" / ".half.csv.oe-4242-deadbeef.tmp").write_text("half of a copy")
+    (dest / ".install-yi_good.journal.4242-deadbeef.tmp").write_text("{")
+    problems = pipeline.verify(dest)
+    assert problems == [".install-yi_good.journal.4242-deadbeef.tmp: a temporary file left by an interrupted install "
+                        "(the next run removes it)",
+                        "yi/.half.csv.oe-4242-deadbeef.tmp: a temporary file left by an interrupted install "
+                        "(the next run removes it)"]
+    with inst.lock(dest):
+        inst.recover(dest)
+    assert pipeline.verify(dest) == []
 
 
 def test_unknown_notebook_lists_the_notebooks(capsys):

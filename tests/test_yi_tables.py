@@ -116,7 +116,7 @@ def test_one_root_erratum_for_the_table3_typo_and_its_consequences_linked(ref):
 def test_corrections_must_name_the_printed_value(tmp_path):
     (tmp_path / "yi.csv").write_text(",".join(reference.CORRECTION_COLUMNS) + "\n"
                                      'yi-x,Table 3,a,bin 5,# no-clicks,"9,999,999","9,999,000",typo\n')
-    with pytest.raises(ValueError, match="row 2.*9,999,999"):
+    with pytest.raises(ValueError, match="line 2.*9,999,999"):
         reference.load_corrections("yi", root=tmp_path)
     assert reference.load_corrections("rosset").empty
 

@@ -10,6 +10,8 @@ for the report, ``report``.  The library never imports it (``tests/test_api.py``
 ``io``          atomic, deterministic tables (six significant digits) and figures
 ``pipeline``    notebook execution through papermill (``python -m offline_eval.compendium.pipeline``)
 ``install``     all-or-nothing install of a notebook's outputs
+``changes``     what a recorded run changed against the committed outputs (``make run``)
+``changes``     what a recorded run changed against the committed outputs (``make run``)
 ``machine``     pinned threads; running "as an older CPU computes"
 ``report``      the static HTML report (``make report``)
 ``paths``       where the project's folders are

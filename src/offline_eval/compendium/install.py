@@ -123,7 +123,8 @@ def preflight(folders) -> None:
                 fh.write(b"probe")
                 fh.flush()
                 os.fsync(fh.fileno())
-            probe.unlink()
+            # missing_ok: a run's recovery deletes stray temporary files, and may take this one for one
+            probe.unlink(missing_ok=True)
         except OSError as exc:
             raise InstallError(f"output folder {folder} is not writable ({exc.strerror or exc}); "
                                "nothing was replaced") from None
@@ -240,10 +241,26 @@ def install(stage: str | Path, dest: str | Path, notebook: str) -> list[Path]:
 
 
 def verify(dest: str | Path, notebook: str | None = None) -> list[str]:
-    """Problems with the outputs in ``dest`` against the manifests (all notebooks, or one): [] when none."""
+    """Problems with the outputs in ``dest``: [] when none.
+
+    An interrupted install (its journal), temporary files left by a killed install, and every file of
+    the manifests (all notebooks, or one) missing or changed.  Call under :func:`lock`, or temporary
+    files of an install running now are reported too.
+
+    Parameters
+    ----------
+    dest : str or Path
+        The installed outputs (``figures/``).
+    notebook : str, optional
+        Only this notebook's manifest (the temporary files and journals are always checked).
+    """
     dest = Path(dest)
     problems = [f"{j.name}: an install was interrupted (the next run completes it)"
                 for j in sorted(dest.glob(".install-*.journal"))]
+    # Call under :func:`lock`: then every temporary file is a leftover of a killed install.
+    for stray in sorted(set(dest.rglob(f".*{_TMP_TAG}*.tmp")) | set(dest.glob(".install-*.journal.*.tmp"))):
+        problems.append(f"{stray.relative_to(dest)}: a temporary file left by an interrupted install "
+                        "(the next run removes it)")
     manifests = [manifest_path(dest, notebook)] if notebook else sorted((dest / "manifest").glob("*.sha256"))
     for m in manifests:
         if not m.is_file():

@@ -4,6 +4,7 @@ Command line (what the Makefile calls)::
 
     python -m offline_eval.compendium.pipeline run notebooks/yi_auc_anomalies.py [-p seed 7 ...] [--output-root DIR]
     python -m offline_eval.compendium.pipeline ledger
+    python -m offline_eval.compendium.pipeline changes runs/rosset_wallet/<time> [--against HEAD~1]
     python -m offline_eval.compendium.pipeline verify
     python -m offline_eval.compendium.pipeline lab-settings
 
@@ -16,11 +17,20 @@ what it owns).  A failing notebook leaves ``figures/`` untouched, and the error
 names the notebook and the failing cell.  The kernel talks to papermill over
 IPC sockets (no unencrypted TCP port), with one BLAS thread
 (:func:`offline_eval.compendium.machine.pinned_threads_env`).
+
+``output_root`` (:data:`PIPELINE_PARAMETERS`) is the pipeline's to set: a ``-p output_root`` would
+send the outputs around the staging folder and the all-or-nothing install, so it is refused.
+
+Each run stages into ``build/stage/<notebook>.<id>/``, held by an exclusive ``flock`` on
+``build/stage/<notebook>.<id>.lock`` for the run's lifetime; the kernel dies with a killed run and
+the lock is released, so the next run removes every staging folder whose lock it can take (and never
+one a live run holds).
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import math
 import os
@@ -34,10 +44,13 @@ from . import install as _inst
 from .machine import pinned_threads_env
 from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PROJ_ROOT
 
-__all__ = ["NotebookError", "check_parameters", "execute", "main", "notebook_parameters", "parse_parameters",
-           "record_run", "run", "verify"]
+__all__ = ["PIPELINE_PARAMETERS", "NotebookError", "check_parameters", "clean_stale_stages", "execute", "main",
+           "notebook_parameters", "parse_parameters", "record_run", "run", "verify"]
 
 KERNEL = "python3"
+#: Parameters of every notebook that the pipeline sets itself and that ``-p`` may not.
+PIPELINE_PARAMETERS = ("output_root",)
+STAGE_DIR = BUILD_DIR / "stage"
 
 
 class NotebookError(RuntimeError):
@@ -136,10 +149,24 @@ def check_parameters(notebook: str | Path, parameters: dict | None) -> dict:
     whose default is 0 (a seed) >= 0; a float whose default is positive must be >= 0; a parameter whose
     name says it is a share (``*quantile*``, ``*fraction*``, ``*share*``) must lie in [0, 1].
     Notebooks check anything further in their first cells, with messages naming the parameter.
+    The pipeline's own parameters (:data:`PIPELINE_PARAMETERS`: ``output_root``) are refused.
+
+    Parameters
+    ----------
+    notebook : str or Path
+        The text notebook whose ``parameters`` cell gives the names, defaults and types.
+    parameters : dict or None
+        ``{name: value}`` as given (e.g. by :func:`parse_parameters`).
     """
     name = Path(notebook).stem
     defaults = notebook_parameters(notebook)
     given = dict(parameters or {})
+    for key in PIPELINE_PARAMETERS:
+        if key in given:
+            raise NotebookError(
+                f"notebook {name}: parameter `{key}` is set by the pipeline, not with -p (got {given[key]!r}): "
+                "outputs are staged and installed all or nothing into figures/, or, with `make run`, kept in "
+                "runs/<notebook>/<time>/outputs/; to install elsewhere pass --output-root DIR to the pipeline")
     unknown = sorted(set(given) - set(defaults))
     if unknown:
         listing = ", ".join(f"{k}={defaults[k]!r}" for k in defaults)
@@ -180,11 +207,26 @@ def _value_problem(key: str, default, value) -> str | None:
     return None
 
 
-def execute(notebook: str | Path, output_root: str | Path, parameters: dict | None = None, *, executed: str | Path | None = None) -> Path:
+def execute(notebook: str | Path, output_root: str | Path, parameters: dict | None = None, *,
+            executed: str | Path | None = None, scratch: str | Path | None = None) -> Path:
     """Execute one text notebook with papermill, writing its outputs under ``output_root``.
 
     Raises :class:`NotebookError` naming the notebook and the failing cell.
     Returns the path of the executed ``.ipynb``.
+
+    Parameters
+    ----------
+    notebook : str or Path
+        The text notebook.
+    output_root : str or Path
+        Passed to the notebook as its ``output_root``.
+    parameters : dict, optional
+        Other parameters (:func:`check_parameters`).
+    executed : str or Path, optional
+        Where the executed ``.ipynb`` goes (default ``build/executed/<name>.ipynb``).
+    scratch : str or Path, optional
+        Folder for the converted notebook and the kernel's sockets (default ``build/notebooks/``);
+        :func:`run` passes its staging folder, so that a killed run leaves them only there.
     """
     _jupyter_env()
     import jupytext
@@ -200,7 +242,7 @@ def execute(notebook: str | Path, output_root: str | Path, parameters: dict | No
     nb = jupytext.read(notebook)
     nb.metadata["kernelspec"] = {"name": KERNEL, "display_name": "Python 3", "language": "python"}
     nb.metadata.setdefault("language_info", {"name": "python"})
-    src_dir = BUILD_DIR / "notebooks"
+    src_dir = Path(scratch) if scratch is not None else BUILD_DIR / "notebooks"
     src_dir.mkdir(parents=True, exist_ok=True)
     src_ipynb = src_dir / f"{name}.{os.getpid()}.ipynb"
     jupytext.write(nb, src_ipynb)
@@ -264,15 +306,16 @@ def run(notebook: str | Path, parameters: dict | None = None, *, output_root: st
         _inst.preflight([dest / paper, _inst.manifest_path(dest, name).parent])
     except _inst.InstallError as exc:
         raise NotebookError(f"notebook {name}: {exc}") from None
-    (BUILD_DIR / "stage").mkdir(parents=True, exist_ok=True)
-    run_dir = Path(tempfile.mkdtemp(prefix=f"{name}.", dir=BUILD_DIR / "stage"))
+    for line in clean_stale_stages():
+        print(f"[{name}] {line}", file=sys.stderr, flush=True)
+    run_dir, owner = _claim_stage(name)
     stage, executed = run_dir / "outputs", run_dir / f"{name}.ipynb"
     stage.mkdir()
     keep = BUILD_DIR / "executed"
     keep.mkdir(parents=True, exist_ok=True)
     try:
         try:
-            execute(notebook, stage, parameters, executed=executed)
+            execute(notebook, stage, parameters, executed=executed, scratch=run_dir)
         except NotebookError as exc:
             if executed.is_file():
                 os.replace(executed, keep / f"{name}.failed.ipynb")
@@ -287,7 +330,102 @@ def run(notebook: str | Path, parameters: dict | None = None, *, output_root: st
         os.replace(executed, keep / f"{name}.ipynb")
         return written
     finally:
-        shutil.rmtree(run_dir, ignore_errors=True)
+        _release_stage(run_dir, owner)
+
+
+def _claim_stage(name: str) -> tuple[Path, int]:
+    """A fresh staging folder ``build/stage/<name>.<id>/`` and the descriptor that holds its lock.
+
+    The lock file is created and locked *before* the folder exists, and unlinked only after the folder
+    is gone, so that a folder whose lock can be taken belongs to no live run.
+    """
+    STAGE_DIR.mkdir(parents=True, exist_ok=True)
+    while True:
+        fd, lock = tempfile.mkstemp(prefix=f"{name}.", suffix=".lock", dir=STAGE_DIR)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        # A cleaner may have taken the lock and removed the file between mkstemp and flock: start again.
+        try:
+            if os.stat(lock).st_ino == os.fstat(fd).st_ino:
+                break
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    run_dir = Path(lock[: -len(".lock")])
+    try:
+        run_dir.mkdir()
+    except OSError:
+        os.unlink(lock)
+        os.close(fd)
+        raise
+    return run_dir, fd
+
+
+def _release_stage(run_dir: Path, fd: int) -> None:
+    shutil.rmtree(run_dir, ignore_errors=True)
+    Path(f"{run_dir}.lock").unlink(missing_ok=True)
+    os.close(fd)
+
+
+def clean_stale_stages(stage_root: str | Path | None = None) -> list[str]:
+    """Remove the staging folders of runs that were killed; never one a live run holds.
+
+    A run holds an exclusive ``flock`` on ``<folder>.lock`` while its folder exists (the kernel dies
+    with it, and a killed process's locks are released), so a folder whose lock this call can take
+    without waiting, or that has no lock file (left by an older version), is stale.
+
+    Parameters
+    ----------
+    stage_root : str or Path, optional
+        The staging root (default ``build/stage/``).
+
+    Returns
+    -------
+    list of str
+        One line per folder removed.
+    """
+    root = Path(stage_root) if stage_root is not None else STAGE_DIR
+    done = []
+    if not root.is_dir():
+        return done
+    for entry in sorted(root.iterdir()):
+        if entry.suffix == ".lock":
+            if not entry.with_suffix("").exists():
+                _remove_if_unheld(entry, None)  # a lock file whose run died between mkstemp and mkdir
+            continue
+        if not entry.is_dir():
+            continue
+        lock = entry.with_name(entry.name + ".lock")
+        if not lock.exists():
+            # The lock file is created before the folder and removed after it: no lock, no live owner.
+            shutil.rmtree(entry, ignore_errors=True)
+            done.append(f"removed the staging folder of an interrupted run: {_rel(entry)}")
+        elif _remove_if_unheld(lock, entry):
+            done.append(f"removed the staging folder of an interrupted run: {_rel(entry)}")
+    return done
+
+
+def _remove_if_unheld(lock: Path, folder: Path | None) -> bool:
+    """Take ``lock`` without waiting; if free, remove ``folder`` and the lock file.  Whether it did."""
+    try:
+        fd = os.open(lock, os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # a live run holds it
+        try:
+            if os.stat(lock).st_ino != os.fstat(fd).st_ino:
+                return False  # already removed and re-created by another run
+        except FileNotFoundError:
+            return False
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+        lock.unlink(missing_ok=True)
+        return folder is not None
+    finally:
+        os.close(fd)
 
 
 def _git(*args) -> str:
@@ -394,8 +532,19 @@ def new_run_dir(runs_root: str | Path, notebook: str | Path) -> Path:
 
 
 def verify(output_root: str | Path | None = None) -> list[str]:
-    """Problems of the installed outputs against their manifests (:func:`offline_eval.compendium.install.verify`)."""
-    return _inst.verify(Path(output_root) if output_root else FIGURES_DIR)
+    """Problems of the installed outputs against their manifests (:func:`offline_eval.compendium.install.verify`).
+
+    Checked under the destination's install lock, so that the temporary files of an install that is
+    running right now are not reported, and those left by a killed one are.
+
+    Parameters
+    ----------
+    output_root : str or Path, optional
+        The installed outputs (default ``figures/``).
+    """
+    dest = Path(output_root) if output_root else FIGURES_DIR
+    with _inst.lock(dest):
+        return _inst.verify(dest)
 
 
 def lab_settings() -> Path:
@@ -446,7 +595,8 @@ def read_ledger(spec: str):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m offline_eval.compendium.pipeline", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p_run = sub.add_parser("run", help="execute one notebook and install its outputs")
+    # No abbreviations: `make run` refuses --output-root and --record in its ARGS by their full names.
+    p_run = sub.add_parser("run", help="execute one notebook and install its outputs", allow_abbrev=False)
     p_run.add_argument("notebook")
     p_run.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     p_run.add_argument("--output-root", default=None, help="where outputs go (default: figures/)")
@@ -455,6 +605,10 @@ def main(argv=None) -> int:
                             "run.yaml (parameters, commit, lock hash); overrides --output-root")
     sub.add_parser("ledger", help="gather every notebook's claims into figures/claims.csv and .md")
     sub.add_parser("verify", help="check figures/ against the notebooks' manifests")
+    p_chg = sub.add_parser("changes", help="what a recorded run changed against the committed outputs (as make run prints)")
+    p_chg.add_argument("run_dir", help="a recorded run's folder, runs/<notebook>/<time>")
+    p_chg.add_argument("--against", default=None,
+                       help="a git revision whose figures/ is read, or a folder laid out like figures/ (default: HEAD)")
     p_cmp = sub.add_parser("compare", help="the ledger rows that changed between two ledgers (files or git revisions)")
     p_cmp.add_argument("before", help="a ledger CSV, or a git revision whose figures/claims.csv is read")
     p_cmp.add_argument("after", nargs="?", default=None, help="the same (default: figures/claims.csv)")
@@ -497,12 +651,26 @@ def main(argv=None) -> int:
             print(f"[{name}] run recorded in {_rel(run_dir)} (run.yaml: parameters, commit, lock hash)", flush=True)
         root = Path(output_root).resolve() if output_root else FIGURES_DIR
         print(f"[{name}] done in {time.perf_counter() - start:.1f} s: {len(written)} files under {_rel(root)}", flush=True)
+        if run_dir:
+            _report_changes(run_dir, name, params)
         return 0
+    if args.command == "changes":
+        run_dir = Path(args.run_dir)
+        record = run_dir / "run.yaml"
+        if not record.is_file():
+            print(f"ERROR: `run_dir` must be a recorded run's folder (with run.yaml); got {args.run_dir!r}",
+                  file=sys.stderr, flush=True)
+            return 2
+        import yaml
+
+        meta = yaml.safe_load(record.read_text())
+        given = {k: meta["parameters"][k] for k in meta.get("overridden", [])}
+        return 0 if _report_changes(run_dir, meta["notebook"], given, against=args.against) else 1
     if args.command == "verify":
         problems = verify()
         for p in problems:
             print(p)
-        print(f"figures/: {'no problem' if not problems else f'{len(problems)} problems'}")
+        print(f"figures/: {'no problem' if not problems else f'{len(problems)} problem' + ('s' if len(problems) > 1 else '')}")
         return 1 if problems else 0
     if args.command == "compare":
         from .claims import KINDS, compare
@@ -549,6 +717,25 @@ def main(argv=None) -> int:
         print(f"JupyterLab settings: {lab_settings()}")
         return 0
     return 2
+
+
+def _report_changes(run_dir: Path, name: str, parameters: dict | None, *, against: str | None = None) -> bool:
+    """Write ``<run_dir>/changes.md`` and print its short summary; False when the comparison failed.
+
+    A failed comparison does not fail the run (its outputs are recorded), but it is said, not hidden.
+    """
+    from .changes import run_changes
+    from .io import atomic_write_text
+
+    try:
+        ch = run_changes(run_dir / "outputs", name, baseline=against)
+        where = atomic_write_text(run_dir / "changes.md", ch.markdown(parameters))
+    except Exception as exc:  # noqa: BLE001 - any failure is reported with its type
+        print(f"[{name}] WARNING: could not compare with the committed outputs: {type(exc).__name__}: {exc}",
+              file=sys.stderr, flush=True)
+        return False
+    print("\n".join(f"[{name}] {line}" for line in ch.summary(where=_rel(where)).splitlines()), flush=True)
+    return True
 
 
 def _rel(p: Path) -> str:
