@@ -9,13 +9,18 @@
 #   Σ(1 − AUC_i)·i·(n − i) = R. Where a printed formula is wrong the correct one is used and an
 #   `erratum` claim gives the evidence (the C_i of eq. 6, the Fig. 3 area, the cutoff range of Fig. 2,
 #   a step of Proposition 2's proof).
-# * **Eq. 6 and the confidence interval of tau** on the survey.
+# * **Eq. 6 and the confidence interval of tau** on the survey, and the interval's coverage on random samples of
+#   the survey's size whose population tau is known (the paper calls it "approximate, consistent").
 # * **Figs. 1–3** for model M1 of the (synthetic) IT-wallet survey: share of correctly ranked pairs per
 #   prediction with the locally optimal envelope; AUC of every cutoff on the axis rescaled by i·(n − i)
 #   (area = rho-tilde); the cumulative inverse-rank lift curve with its optimal and worst bounds.
 # * **Section 4, evaluation breakdown**: one label corrupted by a growing residual u0 (the construction of
 #   Proposition 1's proof) — RMSE and MAE grow without bound, MAD and the ranking measures stay put — and
-#   k corrupted labels against Proposition 2's bounds.
+#   k corrupted labels against Proposition 2's bounds; the area over the REC curve beside the additive lower bound
+#   the paper gives it (AOC ≥ max|r|/n ≥ Σ|r|/n²).
+#
+# The claims are declared first (`rm.CLAIMS`, shown below before any result); every identity and bound is a
+# `formula` row (it holds on any data, so the synthetic survey serves as data, not as a world).
 #
 # The survey is `offline_eval.synth.wallet.wallet_survey` (log-Student-t wallets, two models whose latent
 # scores correlate `corr_m1` / `corr_m2` with the firm's size; see `rosset_wallet` for the mechanism).
