@@ -411,6 +411,14 @@ def test_signal_noise_paper_scale_is_mostly_signal():
     assert dec_big["signal_share"].iloc[0] > 0.9 > dec_small["signal_share"].iloc[0]
 
 
+def test_seed_costs_redraw_the_worlds_of_the_sweep():
+    kw = dict(betas=[1.0, 100.0], beta_star=100.0, n_trials=5, clicks="expected", n_networks=4, n_log=2000, n_ab=3000)
+    costs = ch.seed_costs([7, 8], [100.0, 1.0], **kw)
+    world = simulate_rtb(rng=np.random.default_rng(7), n_networks=4, n_log=2000, n_ab=3000)
+    assert costs["median_cost"].iloc[0] == ch.typical_cost(world)
+    assert costs["beta_c"].tolist() == [100.0 * costs["median_cost"].iloc[0], 1.0 * costs["median_cost"].iloc[1]]
+
+
 def test_typical_cost_is_the_median_logged_cost(world):
     assert ch.typical_cost(world) == np.median(world.logs["c"])
 

@@ -175,8 +175,9 @@ CLAIMS = declare(
           "claim", "Pearson r of the utility below MSE, weighted MSE and the EU at the main run's beta", world=WORLD,
           control=CONTROL["exploration"], evidence=(SWEEP,) + _EXPL + _NOISE),
     Claim("chapelle-table1-order", "Table 1",
-          "Table 1: Correlations coefficients ... between A/B test results and offline metrics (Pearson r: EU, "
-          "weighted MSE, MSE, utility in decreasing order).",
+          "Table 1: Correlations coefficients and their standard deviation - as computed by algorithm 1 - between A/B "
+          "test results and offline metrics. [its Pearson r column, in decreasing order: EU, weighted MSE, MSE, "
+          "utility]",
           "claim", "Pearson r: EU (main run's beta) > weighted MSE > MSE > utility", world=WORLD,
           control=CONTROL["exploration"], evidence=(SWEEP,) + _EXPL + _NOISE),
     Claim("chapelle-fig1-interior", "Fig. 1 / Section 4",
@@ -329,15 +330,20 @@ def add_sweep_claims(ledger, sweep: pd.DataFrame, controls: dict, *, beta_star: 
     def medians(df):
         return ", ".join(f"{k} {df[f'r_{k}'].median():.3f}" for k in ("mse", "wmse", "utility", eu))
 
-    shown = ""
-    if main is not None:
-        m = main.set_index("metric")
-        shown = "Pearson r " + ", ".join(f"{k} {m.loc[c, 'pearson_r']:.3f}" for k, c in (
+    def shown(key):  # the main run's values, beside the sweep they illustrate
+        if main is None:
+            return ""
+        if key == "best_beta_interior":
+            return f"best beta {beta_star:g} on the main run's grid"
+        m, (name, col) = main.set_index("metric"), (("Kendall tau", "kendall_tau") if key == "eu_best_tau"
+                                                    else ("Pearson r", "pearson_r"))
+        return f"{name} " + ", ".join(f"{k} {m.loc[c, col]:.3f}" for k, c in (
             ("mse", "MSE"), ("wmse", "Weighted MSE"), ("utility", "Utility"), (eu, eu_column(beta_star))))
+
     for claim_id, (key, control) in SWEEP_KEYS.items():
         _, what = CONTROLS[control]
         ledger.sweep(claim_id, outcomes=sweep[key].to_numpy(bool), control=controls[control][key].to_numpy(bool),
-                     paper_value=paper[key], main_seed=shown,
+                     paper_value=paper[key], main_seed=shown(key),
                      note=(f"EU at beta = {beta_star:g} (chosen on the main run); median Pearson r over the seeds: "
                            f"{medians(sweep)}; control world ({what}): {medians(controls[control])}"),
                      why=(lambda key=key: sweep_why(sweep, key, beta_star)) if key in SWEEP_WHY else "")
