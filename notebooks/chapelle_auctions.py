@@ -83,9 +83,17 @@ sweep_betas = np.logspace(beta_exp_min, beta_exp_max, (beta_exp_max - beta_exp_m
 ref = reference.load("chapelle")
 paper_beta = reference.parse_printed(reference.lookup(ref, "Section 3", "best beta", "value"))
 out = OutputDir("chapelle", output_root)
-ledger = Ledger("chapelle", "chapelle_auctions")
+ledger = Ledger("chapelle", "chapelle_auctions", claims=ch.CLAIMS)
 rng = np.random.default_rng(seed)
-world_rng, trial_rng, quad_rng, base_rng = rng.spawn(4)
+world_rng, trial_rng, quad_rng, base_rng, formula_rng = rng.spawn(5)
+
+# %% [markdown]
+# ## The claims, declared before the experiment
+# Each row: the paper's sentence, the kind of row, the criterion, the world it is checked on, the control world
+# (the paper's mechanism switched off) and the output files that back it.  `ch.add_claims` fills them at the end.
+
+# %%
+ch.CLAIMS.frame()
 
 # %% [markdown]
 # ## The closed form of eq. (3)
@@ -101,19 +109,17 @@ cf_summary = ch.closed_form_table(cf.groupby("beta")[["closed_form_err", "printe
 out.table(ch.closed_form_table(cf), "closed_form")
 cf_summary
 
-# %%
-ch.add_closed_form_claims(ledger, cf)
+# %% [markdown]
+# ### The variance of the paper's example, under both readings of its units
+# "for a cost c = 10^-3 the variance is about 0.1": `c` is written in dollars per impression (footnote 2: a CPM is
+# of the order of $1); the paper does not say whether its `beta` applies to costs in dollars per impression or in
+# CPM units.
 
 # %%
-c_example = reference.parse_printed(reference.lookup(ref, "Section 3", "cost c for the variance example", "value"))
-var_example = ch.gamma_variance(c_example, paper_beta)
-ledger.printed(
-    "chapelle-variance-example", "Section 3", f"for c = {c_example:g} and beta = {paper_beta:g} the variance is about "
-    + reference.lookup(ref, "Section 3", "variance at best beta and c", "value"),
-    printed=reference.lookup(ref, "Section 3", "variance at best beta and c", "value"), value=var_example,
-    erratum_note=(f"the Gamma's own variance alpha/beta^2 = (beta c + 1)/beta^2 is {var_example:.4f}; "
-                  f"0.1 is its standard deviation ({np.sqrt(var_example):.4f})"),
-)
+c_example = reference.lookup_number(ref, "Section 3", "cost c for the variance example", "value")
+variance = ch.variance_example(c_example, paper_beta)
+out.table(variance, "variance_example")
+variance
 
 # %% [markdown]
 # ## The synthetic world and its calibrated A/B noise
@@ -128,7 +134,6 @@ offline = ch.offline_differences(world0, betas, offline_clicks)
 ab_fitted, noise_fit = ch.calibrate_ab_noise(world0, offline, ref, n_trials=n_trials, trial_seed=seed)
 world = resize_ab(world0, ab_fitted)
 out.table(noise_fit, "noise_calibration", floatfmt=".3f")
-ch.add_noise_calibration(ledger, ab_fitted, noise_fit, ref)
 print(f"{len(world.logs):,} logged displays; calibrated A/B test: {ab_fitted:.3g} impressions per network")
 noise_fit
 
@@ -148,14 +153,18 @@ print(f"best beta = {beta_best:g}")
 corr_beta.assign(beta=betas)[["beta", "pearson_r", "pearson_r_std", "kendall_tau", "kendall_tau_std"]]
 
 # %% [markdown]
-# ### The limits on the logs
-# As `beta -> infinity` the EU difference is the utility difference; as `beta -> 0`, divided by `beta`,
-# it is minus half the difference of the summed weighted squared errors (the intercept `a v^2 / 2` does not
-# depend on the prediction and cancels).  Eq. (2): on a bidder's won-only logs (here arm A's), any
-# prediction above that bidder's has its utility -- true of such logs by construction, so a check of ours.
+# ### The paper's equations against direct implementations
+# On random inputs: the utility (eq. 1-2) against a plain loop over rows; eq. (2)'s identity on won-only logs, and
+# its failure once lost auctions (exploration) are logged; the calibration property of the EU (its expectation over
+# the click is maximised at `p = E(a | x)`); Algorithm 1 against a loop over its trials with scipy's coefficients.
+# On the rows of the main world's logs: the EU's two limits (as `beta -> infinity` the EU difference is the utility
+# difference; as `beta -> 0`, divided by `beta`, it is minus half the weighted squared error difference, the
+# intercept `a v^2 / 2` cancelling).
 
 # %%
-ch.add_limit_claims(ledger, world)
+formulas = ch.formula_table(world, formula_rng)
+out.table(formulas, "formulas")
+formulas
 
 # %% [markdown]
 # ## Signal and noise: what the A/B test can see
@@ -193,7 +202,6 @@ tracking
 paper_displays = reference.parse_printed(reference.lookup(ref, "Section 3", "impressions per network (at least; printed 30M)", "value"))
 noise_table = ch.click_noise(world, betas, paper_displays)
 out.table(noise_table, "click_noise", floatfmt=".4g")
-ch.add_click_noise_check(ledger, noise_table, paper_displays)
 noise_table
 
 # %% [markdown]
@@ -204,9 +212,6 @@ fig = ch.fig1(betas, corr_beta, corr_limits, paper_beta=paper_beta)
 out.figure(fig, "fig1", caption="chapelle Fig. 1: Pearson r and Kendall tau of the EU difference with the A/B-test "
            "difference across networks, as a function of beta, with the weighted-MSE and utility limits")
 fig
-
-# %%
-ch.add_fig1_claims(ledger, world, offline, betas, corr_beta, corr_limits, beta_best, ref)
 
 # %% [markdown]
 # ## Table 1: correlations of the offline metrics with the A/B test
@@ -233,8 +238,10 @@ fig
 # it (`ch.CONTROLS`): **exploration** data logged (the utility's blindness to over-prediction gone) for the
 # EU's lead, the utility's last place, the order and the interior best `beta`; calibration errors
 # **independent of the value** for the weighted MSE's lead over the MSE.  A claim that also holds on its
-# control world does not discriminate.  Table 1's printed correlations are then predictions: each is
-# compared with the 5-95% interval of the seeds.
+# control world does not discriminate (`not tested`), and so is a claim no control world can switch off (Fig. 2's:
+# the EU beats the weighted MSE; the online noise limits its correlation).  Table 1's printed correlations and the
+# best `beta` are predictions: each is compared with the 5-95% interval of the seeds, which must be narrower than
+# the printed value to test it.
 
 # %%
 sweep_kw = dict(betas=sweep_betas, beta_star=beta_best, n_trials=n_trials, n_networks=n_networks, n_log=sweep_n_log,
@@ -248,10 +255,22 @@ for name, frame in controls.items():
     out.table(frame, f"seed_sweep_control_{name}")
 sweep[["seed", "r_mse", "r_wmse", "r_utility", f"r_eu_{beta_best:g}", "best_beta", "eu_best_r", "wmse_beats_mse_r"]]
 
+# %% [markdown]
+# The best `beta` made dimensionless: each seed's world drawn again (the same draws) for its median logged cost.
+
 # %%
-evidence = ("chapelle/seed_sweep.csv",) + tuple(f"chapelle/seed_sweep_control_{n}.csv" for n in ch.CONTROLS)
-ch.add_sweep_claims(ledger, sweep, controls, beta_star=beta_best, ref=ref, evidence=evidence)
-ch.add_table1_predictions(ledger, sweep, beta_best, ref, evidence=("chapelle/seed_sweep.csv",))
+costs = ch.seed_costs(seeds, sweep["best_beta"], **sweep_kw)
+out.table(costs, "seed_sweep_costs")
+costs.describe()
+
+# %% [markdown]
+# ## The claims filled
+# Every declared row gets its value; the ledger alone gives the status, by the rule of the row's kind.
+
+# %%
+ch.add_claims(ledger, ref=ref, cf=cf, formulas=formulas, variance=variance, ab_fitted=ab_fitted, noise_fit=noise_fit,
+              world=world, betas=betas, corr=corr, beta_best=beta_best, noise_table=noise_table,
+              paper_displays=paper_displays, tracking=tracking, sweep=sweep, controls=controls, costs=costs)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "status", "reproduced_value", "control"]]
 
