@@ -14,14 +14,18 @@
 # * The ROC curves of the two panels of each table, side by side.
 # * Each panel expanded into row-level samples (Table 3's panels are ~10.4 million rows): the row-level
 #   AUC with tied scores (`offline_eval.metrics.roc_auc_score`) equals the binned AUC.
+# * Section 4.1's recipe for the AUC and its stated properties (bounds, 0.5 for random, 1 for perfect
+#   predictions), and Section 5.1's insensitivity to rank-preserving transformations, as `formula` rows.
 #
 # All inputs come from `data/reference/yi/tables1-4.csv` (the cells as printed); no number is typed here.
 # One printed *input* is a typo (Table 3's 9,999,900 no-clicks): the correction lives in
 # `data/corrections/yi.csv`, is proven below from both readings, and is recorded once as a root erratum;
-# the derived cells it affects are recomputed from the corrected input and name that erratum.
+# the derived cells it affects are recomputed from the corrected input and name that erratum. One printed
+# *derived* cell is a typo too (the bin-5 trapezoid 0.8499 of Table 2 panel a): it is one root erratum, and its
+# copies in Table 4 (same bins, same printed cell) are folded into it, not counted again.
 
 # %% tags=["parameters"]
-seed = 0  # nothing here is random; kept so every notebook takes a seed
+seed = 0  # the random inputs of the formula checks (the tables are not random)
 max_expanded_rows = 20_000_000  # expand a panel to rows only if it has at most this many
 output_root = None  # where figures/ outputs go (the pipeline passes a staging folder)
 
@@ -31,20 +35,26 @@ import pandas as pd
 from offline_eval.compendium import reference
 from offline_eval.compendium.claims import Ledger
 from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import yi_tables
+from offline_eval.compendium.studies import yi_auc_anomalies as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)
-ledger = Ledger("yi", "yi_auc_anomalies")
+ledger = Ledger("yi", "yi_auc_anomalies", claims=study.CLAIMS)
+
+# %% [markdown]
+# ## The claims, declared before anything is computed
+# Families (`*`) are every cell of a table; the criteria are fixed here, the values come below.
+
+# %%
+study.CLAIMS.frame()
 
 # %% [markdown]
 # ## Table 1: the survey of metrics
 # Counts as printed (blank = 0), then every total the table states, recomputed.
 
 # %%
-survey = yi_tables.survey_table(ref)
-survey_checks = yi_tables.survey_checks(ref)
-yi_tables.add_survey_claims(ledger, survey_checks)
+survey = study.survey_table(ref)
+survey_checks = study.survey_checks(ref)
 out.table(survey, "table1")
 out.table(survey_checks, "table1_checks")
 survey_checks[~survey_checks["adds_up"]]
@@ -60,10 +70,10 @@ corrections = reference.load_corrections("yi")
 fmt = {"Avg pClick": ".6f", "Actual CTR": ".6f", "TPR": ".4f", "FPR": ".4f", "Trapezoid": ".4f",
        "Avg pClick / Actual CTR": ".1f", "AUC": ".4f"}
 cells = {}
-for table in yi_tables.ANOMALY_TABLES:
+for table in study.ANOMALY_TABLES:
     n = table.split()[1]
-    cells[table] = yi_tables.compare_anomaly_table(ref, table, ledger, corrections)
-    out.table(yi_tables.panel_table(ref, table, corrections), f"table{n}", floatfmt=fmt)
+    cells[table] = study.compare_anomaly_table(ref, table, corrections)
+    out.table(study.panel_table(ref, table, corrections), f"table{n}", floatfmt=fmt)
     out.table(cells[table], f"table{n}_cells", floatfmt=".6g")
 pd.concat(cells.values(), keys=cells.keys()).query("not matches or not matches_as_printed")
 
@@ -74,7 +84,7 @@ pd.concat(cells.values(), keys=cells.keys()).query("not matches or not matches_a
 # 100-click bin (panel a bin 5, panel b bin 4), as printed and as corrected, are tried on the whole panel.
 
 # %%
-typo = yi_tables.add_input_errata(ledger, ref, corrections, cells)
+typo = study.input_typo_table(ref, corrections)
 out.table(typo, "table3_typo")
 typo
 
@@ -82,9 +92,9 @@ typo
 # ## The anomalies, and the ROC curves of each table
 
 # %%
-summary = yi_tables.add_anomaly_claims(ledger, ref)
+summary = study.anomaly_summary(ref)
 out.table(summary, "anomaly_summary")
-fig = yi_tables.roc_figure(ref)
+fig = study.roc_figure(ref)
 out.figure(fig, "roc_tables2-4", caption="yi Tables 2-4: ROC curves of the two panels of each AUC-anomaly table, "
            "recomputed from the printed bins (no figure in the paper)")
 summary
@@ -94,15 +104,26 @@ summary
 # Each bin expands to its rows, all sharing the bin's avg pClick; `roc_auc_score` counts tied scores one half.
 
 # %%
-row_level = yi_tables.row_level_table(ref, max_expanded_rows)
+row_level = study.row_level_table(ref, max_expanded_rows)
 out.table(row_level, "rowlevel_auc", floatfmt={"auc_rows": ".12f", "auc_bins": ".12f", "abs_diff": ".1e"})
-yi_tables.add_row_level_claim(ledger, row_level, max_expanded_rows)
 row_level
+
+# %% [markdown]
+# ## Section 4.1: the AUC recipe and its properties, written out
+# The paper's four-step recipe (sort, TPR/FPR per predicted value, trapezoids), its bounds, 0.5 for random and
+# 1 for perfect predictions, and Section 5.1's rank invariance, against `roc_auc_score` on random data sets.
+
+# %%
+formulas = study.formula_table(seed)
+out.table(formulas, "auc_formula_checks", floatfmt={"max_abs_diff": ".1e", "tolerance": ".1e"})
+formulas
 
 # %% [markdown]
 # ## Claims
 
 # %%
+study.add_claims(ledger, ref, survey=survey_checks, cells=cells, corrections=corrections, typo=typo,
+                 row_level=row_level, formulas=formulas)
 out.claims(ledger)
 claims = ledger.frame()
 claims[claims["status"] != "exact"]

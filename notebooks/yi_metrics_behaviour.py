@@ -29,7 +29,12 @@
 # The main seed shows the calibrations (rows of kind `calibration`, never counted as reproductions);
 # the claims are judged on a sweep of `n_seeds` seeds (reduced data size), each beside a **control world**
 # with the mechanism switched off: equal shares of easy negatives in both Fig. 1 data sets, and a Fig. 2
-# model without its over-estimation of the low range.
+# model without its over-estimation of the low range. The main seed's values are shown beside the sweeps,
+# without a status of their own. The Fig. 1 AUC order holds by construction (the easy-negative share was
+# chosen to give the gap): it is a check of ours, not a reproduction. RIG's fall with the data's CTR has no
+# control world (any control keeps data sets of different CTR): the ledger says `not tested`.
+#
+# **Sections 4.2–4.5**: the formulas of RIG (eq. 2), MSE, NMSE, MAE and PE, written out beside the library.
 
 # %% tags=["parameters"]
 seed = 0
@@ -40,78 +45,74 @@ output_root = None
 
 # %%
 import numpy as np
-import pandas as pd
-from scipy.stats import spearmanr
 
 from offline_eval.compendium import reference
 from offline_eval.compendium.claims import Ledger, seed_sweep
 from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import yi_metrics
+from offline_eval.compendium.studies import yi_metrics_behaviour as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)
-ledger = Ledger("yi", "yi_metrics_behaviour")
+ledger = Ledger("yi", "yi_metrics_behaviour", claims=study.CLAIMS)
 seeds = np.arange(seed, seed + n_seeds)
+
+# %% [markdown]
+# ## The claims, declared before the run
+
+# %%
+study.CLAIMS.frame()
 
 # %% [markdown]
 # ## Fig. 1: ROC of sponsored-search and contextual-ads models
 
 # %%
-datasets = yi_metrics.fig1_datasets(ref)
-f1 = yi_metrics.fig1_run(seed, datasets=datasets, n=n)
-fig1 = yi_metrics.fig1_figure(f1)
+datasets = study.fig1_datasets(ref)
+f1 = study.fig1_run(seed, datasets=datasets, n=n)
+fig1 = study.fig1_figure(f1)
 out.figure(fig1, "fig1", caption="yi Fig. 1: ROC curves of the sponsored-search and contextual-ads click models, "
            "AUC and avg pClick / actual CTR in the legend")
-fig1_table = pd.DataFrame(
-    [dict(dataset=k, ctr=v["ctr"], auc=v["auc"], calibration_ratio=v["calibration_ratio"]) for k, v in f1.items()]
-)
+fig1_table = study.fig1_table(f1)
 out.table(fig1_table, "fig1_auc")
 fig1_table
-
-# %%
-yi_metrics.add_fig1_claims(ledger, f1, ref)
 
 # %% [markdown]
 # ## Fig. 2: RIG and PE of one model over data sets of increasing CTR
 
 # %%
-f2 = yi_metrics.fig2_run(seed, n=n)
-fig2 = yi_metrics.fig2_figure(f2)
+f2 = study.fig2_run(seed, n=n)
+fig2 = study.fig2_figure(f2)
 out.figure(fig2, "fig2", caption="yi Fig. 2: RIG (solid) and prediction error (dotted) of one fixed model "
            "on data sets of increasing CTR")
 out.table(f2, "fig2_data")
 f2
 
-# %%
-rho = float(spearmanr(f2["ctr"], f2["rig"])[0])
-ledger.check(
-    "yi-fig2-rig-falls", "Figure 2", "RIG scores drop with increasing CTR (same model)",
-    criterion="Spearman correlation of data-set CTR and RIG <= -0.8, main seed", holds=rho <= -0.8,
-    reproduced_value=f"rho = {rho:.3f}", evidence="yi/fig2_data.csv",
-)
-ledger.check(
-    "yi-fig2-pe-low-range", "Figure 2", "prediction error is higher in the low pClick (CTR) range",
-    criterion="PE of the lowest-CTR data set > PE of the highest-CTR data set, main seed",
-    holds=f2["prediction_error"].iloc[0] > f2["prediction_error"].iloc[-1],
-    reproduced_value=f"{f2['prediction_error'].iloc[0]:.3f} vs {f2['prediction_error'].iloc[-1]:.3f}",
-    evidence="yi/fig2_data.csv",
-)
-
 # %% [markdown]
 # ## Seed sweep, beside the control worlds
-# Every qualitative claim again on `n_seeds` seeds at `sweep_n` impressions per data set, by the ledger's
-# one sweep rule, and on the control worlds (`yi_metrics.CONTROL_FIG1_JUNK`, `yi_metrics.CONTROL_FIG2`).
+# Every claim again on `n_seeds` seeds at `sweep_n` impressions per data set, by the ledger's
+# one sweep rule, and on the control worlds (`study.CONTROL_FIG1_JUNK`, `study.CONTROL_FIG2`).
 
 # %%
-sweep = seed_sweep(yi_metrics.per_seed, seeds, datasets=datasets, n=sweep_n, n_fig2=sweep_n)
-control = seed_sweep(yi_metrics.per_seed, seeds, datasets=yi_metrics.fig1_datasets(ref, yi_metrics.CONTROL_FIG1_JUNK),
-                     n=sweep_n, n_fig2=sweep_n, fig2_kwargs=yi_metrics.CONTROL_FIG2)
+sweep = seed_sweep(study.per_seed, seeds, datasets=datasets, n=sweep_n, n_fig2=sweep_n)
+control = seed_sweep(study.per_seed, seeds, datasets=study.fig1_datasets(ref, study.CONTROL_FIG1_JUNK),
+                     n=sweep_n, n_fig2=sweep_n, fig2_kwargs=study.CONTROL_FIG2)
 out.table(sweep, "seed_sweep_metrics")
 out.table(control, "seed_sweep_metrics_control")
-yi_metrics.add_sweep_claims(ledger, sweep, control, ref)
 sweep.describe().T[["mean", "min", "max"]]
 
+# %% [markdown]
+# ## Sections 4.2-4.5: the metrics' formulas written out
+# RIG (eq. 2), MSE, NMSE, MAE and PE computed the obvious way beside the library, on random data sets.
+
 # %%
+formulas = study.formula_table(seed)
+out.table(formulas, "metric_formula_checks", floatfmt={"max_abs_diff": ".1e", "tolerance": ".1e"})
+formulas
+
+# %% [markdown]
+# ## Claims
+
+# %%
+study.add_claims(ledger, ref, f1=f1, f2=f2, sweep=sweep, control=control, formulas=formulas)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 

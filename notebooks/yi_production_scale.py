@@ -26,17 +26,23 @@ from IPython.display import Markdown
 from offline_eval.compendium import reference
 from offline_eval.compendium.claims import Ledger
 from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import yi_scale
+from offline_eval.compendium.studies import yi_production_scale as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)
-ledger = Ledger("yi", "yi_production_scale")
+ledger = Ledger("yi", "yi_production_scale", claims=study.CLAIMS)
+
+# %% [markdown]
+# ## The claims, declared before the run
+
+# %%
+study.CLAIMS.frame()
 
 # %% [markdown]
 # ## Row-level AUC and calibration per bin, through Dask
 
 # %%
-auc, per_bin, deciles = yi_scale.scale_tables(ref, tables=tables, panels=panels, factor=factor,
+auc, per_bin, deciles = study.scale_tables(ref, tables=tables, panels=panels, factor=factor,
                                               rows_per_partition=rows_per_partition, n_quantiles=n_quantiles)
 out.table(auc, "scale_auc", floatfmt={"auc_dask": ".12f", "auc_binned": ".12f", "abs_diff": ".1e"})
 out.table(per_bin, "scale_calibration_bins", floatfmt=".6g")
@@ -55,7 +61,10 @@ per_bin
 # %%
 deciles
 
+# %% [markdown]
+# ## Checks
+
 # %%
-yi_scale.add_claims(ledger, auc, per_bin, evidence=["yi/scale_auc.csv", "yi/scale_calibration_bins.csv"])
+study.add_claims(ledger, auc, per_bin, deciles)
 out.claims(ledger)
 Markdown(ledger.verdict())

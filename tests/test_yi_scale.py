@@ -1,4 +1,4 @@
-"""yi Tables 2-4 expanded to row-level logs partition by partition (studies.yi_scale)."""
+"""yi Tables 2-4 expanded to row-level logs partition by partition (studies.yi_production_scale)."""
 
 import doctest
 
@@ -9,7 +9,8 @@ import pytest
 pytest.importorskip("dask.dataframe")
 
 from offline_eval.compendium import reference  # noqa: E402
-from offline_eval.compendium.studies import yi_scale, yi_tables  # noqa: E402
+from offline_eval.compendium.studies import yi_auc_anomalies as yi_tables  # noqa: E402
+from offline_eval.compendium.studies import yi_production_scale as yi_scale  # noqa: E402
 
 REF = reference.load("yi")
 

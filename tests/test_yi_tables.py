@@ -1,11 +1,11 @@
-"""yi Tables 1-4: every printed cell recomputed; the inconsistencies are asserted, not skipped."""
+"""yi Tables 1-4 (studies.yi_auc_anomalies): every printed cell recomputed; the inconsistencies are asserted, not skipped."""
 
 import numpy as np
 import pytest
 
 from offline_eval.compendium import reference
 from offline_eval.compendium.claims import Ledger
-from offline_eval.compendium.studies import yi_tables as Y
+from offline_eval.compendium.studies import yi_auc_anomalies as Y
 
 
 @pytest.fixture(scope="module")
@@ -51,17 +51,33 @@ def test_table3_typo_is_the_9999900_bin(ref):
     assert h.set_index("value")["n_inconsistent"].to_dict() == {"9,999,900": 2, "9,999,000": 0}
 
 
-def test_exactly_these_cells_are_errata(ref):
-    ledger = Ledger("yi", "test")
+def test_exactly_these_cells_contradict_the_printed_inputs(ref):
+    bad = []
     for table in Y.ANOMALY_TABLES:
-        Y.compare_anomaly_table(ref, table, ledger)
-    df = ledger.frame()
-    errata = sorted(df.loc[df["status"] == "erratum", "claim_id"])
-    assert errata == sorted([
-        "yi-T2a-bin5-trapezoid", "yi-T3a-bin5-trapezoid", "yi-T3a-total-noclicks",
-        "yi-T3b-total-noclicks", "yi-T4a-bin5-trapezoid", "yi-T4b-bin5-trapezoid",
+        df = Y.compare_anomaly_table(ref, table)
+        bad += [f"{table} {r.panel} {r.row} {r.column}" for r in df.itertuples() if not r.matches]
+    assert sorted(bad) == sorted([
+        "Table 2 a bin 5 Trapezoid", "Table 3 a bin 5 Trapezoid", "Table 3 a total # no-clicks",
+        "Table 3 b total # no-clicks", "Table 4 a bin 5 Trapezoid", "Table 4 b bin 5 Trapezoid",
     ])
-    assert set(df["status"]) == {"exact", "erratum"}
+
+
+def _full_ledger(ref):
+    corrections = reference.load_corrections("yi")
+    cells = {t: Y.compare_anomaly_table(ref, t, corrections) for t in Y.ANOMALY_TABLES}
+    ledger = Ledger("yi", "test", claims=Y.CLAIMS)
+    Y.add_claims(ledger, ref, survey=Y.survey_checks(ref), cells=cells, corrections=corrections,
+                 typo=Y.input_typo_table(ref, corrections), row_level=Y.row_level_table(ref, 2_000_000),
+                 formulas=Y.formula_table(0))
+    return ledger
+
+
+def test_the_ledger_fills_every_declared_claim_and_no_other(ref):
+    ledger = _full_ledger(ref)
+    assert ledger.unfilled() == []
+    df = ledger.frame()
+    assert set(df.loc[df["world"] == "paper", "kind"]) == {"printed", "formula", "claim"}
+    assert set(df.loc[df["world"] != "paper", "kind"]) == {"check"}
 
 
 def test_survey_table1_only_online_advertising_subcategories_disagree(ref):
@@ -77,9 +93,8 @@ def test_survey_table1_only_online_advertising_subcategories_disagree(ref):
 
 
 def test_anomalies_hold(ref):
-    ledger = Ledger("yi", "test")
-    Y.add_anomaly_claims(ledger, ref)
-    assert ledger.counts()["holds"] == 3
+    df = _full_ledger(ref).frame().set_index("claim_id")
+    assert (df.loc[["yi-T2-anomaly", "yi-T3-anomaly", "yi-T4-anomaly"], "status"] == "holds").all()
 
 
 def test_expand_bins_row_counts_and_auc(ref):
@@ -96,21 +111,31 @@ def test_binned_table_columns_by_hand():
     np.testing.assert_allclose(t["Avg pClick / Actual CTR"], [0.5 / 0.75, 0.4])
 
 
-def test_one_root_erratum_for_the_table3_typo_and_its_consequences_linked(ref):
-    corrections = reference.load_corrections("yi")
-    ledger = Ledger("yi", "test")
-    cells = {t: Y.compare_anomaly_table(ref, t, ledger, corrections) for t in Y.ANOMALY_TABLES}
-    Y.add_input_errata(ledger, ref, corrections, cells)
-    df = ledger.frame().set_index("claim_id")
+def test_one_root_erratum_per_typo_and_its_consequences_linked(ref):
+    df = _full_ledger(ref).frame().set_index("claim_id")
     errata = sorted(df.index[df["status"] == "erratum"])
-    # the typo is counted once; the three derived cells it broke are reproduced from the corrected input
-    assert errata == sorted(["yi-T3-input-typo", "yi-T2a-bin5-trapezoid", "yi-T4a-bin5-trapezoid", "yi-T4b-bin5-trapezoid"])
+    # each typo is counted once: Table 3's input, the bin-5 trapezoid (copied into Table 4), Table 1's two sums
+    assert errata == sorted(["yi-T3-input-typo", "yi-T2a-bin5-trapezoid", "yi-T1-sub-category-online-advertising-ndcg",
+                             "yi-T1-sub-category-online-advertising-ir"])
+    # the trapezoid's copies in Table 4 are folded into the root, named in its note, not rows of their own
+    assert "yi-T4a-bin5-trapezoid" not in df.index and "yi-T4b-bin5-trapezoid" not in df.index
+    assert "yi-T4a-bin5-trapezoid, yi-T4b-bin5-trapezoid" in df.loc["yi-T2a-bin5-trapezoid", "note"]
+    # the three derived cells Table 3's input typo broke are reproduced from the corrected input
     for cid in ("yi-T3a-bin5-trapezoid", "yi-T3a-total-noclicks", "yi-T3b-total-noclicks"):
         assert df.loc[cid, "status"] == "exact" and "yi-T3-input-typo" in df.loc[cid, "note"]
         assert cid.replace("yi-T3", "Table 3 ").split("-")[0] in df.loc["yi-T3-input-typo", "note"]
     assert "3 inconsistent derived cells with the printed input, 0 with the corrected one" in df.loc["yi-T3-input-typo", "note"]
     # the printed cells stay as printed in data/reference
     assert reference.lookup(ref, "Table 3", "bin 5", "# no-clicks", "a") == "9,999,900"
+
+
+def test_the_formula_rows_check_section_4_1_against_the_library():
+    f = Y.formula_table(0)
+    assert f["holds"].all() and len(f) == 6
+    # the recipe written out counts a tie between a click and a no-click one half, as the library does
+    from offline_eval.compendium.studies._yi_formulas import trapezoid_auc
+
+    assert trapezoid_auc([1, 0, 1, 0], [0.5, 0.5, 0.2, 0.1]) == 0.625
 
 
 def test_corrections_must_name_the_printed_value(tmp_path):

@@ -1,4 +1,4 @@
-"""yi Table 5, Figs. 3-4 and Table 6: offline metrics vs online click yield vs auction simulation.
+"""The world and the experiment of yi Table 5, Figs. 3-4 and Table 6 (the study is :mod:`.yi_offline_online`).
 
 One experiment (:func:`run`) on a synthetic sponsored-search world
 (:mod:`offline_eval.synth.sponsored`):
@@ -41,7 +41,6 @@ import pandas as pd
 
 from ... import auction as au
 from .. import reference
-from ..claims import SIZE_RTOL  # the magnitude rule of the synthetic worlds (re-exported)
 from ..claims import sweep_verdict
 from ...metrics import roc_auc_score, quantile_breakdown, rig_score
 from ...plotting import new_figure
@@ -52,10 +51,6 @@ __all__ = [
     "CONTROL_MISCALIBRATION",
     "CALIBRATION_GRID",
     "CONTROL_MODEL_2",
-    "SIZE_RTOL",
-    "add_main_claims",
-    "add_sweep_claims",
-    "add_table6_model_claims",
     "low_high_gap",
     "printed_tables",
     "MODEL_1",
@@ -68,7 +63,6 @@ __all__ = [
     "calibrate_model_1",
     "control_why",
     "cross_validate_history",
-    "add_history_check",
     "fig3_figure",
     "fig4_figure",
     "per_seed",
@@ -248,27 +242,6 @@ def cross_validate_history(seed, *, n_queries=2000, n_log=100_000, baseline_quan
                                    models=models, model_1=model_1, model_2=model_2, miscalibration=miscalibration)
     return au.cross_validate_min_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
                                              n_slots=world.n_slots, grid=grid, n_folds=n_folds, rng=seed)
-
-
-def add_history_check(ledger, table: pd.DataFrame) -> None:
-    """A check of ours: the cross-validated history threshold beats yi's literal rule on held-out logged clicks."""
-    chosen = table.loc[table["chosen"]].iloc[0]
-    literal = table.loc[table["min_impressions"] == 1]
-    if literal.empty:
-        raise ValueError("`table` must include the threshold 1 (yi's literal rule)")
-    ledger.check(
-        "yi-check-history-threshold", "Section 4.6",
-        "a historic CTR at a slot is used when the pair has enough impressions there; the threshold chosen by "
-        "cross-validation on the logs predicts held-out logged clicks better than 'any impression' (threshold 1)",
-        criterion="held-out squared error at the chosen threshold < at threshold 1",
-        holds=bool(chosen["squared_error"] < literal["squared_error"].iloc[0]),
-        reproduced_value=(f"threshold {int(chosen['min_impressions'])}: {chosen['squared_error']:.1f} vs "
-                          f"{literal['squared_error'].iloc[0]:.1f} at 1"),
-        note="2-fold cross-validation over the logged page views, logs only; in this world the click model is "
-             "exactly position times pair (separable), so pooling a pair's impressions over slots wins wherever "
-             "a slot holds few of them",
-        kind="check", evidence=("yi/history_threshold.csv",),
-    )
 
 
 def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
@@ -488,7 +461,7 @@ def table6_outcomes(exp: Experiment) -> dict:
     )
 
 
-# -- the ledger ----------------------------------------------------------------------------------
+# -- printed cells and the texts the claims quote ----------------------------------------------
 AGREEMENT_TEXT = (f"same sign and |simulated - online| <= {100 * AGREEMENT['abs']:g} pp + "
                   f"{100 * AGREEMENT['rel']:g}% of |online|")
 T5_COLUMNS = ("AUC", "RIG", "CY", "Mainline CY")
@@ -511,43 +484,6 @@ def _pairs(exp: Experiment) -> dict:
     }
 
 
-def _size_rows(ledger, prefix, table, label, printed, values, evidence, calibrated=(), why=None):
-    """One magnitude row per ``(column, key, value)``; ``why`` maps a column to the reason it may differ."""
-    for col, key, val in values:
-        if col in calibrated:
-            note = ("the world's calibration target: model-1's noise was fitted so that this delta is the printed one "
-                    "(calibrate_model_1), not evidence")
-        else:
-            note = ("a magnitude on a synthetic world (the paper's logs are not available); the band is proportionate "
-                    "to the printed value" + ("; a prediction of the world calibrated on " + ", ".join(calibrated)
-                                              if calibrated else ""))
-            if (why or {}).get(col):
-                note += "; " + why[col]
-        ledger.tolerance(f"{prefix}-{key}-size", table, f"{label}relative {col} delta (%)", printed=printed[col],
-                         value=100 * val, rtol=SIZE_RTOL, evidence=evidence, note=note,
-                         kind="calibration" if col in calibrated else "claim")
-
-
-def _agreement_checks(ledger, prefix: str, label: str, exp: Experiment, t6: dict, evidence) -> None:
-    """Table 6's two agreement rows of one model pair: simulation agrees with online, AUC/RIG do not."""
-    o, pairs = table6_outcomes(exp), _pairs(exp)
-    ledger.check(
-        f"{prefix}-sim-agrees", "Table 6", f"{label}simulated CY and mainline CY deltas agree with the online ones",
-        criterion=f"{AGREEMENT_TEXT}, for CY and mainline CY at both operating points, main seed",
-        holds=o["t6_sim_agrees"], evidence=evidence,
-        paper_value=f"CY {t6['simulated CY']} vs {t6['online CY']}; "
-                    f"mainline {t6['simulated Mainline CY']} vs {t6['online Mainline CY']}",
-        reproduced_value="; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in pairs.items()))
-    ledger.check(
-        f"{prefix}-auc-rig-disagree", "Table 6", f"{label}the AUC and RIG deltas do not predict the online CY delta",
-        criterion="neither the AUC delta nor the RIG delta meets the agreement test against the online CY delta "
-                  "(baseline operating point), main seed",
-        holds=o["t6_offline_disagrees"], evidence=evidence,
-        paper_value=f"AUC {t6['offline AUC']}, RIG {t6['offline RIG']} vs CY {t6['online CY']}",
-        reproduced_value=f"AUC {100 * o['auc_delta']:+.2f}%, RIG {100 * o['rig_delta']:+.1f}% "
-                         f"vs CY {100 * o['online_cy_delta']:+.1f}%")
-
-
 def auc_reach_note(exp: Experiment, calibration: pd.DataFrame) -> str:
     """Why model-2's AUC delta stays small in this world, from the main run and :func:`calibrate_model_1`'s trace."""
     top = calibration.loc[calibration["auc_delta"].idxmax()]
@@ -556,96 +492,6 @@ def auc_reach_note(exp: Experiment, calibration: pd.DataFrame) -> str:
             f"grid of model-1's noise the AUC delta reaches at most {100 * top['auc_delta']:+.1f}% (noise "
             f"{top['noise_sd']:g}, where the RIG delta is {100 * top['rig_delta']:+.0f}%): the logged scores carry "
             "the slots' click curve, which both models share, so no noise level gives the printed pair")
-
-
-def add_main_claims(ledger, exp: Experiment, bd: pd.DataFrame, ref: pd.DataFrame, *, calibrated=(),
-                    calibration: pd.DataFrame | None = None) -> None:
-    """The main seed's Table 5, Figs. 3-4 and Table 6 rows (Table 5's model-2).
-
-    ``calibrated`` names the Table 5 columns the world was fitted to (their
-    rows are calibrations; the other magnitudes are predictions);
-    ``calibration`` is :func:`calibrate_model_1`'s trace, quoted in the AUC
-    row's note.
-    """
-    t5, t6 = printed_tables(ref)
-    ob, obest, off = exp.online_base, exp.online_best, exp.offline
-    ev5, ev34, ev6 = ("yi/table5.csv",), ("yi/fig3_fig4_breakdown.csv", "yi/fig3.png", "yi/fig4.png"), ("yi/table6.csv",)
-    ledger.check(
-        "yi-T5-offline-gain", "Table 5", "model-2 gains offline AUC and RIG on the logged data",
-        criterion="AUC and RIG of model-2 above model-1's on the logged impressions, main seed",
-        holds=off["auc_delta"] > 0 and off["rig_delta"] > 0, paper_value=f"AUC {t5['AUC']}, RIG {t5['RIG']}",
-        reproduced_value=f"AUC {100 * off['auc_delta']:+.2f}%, RIG {100 * off['rig_delta']:+.1f}%", evidence=ev5)
-    ledger.check(
-        "yi-T5-online-loss", "Table 5", "model-2 loses click yield and mainline click yield online",
-        criterion="relative CY and mainline CY deltas below zero by more than 2 standard errors, main seed",
-        holds=ob.cy_delta + 2 * ob.cy_delta_se < 0 and ob.ml_cy_delta + 2 * ob.ml_cy_delta_se < 0,
-        paper_value=f"CY {t5['CY']}, mainline CY {t5['Mainline CY']}", evidence=ev5,
-        reproduced_value=f"CY {100 * ob.cy_delta:+.1f}% (se {100 * ob.cy_delta_se:.1f}), "
-                         f"mainline CY {100 * ob.ml_cy_delta:+.1f}% (se {100 * ob.ml_cy_delta_se:.1f})")
-    _size_rows(ledger, "yi-T5", "Table 5", "model-2's ", t5,
-               (("AUC", "auc", off["auc_delta"]), ("RIG", "rig", off["rig_delta"]),
-                ("CY", "cy", ob.cy_delta), ("Mainline CY", "mlcy", ob.ml_cy_delta)), ev5, calibrated,
-               why={"AUC": auc_reach_note(exp, calibration) if calibration is not None else ""})
-    low, high = low_high_gap(bd, "prediction_error")
-    ledger.check(
-        "yi-F34-low-overestimate", "Figures 3-4",
-        "'Model-2 substantially overestimates the pClick scores on the quantiles in lower pClick score range, and "
-        "for the quantiles with higher pClick scores with much less degree of over-estimation'",
-        criterion="mean PE(model-2) - PE(model-1) over the lowest 30% of quantiles > 0 and > the same over the "
-                  "highest 30%, main seed",
-        holds=low > 0 and low > high, reproduced_value=f"PE gap low {low:+.2f}, high {high:+.3f}", evidence=ev34)
-    s_low, s_high = low_high_gap(bd, "log_loss_share")
-    ledger.check(
-        "yi-F3-low-range-loss", "Figure 3",
-        "Fig. 3 (relative contribution of log-loss per quantile): model-2's log-loss weighs more on the low pClick "
-        "quantiles than model-1's",
-        criterion="mean log-loss share of model-2 minus model-1 over the lowest 30% of quantiles > 0.01, main seed",
-        holds=s_low > 0.01, reproduced_value=f"share gap low {s_low:+.4f}, high {s_high:+.4f}", evidence=ev34,
-        note="the share is of each model's own total log-loss; a gap below 0.01 is not visible in the figure")
-    _agreement_checks(ledger, "yi-T6", "", exp, t6, ev6)
-    ledger.check(
-        "yi-T6-best-point-gains", "Table 6", "at its best simulated operating point model-2 gains click yield online",
-        criterion="online CY delta at the best simulated operating point > 0, main seed",
-        holds=obest.cy_delta > 0, paper_value=t6["online CY"], evidence=ev6,
-        reproduced_value=f"{100 * obest.cy_delta:+.1f}% (alpha {exp.op_best.alpha:g})",
-        note=f"the paper's Table 6 model-2 (AUC {t6['offline AUC']}) is evidently another model than Table 5's "
-             f"(AUC {t5['AUC']}); Table 5's model-2 has a low-range over-estimation that no operating point in the "
-             "sweep undoes (the Table 6 model's rows are yi-T6b-*)")
-
-
-def add_table6_model_claims(ledger, exp6: Experiment, ref: pd.DataFrame) -> None:
-    """The main seed's rows of the Table 6 model (:func:`run` with ``models="table6"``)."""
-    _, t6 = printed_tables(ref)
-    o6, obest6 = table6_outcomes(exp6), exp6.online_best
-    ev = ("yi/table6.csv", "yi/operating_point_sweep.csv")
-    _agreement_checks(ledger, "yi-T6b", "Table 6 model: ", exp6, t6, ev)
-    ledger.check(
-        "yi-T6b-best-point-gains", "Table 6",
-        "Table 6 model: at its best simulated operating point the new model gains click yield online",
-        criterion="online CY delta at the best simulated operating point > 0, main seed",
-        holds=o6["t6_best_gains"], paper_value=t6["online CY"], evidence=ev,
-        reproduced_value=f"{100 * obest6.cy_delta:+.1f}% (se {100 * obest6.cy_delta_se:.1f}; "
-                         f"alpha {exp6.op_best.alpha:g})")
-    ledger.check(
-        "yi-T6b-offline-shape", "Table 6", "Table 6 model: AUC barely moves while RIG rises a lot",
-        criterion="|AUC delta| < 1% and RIG delta > 10 x |AUC delta|, main seed",
-        holds=o6["t6_offline_shape"], paper_value=f"AUC {t6['offline AUC']}, RIG {t6['offline RIG']}", evidence=ev,
-        reproduced_value=f"AUC {100 * o6['auc_delta']:+.2f}%, RIG {100 * o6['rig_delta']:+.1f}%")
-    _size_rows(ledger, "yi-T6b", "Table 6", "Table 6 model: best simulated point, ", t6,
-               (("offline AUC", "auc", o6["auc_delta"]), ("offline RIG", "rig", o6["rig_delta"]),
-                ("simulated CY", "sim-cy", o6["best_sim_cy_delta"]),
-                ("simulated Mainline CY", "sim-mlcy", o6["best_sim_ml_cy_delta"]),
-                ("online CY", "cy", o6["best_online_cy_delta"]),
-                ("online Mainline CY", "mlcy", o6["best_online_ml_cy_delta"])), ev,
-               why=dict.fromkeys(("offline AUC", "offline RIG", "simulated CY", "simulated Mainline CY"), _T6B_WHY))
-
-
-_T6B_WHY = ("nothing in the Table 6 model was tuned toward these cells (its baseline's over-estimation reuses Table "
-            "5's boundary and size) and the paper describes its Table 6 models only by their deltas, so the sizes are "
-            "what the mechanism gives; their shape is the claim yi-T6b-offline-shape")
-
-_NO_CONTROL = ("no control world: the claim is the simulator's accuracy, which must hold with or without the "
-               "mechanism; the AUC/RIG row is the one the mechanism decides")
 
 
 def control_why(key: str, sweep: pd.DataFrame, control: pd.DataFrame) -> str:
@@ -676,43 +522,3 @@ def control_why(key: str, sweep: pd.DataFrame, control: pd.DataFrame) -> str:
                 "operating point the simulation chose, not the predictions, and the sign criterion cannot tell the "
                 "two apart; the magnitudes can, but no threshold was fixed for them before the run")
     return ""
-
-
-def add_sweep_claims(ledger, sweep, control, sweep6, control6) -> None:
-    """The seed-sweep rows of both model pairs, each beside its control world (:data:`CONTROL_MODEL_2`,
-    :data:`CONTROL_MISCALIBRATION`)."""
-    ev5 = ("yi/seed_sweep.csv", "yi/seed_sweep_control.csv")
-    ev6 = ("yi/seed_sweep_table6_model.csv", "yi/seed_sweep_table6_model_control.csv")
-    rows = (
-        ("yi-T5-sweep", "Table 5", "model-2 gains offline AUC and RIG yet loses CY and mainline CY online",
-         "t5_gain_and_loss", "AUC and RIG deltas > 0 and CY and mainline CY deltas < 0 by > 2 se", True, ""),
-        ("yi-F34-sweep", "Figures 3-4", "model-2 over-estimates most in the low pClick quantiles", "f34_low_overestimate",
-         "PE gap (model-2 - model-1) of the lowest 30% of quantiles > 0 and > that of the highest 30%", True, ""),
-        ("yi-F3-sweep", "Figure 3", "model-2's log-loss weighs more on the low pClick quantiles than model-1's",
-         "f3_low_loss_share", "log-loss share gap (model-2 - model-1) of the lowest 30% of quantiles > 0", True, ""),
-        ("yi-T6-sim-agrees-sweep", "Table 6", "simulated deltas agree with online", "t6_sim_agrees",
-         f"{AGREEMENT_TEXT}, CY and mainline CY, both operating points", False, _NO_CONTROL),
-        ("yi-T6-auc-rig-disagree-sweep", "Table 6", "AUC and RIG deltas do not predict online CY", "t6_offline_disagrees",
-         "neither AUC nor RIG delta meets the agreement test against the online CY delta", True, ""),
-    )
-    for cid, src, stmt, key, crit, with_control, note in rows:
-        ledger.sweep(cid, src, stmt, outcomes=sweep[key], control=control[key] if with_control else None,
-                     criterion=crit, evidence=ev5, note=note,
-                     why=control_why(key, sweep, control) if with_control else "")
-    rows6 = (
-        ("yi-T6b-sim-agrees-sweep", "Table 6 model: simulated deltas agree with online", "t6_sim_agrees",
-         f"{AGREEMENT_TEXT}, CY and mainline CY, both operating points", False,
-         _NO_CONTROL + "; where it fails, the best-point simulated and online deltas differ beyond the tolerance "
-         "(seed_sweep_table6_model): at the sweep's reduced scale many selected ads have no logged record at their "
-         "simulated slot, and the A/B delta's own standard error is about 1.5 pp"),
-        ("yi-T6b-auc-rig-disagree-sweep", "Table 6 model: AUC and RIG deltas do not predict online CY",
-         "t6_offline_disagrees", "neither AUC nor RIG delta meets the agreement test against the online CY delta", True, ""),
-        ("yi-T6b-best-point-gains-sweep", "Table 6 model: gains CY online at its best simulated point", "t6_best_gains",
-         "online CY delta at the best simulated point > 0", True, ""),
-        ("yi-T6b-offline-shape-sweep", "Table 6 model: AUC barely moves while RIG rises a lot", "t6_offline_shape",
-         "|AUC delta| < 1% and RIG delta > 10 x |AUC delta|", True, ""),
-    )
-    for cid, stmt, key, crit, with_control, note in rows6:
-        ledger.sweep(cid, "Table 6", stmt, outcomes=sweep6[key], control=control6[key] if with_control else None,
-                     criterion=crit, evidence=ev6, note=note,
-                     why=control_why(key, sweep6, control6) if with_control else "")

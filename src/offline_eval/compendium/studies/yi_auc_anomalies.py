@@ -1,8 +1,23 @@
 """yi Tables 1-4: the metric survey and the three "AUC anomaly" tables.
 
-Everything is recomputed from the paper's own printed inputs (the survey
-counts; per bin the average pClick, # clicks and # no-clicks) read from
-``data/reference/yi/``, then compared cell by cell with what the paper prints.
+Protocol
+--------
+1. **Table 1**: the survey's counts as printed (blank = 0); every total the table states (row
+   totals, column totals, each category against the sum of its sub-categories) recomputed.
+2. **Tables 2-4**: per bin the printed inputs (avg pClick, # clicks, # no-clicks) give every
+   derived cell (actual CTR, TPR, FPR, trapezoid, avg pClick / actual CTR, the totals and AUC),
+   compared at the printed precision.  A printed input that is a typo
+   (``data/corrections/yi.csv``) is proven from both readings of the input and recorded once, as
+   a root erratum; the cells it broke are reproduced from the corrected input and name it.  A
+   printed derived cell that contradicts the inputs is one root erratum, and the same cell copied
+   into another table is folded into it.
+3. **The anomalies** the paper draws from Tables 2-4, with criteria fixed below, and the ROC
+   curves of the two panels of each table.
+4. **Checks of ours**: the row-level AUC with tied scores equals the binned AUC; Section 4.1's
+   AUC recipe and properties against :func:`offline_eval.metrics.roc_auc_score` on random inputs.
+
+Everything is the paper's own printed inputs (``data/reference/yi/``): every row is world ``paper``
+except our checks.
 """
 
 from __future__ import annotations
@@ -13,24 +28,90 @@ import numpy as np
 import pandas as pd
 
 from .. import reference
-from ..claims import Ledger, matches_printed
+from ..claims import Claim, Ledger, declare, matches_printed
 from ...metrics import roc_auc_score, roc_auc_score_from_counts, roc_curve_from_counts
+from . import _yi_formulas
 
 __all__ = [
     "ANOMALY_TABLES",
     "BIN_COLUMNS",
+    "CLAIMS",
+    "add_claims",
+    "anomaly_summary",
     "binned_roc_table",
-    "add_input_errata",
-    "add_row_level_claim",
-    "row_level_table",
     "compare_anomaly_table",
     "corrected_bins",
-    "panel_table",
     "expand_bins",
+    "formula_table",
+    "input_typo_table",
+    "panel_table",
     "printed_bins",
+    "row_level_table",
     "survey_checks",
     "survey_table",
 ]
+
+_CAPTIONS = {
+    "Table 2": "Table 2: The AUC Anomaly 1: A poorly fitted model has even higher AUC in the presence of a large "
+               "number of negative samples concentrated on the low end of pClick score range.",
+    "Table 3": "Table 3: The AUC Anomaly 2: Changes in the sample distribution on either end of FPR impacts the AUC "
+               "score quite substantially, although the actual model performance is quite similar at the practical "
+               "operationing point.",
+    "Table 4": "Table 4: The AUC Anomaly 3: A poorly fitted model has the same AUC as a well-fitted model.",
+}
+_ANOMALY_EV = ("yi/anomaly_summary.csv", "yi/roc_tables2-4.png")
+_CELLS = "every printed derived cell (actual CTR, TPR, FPR, trapezoid, avg pClick / actual CTR, totals, AUC)"
+
+#: The claims table, declared before anything is computed.
+CLAIMS = declare(
+    Claim("yi-T1-*", "Table 1",
+          "The count of higher level category is sum of the counts of its sub-categories. (Table 1's row totals, "
+          "column totals and category counts)", "printed",
+          "integer sum of the printed counts (blank = 0) equals the printed total", evidence=("yi/table1_checks.csv",
+                                                                                             "yi/table1.csv")),
+    *(Claim(f"yi-T{t[-1]}[ab]-*", t, f"{_CAPTIONS[t]} ({_CELLS})", "printed",
+            "recomputed from the panel's printed avg pClick, # clicks and # no-clicks", evidence=(
+                f"yi/table{t[-1]}_cells.csv", f"yi/table{t[-1]}.csv")) for t in ("Table 2", "Table 3", "Table 4")),
+    Claim("yi-T2a-bin5-trapezoid", "Table 2",
+          "panel a, bin 5 (the lowest pClick bin): the printed Trapezoid, printed identically in Table 4 panels a "
+          "and b", "printed",
+          "(FPR_5 - FPR_4)(TPR_5 + TPR_4)/2 from the printed counts, at the printed 4 decimals; the printed "
+          "trapezoids must sum to the printed AUC",
+          evidence=("yi/table2_cells.csv", "yi/table4_cells.csv")),
+    Claim("yi-T3-input-typo", "Table 3",
+          "panel a bin 5 and panel b bin 4 (the 100-click bin): the printed # no-clicks", "printed",
+          "with the corrected input every printed derived cell of the panels is reproduced, with the printed input "
+          "not", evidence=("yi/table3_typo.csv", "yi/table3_cells.csv")),
+    Claim("yi-T2-anomaly", "Table 2", _CAPTIONS["Table 2"], "claim",
+          "AUC(b) > AUC(a) and max_k |log(avg pClick/CTR)| of b > that of a", evidence=_ANOMALY_EV + (
+              "yi/table2.csv",)),
+    Claim("yi-T3-anomaly", "Table 3", _CAPTIONS["Table 3"], "claim",
+          "identical TPR and FPR in bins 1-3 (avg pClick >= 0.01, the practical operating points) and "
+          "|AUC(a) - AUC(b)| >= 0.05", evidence=_ANOMALY_EV + ("yi/table3.csv",)),
+    Claim("yi-T4-anomaly", "Table 4", _CAPTIONS["Table 4"], "claim",
+          "|AUC(a) - AUC(b)| <= 1e-12 and avg pClick / CTR >= 9.5 in every bin of b",
+          evidence=_ANOMALY_EV + ("yi/table4.csv",)),
+    Claim("yi-S41-auc-recipe", "Section 4.1",
+          "AUC is computed as follows: sort records with descending order of the model predicted scores; calculate "
+          "TPR and FPR for each predicted value; plot ROC curve; Calculate the AUC using trapezoid approximation",
+          "formula", "the recipe written out (a point per distinct predicted value) equals roc_auc_score within "
+          "1e-12 on random data sets, half of them with many tied scores", evidence=("yi/auc_formula_checks.csv",)),
+    Claim("yi-S41-auc-bounds", "Section 4.1",
+          "The AUC score is bounded between [0,1] with the score of 0.5 for random predictions, and 1 for perfect "
+          "predictions.", "formula",
+          "on random data sets: 0 <= AUC <= 1; AUC = 1 (within 1e-12) when every click is scored above every "
+          "no-click; 0.5 for a constant score; mean AUC of random scores within 3 standard errors of 0.5",
+          evidence=("yi/auc_formula_checks.csv",)),
+    Claim("yi-S51-auc-rank-invariant", "Section 5.1",
+          "it ignores the predicted probability values. This makes it insensitive to the transformation of the "
+          "predicted probabilities that preserve their ranks.", "formula",
+          "AUC of a strictly increasing transform of the scores equals the AUC of the scores within 1e-12 on random "
+          "data sets", evidence=("yi/auc_formula_checks.csv",)),
+    Claim("yi-rowlevel-auc", "Tables 2-4",
+          "The AUC of the row-level samples (tied scores within a bin) equals the binned trapezoid AUC", "check",
+          "|row-level AUC - binned AUC| <= 1e-12 on every panel expanded to rows", world="ours",
+          evidence=("yi/rowlevel_auc.csv",)),
+)
 
 ANOMALY_TABLES = ("Table 2", "Table 3", "Table 4")
 PANELS = ("a", "b")
@@ -146,19 +227,13 @@ def panel_table(ref: pd.DataFrame, table: str, corrections: pd.DataFrame | None 
     return out.astype({"# clicks": "Int64", "# no-clicks": "Int64"})
 
 
-def compare_anomaly_table(ref: pd.DataFrame, table: str, ledger: Ledger | None = None,
-                          corrections: pd.DataFrame | None = None) -> pd.DataFrame:
+def compare_anomaly_table(ref: pd.DataFrame, table: str, corrections: pd.DataFrame | None = None) -> pd.DataFrame:
     """Both panels of one anomaly table, printed beside recomputed, one row per cell.
 
     Returns a long table with columns ``panel, row, column, printed,
     recomputed, matches, recomputed_as_printed, matches_as_printed``: the
     cells recomputed from the inputs with ``corrections`` applied, and from
-    the inputs as printed.  When ``ledger`` is given, every printed derived
-    cell (CTR, TPR, FPR, trapezoid, ratio, totals, AUC) is added as a claim:
-    ``exact`` when it matches at the printed precision (a cell that matches
-    only with a corrected input says so and names the root erratum, which
-    :func:`add_input_errata` records once), ``erratum`` with the evidence when
-    the paper's own inputs give another value.
+    the inputs as printed.
     """
     rows = []
     for panel in PANELS:
@@ -176,62 +251,18 @@ def compare_anomaly_table(ref: pd.DataFrame, table: str, ledger: Ledger | None =
     df = pd.DataFrame(rows)
     df["matches"] = [matches_printed(v, p) for v, p in zip(df["recomputed"], df["printed"])]
     df["matches_as_printed"] = [matches_printed(v, p) for v, p in zip(df["recomputed_as_printed"], df["printed"])]
-    if ledger is not None:
-        _add_cell_claims(ledger, table, df, corrections)
     return df
 
 
-def _add_cell_claims(ledger: Ledger, table: str, cells: pd.DataFrame, corrections: pd.DataFrame | None) -> None:
-    tid = table.replace("Table ", "T")
-    n = table.split()[1]
-    roots = ([] if corrections is None
-             else sorted(set(corrections.loc[corrections["source"] == table, "erratum_id"])))
-    for _, cell in cells.iterrows():
-        if cell["column"] in ("Avg pClick", "# clicks", "# no-clicks") and cell["row"] != "total":
-            continue  # inputs, not claims
-        cid = f"yi-{tid}{cell['panel']}-{cell['row'].replace(' ', '')}-{_slug(cell['column'])}"
-        where = f"{table}, panel {cell['panel']}, {cell['row']}, {cell['column']}"
-        evidence = None if cell["matches"] else _evidence(table, cells, cell)
-        note = ""
-        if cell["matches"] and not cell["matches_as_printed"]:
-            note = (f"a consequence of the input typo {', '.join(roots)}: reproduced from the corrected input; from the "
-                    f"input as printed it would be {cell['recomputed_as_printed']:.6g}")
-        ledger.printed(cid, table, f"{where} as printed", printed=cell["printed"], value=cell["recomputed"],
-                       erratum_note=evidence, note=note, evidence=(f"yi/table{n}_cells.csv",))
+def input_typo_table(ref: pd.DataFrame, corrections: pd.DataFrame) -> pd.DataFrame:
+    """Both readings (as printed, corrected) of every corrected input cell, tried on its whole panel.
 
-
-def add_input_errata(ledger: Ledger, ref: pd.DataFrame, corrections: pd.DataFrame, cells: dict) -> pd.DataFrame:
-    """One root ``erratum`` row per input typo of ``corrections``, proven by both readings of the input.
-
-    For each corrected cell both values (as printed, corrected) are tried
-    (:func:`input_hypotheses`); the erratum stands when the corrected value
-    leaves no printed derived cell of its panel inconsistent while the
-    printed one does.  ``cells`` is ``{table: compare_anomaly_table(...)}``,
-    whose consequence rows the erratum lists.  Returns the hypotheses table.
+    One row per reading (:func:`input_hypotheses`) with the correction's ``erratum_id``: the
+    number of printed derived cells of the panel each reading fails to reproduce.
     """
-    hyp = pd.concat([input_hypotheses(ref, c["source"], c["panel"], c["row"], c["column"], [c["printed"], c["corrected"]])
-                     .assign(erratum_id=c["erratum_id"], reading=["as printed", "corrected"])
-                     for _, c in corrections.iterrows()], ignore_index=True)
-    for root, grp in corrections.groupby("erratum_id", sort=True):
-        h = hyp[hyp["erratum_id"] == root]
-        bad_printed = int(h.loc[h["reading"] == "as printed", "n_inconsistent"].sum())
-        bad_corrected = int(h.loc[h["reading"] == "corrected", "n_inconsistent"].sum())
-        consequences = [f"{t} {r['panel']} {r['row']} {r['column']}" for t, df in cells.items() if t in set(grp["source"])
-                        for _, r in df.iterrows() if r["matches"] and not r["matches_as_printed"]]
-        where = "; ".join(f"{c['source']} panel {c['panel']} {c['row']} {c['column']}" for _, c in grp.iterrows())
-        first = grp.iloc[0]
-        proven = bad_corrected == 0 and bad_printed > 0
-        ledger.add(
-            root, first["source"], f"the input cell(s) {where} print {first['printed']}; the panels' own cells imply "
-            f"{first['corrected']}", paper_value=f"{first['printed']} (printed)", reproduced_value=first["corrected"],
-            criterion="with the corrected input every printed derived cell of the panel(s) is reproduced, with the "
-                      "printed input not",
-            status="erratum" if proven else "differs", kind="printed", evidence=(f"yi/table{first['source'].split()[1]}_typo.csv",),
-            note=(f"{bad_printed} inconsistent derived cells with the printed input, {bad_corrected} with the corrected one; "
-                  f"{grp.iloc[0]['reason']}; its consequences, reproduced exactly from the corrected input: "
-                  f"{'; '.join(consequences) or 'none'}"),
-        )
-    return hyp
+    return pd.concat([input_hypotheses(ref, c["source"], c["panel"], c["row"], c["column"], [c["printed"], c["corrected"]])
+                      .assign(erratum_id=c["erratum_id"], reading=["as printed", "corrected"])
+                      for _, c in corrections.iterrows()], ignore_index=True)
 
 
 def _slug(col: str) -> str:
@@ -287,17 +318,6 @@ def row_level_table(ref: pd.DataFrame, max_expanded_rows: int) -> pd.DataFrame:
     return row_level
 
 
-def add_row_level_claim(ledger: Ledger, row_level: pd.DataFrame, max_expanded_rows: int) -> None:
-    """Our check: the row-level AUC with tied scores equals the binned trapezoid AUC."""
-    ledger.check(
-        "yi-rowlevel-auc", "Tables 2-4",
-        "The AUC of the row-level samples (tied scores within a bin) equals the binned trapezoid AUC",
-        criterion=f"|row-level AUC - binned AUC| <= 1e-12 on every panel with <= {max_expanded_rows:,} rows",
-        holds=bool(len(row_level)) and bool((row_level["abs_diff"] <= 1e-12).all()),
-        reproduced_value=f"{len(row_level)} panels, max |diff| {row_level['abs_diff'].max():.1e}, "
-        f"largest {row_level['rows'].max():,} rows", kind="check", evidence="yi/rowlevel_auc.csv",
-    )
-
 # -- Table 1 ------------------------------------------------------------------------------
 def survey_table(ref: pd.DataFrame) -> pd.DataFrame:
     """Table 1 as printed, counts as numbers (blank = 0), in the paper's row order."""
@@ -337,71 +357,25 @@ def survey_checks(ref: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-# -- claims and figures ---------------------------------------------------------------------
-def add_survey_claims(ledger: Ledger, checks: pd.DataFrame) -> None:
-    """One claim per stated total of Table 1: ``exact`` if it adds up, ``erratum`` with the sums if not."""
-    for _, c in checks.iterrows():
-        cid = f"yi-T1-{c['check'].split()[0]}-{_slug(c['area'])}-{_slug(c['column'])}"
-        what = {"row total": f"{c['area']}: Total equals the sum over the metric columns",
-                "column total": f"Total row, {c['column']}: equals the sum over the four categories",
-                "sub-category sum": f"{c['area']}, {c['column']}: equals the sum of its sub-categories"}[c["check"]]
-        if c["adds_up"]:
-            ledger.add(cid, "Table 1", what, paper_value=c["printed"], reproduced_value=c["recomputed"],
-                       criterion="integer sum equals the printed count", status="exact")
-        else:
-            ledger.erratum(cid, "Table 1", what, printed=str(c["printed"]) if c["printed"] else "(blank)", value=c["recomputed"],
-                           evidence=(f"the sub-category counts sum to {c['recomputed']}, the printed category count is "
-                                     f"{c['printed']} (blank = 0); the column and row totals agree with the category "
-                                     "count, so a sub-category cell (or its column placement in the transcription) is off"))
-
-
 def _panel_ratio_spread(tab: pd.DataFrame) -> float:
     """Largest calibration error of a panel: max over bins of |log(avg pClick / actual CTR)|."""
     return float(np.abs(np.log(tab["Avg pClick / Actual CTR"])).max())
 
 
-def add_anomaly_claims(ledger: Ledger, ref: pd.DataFrame) -> pd.DataFrame:
-    """The three qualitative anomalies the paper draws from Tables 2-4, with fixed criteria.
-
-    Returns a summary (one row per panel: AUC, largest calibration error).
-    """
+def anomaly_summary(ref: pd.DataFrame) -> pd.DataFrame:
+    """One row per panel of Tables 2-4: recomputed AUC, largest calibration error, printed AUC."""
     rows = []
-    panels = {}
     for table in ANOMALY_TABLES:
         for panel in PANELS:
             tab, totals = recompute_panel(ref, table, panel)
-            panels[table, panel] = (tab, totals)
             rows.append(dict(table=table, panel=panel, auc=totals["AUC"], max_abs_log_calibration=_panel_ratio_spread(tab),
                              printed_auc=reference.lookup(ref, table, "total", "AUC", panel)))
-    (t2a, s2a), (t2b, s2b) = panels["Table 2", "a"], panels["Table 2", "b"]
-    ledger.check(
-        "yi-T2-anomaly", "Table 2", "A poorly fitted model (panel b) has a higher AUC than the well-fitted one (panel a)",
-        criterion="AUC(b) > AUC(a) and max_k |log(avg pClick/CTR)| of b > that of a",
-        holds=s2b["AUC"] > s2a["AUC"] and _panel_ratio_spread(t2b) > _panel_ratio_spread(t2a),
-        paper_value=f"{reference.lookup(ref, 'Table 2', 'total', 'AUC', 'b')} > {reference.lookup(ref, 'Table 2', 'total', 'AUC', 'a')}",
-        reproduced_value=f"{s2b['AUC']:.4f} > {s2a['AUC']:.4f}",
-    )
-    (t3a, s3a), (t3b, s3b) = panels["Table 3", "a"], panels["Table 3", "b"]
-    top = slice(0, 3)  # bins with avg pClick >= 0.01: the practical operating range
-    same_top = np.allclose(t3a[["TPR", "FPR"]].iloc[top], t3b[["TPR", "FPR"]].iloc[top], rtol=0, atol=1e-15)
-    ledger.check(
-        "yi-T3-anomaly", "Table 3",
-        "Moving samples at the low end of the score range changes AUC substantially while the ROC at the operating "
-        "points (pClick >= 0.01) is unchanged",
-        criterion="identical TPR and FPR in bins 1-3 and |AUC(a) - AUC(b)| >= 0.05",
-        holds=same_top and abs(s3a["AUC"] - s3b["AUC"]) >= 0.05,
-        paper_value=f"{reference.lookup(ref, 'Table 3', 'total', 'AUC', 'a')} vs {reference.lookup(ref, 'Table 3', 'total', 'AUC', 'b')}",
-        reproduced_value=f"{s3a['AUC']:.4f} vs {s3b['AUC']:.4f}",
-    )
-    (t4a, s4a), (t4b, s4b) = panels["Table 4", "a"], panels["Table 4", "b"]
-    ledger.check(
-        "yi-T4-anomaly", "Table 4", "A poorly fitted model (every bin over-predicts ~10x) has the same AUC as a well-fitted one",
-        criterion="|AUC(a) - AUC(b)| <= 1e-12 and avg pClick / CTR >= 9.5 in every bin of b",
-        holds=abs(s4a["AUC"] - s4b["AUC"]) <= 1e-12 and bool((t4b["Avg pClick / Actual CTR"] >= 9.5).all()),
-        paper_value=f"{reference.lookup(ref, 'Table 4', 'total', 'AUC', 'a')} = {reference.lookup(ref, 'Table 4', 'total', 'AUC', 'b')}",
-        reproduced_value=f"{s4a['AUC']:.6f} = {s4b['AUC']:.6f}",
-    )
     return pd.DataFrame(rows)
+
+
+def formula_table(rng=0) -> pd.DataFrame:
+    """Section 4.1's AUC recipe and properties (and Section 5.1's rank invariance) on random inputs."""
+    return _yi_formulas.auc_formula_rows(rng)
 
 
 def input_hypotheses(ref: pd.DataFrame, table: str, panel: str, row: str, column: str, candidates) -> pd.DataFrame:
@@ -447,3 +421,120 @@ def roc_figure(ref: pd.DataFrame):
     axes[0].set_ylabel("TPR")
     fig.tight_layout()
     return fig
+
+
+# -- the ledger -------------------------------------------------------------------------------
+#: Which rows of :func:`formula_table` back which formula claim.
+_FORMULA_ROWS = {"yi-S41-auc-recipe": [0], "yi-S41-auc-bounds": [1, 2, 3, 4], "yi-S51-auc-rank-invariant": [5]}
+
+
+def _add_survey(ledger: Ledger, checks: pd.DataFrame) -> None:
+    for _, c in checks.iterrows():
+        cid = f"yi-T1-{c['check'].split()[0]}-{_slug(c['area'])}-{_slug(c['column'])}"
+        what = {"row total": f"{c['area']}: Total equals the sum over the metric columns",
+                "column total": f"Total row, {c['column']}: equals the sum over the four categories",
+                "sub-category sum": f"{c['area']}, {c['column']}: equals the sum of its sub-categories"}[c["check"]]
+        why = (f"the sub-category counts sum to {c['recomputed']}, the printed category count is "
+               f"{c['printed'] or 'blank (= 0)'}; the column and row totals agree with the category count, so a "
+               "sub-category cell (or its column placement in the transcription) is off")
+        ledger.printed(cid, printed=str(int(c["printed"])), value=float(c["recomputed"]), detail=what,
+                       erratum_note=None if c["adds_up"] else why)
+
+
+def _add_cells(ledger: Ledger, cells: dict, corrections: pd.DataFrame | None) -> None:
+    """Every printed derived cell of Tables 2-4; a mismatch printed again in a later table is folded into its root."""
+    roots = {}  # (row, column, printed, recomputed) of a mismatching cell -> [its cell ids]
+    rows = []
+    for table, df in cells.items():
+        typos = ([] if corrections is None
+                 else sorted(set(corrections.loc[corrections["source"] == table, "erratum_id"])))
+        for _, cell in df.iterrows():
+            if cell["column"] in ("Avg pClick", "# clicks", "# no-clicks") and cell["row"] != "total":
+                continue  # inputs, not claims
+            cid = f"yi-{table.replace('Table ', 'T')}{cell['panel']}-{cell['row'].replace(' ', '')}-{_slug(cell['column'])}"
+            if not cell["matches"]:
+                roots.setdefault((cell["row"], cell["column"], cell["printed"], round(cell["recomputed"], 9)),
+                                 []).append((cid, table, df, cell))
+            rows.append((cid, table, df, cell, typos))
+    copies = {group[0][0]: [c for c, *_ in group[1:]] for group in roots.values()}
+    folded = {c for cs in copies.values() for c in cs}
+    for cid, table, df, cell, typos in rows:
+        if cid in folded:
+            continue
+        note = ""
+        if cell["matches"] and not cell["matches_as_printed"]:
+            note = (f"a consequence of the input typo {', '.join(typos)}: reproduced from the corrected input; from the "
+                    f"input as printed it would be {cell['recomputed_as_printed']:.6g}")
+        why = None
+        if not cell["matches"]:
+            why = _evidence(table, df, cell)
+            if copies.get(cid):
+                why += (f"; the same cell is printed identically in {', '.join(copies[cid])} (the same bins, copied): "
+                        "one typo, folded here and not counted again")
+        ledger.printed(cid, printed=cell["printed"], value=cell["recomputed"], erratum_note=why, note=note,
+                       detail=f"{table}, panel {cell['panel']}, {cell['row']}, {cell['column']}")
+
+
+def _add_input_errata(ledger: Ledger, corrections: pd.DataFrame, typo: pd.DataFrame, cells: dict) -> None:
+    """One root row per input typo of ``corrections``, proven by both readings of the input (``typo``)."""
+    for root, grp in corrections.groupby("erratum_id", sort=True):
+        h = typo[typo["erratum_id"] == root]
+        bad_printed = int(h.loc[h["reading"] == "as printed", "n_inconsistent"].sum())
+        bad_corrected = int(h.loc[h["reading"] == "corrected", "n_inconsistent"].sum())
+        consequences = [f"{t} {r['panel']} {r['row']} {r['column']}" for t, df in cells.items() if t in set(grp["source"])
+                        for _, r in df.iterrows() if r["matches"] and not r["matches_as_printed"]]
+        first = grp.iloc[0]
+        note = (f"{bad_printed} inconsistent derived cells with the printed input, {bad_corrected} with the corrected one; "
+                f"{first['reason']}; its consequences, reproduced exactly from the corrected input: "
+                f"{'; '.join(consequences) or 'none'}")
+        if bad_corrected == 0 and bad_printed > 0:
+            ledger.erratum(root, printed=f"{first['printed']} (printed)", value=first["corrected"], evidence=note)
+        else:
+            ledger.printed(root, printed=first["printed"], value=reference.parse_printed(first["corrected"]), note=note)
+
+
+def _add_anomalies(ledger: Ledger, ref: pd.DataFrame) -> None:
+    p = {(t, k): recompute_panel(ref, t, k) for t in ANOMALY_TABLES for k in PANELS}
+    auc = {key: totals["AUC"] for key, (_, totals) in p.items()}
+
+    def printed(t, k):
+        return reference.lookup(ref, t, "total", "AUC", k)
+
+    t2a, t2b = p["Table 2", "a"][0], p["Table 2", "b"][0]
+    ledger.check(
+        "yi-T2-anomaly", holds=auc["Table 2", "b"] > auc["Table 2", "a"]
+        and _panel_ratio_spread(t2b) > _panel_ratio_spread(t2a),
+        paper_value=f"{printed('Table 2', 'b')} > {printed('Table 2', 'a')}",
+        reproduced_value=f"{auc['Table 2', 'b']:.4f} > {auc['Table 2', 'a']:.4f}")
+    t3a, t3b = p["Table 3", "a"][0], p["Table 3", "b"][0]
+    top = slice(0, 3)  # bins with avg pClick >= 0.01: the practical operating range
+    same_top = np.allclose(t3a[["TPR", "FPR"]].iloc[top], t3b[["TPR", "FPR"]].iloc[top], rtol=0, atol=1e-15)
+    ledger.check(
+        "yi-T3-anomaly", holds=same_top and abs(auc["Table 3", "a"] - auc["Table 3", "b"]) >= 0.05,
+        paper_value=f"{printed('Table 3', 'a')} vs {printed('Table 3', 'b')}",
+        reproduced_value=f"{auc['Table 3', 'a']:.4f} vs {auc['Table 3', 'b']:.4f}")
+    t4b = p["Table 4", "b"][0]
+    ledger.check(
+        "yi-T4-anomaly", holds=abs(auc["Table 4", "a"] - auc["Table 4", "b"]) <= 1e-12
+        and bool((t4b["Avg pClick / Actual CTR"] >= 9.5).all()),
+        paper_value=f"{printed('Table 4', 'a')} = {printed('Table 4', 'b')}",
+        reproduced_value=f"{auc['Table 4', 'a']:.6f} = {auc['Table 4', 'b']:.6f}")
+
+
+def add_claims(ledger: Ledger, ref: pd.DataFrame, *, survey: pd.DataFrame, cells: dict, corrections: pd.DataFrame,
+               typo: pd.DataFrame, row_level: pd.DataFrame, formulas: pd.DataFrame) -> None:
+    """Fill :data:`CLAIMS` from the tables the notebook computed (:func:`survey_checks`,
+    :func:`compare_anomaly_table` per table, :func:`input_typo_table`, :func:`row_level_table`,
+    :func:`formula_table`)."""
+    _add_survey(ledger, survey)
+    _add_cells(ledger, cells, corrections)
+    _add_input_errata(ledger, corrections, typo, cells)
+    _add_anomalies(ledger, ref)
+    for cid, idx in _FORMULA_ROWS.items():
+        f = formulas.iloc[idx]
+        ledger.check(cid, holds=bool(f["holds"].all()),
+                     reproduced_value="; ".join(f"{r.formula}: {r.n_inputs} data sets, max |diff| {r.max_abs_diff:.1e}"
+                                                for r in f.itertuples()))
+    ledger.check("yi-rowlevel-auc", holds=bool(len(row_level)) and bool((row_level["abs_diff"] <= 1e-12).all()),
+                 reproduced_value=f"{len(row_level)} panels, max |diff| {row_level['abs_diff'].max():.1e}, "
+                                  f"largest {row_level['rows'].max():,} rows")
