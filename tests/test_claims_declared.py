@@ -172,3 +172,16 @@ def test_three_count_tables_never_add_a_prediction_to_the_printed_counts():
     assert rec.loc["yi", "total"] == 3 and rec.loc["yi", "exact"] == 1 and "not tested" not in rec.columns
     assert worlds.loc["yi", "total"] == 2 and worlds.loc["yi", "not tested"] == 1 and "exact" not in worlds.columns
     assert own.loc["yi", "calibration within-tolerance"] == 1 and own.loc["yi", "check holds"] == 1
+
+
+def test_gather_refuses_a_ledger_that_breaks_its_rules(tmp_path):
+    (tmp_path / "yi" / "claims").mkdir(parents=True)
+    (tmp_path / "yi" / "t.csv").write_text("x\n")
+    good = _row(evidence="yi/t.csv")
+    bad = _row(claim_id="y", kind="prediction", world="synthetic: w", reproduced_value="1.2", evidence="yi/t.csv",
+               status="within-tolerance")
+    pd.DataFrame([good], columns=claims.COLUMNS).to_csv(tmp_path / "yi" / "claims" / "nb.csv", index=False)
+    assert len(claims.gather(tmp_path)) == 1
+    pd.DataFrame([good, bad], columns=claims.COLUMNS).to_csv(tmp_path / "yi" / "claims" / "nb.csv", index=False)
+    with pytest.raises(ValueError, match="yi/y: a prediction is a seed sweep's interval"):
+        claims.gather(tmp_path)

@@ -73,9 +73,12 @@ def test_seed_sweep():
 
 def test_gather_writes_ledger_with_counts(tmp_path):
     for paper, nb, status in [("yi", "a", "exact"), ("yi", "b", "erratum"), ("rosset", "c", "differs")]:
+        out = OutputDir(paper, tmp_path)
+        out.table(pd.DataFrame({"x": [1]}), "t")
         L = Ledger(paper, nb)
-        L.add(f"{paper}-{nb}", "T", "s", paper_value=1, reproduced_value=1, criterion="c", status=status)
-        OutputDir(paper, tmp_path).claims(L)
+        L.add(f"{paper}-{nb}", "T", "s", paper_value=1, reproduced_value=1, criterion="c", status=status,
+              kind="printed", world="paper", evidence=f"{paper}/t.csv", note="why" if status == "differs" else "")
+        out.claims(L)
     df = gather(tmp_path)
     assert len(df) == 3
     assert (tmp_path / "yi" / "claims.csv").exists() and (tmp_path / "claims.csv").exists()

@@ -1196,8 +1196,10 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
     Writes ``<root>/<paper>/claims.csv`` (all claims of that paper),
     ``<root>/claims.csv`` and ``<root>/claims.md`` (every paper, with the
     count tables of :func:`count_table`).  Returns the combined frame.
-    Refuses (``ValueError``) unknown statuses or kinds, repeated claim ids
-    and evidence files that do not exist.
+    Refuses (``ValueError``) unknown statuses or kinds, repeated claim ids,
+    evidence files that do not exist, and rows that break the ledger's rules
+    (:func:`problems`: a kind that contradicts its value's origin, a
+    synthetic status not from its sweep and control, a row without evidence).
 
     Parameters
     ----------
@@ -1229,6 +1231,9 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
         write_table(df, root / paper / "claims")
         frames.append(df)
     all_claims = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
+    found = problems(all_claims)
+    if found:
+        raise ValueError(f"the ledger breaks {len(found)} of its rules (claims.problems): " + "; ".join(found[:10]))
     atomic_write_text(root / "claims.csv", to_csv(all_claims))
     tables = count_tables(all_claims)
     md = ["# Claims ledger", "",

@@ -700,18 +700,18 @@ def main(argv=None) -> int:
         print(f"\n{len(table)} row{'s' if len(table) != 1 else ''} changed ({summary})")
         return 0
     if args.command == "ledger":
-        from .claims import REPRODUCTION_KINDS, STATUSES, gather
+        from .claims import COUNT_TABLES, count_tables, gather
 
         with _inst.lock(FIGURES_DIR):
             for line in _inst.recover(FIGURES_DIR):
                 print(f"[ledger] {line}", file=sys.stderr, flush=True)
             df = gather()
             record_reproduce()
-        repro = df[df["kind"].isin(REPRODUCTION_KINDS)]
-        counts = ", ".join(f"{s} {int((repro['status'] == s).sum())}" for s in STATUSES)
-        rest = ", ".join(f"{int((df['kind'] == k).sum())} {k}s" for k in ("calibration", "check"))
-        print(f"claims ledger: {len(repro)} of the papers' numbers and claims ({counts}); and {rest} "
-              f"-> {_rel(FIGURES_DIR / 'claims.md')}")
+        print(f"claims ledger -> {_rel(FIGURES_DIR / 'claims.md')}")
+        for key, table in count_tables(df).items():
+            total = table.set_index("paper").loc["all"]
+            counts = ", ".join(f"{c} {int(v)}" for c, v in total.items() if c != "total" and int(v))
+            print(f"  {COUNT_TABLES[key]}: {counts or 'none'}")
         return 0
     if args.command == "lab-settings":
         print(f"JupyterLab settings: {lab_settings()}")
