@@ -43,6 +43,7 @@ from ._validation import (
     as_1d,
     as_labels,
     check_aligned,
+    check_bool,
     check_choice,
     check_consistent_length,
     check_finite,
@@ -195,8 +196,11 @@ def _resolve_n_classes(n_classes, named: dict, ndim: int = 2) -> int:
                              "return_inverse=True)) or `n_classes`")
         return k
     check_int(n_classes, "n_classes", low=1)
-    if int(n_classes) ** ndim >= 2**62:
-        raise ValueError(f"`n_classes` = {n_classes} makes a table of {n_classes}^{ndim} cells, beyond an int64 index")
+    # An explicit K is bounded like an inferred one: the dense table's memory must be justified by the data.
+    if int(n_classes) ** ndim > max(MAX_INFERRED_CELLS, 64 * n):
+        raise ValueError(f"`n_classes` = {n_classes} makes a dense table of {n_classes}^{ndim} cells for {n:,} items, "
+                         f"more than the bound max({MAX_INFERRED_CELLS:,}, 64 x items); relabel the classes present "
+                         "with np.unique(labels, return_inverse=True)")
     for name, a in named.items():
         bad = a >= n_classes
         if bad.any():
@@ -287,7 +291,7 @@ def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=Tr
         code = code * k + arrays["truth"]
         shape = (k, k, k)
     counts = np.bincount(code, minlength=k ** len(shape)).reshape(shape)
-    return counts / len(b) if normalize else counts
+    return counts / len(b) if check_bool(normalize, "normalize") else counts
 
 
 def _n_labels(n_classes, labels) -> int:
@@ -633,6 +637,7 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
     hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live, n_classes, method, classes
         As in :func:`online_adaptive_metrics`.
     n_boot : int, default 1000
+        Resamples, at most 10**6.
         Resamples of the offline set.
     level : float in (0, 1), default 0.95
     rng : None, int or numpy.random.Generator

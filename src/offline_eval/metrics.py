@@ -35,6 +35,7 @@ from ._validation import (
     check_int,
     check_real,
     check_finite,
+    floor_snapped,
     check_nonnegative,
     check_probability,
     check_sample_weight,
@@ -207,10 +208,14 @@ def _rates(tps, fps):
 
 
 def _check_counts(positives, negatives):
+    check_aligned(positives=positives, negatives=negatives)
     pos = check_nonnegative(positives, "positives")
     neg = check_nonnegative(negatives, "negatives")
     check_consistent_length(positives=pos, negatives=neg)
-    return pos, neg
+    # Counts may be weights at any scale (3e-170 or 1e300): one power-of-two rescale of both keeps
+    # every ratio's bits where nothing under- or overflowed and makes it finite where something did.
+    both = scale_weights(np.r_[pos, neg])
+    return both[:len(pos)], both[len(pos):]
 
 
 def roc_curve_from_counts(positives, negatives):
@@ -565,6 +570,13 @@ def normalized_mean_squared_error(y_true, y_pred, *, sample_weight=None) -> floa
     1.0
     """
     y, m, w = _check_residuals(y_true, y_pred, sample_weight)
+    # NMSE is scale-free but its squares are not: at 1e200 they overflow (nan), at 1e-200 underflow (0).
+    # Rescale responses and predictions by one power of two (exact) when, and only when, they are that
+    # extreme; ordinary data keep their bits.
+    top = max(float(np.max(np.abs(y))), float(np.max(np.abs(m))))
+    if top > 2.0**400 or 0 < top < 2.0**-400:
+        shift = -int(np.frexp(top)[1])
+        y, m = np.ldexp(y, shift), np.ldexp(m, shift)
     var = _mean((y - _mean(y, w)) ** 2, w)
     if var == 0.0:
         warn_undefined("NMSE is undefined when `y_true` is constant (zero variance); returning nan")
@@ -684,14 +696,18 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
     if by is None:
         s = p
     else:
+        check_aligned(y_true=y_true, by=by)
         s = check_finite(as_1d(by, "by"), "by")
         check_consistent_length(y_true=y, by=s)
     wt = np.ones(len(y)) if w is None else w
     order = np.argsort(s, kind="stable")
     s_sorted = s[order]
-    cum_before = np.cumsum(wt[order]) - wt[order]
+    # The bins from power-of-two-rescaled weights (no overflow at 1e308, the same bits otherwise), and a
+    # boundary that is an integer in exact arithmetic stays one at any weight scale (floor_snapped).
+    ws = scale_weights(wt)[order]
+    cum_before = np.cumsum(ws) - ws
     q = int(n_quantiles)
-    bins_sorted = np.minimum((q * cum_before / wt.sum()).astype(np.int64), q - 1)
+    bins_sorted = np.minimum(floor_snapped(q * cum_before / ws.sum(), len(ws)).astype(np.int64), q - 1)
     # tie rule: a tie group takes the bin of its first row
     first_of_group = np.r_[0, np.flatnonzero(np.diff(s_sorted)) + 1]
     group_len = np.diff(np.r_[first_of_group, len(s_sorted)])
@@ -775,6 +791,7 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
     y_true, y_pred : array-like of shape (n,)
     sample_weight : array-like of shape (n,), optional
     n_boot : int, default 1000
+        Resamples, at most 10**6 (a larger request is an error before any work).
     level : float in (0, 1), default 0.95
     rng : int, numpy.random.Generator or None
     **kwargs
