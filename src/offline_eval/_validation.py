@@ -42,6 +42,7 @@ import numpy as np
 __all__ = [
     "InputTypeError",
     "OfflineEvalWarning",
+    "as_array",
     "check_matrix",
     "check_work",
     "floor_snapped",
@@ -93,7 +94,7 @@ def reject_masked(x, name: str) -> None:
 MAX_CELLS = 1 << 30
 
 
-def check_work(size, name: str, value, *, limit: int = MAX_CELLS, what: str = "float64 cells") -> None:
+def check_work(size, name: str, value, *, limit: int = MAX_CELLS, what: str = "float64 cells", hint=None) -> None:
     """Raise a named ``ValueError`` when a request would allocate or loop over more than ``limit`` ``what``.
 
     Called before any work starts, so that a typo (``n_boot=10**9``) is an error, not a hang or an
@@ -101,7 +102,26 @@ def check_work(size, name: str, value, *, limit: int = MAX_CELLS, what: str = "f
     """
     if size > limit:
         raise ValueError(f"`{name}` = {value!r} asks for {int(size):,} {what}, more than the bound of "
-                         f"{int(limit):,}; use a smaller `{name}`")
+                         f"{int(limit):,}; {hint or f'use a smaller `{name}`'}")
+
+
+def as_array(x, name: str, dtype=np.float64) -> np.ndarray:
+    """``x`` (any shape) as an array of ``dtype``: no mask, and only numbers are converted.
+
+    ``np.asarray(x, dtype)`` would drop a mask, parse numeric strings, discard imaginary parts and
+    truncate ``0.5`` to the integer 0; here each is a named error.  An integer ``dtype`` takes integers
+    (and bools) only.
+    """
+    reject_masked(x, name)
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged lists and the like
+        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
+    want_int = np.dtype(dtype).kind in "iu"
+    kinds = "biu" if want_int else "biuf"
+    if arr.dtype.kind not in kinds and not (arr.size == 0 and arr.dtype.kind == "f"):
+        raise ValueError(f"`{name}` must hold {'integers' if want_int else 'numbers'}; got dtype {arr.dtype}")
+    return arr.astype(dtype, copy=False)
 
 
 def check_matrix(x, name: str, *, allow_empty: bool = False) -> np.ndarray:

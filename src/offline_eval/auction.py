@@ -845,9 +845,11 @@ class ClickLog:
         rows = len(impressions) + len(auctions)
         bound = max(MAX_LOG_CELLS, 64 * rows)
         check_work(n_q * n_c * n_s, "impressions", f"{n_q} queries x {n_c} candidates x {n_s} slots", limit=bound,
-                   what="cells of the dense (query, candidate, slot) tables")
+                   what="cells of the dense (query, candidate, slot) tables",
+                   hint="the log is too sparse for dense tables (queries with few, disjoint ads): split it by query")
         check_work(int(auctions[page_view].nunique()) * n_c, "auctions", f"{n_c} candidates per page view",
-                   limit=bound, what="cells of the dense (page view, candidate) bid table")
+                   limit=bound, what="cells of the dense (page view, candidate) bid table",
+                   hint="the log is too sparse for dense tables (page views with few of many ads): split it by query")
         clicks = check_nonnegative(impressions[click].to_numpy(), "impressions[click]")
         shown = (np.ones(len(impressions)) if count is None
                  else check_nonnegative(impressions[count].to_numpy(), "impressions[count]"))

@@ -34,7 +34,7 @@ import numpy as np
 
 from scipy.special import expit, logit
 
-from .._validation import check_int, check_rng
+from .._validation import as_array, check_int, check_rng
 from ..auction import PageViews, SponsoredWorld, sample_page_views
 
 __all__ = [
@@ -201,7 +201,7 @@ def distorted_pclick(ctr, rng=None, *, noise_sd=0.5, scale=1.0, low_ctr=0.005, l
     [0.01, 0.2]
     """
     rng = check_rng(rng)
-    c = np.asarray(ctr, dtype=np.float64)
+    c = as_array(ctr, "ctr")
     if c.size == 0 or not np.isfinite(c).all() or (c <= 0).any() or (c >= 1).any():
         raise ValueError("`ctr` must be a non-empty array of values in (0, 1)")
     _positive("noise_sd", noise_sd, allow_zero=True)
@@ -278,7 +278,7 @@ def overestimate_low_range(pclick, *, low_ctr=0.004, low_shift=4.0, width=None) 
     >>> bool((np.diff(q) > 0).all() and (q >= p).all()), (q / p).round(1).tolist()
     (True, [49.3, 24.0, 3.1, 1.1])
     """
-    p = np.asarray(pclick, dtype=np.float64)
+    p = as_array(pclick, "pclick")
     if p.size == 0 or not np.isfinite(p).all() or (p <= 0).any() or (p >= 1).any():
         raise ValueError("`pclick` must be a non-empty array of values in (0, 1)")
     if not 0 < low_ctr < 1:
