@@ -34,7 +34,7 @@ import numpy as np
 
 from scipy.special import expit, logit
 
-from .._validation import as_array, check_int, check_rng
+from .._validation import as_array, check_int, check_rng, check_work
 from ..auction import PageViews, SponsoredWorld, sample_page_views
 
 __all__ = [
@@ -136,6 +136,10 @@ def sample_ctr(n, rng=None, *, median=0.03, sd=0.7, junk_share=0.3, junk_factor=
     >>> bool(abs(np.median(c) / 0.03 - 1) < 0.05)
     True
     """
+    shape = (n,) if np.isscalar(n) else tuple(n)
+    for k in shape:
+        check_int(k, "n", low=0)
+    check_work(int(np.prod(shape, dtype=object)), "n", n)
     rng = check_rng(rng)
     for name, v in (("median", median), ("junk_factor", junk_factor), ("max_ctr", max_ctr)):
         if not 0 < v <= 1:
