@@ -237,6 +237,8 @@ def as_labels(x, name: str) -> np.ndarray:
         raise ValueError(f"`{name}` must be 1-D; got an array of shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"`{name}` must not be empty; got 0 elements")
+    if arr.dtype.kind in "cmMV":  # complex numbers, datetimes and raw records: not class labels
+        raise ValueError(f"`{name}` must hold labels (integers, strings, bools); got dtype {arr.dtype}")
     if arr.dtype.kind == "f":
         check_finite(arr, name)
     if arr.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in arr.tolist()):

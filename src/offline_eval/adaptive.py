@@ -41,6 +41,7 @@ from ._bootstrap import BootstrapCI, check_boot, percentile_ci
 from ._validation import (
     OfflineEvalWarning,
     as_1d,
+    as_array,
     as_labels,
     check_aligned,
     check_bool,
@@ -212,7 +213,7 @@ def _resolve_n_classes(n_classes, named: dict, ndim: int = 2) -> int:
 
 
 def _check_tensor(m, name: str, ndim: int) -> np.ndarray:
-    arr = np.asarray(m, dtype=np.float64)
+    arr = as_array(m, name)
     if arr.ndim != ndim or len(set(arr.shape)) != 1 or arr.shape[0] == 0:
         want = " x ".join(["K"] * ndim)
         raise ValueError(f"`{name}` must be a {want} array; got shape {arr.shape}")

@@ -36,6 +36,7 @@ from ._validation import (
     OfflineEvalWarning,
     InputTypeError,
     as_1d,
+    as_array,
     check_aligned,
     check_bool,
     check_choice,
@@ -370,6 +371,15 @@ class PageViews:
 
     query: np.ndarray
     bids: np.ndarray
+
+    def __post_init__(self):
+        check_aligned(query=self.query, bids=self.bids)
+        q = as_array(self.query, "query", np.int64)
+        b = check_matrix(self.bids, "bids", allow_empty=True)
+        if q.ndim != 1 or len(q) != len(b):
+            raise ValueError(f"`query` must be 1-D with one entry per row of `bids`; got shapes {q.shape} and {b.shape}")
+        if (b < 0).any():
+            raise ValueError(f"`bids` must be non-negative; got {int((b < 0).sum())} negative values")
 
     def __len__(self) -> int:
         return len(self.query)

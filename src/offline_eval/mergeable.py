@@ -99,6 +99,30 @@ def _weight_scale(w: np.ndarray) -> int:
     return int(np.frexp(top)[1])
 
 
+def _check_fields(obj, names, *, ndim=None, labels=()):
+    """The array fields of an accumulator built directly: no mask, numbers only, one row each per entry."""
+    ndim = ndim or {}
+    check_aligned(**{k: getattr(obj, k) for k in (*labels, *names)})
+    lengths = {}
+    for k in labels:
+        reject_masked(getattr(obj, k), k)
+        arr = np.asarray(getattr(obj, k))
+        if arr.dtype.kind in "cmMV":
+            raise ValueError(f"`{k}` must hold labels (integers, strings, bools); got dtype {arr.dtype}")
+        lengths[k] = arr
+    for k in names:
+        arr = as_1d(getattr(obj, k), k, dtype=None, allow_empty=True) if ndim.get(k, 1) == 1 else None
+        if arr is None:
+            reject_masked(getattr(obj, k), k)
+            arr = np.asarray(getattr(obj, k))
+            if arr.dtype.kind not in "biuf" and arr.size:
+                raise ValueError(f"`{k}` must be numeric; got dtype {arr.dtype}")
+            if arr.ndim != ndim[k]:
+                raise ValueError(f"`{k}` must be {ndim[k]}-D; got shape {arr.shape}")
+        lengths[k] = arr
+    check_consistent_length(**lengths)
+
+
 def _check_other(self, other):
     if not isinstance(other, type(self)):
         raise InputTypeError(f"`other` must be a {type(self).__name__} (the accumulator of another chunk); "
@@ -122,6 +146,9 @@ class ScoreCounts:
     neg: np.ndarray
     resolution: float | None = None
     scale: int = 0  #: ``pos`` and ``neg`` are the weights times ``2**-scale`` (0 unless the weights are extreme)
+
+    def __post_init__(self):
+        _check_fields(self, ("values", "pos", "neg"))
 
     @classmethod
     def from_arrays(cls, y_true, y_score, sample_weight=None, *, resolution=None) -> ScoreCounts:
@@ -455,6 +482,9 @@ class JointCounts:
     cells: np.ndarray
     counts: np.ndarray
 
+    def __post_init__(self):
+        _check_fields(self, ("cells", "counts"), ndim={"cells": 2})
+
     @classmethod
     def from_arrays(cls, hyp_b, hyp_c, truth=None) -> JointCounts:
         """The accumulator of one chunk of a log.
@@ -537,6 +567,9 @@ class UtilitySums:
     wse: np.ndarray
     eu: np.ndarray  # (n_groups, n_betas)
     betas: tuple = field(default=())
+
+    def __post_init__(self):
+        _check_fields(self, ("n", "utility", "wse", "eu"), ndim={"eu": 2}, labels=("groups",))
 
     @classmethod
     def from_arrays(cls, group, a, v, p, c, *, betas=()) -> UtilitySums:

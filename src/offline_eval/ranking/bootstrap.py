@@ -77,7 +77,7 @@ def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng
         raise ValueError(f"`measure` must be one of {sorted(MEASURES)} or a callable; got {measure!r}")
     check_int(n_boot, "n_boot", low=2, high=MAX_BOOT)
     check_aligned(y_true=y_true, pred_a=pred_a, pred_b=pred_b)
-    y, a = check_pair(y_true, pred_a)
+    y, a = check_pair(y_true, pred_a, names=("y_true", "pred_a"))
     b = check_finite(as_1d(pred_b, "pred_b"), "pred_b")
     check_consistent_length(y_true=y, pred_b=b)
     gen = check_rng(rng)

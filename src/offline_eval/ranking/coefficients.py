@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import ndtri
 
-from .._validation import check_bool, check_real, warn_undefined
+from .._validation import check_bool, check_nonnegative, check_real, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
 from ._pairs import average_ranks, check_pair, pair_counts, tau_from_counts
 
@@ -242,6 +242,7 @@ def tau_variance_from_concordance(C: np.ndarray) -> float:
     C : ndarray of shape (n,)
         Per-observation concordance counts :math:`C_i` (:func:`concordance_counts`), ties counting 1/2.
     """
+    C = check_nonnegative(C, "C")
     n = len(C)
     s = float(C.sum())
     q = float(np.dot(C, C))

@@ -76,6 +76,7 @@ def apportion(weights, total: int, *, capacity=None) -> np.ndarray:
     >>> apportion([1, 1, 4], 10).tolist()        # quotas 5/3, 5/3, 20/3: equal remainders, by index
     [2, 2, 6]
     """
+    check_aligned(weights=weights, capacity=capacity)
     w = as_array(weights, "weights")
     shape = w.shape
     w = w.ravel()
@@ -260,6 +261,7 @@ def two_model_world(n: int, *, accuracy_b, accuracy_c, prior, error_correlation:
     """
     check_int(n, "n", low=1, high=1 << 31)
     rng = check_rng(rng)
+    check_aligned(prior=prior, accuracy_b=accuracy_b, accuracy_c=accuracy_c)
     prior = as_array(prior, "prior")
     k = prior.size
     acc_b, acc_c = as_array(accuracy_b, "accuracy_b"), as_array(accuracy_c, "accuracy_c")
