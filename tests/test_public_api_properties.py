@@ -502,3 +502,67 @@ def test_scale(key):
                 ba.arguments[name] = np.ldexp(ba.arguments[name], power)
             got = project(_run(fn, ba))
             assert _same(got, expected, rel=1e-12), f"{group} times 2**{power} changed the result"
+
+
+# -- the Dask and mergeable paths: the in-memory answer, or the same kind of named error -------------------------
+_PAIRS = {  # ondask function -> in-memory function, both of (label, prob/score, weight)
+    "roc_auc_score": "roc_auc_score", "log_loss": "log_loss", "rig_score": "rig_score",
+    "mean_squared_error": "mean_squared_error", "calibration_ratio": "calibration_ratio",
+    "prediction_error": "prediction_error",
+}
+
+
+def _outcome(f, *args, **kwargs):
+    """``("value", x)``, ``("nan+warning", None)`` or ``("error", type)``; a nan without a warning fails."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            x = f(*args, **kwargs)
+        except (ValueError, TypeError) as exc:
+            assert "`" in str(exc), f"unnamed error: {exc}"
+            return ("error", ValueError if isinstance(exc, ValueError) else TypeError)
+    if isinstance(x, float) and math.isnan(x):
+        assert any(issubclass(w.category, OfflineEvalWarning) for w in caught), "nan without a warning"
+        return ("nan+warning", None)
+    return ("value", x)
+
+
+@pytest.mark.parametrize("case", ["plain", "tiny", "huge", "empty", "zero_weight", "one_class", "one_row"])
+@pytest.mark.parametrize("name", sorted(_PAIRS))
+def test_dask_and_memory_agree(name, case):
+    import dask.dataframe as dd
+
+    from offline_eval import metrics, ondask
+
+    rng = np.random.default_rng(abs(hash((name, case))) % 2**32)
+    n = {"empty": 0, "one_row": 1}.get(case, 40)
+    y = rng.integers(0, 2, n) if case != "one_class" else np.ones(n, int)
+    p = rng.uniform(0.01, 0.99, n).round(2)
+    w = rng.uniform(0.5, 2.0, n) * {"tiny": 1e-300, "huge": 1e300, "zero_weight": 0.0}.get(case, 1.0)
+    df = pd.DataFrame({"click": y, "p": p, "w": w})
+    mem = _outcome(getattr(metrics, _PAIRS[name]), y, p, sample_weight=w)
+    dsk = _outcome(getattr(ondask, name), dd.from_pandas(df, npartitions=3), "click", "p", weight="w")
+    assert mem[0] == dsk[0], (mem, dsk)
+    if mem[0] == "value":
+        assert dsk[1] == pytest.approx(mem[1], rel=1e-9, abs=1e-12)
+    else:
+        assert mem[1] == dsk[1]
+
+
+def test_dask_quantiles_and_a_missing_parquet_column(tmp_path):
+    import dask.dataframe as dd
+
+    from offline_eval import metrics, ondask
+
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"click": rng.integers(0, 2, 60), "p": rng.uniform(size=60).round(1), "w": rng.integers(1, 4, 60) * 1e300})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)
+        mem = metrics.quantile_breakdown(df.click, df.p, sample_weight=df.w, n_quantiles=4)
+        dsk = ondask.quantile_breakdown(dd.from_pandas(df, npartitions=4), "click", "p", weight="w", n_quantiles=4)
+    pd.testing.assert_frame_equal(dsk[["quantile", "score_lo", "score_hi"]], mem[["quantile", "score_lo", "score_hi"]],
+                                  check_dtype=False)
+    np.testing.assert_allclose(dsk["log_loss"], mem["log_loss"], rtol=1e-9)
+    df.to_parquet(tmp_path / "log.parquet")
+    with pytest.raises(ValueError, match=r"`data` has no column\(s\) \['nope'\]"):
+        ondask.log_loss(tmp_path, "click", "nope")

@@ -250,6 +250,8 @@ class LossSums:
     wabs: float = 0.0
     eps: float = LOG_LOSS_EPS
     scale: int = 0  #: the weighted sums are stored times ``2**-scale`` (0 unless the weights are extreme)
+    n_pos: float = 0.0  #: rows with a click and a positive weight (whether both classes are present is exact)
+    n_neg: float = 0.0  #: rows without a click and with a positive weight
 
     @classmethod
     def from_arrays(cls, y_true, y_prob, sample_weight=None, *, eps=LOG_LOSS_EPS) -> LossSums:
@@ -272,7 +274,8 @@ class LossSums:
         d = y - p
         return cls(float(y.size), float(w.sum()), float(np.dot(w, y)), float(np.dot(w, p)),
                    float(np.dot(w, pointwise_log_loss(y, p, eps))) if y.size else 0.0,
-                   float(np.dot(w, d * d)), float(np.dot(w, np.abs(d))), float(eps), scale)
+                   float(np.dot(w, d * d)), float(np.dot(w, np.abs(d))), float(eps), scale,
+                   float(np.count_nonzero((w > 0) & (y == 1))), float(np.count_nonzero((w > 0) & (y == 0))))
 
     def merge(self, other: LossSums) -> LossSums:
         """The accumulator of both chunks (this one and ``other``): as if filled from their rows at once.
@@ -287,7 +290,8 @@ class LossSums:
             raise ValueError(f"cannot merge sums with eps {self.eps} and {other.eps}")
         scale = max(self.scale, other.scale)
         a, b = self._at(scale), other._at(scale)
-        return LossSums(*(a[k] + b[k] for k in _SUMS), eps=self.eps, scale=scale)
+        return LossSums(*(a[k] + b[k] for k in _SUMS), eps=self.eps, scale=scale, n_pos=self.n_pos + other.n_pos,
+                        n_neg=self.n_neg + other.n_neg)
 
     def _at(self, scale: int) -> dict:
         """The sums as stored at ``2**-scale`` (the row count is never scaled)."""
@@ -316,7 +320,10 @@ class LossSums:
 
     def rig_score(self) -> float:
         """Relative information gain ``1 - log loss / H(ctr)`` (nan, with a warning, when every label is equal)."""
-        h = entropy(self.ctr())
+        # one class present is decided on the row counts, not on a weighted CTR that may round below 1
+        # (sums built directly, without the row counts, fall back on the CTR)
+        known = self.n_pos + self.n_neg > 0
+        h = entropy(self.ctr()) if not known or (self.n_pos > 0 and self.n_neg > 0) else 0.0
         if h > 0:
             return 1.0 - self.log_loss() / h
         if self.w > 0:

@@ -418,7 +418,10 @@ def rig_score(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label
     y, p, w = _check_probs(y_true, y_prob, sample_weight, pos_label=pos_label)
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
     gamma = _mean(y, w)
-    h = entropy(gamma)
+    # One class present is decided on the labels, not on the weighted mean: with weights, the mean of
+    # all-ones labels can round to 0.9999999999999999, whose tiny entropy would give a huge negative RIG.
+    present = y if w is None else y[w > 0]
+    h = entropy(gamma) if present.min() != present.max() else 0.0
     if h == 0.0:
         warn_undefined(f"RIG is undefined when the data's CTR is {gamma:g} (zero entropy); returning nan")
         return float("nan")
@@ -735,7 +738,10 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
         ctr = clicks / wsum
         avg_p = psum / wsum
         ll = lsum / wsum
-        h = np.array([entropy(g) for g in ctr])
+        # a bin with one class has zero entropy, whatever its weighted CTR rounds to (see rig_score)
+        pos_rows = np.bincount(b, weights=((wt > 0) & (y == 1)).astype(np.float64), minlength=q)
+        neg_rows = np.bincount(b, weights=((wt > 0) & (y == 0)).astype(np.float64), minlength=q)
+        h = np.array([entropy(g) if a > 0 and z > 0 else 0.0 for g, a, z in zip(ctr, pos_rows, neg_rows)])
         rig_b = np.where(h > 0, 1.0 - ll / np.where(h > 0, h, 1.0), np.nan)
         cal = np.where(clicks > 0, avg_p / np.where(clicks > 0, ctr, 1.0), np.nan)
         total_loss = lsum.sum()
