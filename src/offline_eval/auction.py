@@ -720,8 +720,11 @@ class ClickLog:
         N, C = (_check_counts_3d(x, name) for x, name in ((impressions, "impressions"), (clicks, "clicks")))
         if N.ndim != 3 or N.shape != C.shape:
             raise ValueError(f"`impressions` and `clicks` must be 3-D arrays of one shape; got {N.shape} and {C.shape}")
-        if not (np.isfinite(N).all() and np.isfinite(C).all()) or (N < 0).any() or (C < 0).any() or (C > N).any():
-            raise ValueError("`clicks` must satisfy 0 <= clicks <= impressions (finite)")
+        for name, x in (("impressions", N), ("clicks", C)):
+            if not np.isfinite(x).all() or (x < 0).any():
+                raise ValueError(f"`{name}` must be finite and non-negative")
+        if (C > N).any():
+            raise ValueError("`clicks` must satisfy 0 <= clicks <= impressions")
         check_int(n_mainline, "n_mainline", low=0, high=N.shape[2])
         if page_views.bids.shape[1] != N.shape[1]:
             raise ValueError(f"`page_views` have {page_views.bids.shape[1]} candidates, the counts {N.shape[1]}")

@@ -99,7 +99,7 @@ def _weight_scale(w: np.ndarray) -> int:
     return int(np.frexp(top)[1])
 
 
-def _check_fields(obj, names, *, ndim=None, labels=()):
+def _check_fields(obj, names, *, ndim=None, labels=(), nonnegative=()):
     """The array fields of an accumulator built directly: no mask, numbers only, one row each per entry."""
     ndim = ndim or {}
     check_aligned(**{k: getattr(obj, k) for k in (*labels, *names)})
@@ -119,6 +119,10 @@ def _check_fields(obj, names, *, ndim=None, labels=()):
                 raise ValueError(f"`{k}` must be numeric; got dtype {arr.dtype}")
             if arr.ndim != ndim[k]:
                 raise ValueError(f"`{k}` must be {ndim[k]}-D; got shape {arr.shape}")
+        if arr.dtype.kind == "f":
+            check_finite(arr.ravel(), k)
+        if k in nonnegative and (arr < 0).any():
+            raise ValueError(f"`{k}` must be non-negative; got min {arr.min()!r}")
         lengths[k] = arr
     check_consistent_length(**lengths)
 
@@ -148,7 +152,7 @@ class ScoreCounts:
     scale: int = 0  #: ``pos`` and ``neg`` are the weights times ``2**-scale`` (0 unless the weights are extreme)
 
     def __post_init__(self):
-        _check_fields(self, ("values", "pos", "neg"))
+        _check_fields(self, ("values", "pos", "neg"), nonnegative=("pos", "neg"))
 
     @classmethod
     def from_arrays(cls, y_true, y_score, sample_weight=None, *, resolution=None) -> ScoreCounts:
@@ -490,7 +494,7 @@ class JointCounts:
     counts: np.ndarray
 
     def __post_init__(self):
-        _check_fields(self, ("cells", "counts"), ndim={"cells": 2})
+        _check_fields(self, ("cells", "counts"), ndim={"cells": 2}, nonnegative=("cells", "counts"))
 
     @classmethod
     def from_arrays(cls, hyp_b, hyp_c, truth=None) -> JointCounts:
@@ -576,7 +580,7 @@ class UtilitySums:
     betas: tuple = field(default=())
 
     def __post_init__(self):
-        _check_fields(self, ("n", "utility", "wse", "eu"), ndim={"eu": 2}, labels=("groups",))
+        _check_fields(self, ("n", "utility", "wse", "eu"), ndim={"eu": 2}, labels=("groups",), nonnegative=("n", "wse"))
 
     @classmethod
     def from_arrays(cls, group, a, v, p, c, *, betas=()) -> UtilitySums:

@@ -386,6 +386,10 @@ def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: f
     """
     rng = check_rng(rng)
     m_l = as_array(m_bc_live, "m_bc_live")
+    if m_l.ndim != 2 or m_l.shape[0] != m_l.shape[1] or m_l.size == 0:
+        raise ValueError(f"`m_bc_live` must be a K x K table; got shape {m_l.shape}")
+    if not np.isfinite(m_l).all() or (m_l < 0).any() or not m_l.sum() > 0:
+        raise ValueError("`m_bc_live` must be finite, non-negative and not all zero")
     k = m_l.shape[0]
     factor = np.exp(sigma * rng.standard_normal((k, k)))
     if not (np.isfinite(sigma) and sigma >= 0):
