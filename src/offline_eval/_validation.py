@@ -46,6 +46,7 @@ __all__ = [
     "check_matrix",
     "check_work",
     "floor_snapped",
+    "integer_weights",
     "reject_masked",
     "as_1d",
     "as_labels",
@@ -138,19 +139,27 @@ def check_matrix(x, name: str, *, allow_empty: bool = False) -> np.ndarray:
     return check_finite(arr.astype(np.float64, copy=False), name)
 
 
-def floor_snapped(t: np.ndarray, n: int) -> np.ndarray:
+def floor_snapped(t: np.ndarray, n: int, *, exact: bool = False) -> np.ndarray:
     """``floor(t)``, except that a ``t`` within rounding error of an integer counts as that integer.
 
     A bin index ``floor(q * W_before / W)`` computed in floats hinges on the last bits when the exact
     value is an integer (equal weights, or weights all divided by 3): ``2.9999999999999996`` would be bin
     2 at one weight scale and bin 3 at another.  The tolerance, ``(n + 1) * 2**-50`` relative, covers the
     rounding of a cumulative sum of ``n`` terms; exact ratios of integer weights (totals below ~2**40)
-    are never that close to an integer without being one, so their bins are unchanged.
+    are never that close to an integer without being one, so their bins are unchanged.  With ``exact``
+    (integer weights whose sums are exact in float64) nothing is snapped at all: plain ``floor``.
     """
     t = np.asarray(t, dtype=np.float64)
+    if exact:
+        return np.floor(t)
     r = np.rint(t)
     near = np.abs(t - r) <= (n + 1) * 2.0**-50 * np.maximum(np.abs(t), 1.0)
     return np.where(near, r, np.floor(t))
+
+
+def integer_weights(w) -> bool:
+    """True when every weight is an integer and their total below 2**53: every partial sum is then exact."""
+    return w is None or bool(np.all(w == np.floor(w)) and float(np.sum(w)) < 2.0**53)
 
 
 def warn_undefined(message: str, *, stacklevel: int = 3) -> None:

@@ -56,6 +56,7 @@ from ._validation import (
     check_nonnegative,
     check_real,
     floor_snapped,
+    integer_weights,
     reject_masked,
     warn_undefined,
 )
@@ -109,6 +110,8 @@ def _check_fields(obj, names, *, ndim=None, labels=(), nonnegative=()):
         arr = np.asarray(getattr(obj, k))
         if arr.dtype.kind in "cmMV":
             raise ValueError(f"`{k}` must hold labels (integers, strings, bools); got dtype {arr.dtype}")
+        if arr.dtype.kind == "f":
+            check_finite(arr.ravel(), k)
         lengths[k] = arr
     for k in names:
         arr = as_1d(getattr(obj, k), k, dtype=None, allow_empty=True) if ndim.get(k, 1) == 1 else None
@@ -390,7 +393,8 @@ class QuantileSums:
         below = np.cumsum(wt) - wt
         q = int(n_quantiles)
         # the rule of quantile_breakdown: a bin boundary exact in real arithmetic is not moved by rounding
-        bins = np.minimum(floor_snapped(q * below / wt.sum(), len(wt)).astype(np.int64), q - 1)
+        exact = first_pass.scale == 0 and integer_weights(wt)
+        bins = np.minimum(floor_snapped(q * below / wt.sum(), len(wt), exact=exact).astype(np.int64), q - 1)
         return first_pass.values, bins
 
     @classmethod

@@ -36,6 +36,7 @@ from ._validation import (
     check_real,
     check_finite,
     floor_snapped,
+    integer_weights,
     check_nonnegative,
     check_probability,
     check_sample_weight,
@@ -710,7 +711,8 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
     ws = scale_weights(wt)[order]
     cum_before = np.cumsum(ws) - ws
     q = int(n_quantiles)
-    bins_sorted = np.minimum(floor_snapped(q * cum_before / ws.sum(), len(ws)).astype(np.int64), q - 1)
+    bins_sorted = np.minimum(floor_snapped(q * cum_before / ws.sum(), len(ws), exact=integer_weights(w)).astype(np.int64),
+                             q - 1)
     # tie rule: a tie group takes the bin of its first row
     first_of_group = np.r_[0, np.flatnonzero(np.diff(s_sorted)) + 1]
     group_len = np.diff(np.r_[first_of_group, len(s_sorted)])
@@ -829,7 +831,9 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
         y = check_binary(y_true, "y_true", pos_label=extra.pop("pos_label"))
     else:
         y = np.asarray(as_1d(y_true, "y_true", dtype=None))
-    p = as_1d(y_pred, "y_pred")
+    p = check_finite(as_1d(y_pred, "y_pred"), "y_pred")
+    if y.dtype.kind == "f":
+        check_finite(y, "y_true")
     check_consistent_length(y_true=y, y_pred=p)
     w = check_sample_weight(sample_weight, len(y))
     value = float(metric(y, p, **({"sample_weight": w} if w is not None else {}), **extra))

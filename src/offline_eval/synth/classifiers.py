@@ -267,6 +267,9 @@ def two_model_world(n: int, *, accuracy_b, accuracy_c, prior, error_correlation:
     acc_b, acc_c = as_array(accuracy_b, "accuracy_b"), as_array(accuracy_c, "accuracy_c")
     if acc_b.shape != (k,) or acc_c.shape != (k,):
         raise ValueError(f"`accuracy_b` and `accuracy_c` must have shape ({k},); got {acc_b.shape}, {acc_c.shape}")
+    for name, acc in (("accuracy_b", acc_b), ("accuracy_c", acc_c)):
+        if not (np.isfinite(acc).all() and ((acc >= 0) & (acc <= 1)).all()):
+            raise ValueError(f"`{name}` must hold accuracies in [0, 1]; got {acc.tolist()}")
     if not 0 <= error_correlation < 1:
         raise ValueError(f"`error_correlation` must be in [0, 1); got {error_correlation}")
     q = random_confusion(k, confusion_concentration, rng=rng) if confusion is None else as_array(confusion, "confusion")
