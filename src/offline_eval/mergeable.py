@@ -228,7 +228,10 @@ class ScoreCounts:
         if self.resolution is None:
             return 0.0
         p, n = self.pos.sum(), self.neg.sum()
-        return float(np.dot(self.pos, self.neg) / (2.0 * p * n)) if p > 0 and n > 0 else float("nan")
+        if p > 0 and n > 0:
+            return float(np.dot(self.pos, self.neg) / (2.0 * p * n))
+        warn_undefined("the AUC (and its error bound) is undefined with only one class present; returning nan")
+        return float("nan")
 
 
 # -- losses and calibration ----------------------------------------------------------------------------
