@@ -236,7 +236,9 @@ def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=Tr
     truth : array-like of shape (n,), optional
         Ground-truth classes.  Without it the result is ``M_BC``.
     n_classes : int, optional
-        K for codes.  Default: the largest code seen plus one.
+        K for codes.  Default: the largest code seen plus one.  The dense
+        table's K^2 (K^3 with ``truth``) cells are bounded by
+        ``max(10**7, 64 n)``, given or inferred (a named error otherwise).
     normalize : bool, default True
         Divide the counts by ``n`` (the paper's definition); ``False``
         returns the integer counts.

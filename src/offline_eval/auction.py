@@ -392,7 +392,8 @@ def sample_page_views(world: SponsoredWorld, n, rng=None) -> PageViews:
     ----------
     world : SponsoredWorld
     n : int >= 1
-        Number of page views.
+        Number of page views; ``n * n_candidates`` at most 2**30 (the bids
+        are held in memory).
     rng : None, int or numpy.random.Generator
 
     Examples
@@ -629,7 +630,7 @@ def ab_test(world: SponsoredWorld, control, treatment, *, n_page_views=200_000, 
     control, treatment : tuple (pclick, OperatingPoint)
         Each arm's model (pClick per (query, ad)) and operating point.
     n_page_views : int, default 200_000
-        Page views per arm.
+        Page views per arm; ``n_page_views * n_candidates`` at most 2**30.
     rng : int, Generator or None
 
     Returns

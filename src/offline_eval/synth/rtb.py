@@ -184,7 +184,8 @@ def expected_ab(networks: pd.DataFrame, *, n_contexts: int = 400_000, ctr_sigma:
         ``RTBWorld.networks`` (one row per network with its knobs).
     n_contexts : int, default 400_000
         Contexts ``(z, w)`` drawn per network to average over; the click and
-        the competing bid are integrated in closed form.
+        the competing bid are integrated in closed form; ``n_contexts`` times
+        the networks at most 2**30.
     ctr_sigma, value_sigma, price_corr : float
         The world's knobs (``RTBWorld.params``).
     rng : int, numpy.random.Generator or None

@@ -106,7 +106,7 @@ def sample_ctr(n, rng=None, *, median=0.03, sd=0.7, junk_share=0.3, junk_factor=
     Parameters
     ----------
     n : int or tuple of int
-        Shape of the output.
+        Shape of the output, at most 2**30 values.
     rng : int, Generator or None
     median : float, default 0.03
         Median CTR of relevant ads.
