@@ -264,7 +264,7 @@ def two_model_world(n: int, *, accuracy_b, accuracy_c, prior, error_correlation:
     check_aligned(prior=prior, accuracy_b=accuracy_b, accuracy_c=accuracy_c)
     prior = as_array(prior, "prior")
     if prior.ndim != 1 or prior.size == 0 or not np.isfinite(prior).all() or (prior < 0).any() \
-            or abs(math.fsum(prior) - 1.0) > 1e-9:
+            or abs(math.fsum(prior) - 1.0) > 1.5e-8:  # numpy's own tolerance for the draw below
         raise ValueError("`prior` must be a non-empty 1-D distribution (finite, non-negative, summing to 1); "
                          f"got {prior.tolist()[:8]}")
     k = prior.size
