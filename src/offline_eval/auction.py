@@ -1058,8 +1058,8 @@ def cross_validate_min_impressions(page_views: PageViews, impressions: Impressio
     check_int(n_folds, "n_folds", low=2, high=max(2, len(page_views)))
     for name, k in (("n_queries", n_queries), ("n_candidates", n_candidates), ("n_slots", n_slots)):
         check_int(k, name, low=1)
-    check_work(n_queries * n_candidates * n_slots, "n_queries", n_queries, limit=max(MAX_LOG_CELLS, 64 * len(impressions.query)),
-               what="cells of the dense (query, candidate, slot) tables")
+    check_work(n_queries * n_candidates * n_slots, "n_queries", n_queries,
+               limit=max(MAX_LOG_CELLS, 64 * len(impressions.query)), what="cells of the dense (query, candidate, slot) tables")
     if len(grid) > 1000:
         raise ValueError(f"`grid` must hold at most 1000 thresholds; got {len(grid)}")
     check_int(n_iter, "n_iter", low=0, high=10**6)

@@ -8,7 +8,16 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._bootstrap import MAX_BOOT
-from .._validation import as_1d, check_aligned, check_consistent_length, check_finite, check_int, check_real, check_rng, warn_undefined
+from .._validation import (
+    as_1d,
+    check_aligned,
+    check_consistent_length,
+    check_finite,
+    check_int,
+    check_real,
+    check_rng,
+    warn_undefined,
+)
 from ._pairs import check_pair
 from .coefficients import MEASURES
 
