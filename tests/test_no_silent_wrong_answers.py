@@ -268,3 +268,173 @@ def test_bootstrap_oam_accuracy_resamples_the_offline_sample():
         assert ci.value == est.accuracy and ci.low < ci.value < ci.high
     live_acc_c = float((c == g).mean())
     assert r.candidate.low - 0.05 < live_acc_c < r.candidate.high + 0.05
+
+
+# -- issue 22: one example per cause, each a right value or a named error ------------------------------------------
+def _named(exc_type, name, f, *args, **kwargs):
+    with pytest.raises(exc_type, match=f"`{name}`"):
+        f(*args, **kwargs)
+
+
+def test_issue22_cause1_pandas_inputs_aligned_or_refused():
+    from offline_eval import mergeable
+
+    a, v, p = pd.Series([0, 1, 0, 1]), pd.Series([1.0, 2.0, 3.0, 4.0]), pd.Series([0.5, 0.5, 0.9, 0.9])
+    c = pd.Series([0.1, 0.2, 0.3, 0.4])
+    assert bidding.utility(a, v, p, c) == bidding.utility(a.to_numpy(), v.to_numpy(), p.to_numpy(), c.to_numpy())
+    _named(ValueError, "c", bidding.utility, a, v, p, c.iloc[::-1])
+    _named(ValueError, "v", bidding.weighted_mean_squared_error, a, v.iloc[::-1], p)
+    _named(ValueError, "v", bidding.expected_utility, a, v.iloc[::-1], p, c, beta=1.0)
+    rng = np.random.default_rng(0)
+    off = pd.Series(rng.normal(size=20))
+    _named(ValueError, "online_diff", bidding.ab_test_correlation, off, (off + 0.1).iloc[::-1], np.full(20, 0.01), rng=0)
+    x = pd.Series([1.0, 2, 3, 4, 5])
+    _named(ValueError, "pred_b", ranking.bootstrap_compare, x, x, x.iloc[::-1], measure="tau", n_boot=5, rng=0)
+    _named(ValueError, "by", metrics.quantile_breakdown, pd.Series([0, 1, 0, 1]), pd.Series([.1, .2, .3, .4]),
+           by=pd.Series([.1, .2, .3, .4]).iloc[::-1], n_quantiles=2)
+    for f in (metrics.roc_auc_score_from_counts, metrics.roc_curve_from_counts):
+        _named(ValueError, "negatives", f, pd.Series([1, 2, 3]), pd.Series([3, 2, 1]).iloc[::-1])
+    _named(ValueError, "pclick", auction.allocate, pd.DataFrame([[1.0, 2.0], [3.0, 4.0]]),
+           pd.DataFrame([[0.1, 0.2], [0.3, 0.4]]).iloc[::-1])
+    _named(ValueError, "y_prob", mergeable.LossSums.from_arrays, pd.Series([0, 1, 1, 0]),
+           pd.Series([.2, .7, .4, .1]).iloc[::-1])
+
+
+def test_issue22_cause2_weights_at_any_scale():
+    from offline_eval import mergeable
+
+    assert metrics.roc_auc_score_from_counts([3e-170, 1e-170], [1e-170, 3e-170]) == 0.75
+    ll = mergeable.LossSums.from_arrays([0, 1, 1, 0], [.2, .7, .4, .1], [1e308] * 4).log_loss()
+    assert ll == metrics.log_loss([0, 1, 1, 0], [.2, .7, .4, .1]) == pytest.approx(0.4003674357)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        y, p, w = rng.integers(0, 2, 30), rng.uniform(size=30).round(1), rng.integers(1, 4, 30).astype(float)
+        q = int(rng.integers(2, 8))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", OfflineEvalWarning)
+            bins = [metrics.quantile_breakdown(y, p, sample_weight=w * s, n_quantiles=q)["score_lo"].tolist()
+                    for s in (1.0, 1 / 3, 2.0**-600, 1e300)]
+        assert all(b == bins[0] for b in bins)
+
+
+def test_issue22_cause3_masked_arrays_refused():
+    v = np.ma.array([1, 2, 3, 1e9], mask=[0, 0, 0, 1])
+    for f, args in ((bidding.utility, ([0, 1, 0, 1], v, [.5] * 4, [.1] * 4)),
+                    (bidding.weighted_mean_squared_error, ([0, 1, 0, 1], v, [.5] * 4)),
+                    (bidding.expected_utility, ([0, 1, 0, 1], v, [.5] * 4, [.1] * 4))):
+        with pytest.raises(TypeError, match="`v` is a masked array"):
+            f(*args, **({"beta": 1.0} if f is bidding.expected_utility else {}))
+    with pytest.raises(TypeError, match="`bids` is a masked array"):
+        auction.allocate(np.ma.array([[1.0, 2.0]], mask=[[0, 1]]), [[.1, .2]])
+
+
+def test_issue22_cause4_flags_are_bools_and_seeds_are_not():
+    x, y = [1.0, 2, 3, 4, 5], [1.0, 3, 2, 5, 4]
+    _named(TypeError, "tilde", ranking.kendall_tau, x, y, tilde="False")
+    _named(TypeError, "tilde", ranking.spearman_rho, x, y, tilde=1)
+    _named(TypeError, "normalize", adaptive.joint_distribution, [0, 1], [0, 1], normalize="no")
+    _named(TypeError, "rng", ranking.bootstrap_compare, x, y, y, measure="tau", n_boot=5, rng=True)
+
+
+@pytest.mark.parametrize("bad", [np.array([.1 + 1j, .2]), np.array([b"0.1", b"0.2"]), np.array(["0.1", "0.2"]),
+                                 np.array(["2020-01-01", "2020-01-02"], dtype="datetime64[D]")])
+def test_issue22_cause5_mergeable_refuses_non_numbers(bad):
+    from offline_eval import mergeable
+
+    for cls in (mergeable.ScoreCounts, mergeable.LossSums):
+        with pytest.raises(ValueError, match="must be numeric"):
+            cls.from_arrays([0, 1], bad)
+
+
+def test_issue22_cause6_a_resolution_too_fine_is_named():
+    from offline_eval import mergeable
+
+    y, s = [0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .3, .9]
+    _named(ValueError, "resolution", mergeable.ScoreCounts.from_arrays, y, s, resolution=1e-320)
+    assert mergeable.ScoreCounts.from_arrays(y, s, resolution=1e-12).roc_auc_score() == metrics.roc_auc_score(y, s)
+
+
+def test_issue22_cause7_finite_values_at_extreme_scales():
+    y, m = np.array([1.0, 2.0, 3.0, 4.0]), np.array([1.1, 2.0, 2.9, 4.2])
+    for s in (1e200, 1e-200):
+        assert metrics.normalized_mean_squared_error(y * s, m * s) == pytest.approx(
+            metrics.normalized_mean_squared_error(y, m), rel=1e-12)
+        for measure in ("RMSE", "MAE"):
+            np.testing.assert_allclose(ranking.leave_one_out(y * s, m * s, measure=measure) / s,
+                                       ranking.leave_one_out(y, m, measure=measure), rtol=1e-12)
+
+
+@pytest.fixture(scope="module")
+def small_log():
+    from offline_eval.synth import sponsored
+
+    w = sponsored.make_world(0, n_queries=5, n_candidates=3)
+    pv = auction.sample_page_views(w, 300, 1)
+    imp = auction.serve(w, w.ctr, pv, rng=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)
+        log = auction.ClickLog.from_impressions(pv, imp, n_queries=5, n_candidates=3, n_slots=w.n_slots, n_iter=20)
+    return w, pv, imp, log
+
+
+def test_issue22_causes8_to_10_auction_inputs(small_log):
+    w, pv, imp, log = small_log
+    _named(ValueError, "pclick", auction.rank_score_quantiles, log, w.ctr[:, :1], alpha=1.0, quantiles=[.5])
+    _named(ValueError, "pclick", auction.rank_score_quantiles, log, w.ctr * 50, alpha=1.0, quantiles=[.5])
+    listed = auction.sweep_operating_points(log, w.ctr, alphas=[1.0], mainline_quantiles=[.2, .5])
+    it = auction.sweep_operating_points(log, w.ctr, alphas=iter([1.0]), mainline_quantiles=iter([.2, .5]))
+    pd.testing.assert_frame_equal(it, listed)
+    _named(ValueError, "n_mainline", auction.ClickLog, pv, log.impressions, log.clicks, n_mainline=1.5)
+    _named(ValueError, "n_iter", auction.ClickLog, pv, log.impressions, log.clicks, n_mainline=1, n_iter=-5)
+    imp_f = pd.DataFrame({"query": ["q"], "ad": ["a"], "slot": [0], "click": [1]})
+    auc_f = pd.DataFrame({"page_view": [0, 0], "query": ["q", "q"], "ad": ["a", "a"], "bid": [1.0, 2.0]})
+    _named(ValueError, "auctions", auction.ClickLog.from_frame, imp_f, auc_f, n_mainline=1)
+
+
+@pytest.mark.parametrize("field,value", [("ctr", np.nan), ("ctr", 2.0), ("click_curve", -1.0)])
+def test_issue22_cause11_a_world_of_impossible_probabilities_is_refused(small_log, field, value):
+    import dataclasses
+
+    w = small_log[0]
+    bad = getattr(w, field).copy()
+    bad.flat[0] = value
+    _named(ValueError, field, dataclasses.replace, w, **{field: bad})
+
+
+def test_issue22_cause12_counts_are_integers_and_lengths_match():
+    from offline_eval import mergeable
+
+    _named(ValueError, "n_classes", mergeable.JointCounts.from_arrays([0, 1], [1, 2]).dense, 3.7)
+    with pytest.raises(ValueError, match="`group` has 0, `a` has 2"):
+        mergeable.UtilitySums.from_arrays([], [0, 1], [1.0, 1.0], [.5, .5], [.1, .1])
+
+
+def test_issue22_crashes_and_hangs_are_named_errors(small_log):
+    from offline_eval import mergeable
+
+    zero = mergeable.ScoreCounts.from_arrays([0, 1], [.1, .2], [0.0, 0.0])
+    _named(ValueError, "first_pass", mergeable.QuantileSums.edges, zero, 2)
+    _named(TypeError, "other", mergeable.ScoreCounts.from_arrays([0, 1], [.1, .2]).merge, mergeable.LossSums())
+    _named(ValueError, "n_boot", metrics.bootstrap_ci, metrics.log_loss, [0, 1], [.1, .2], n_boot=10**9)
+    _named(ValueError, "n_classes", adaptive.joint_distribution, [0, 1], [0, 1], n_classes=10**6)
+    _named(ValueError, "n_trials", bidding.ab_test_correlation, np.arange(30_000.0), np.arange(30_000.0),
+           np.ones(30_000), n_trials=10**5)
+    w, pv, imp, log = small_log
+    _named(ValueError, "n_folds", auction.cross_validate_min_impressions, pv, imp, n_queries=5, n_candidates=3,
+           n_slots=w.n_slots, n_folds=10**6)
+    n = 20_000  # one query with 20,000 ads and 20,000 queries with one: a 400M-cell dense table
+    q = np.r_[np.zeros(n, int), np.arange(1, n + 1)]
+    ad = np.r_[np.arange(n), np.zeros(n, int)]
+    imp_f = pd.DataFrame({"query": q, "ad": ad, "slot": 0, "click": 0})
+    auc_f = pd.DataFrame({"page_view": np.arange(2 * n), "query": q, "ad": ad, "bid": 1.0})
+    _named(ValueError, "impressions", auction.ClickLog.from_frame, imp_f, auc_f, n_mainline=1)
+
+
+def test_issue22_ab_test_correlation_with_many_networks_is_exact_and_small():
+    # 30,000 networks: the O(n log n) pair counts, the same values as the pair matrices on a subset
+    rng = np.random.default_rng(3)
+    off, on = rng.normal(size=30_000), rng.normal(size=30_000)
+    r = bidding.ab_test_correlation(off, on, np.full(30_000, 0.1), n_trials=2, rng=0)
+    assert -1 <= r.kendall_tau <= 1
+    x, y = rng.integers(0, 5, (2, 60)).astype(float), rng.normal(size=(3, 60)).round(1)
+    np.testing.assert_array_equal(bidding._kendall_b(x, y), bidding._kendall_b_counts(x, y))

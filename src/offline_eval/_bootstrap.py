@@ -10,7 +10,7 @@ import numpy as np
 
 from ._validation import check_int, check_real, warn_undefined
 
-__all__ = ["BootstrapCI", "check_boot", "percentile_ci"]
+__all__ = ["MAX_BOOT", "BootstrapCI", "check_boot", "percentile_ci"]
 
 
 class BootstrapCI(NamedTuple):
@@ -35,9 +35,13 @@ class BootstrapCI(NamedTuple):
         return self.low, self.high
 
 
+#: Most resamples a bootstrap may ask for: a percentile interval needs thousands, not billions.
+MAX_BOOT = 10**6
+
+
 def check_boot(n_boot, level) -> None:
-    """Raise unless ``n_boot`` is a positive integer and ``level`` lies in (0, 1)."""
-    check_int(n_boot, "n_boot", low=1)
+    """Raise unless ``n_boot`` is an integer in [1, :data:`MAX_BOOT`] and ``level`` lies in (0, 1)."""
+    check_int(n_boot, "n_boot", low=1, high=MAX_BOOT)
     check_real(level, "level", low=0, high=1, closed="neither")
 
 

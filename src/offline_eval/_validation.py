@@ -18,7 +18,16 @@ The vocabulary, declarative and the same everywhere:
   :func:`check_sample_weight`, :func:`check_consistent_length`,
   :func:`check_aligned` (pandas indexes);
 * scalars: :func:`check_int` and :func:`check_real` (an interval, open or
-  closed at each end), :func:`check_bool`, :func:`check_choice`, :func:`check_rng`.
+  closed at each end), :func:`check_bool`, :func:`check_choice`, :func:`check_rng`;
+* tables and work: :func:`reject_masked`, :func:`check_matrix`, :func:`check_work`
+  (a named error before a request whose memory or time the inputs do not justify);
+* scale: :func:`scale_weights` (a power-of-two rescale: exact) and :func:`floor_snapped`
+  (a bin decision that does not hinge on a float's last bits).
+
+An argument of the wrong *kind* (a masked array, a string where a flag is
+expected, ``True`` as a seed) raises :class:`InputTypeError`, a ``TypeError``
+that is also a ``ValueError`` (so ``except ValueError`` still catches every
+invalid input).
 
 A ``bool`` is never a number here (``True`` is not 1 trials), and a
 non-finite real is never inside an interval.
@@ -31,7 +40,14 @@ import warnings
 import numpy as np
 
 __all__ = [
+    "InputTypeError",
     "OfflineEvalWarning",
+    "as_array",
+    "check_matrix",
+    "check_work",
+    "floor_snapped",
+    "integer_weights",
+    "reject_masked",
     "as_1d",
     "as_labels",
     "check_binary",
@@ -60,6 +76,92 @@ class OfflineEvalWarning(UserWarning):
     """
 
 
+class InputTypeError(TypeError, ValueError):
+    """An argument of the wrong kind: a masked array, a string or number where a flag is expected, a bool as a seed.
+
+    A ``TypeError`` by kind, and a ``ValueError`` too, so that code catching every invalid input with
+    ``except ValueError`` keeps working.
+    """
+
+
+def reject_masked(x, name: str) -> None:
+    """Raise :class:`InputTypeError` when ``x`` is a masked array (its mask would be dropped silently)."""
+    if isinstance(x, np.ma.MaskedArray):
+        raise InputTypeError(f"`{name}` is a masked array, whose mask would be ignored; pass `{name}.compressed()` "
+                             f"(and the same rows of the other inputs) or `{name}.filled(value)`")
+
+
+#: Largest number of float64 cells a request may allocate (8 GiB) unless the data itself is that big.
+MAX_CELLS = 1 << 30
+
+
+def check_work(size, name: str, value, *, limit: int = MAX_CELLS, what: str = "float64 cells", hint=None) -> None:
+    """Raise a named ``ValueError`` when a request would allocate or loop over more than ``limit`` ``what``.
+
+    Called before any work starts, so that a typo (``n_boot=10**9``) is an error, not a hang or an
+    out-of-memory kill.
+    """
+    if size > limit:
+        raise ValueError(f"`{name}` = {value!r} asks for {int(size):,} {what}, more than the bound of "
+                         f"{int(limit):,}; {hint or f'use a smaller `{name}`'}")
+
+
+def as_array(x, name: str, dtype=np.float64) -> np.ndarray:
+    """``x`` (any shape) as an array of ``dtype``: no mask, and only numbers are converted.
+
+    ``np.asarray(x, dtype)`` would drop a mask, parse numeric strings, discard imaginary parts and
+    truncate ``0.5`` to the integer 0; here each is a named error.  An integer ``dtype`` takes integers
+    (and bools) only.
+    """
+    reject_masked(x, name)
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged lists and the like
+        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
+    want_int = np.dtype(dtype).kind in "iu"
+    kinds = "biu" if want_int else "biuf"
+    if arr.dtype.kind not in kinds and not (arr.size == 0 and arr.dtype.kind == "f"):
+        raise ValueError(f"`{name}` must hold {'integers' if want_int else 'numbers'}; got dtype {arr.dtype}")
+    return arr.astype(dtype, copy=False)
+
+
+def check_matrix(x, name: str, *, allow_empty: bool = False) -> np.ndarray:
+    """``x`` as a finite 2-D float64 array: no mask, numeric dtype (no complex, strings, bytes, dates)."""
+    reject_masked(x, name)
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged lists and the like
+        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"`{name}` must be numeric; got dtype {arr.dtype}")
+    if arr.ndim != 2 or (not allow_empty and arr.size == 0):
+        raise ValueError(f"`{name}` must be a non-empty 2-D array; got shape {arr.shape}")
+    return check_finite(arr.astype(np.float64, copy=False), name)
+
+
+def floor_snapped(t: np.ndarray, n: int, *, exact: bool = False) -> np.ndarray:
+    """``floor(t)``, except that a ``t`` within rounding error of an integer counts as that integer.
+
+    A bin index ``floor(q * W_before / W)`` computed in floats hinges on the last bits when the exact
+    value is an integer (equal weights, or weights all divided by 3): ``2.9999999999999996`` would be bin
+    2 at one weight scale and bin 3 at another.  The tolerance, ``(n + 1) * 2**-50`` relative, covers the
+    rounding of a cumulative sum of ``n`` terms; exact ratios of integer weights (totals below ~2**40)
+    are never that close to an integer without being one, so their bins are unchanged.  With ``exact``
+    (integer weights whose sums are exact in float64) nothing is snapped at all: plain ``floor``.
+    """
+    t = np.asarray(t, dtype=np.float64)
+    if exact:
+        return np.floor(t)
+    r = np.rint(t)
+    near = np.abs(t - r) <= (n + 1) * 2.0**-50 * np.maximum(np.abs(t), 1.0)
+    return np.where(near, r, np.floor(t))
+
+
+def integer_weights(w) -> bool:
+    """True when every weight is an integer and their total below 2**53: every partial sum is then exact."""
+    return w is None or bool(np.all(w == np.floor(w)) and float(np.sum(w)) < 2.0**53)
+
+
 def warn_undefined(message: str, *, stacklevel: int = 3) -> None:
     """Emit :class:`OfflineEvalWarning` with ``message``."""
     warnings.warn(message, OfflineEvalWarning, stacklevel=stacklevel)
@@ -69,11 +171,10 @@ def as_1d(x, name: str, *, dtype=np.float64, allow_empty: bool = False) -> np.nd
     """Return ``x`` as a 1-D array of ``dtype``; raise ``ValueError`` otherwise.
 
     Masked arrays are rejected (their mask would be silently dropped): pass
-    ``x.compressed()`` for the valid entries, or ``x.filled(value)``.
+    ``x.compressed()`` for the valid entries, or ``x.filled(value)``.  Complex numbers, strings
+    (numeric or not), bytes and datetimes are not numbers here.
     """
-    if isinstance(x, np.ma.MaskedArray):
-        raise ValueError(f"`{name}` is a masked array, whose mask would be ignored; pass `{name}.compressed()` "
-                         f"(and the same rows of the other inputs) or `{name}.filled(value)`")
+    reject_masked(x, name)
     try:
         arr = np.asarray(x)
     except Exception as exc:  # ragged lists and the like
@@ -117,6 +218,7 @@ def check_aligned(**inputs) -> None:
     if pd is None:
         return
     indexed = {k: v.index for k, v in inputs.items() if isinstance(v, (pd.Series, pd.DataFrame))}
+    indexed.update({k: v for k, v in inputs.items() if isinstance(v, pd.Index) and k not in indexed})
     names = list(indexed)
     for other in names[1:]:
         if not indexed[names[0]].equals(indexed[other]):
@@ -135,8 +237,7 @@ def check_consistent_length(**arrays) -> int:
 
 def as_labels(x, name: str) -> np.ndarray:
     """``x`` as a non-empty 1-D array of labels of any hashable kind: no mask, no NaN, no ``None``."""
-    if isinstance(x, np.ma.MaskedArray):
-        as_1d(x, name)  # the masked-array message
+    reject_masked(x, name)
     try:
         arr = np.asarray(x)
     except Exception as exc:
@@ -145,6 +246,8 @@ def as_labels(x, name: str) -> np.ndarray:
         raise ValueError(f"`{name}` must be 1-D; got an array of shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"`{name}` must not be empty; got 0 elements")
+    if arr.dtype.kind in "cmMV":  # complex numbers, datetimes and raw records: not class labels
+        raise ValueError(f"`{name}` must hold labels (integers, strings, bools); got dtype {arr.dtype}")
     if arr.dtype.kind == "f":
         check_finite(arr, name)
     if arr.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in arr.tolist()):
@@ -254,14 +357,19 @@ def scale_weights(w: np.ndarray | None) -> np.ndarray | None:
 
 
 def check_rng(rng) -> np.random.Generator:
-    """Turn ``rng`` (None, an int seed or a Generator) into a ``numpy.random.Generator``."""
+    """Turn ``rng`` (None, an int seed or a Generator) into a ``numpy.random.Generator``.
+
+    A bool is not a seed (``rng=True`` would silently be seed 1): :class:`InputTypeError`.
+    """
     if isinstance(rng, np.random.Generator):
         return rng
+    if isinstance(rng, (bool, np.bool_)):
+        raise InputTypeError(f"`rng` must be None, an int seed or a numpy Generator; got {rng!r} (a bool)")
     if rng is None or isinstance(rng, (int, np.integer)):
         if rng is not None and rng < 0:
             raise ValueError(f"`rng` seed must be non-negative; got {rng}")
         return np.random.default_rng(rng)
-    raise ValueError(f"`rng` must be None, an int seed or a numpy Generator; got {type(rng).__name__}")
+    raise InputTypeError(f"`rng` must be None, an int seed or a numpy Generator; got {type(rng).__name__}")
 
 
 def _interval(low, high, closed: str) -> str:
@@ -310,9 +418,9 @@ def check_real(x, name: str, *, low=None, high=None, closed: str = "both") -> fl
 
 
 def check_bool(x, name: str) -> bool:
-    """``x`` as a ``bool``; only ``True``/``False`` (numpy's too) are accepted."""
+    """``x`` as a ``bool``; only ``True``/``False`` (numpy's too) are accepted (:class:`InputTypeError`)."""
     if not isinstance(x, (bool, np.bool_)):
-        raise ValueError(f"`{name}` must be True or False; got {x!r}")
+        raise InputTypeError(f"`{name}` must be True or False; got {x!r}")
     return bool(x)
 
 

@@ -41,8 +41,10 @@ from ._bootstrap import BootstrapCI, check_boot, percentile_ci
 from ._validation import (
     OfflineEvalWarning,
     as_1d,
+    as_array,
     as_labels,
     check_aligned,
+    check_bool,
     check_choice,
     check_consistent_length,
     check_finite,
@@ -195,8 +197,11 @@ def _resolve_n_classes(n_classes, named: dict, ndim: int = 2) -> int:
                              "return_inverse=True)) or `n_classes`")
         return k
     check_int(n_classes, "n_classes", low=1)
-    if int(n_classes) ** ndim >= 2**62:
-        raise ValueError(f"`n_classes` = {n_classes} makes a table of {n_classes}^{ndim} cells, beyond an int64 index")
+    # An explicit K is bounded like an inferred one: the dense table's memory must be justified by the data.
+    if int(n_classes) ** ndim > max(MAX_INFERRED_CELLS, 64 * n):
+        raise ValueError(f"`n_classes` = {n_classes} makes a dense table of {n_classes}^{ndim} cells for {n:,} items, "
+                         f"more than the bound max({MAX_INFERRED_CELLS:,}, 64 x items); relabel the classes present "
+                         "with np.unique(labels, return_inverse=True)")
     for name, a in named.items():
         bad = a >= n_classes
         if bad.any():
@@ -208,7 +213,7 @@ def _resolve_n_classes(n_classes, named: dict, ndim: int = 2) -> int:
 
 
 def _check_tensor(m, name: str, ndim: int) -> np.ndarray:
-    arr = np.asarray(m, dtype=np.float64)
+    arr = as_array(m, name)
     if arr.ndim != ndim or len(set(arr.shape)) != 1 or arr.shape[0] == 0:
         want = " x ".join(["K"] * ndim)
         raise ValueError(f"`{name}` must be a {want} array; got shape {arr.shape}")
@@ -231,7 +236,9 @@ def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=Tr
     truth : array-like of shape (n,), optional
         Ground-truth classes.  Without it the result is ``M_BC``.
     n_classes : int, optional
-        K for codes.  Default: the largest code seen plus one.
+        K for codes.  Default: the largest code seen plus one.  The dense
+        table's K^2 (K^3 with ``truth``) cells are bounded by
+        ``max(10**7, 64 n)``, given or inferred (a named error otherwise).
     normalize : bool, default True
         Divide the counts by ``n`` (the paper's definition); ``False``
         returns the integer counts.
@@ -287,7 +294,7 @@ def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=Tr
         code = code * k + arrays["truth"]
         shape = (k, k, k)
     counts = np.bincount(code, minlength=k ** len(shape)).reshape(shape)
-    return counts / len(b) if normalize else counts
+    return counts / len(b) if check_bool(normalize, "normalize") else counts
 
 
 def _n_labels(n_classes, labels) -> int:
@@ -633,6 +640,7 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
     hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live, n_classes, method, classes
         As in :func:`online_adaptive_metrics`.
     n_boot : int, default 1000
+        Resamples, at most 10**6.
         Resamples of the offline set.
     level : float in (0, 1), default 0.95
     rng : None, int or numpy.random.Generator

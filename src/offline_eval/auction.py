@@ -34,8 +34,15 @@ from typing import NamedTuple
 
 from ._validation import (
     OfflineEvalWarning,
+    InputTypeError,
     as_1d,
+    as_array,
+    check_aligned,
+    check_bool,
     check_choice,
+    check_matrix,
+    check_work,
+    reject_masked,
     check_int,
     check_nonnegative,
     check_probability,
@@ -124,11 +131,9 @@ class Allocation:
 
 
 def _check_matrix(x, name):
-    arr = np.asarray(x, dtype=np.float64)
-    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
+    arr = check_matrix(x, name)
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"`{name}` must be a non-empty 2-D array (n_auctions, n_candidates); got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"`{name}` must be finite; got {int((~np.isfinite(arr)).sum())} non-finite values")
     return arr
 
 
@@ -198,6 +203,11 @@ def allocate(bids, pclick, *, alpha=1.0, reserve=0.0, mainline_reserve=0.0, n_ma
     Rank scores are 0.5, 0.4, 0.2: the winner pays 0.4 / 0.5 = 0.8 per click
     and the runner-up 0.2 / 0.1 = 2.0.
     """
+    # Two frames are combined cell by cell: their rows (and columns) must be the same, in the same order.
+    check_aligned(bids=bids, pclick=pclick)
+    if all(isinstance(x, pd.DataFrame) for x in (bids, pclick)) and not bids.columns.equals(pclick.columns):
+        raise ValueError("`bids` and `pclick` are DataFrames with different columns (other labels or another order); "
+                         "align them, e.g. `pclick[bids.columns]`, or pass arrays")
     b = _check_matrix(bids, "bids")
     p = _check_matrix(pclick, "pclick")
     if p.shape != b.shape:
@@ -308,8 +318,21 @@ class SponsoredWorld:
             raise ValueError(f"`bids` must be (n_queries, n_candidates) with `ctr` of the same shape and "
                              f"`query_prob` of shape (n_queries,); got {np.shape(self.bids)}, {np.shape(self.ctr)}, "
                              f"{np.shape(self.query_prob)}")
+        # Probabilities must be probabilities: a nan or > 1 CTR or a negative click curve would make
+        # ab_test report nan or negative click yields rather than fail.
+        qp = check_nonnegative(self.query_prob, "query_prob")
+        if not abs(float(qp.sum()) - 1.0) <= 1.5e-8:  # numpy's tolerance for the draws of sample_page_views
+            raise ValueError(f"`query_prob` must sum to 1; got {float(qp.sum())!r}")
+        b = check_matrix(self.bids, "bids")
+        if (b < 0).any():
+            raise ValueError(f"`bids` must be non-negative; got {int((b < 0).sum())} negative values")
+        ctr = check_matrix(self.ctr, "ctr")
+        if ((ctr < 0) | (ctr > 1)).any():
+            raise ValueError(f"`ctr` must lie in [0, 1]; got {int(((ctr < 0) | (ctr > 1)).sum())} values outside")
+        check_probability(self.click_curve, "click_curve")
         check_int(self.n_mainline, "n_mainline", low=0, high=len(self.click_curve))
         check_real(self.participation, "participation", low=0, high=1)
+        _check_layout(self.n_mainline, len(self.click_curve) - self.n_mainline)
 
     query_prob: np.ndarray
     bids: np.ndarray
@@ -349,6 +372,15 @@ class PageViews:
     query: np.ndarray
     bids: np.ndarray
 
+    def __post_init__(self):
+        check_aligned(query=self.query, bids=self.bids)
+        q = as_array(self.query, "query", np.int64)
+        b = check_matrix(self.bids, "bids", allow_empty=True)
+        if q.ndim != 1 or len(q) != len(b):
+            raise ValueError(f"`query` must be 1-D with one entry per row of `bids`; got shapes {q.shape} and {b.shape}")
+        if (b < 0).any():
+            raise ValueError(f"`bids` must be non-negative; got {int((b < 0).sum())} negative values")
+
     def __len__(self) -> int:
         return len(self.query)
 
@@ -360,7 +392,8 @@ def sample_page_views(world: SponsoredWorld, n, rng=None) -> PageViews:
     ----------
     world : SponsoredWorld
     n : int >= 1
-        Number of page views.
+        Number of page views; ``n * n_candidates`` at most 2**30 (the bids
+        are held in memory).
     rng : None, int or numpy.random.Generator
 
     Examples
@@ -371,16 +404,29 @@ def sample_page_views(world: SponsoredWorld, n, rng=None) -> PageViews:
     >>> pv.bids.shape, bool((pv.bids >= 0).all())
     ((4, 2), True)
     """
+    _check_world(world)
     rng = check_rng(rng)
     check_int(n, "n", low=1)
+    check_work(int(n) * world.n_candidates, "n", n, what="bids (page views x candidates)")
     query = rng.choice(world.n_queries, size=int(n), p=world.query_prob)
     present = rng.random((int(n), world.n_candidates)) < world.participation
     return PageViews(query.astype(np.int64), np.where(present, world.bids[query], 0.0))
 
 
+def _check_world(world):
+    if not isinstance(world, SponsoredWorld):
+        raise InputTypeError(f"`world` must be a SponsoredWorld; got {type(world).__name__}")
+
+
+def _check_page_views(page_views, name="page_views"):
+    if not isinstance(page_views, PageViews):
+        raise InputTypeError(f"`{name}` must be a PageViews; got {type(page_views).__name__}")
+
+
 def _check_pclick_table(world: SponsoredWorld, pclick, name="pclick") -> np.ndarray:
     """``pclick`` as a float table of the world's (query, ad) shape, with probabilities in [0, 1]."""
-    p = np.asarray(pclick, dtype=np.float64)
+    _check_world(world)
+    p = check_matrix(pclick, name, allow_empty=True)
     if p.shape != world.ctr.shape:
         raise ValueError(f"`{name}` must have shape {world.ctr.shape}; got {p.shape}")
     check_probability(p.ravel(), name)
@@ -457,8 +503,10 @@ def serve(world: SponsoredWorld, pclick, page_views: PageViews, *, op=None, rng=
     of the other ads on the page.
     """
     p = _check_pclick_table(world, pclick)
+    _check_page_views(page_views)
     op = _op(op)
     rng = check_rng(rng)
+    check_bool(expected, "expected")
     alloc = allocate(page_views.bids, p[page_views.query], alpha=op.alpha, reserve=op.reserve,
                      mainline_reserve=op.mainline_reserve, n_mainline=world.n_mainline, n_sidebar=world.n_sidebar)
     pv, ad, slot, cpc = alloc.shown()
@@ -582,7 +630,7 @@ def ab_test(world: SponsoredWorld, control, treatment, *, n_page_views=200_000, 
     control, treatment : tuple (pclick, OperatingPoint)
         Each arm's model (pClick per (query, ad)) and operating point.
     n_page_views : int, default 200_000
-        Page views per arm.
+        Page views per arm; ``n_page_views * n_candidates`` at most 2**30.
     rng : int, Generator or None
 
     Returns
@@ -594,7 +642,16 @@ def ab_test(world: SponsoredWorld, control, treatment, *, n_page_views=200_000, 
         independent arms), ``expected_cy_delta`` and ``expected_ml_cy_delta``
         from the true click probabilities; ``.confidence_interval("cy_delta")``.
     """
+    _check_world(world)
     rng = check_rng(rng)
+    check_int(n_page_views, "n_page_views", low=1)
+    check_work(int(n_page_views) * world.n_candidates, "n_page_views", n_page_views,
+               what="bids (page views x candidates)")
+    for name, arm in (("control", control), ("treatment", treatment)):
+        if not isinstance(arm, tuple) or len(arm) != 2:
+            raise ValueError(f"`{name}` must be a tuple (pclick, OperatingPoint); got {type(arm).__name__}")
+        _check_pclick_table(world, arm[0], f"{name}[0]")
+        _op(arm[1])
     arms = []
     for pclick, op in (control, treatment):
         arm_rng = np.random.default_rng(rng.integers(2**63))
@@ -656,16 +713,20 @@ class ClickLog:
     """
 
     def __init__(self, page_views: PageViews, impressions, clicks, *, n_mainline, n_iter=200, min_impressions=1):
+        """See the class docstring for the parameters."""
         check_int(min_impressions, "min_impressions", low=1)
+        check_int(n_iter, "n_iter", low=0, high=10**6)
+        _check_page_views(page_views)
         self.min_impressions = int(min_impressions)
-        N = np.asarray(impressions, dtype=np.float64)
-        C = np.asarray(clicks, dtype=np.float64)
+        N, C = (_check_counts_3d(x, name) for x, name in ((impressions, "impressions"), (clicks, "clicks")))
         if N.ndim != 3 or N.shape != C.shape:
             raise ValueError(f"`impressions` and `clicks` must be 3-D arrays of one shape; got {N.shape} and {C.shape}")
-        if not (np.isfinite(N).all() and np.isfinite(C).all()) or (N < 0).any() or (C < 0).any() or (C > N).any():
-            raise ValueError("`clicks` must satisfy 0 <= clicks <= impressions (finite)")
-        if not 0 <= n_mainline <= N.shape[2]:
-            raise ValueError(f"`n_mainline` must be in [0, {N.shape[2]}]; got {n_mainline!r}")
+        for name, x in (("impressions", N), ("clicks", C)):
+            if not np.isfinite(x).all() or (x < 0).any():
+                raise ValueError(f"`{name}` must be finite and non-negative")
+        if (C > N).any():
+            raise ValueError("`clicks` must satisfy 0 <= clicks <= impressions")
+        check_int(n_mainline, "n_mainline", low=0, high=N.shape[2])
         if page_views.bids.shape[1] != N.shape[1]:
             raise ValueError(f"`page_views` have {page_views.bids.shape[1]} candidates, the counts {N.shape[1]}")
         self.page_views = page_views
@@ -722,6 +783,12 @@ class ClickLog:
         n_iter : int, default 200
         min_impressions : int, default 1
             See :class:`ClickLog`.
+
+        Raises
+        ------
+        ValueError
+            Also when the dense tables would exceed ``max(2**25, 64 x rows)``
+            cells (a sparse log: many queries, each with other ads).
 
         Returns
         -------
@@ -786,6 +853,17 @@ class ClickLog:
         if slots.max() >= n_s or n_mainline > n_s:
             raise ValueError(f"slots and `n_mainline` must fit in `n_slots` = {n_s}; got slot {int(slots.max())}, "
                              f"n_mainline {n_mainline}")
+        # The log's tables are dense (queries x candidates x slots, and page views x candidates): bounded
+        # by what the rows justify, so that a sparse log (many queries, each with other ads) is an error,
+        # not 30 GiB.
+        rows = len(impressions) + len(auctions)
+        bound = max(MAX_LOG_CELLS, 64 * rows)
+        check_work(n_q * n_c * n_s, "impressions", f"{n_q} queries x {n_c} candidates x {n_s} slots", limit=bound,
+                   what="cells of the dense (query, candidate, slot) tables",
+                   hint="the log is too sparse for dense tables (queries with few, disjoint ads): split it by query")
+        check_work(int(auctions[page_view].nunique()) * n_c, "auctions", f"{n_c} candidates per page view",
+                   limit=bound, what="cells of the dense (page view, candidate) bid table",
+                   hint="the log is too sparse for dense tables (page views with few of many ads): split it by query")
         clicks = check_nonnegative(impressions[click].to_numpy(), "impressions[click]")
         shown = (np.ones(len(impressions)) if count is None
                  else check_nonnegative(impressions[count].to_numpy(), "impressions[count]"))
@@ -800,6 +878,11 @@ class ClickLog:
         pv_query[pv_codes] = aq
         if (pv_query[pv_codes] != aq).any():
             raise ValueError("`auctions`: a page view must have a single query")
+        dup = auctions.duplicated([page_view, ad]).to_numpy()
+        if dup.any():
+            first = auctions.loc[dup, [page_view, ad]].head(1).to_dict("records")[0]
+            raise ValueError(f"`auctions` has {int(dup.sum())} duplicated (page view, ad) row(s), e.g. {first}: "
+                             "each candidate of an auction must appear once (which bid would be the logged one?)")
         bid_table = np.zeros((len(pv_query), n_c))
         bid_table[pv_codes, ac] = bids
         log = cls(PageViews(pv_query, bid_table), N, C, n_mainline=int(n_mainline), n_iter=n_iter,
@@ -905,6 +988,14 @@ class ClickLog:
         return ctr, source
 
 
+def _check_counts_3d(x, name):
+    reject_masked(x, name)
+    arr = np.asarray(x)
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"`{name}` must be numeric; got dtype {arr.dtype}")
+    return arr.astype(np.float64, copy=False)
+
+
 def _log_counts(query, ad, slot, click, shape):
     """Impressions and clicks per (query, ad, slot), as two arrays of ``shape``."""
     n_q, n_c, n_s = shape
@@ -914,6 +1005,9 @@ def _log_counts(query, ad, slot, click, shape):
     C = np.bincount(key, weights=click, minlength=size).reshape(shape)
     return N, C
 
+
+#: Bound on the cells of a log's dense tables built by :meth:`ClickLog.from_frame` (with 64 per input row).
+MAX_LOG_CELLS = 1 << 25
 
 #: The thresholds :func:`cross_validate_min_impressions` tries by default.
 MIN_IMPRESSIONS_GRID = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
@@ -942,6 +1036,8 @@ def cross_validate_min_impressions(page_views: PageViews, impressions: Impressio
     grid : sequence of int >= 1
         Thresholds to try.
     n_folds : int, default 2
+        At least 2 and at most the number of page views (each fold needs
+        page views; a larger request is an error before any work).
     rng : None, int or numpy.random.Generator
         Draws the folds.
     n_iter : int, default 200
@@ -956,7 +1052,17 @@ def cross_validate_min_impressions(page_views: PageViews, impressions: Impressio
     grid = [check_int(k, "grid", low=1) for k in np.atleast_1d(np.asarray(grid, dtype=object))]
     if not grid:
         raise ValueError("`grid` must hold at least one threshold")
-    check_int(n_folds, "n_folds", low=2)
+    _check_page_views(page_views)
+    if not isinstance(impressions, Impressions):
+        raise InputTypeError(f"`impressions` must be an Impressions; got {type(impressions).__name__}")
+    check_int(n_folds, "n_folds", low=2, high=max(2, len(page_views)))
+    for name, k in (("n_queries", n_queries), ("n_candidates", n_candidates), ("n_slots", n_slots)):
+        check_int(k, name, low=1)
+    check_work(n_queries * n_candidates * n_slots, "n_queries", n_queries,
+               limit=max(MAX_LOG_CELLS, 64 * len(impressions.query)), what="cells of the dense (query, candidate, slot) tables")
+    if len(grid) > 1000:
+        raise ValueError(f"`grid` must hold at most 1000 thresholds; got {len(grid)}")
+    check_int(n_iter, "n_iter", low=0, high=10**6)
     gen = check_rng(rng)
     fold = gen.integers(0, n_folds, len(page_views))[impressions.page_view]
     shape = (n_queries, n_candidates, n_slots)
@@ -1017,11 +1123,8 @@ def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
     click yield equals the true expected click yield of the same page views.
     """
     op = _op(op)
+    p = _check_log_pclick(log, pclick)
     pv = log.page_views
-    q_n, k, _ = log.impressions.shape
-    p = np.asarray(pclick, dtype=np.float64)
-    if p.shape != (q_n, k):
-        raise ValueError(f"`pclick` must have shape {(q_n, k)}; got {p.shape}")
     alloc = allocate(pv.bids, p[pv.query], alpha=op.alpha, reserve=op.reserve, mainline_reserve=op.mainline_reserve,
                      n_mainline=log.n_mainline, n_sidebar=log.n_slots - log.n_mainline)
     a, ad, slot, cpc = alloc.shown()
@@ -1036,6 +1139,34 @@ def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
         share_same_slot=float((source == 0).sum() / m), share_calibrated=float((source == 1).sum() / m),
         share_reference=float((source == 2).sum() / m),
     )
+
+
+def _check_log_pclick(log, pclick):
+    """A model's pClick table for the log: its (query, candidate) shape, probabilities in [0, 1]."""
+    if not isinstance(log, ClickLog):
+        raise InputTypeError(f"`log` must be a ClickLog; got {type(log).__name__}")
+    q_n, k, _ = log.impressions.shape
+    p = check_matrix(pclick, "pclick", allow_empty=True)
+    if p.shape != (q_n, k):  # no broadcast of a wrong-shaped table
+        raise ValueError(f"`pclick` must have shape {(q_n, k)}; got {p.shape}")
+    if ((p < 0) | (p > 1)).any():
+        raise ValueError(f"`pclick` must lie in [0, 1]; got {int(((p < 0) | (p > 1)).sum())} values outside")
+    return p
+
+
+def _check_quantiles(quantiles, name):
+    if isinstance(quantiles, (str, bytes)):
+        raise ValueError(f"`{name}` must be numbers in [0, 1]; got {quantiles!r}")
+    if not np.isscalar(quantiles) and not isinstance(quantiles, np.ndarray):
+        quantiles = list(quantiles)  # an iterator is read once, here
+    reject_masked(quantiles, name)
+    q = np.asarray(quantiles)
+    if q.dtype.kind not in "iuf" or q.ndim > 1:
+        raise ValueError(f"`{name}` must be a number or a 1-D sequence of numbers in [0, 1]; got {quantiles!r}")
+    q = q.astype(np.float64)
+    if not (np.isfinite(q).all() and ((q >= 0) & (q <= 1)).all()):
+        raise ValueError(f"`{name}` must lie in [0, 1]; got {quantiles!r}")
+    return q
 
 
 def rank_score_quantiles(log: ClickLog, pclick, *, alpha, quantiles) -> np.ndarray:
@@ -1054,10 +1185,8 @@ def rank_score_quantiles(log: ClickLog, pclick, *, alpha, quantiles) -> np.ndarr
     quantiles : float or sequence of float in [0, 1]
     """
     check_real(alpha, "alpha", low=0)
-    q = np.asarray(quantiles, dtype=np.float64)
-    if not (np.isfinite(q).all() and ((q >= 0) & (q <= 1)).all()):
-        raise ValueError(f"`quantiles` must lie in [0, 1]; got {quantiles!r}")
-    p = np.asarray(pclick, dtype=np.float64)[log.page_views.query]
+    q = _check_quantiles(quantiles, "quantiles")
+    p = _check_log_pclick(log, pclick)[log.page_views.query]
     r = _rank_scores(log.page_views.bids, p, float(alpha))
     r = r[r > 0]
     if r.size == 0:
@@ -1087,6 +1216,14 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
         One row per operating point: ``alpha``, ``mainline_quantile``,
         ``reserve``, ``mainline_reserve`` and the keys of :func:`simulate`.
     """
+    p = _check_log_pclick(log, pclick)
+    alphas = [check_real(a, "alphas", low=0) for a in _check_quantiles_free(alphas, "alphas")]
+    mainline_quantiles = _check_quantiles(mainline_quantiles, "mainline_quantiles").tolist()
+    if np.ndim(mainline_quantiles) != 1:
+        raise ValueError(f"`mainline_quantiles` must be a sequence; got {mainline_quantiles!r}")
+    if reserve_quantile is not None:
+        check_real(reserve_quantile, "reserve_quantile", low=0, high=1)
+    pclick = p
     rows = []
     for alpha in alphas:
         res = 0.0 if reserve_quantile is None else float(rank_score_quantiles(log, pclick, alpha=alpha, quantiles=reserve_quantile))
@@ -1095,6 +1232,14 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
             rows.append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
                              mainline_reserve=op.mainline_reserve, **simulate(log, pclick, op=op)._asdict()))
     return pd.DataFrame(rows)
+
+
+def _check_quantiles_free(values, name):
+    """A sequence of numbers (an iterator is read once), as a list."""
+    if isinstance(values, (str, bytes)) or np.isscalar(values):
+        raise ValueError(f"`{name}` must be a sequence of numbers; got {values!r}")
+    reject_masked(values, name)
+    return list(values)
 
 
 def best_operating_point(sweep: pd.DataFrame, *, objective="cy", max_ml_ads_per_pv=None):
@@ -1115,6 +1260,10 @@ def best_operating_point(sweep: pd.DataFrame, *, objective="cy", max_ml_ads_per_
     (OperatingPoint, pandas.Series)
         The point and its sweep row.  Ties go to the first row.
     """
+    if not isinstance(sweep, pd.DataFrame):
+        raise InputTypeError(f"`sweep` must be the DataFrame of sweep_operating_points; got {type(sweep).__name__}")
+    if max_ml_ads_per_pv is not None:
+        check_real(max_ml_ads_per_pv, "max_ml_ads_per_pv", low=0)
     numeric = [c for c in sweep.columns if c not in ("alpha", "reserve", "mainline_reserve", "mainline_quantile")
                and pd.api.types.is_numeric_dtype(sweep[c])]
     if objective not in numeric:

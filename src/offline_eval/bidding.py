@@ -30,8 +30,13 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special
 
+from .ranking._pairs import pair_counts
+
 from ._validation import (
     as_1d,
+    check_aligned,
+    check_work,
+    reject_masked,
     check_binary,
     check_bool,
     check_int,
@@ -81,6 +86,10 @@ def _fast_range(x, name, upper=None):
 
 
 def _check_rows(a, v, p, c=None):
+    # Rows are combined by position: pandas inputs must share one index, and a mask would be dropped.
+    check_aligned(a=a, v=v, p=p, c=c)
+    for name, x in (("a", a), ("v", v), ("p", p), ("c", c)):
+        reject_masked(x, name)
     a = _fast_binary(a)
     v = _fast_range(v, "v")
     p = _fast_range(p, "p", upper=1.0)
@@ -126,8 +135,8 @@ def utility_per_row(a, v, p, c, *, check_input: bool = True) -> np.ndarray:
     c : array-like of shape (n,)
         Non-negative highest competing bid (the price paid when winning).
     check_input : bool, default True
-        ``False`` skips the validation, for float64 arrays already checked
-        (a replay over many models of the same log).
+        ``False`` skips the validation of the arrays, for float64 arrays
+        already checked (a replay over many models of the same log).
 
     Returns
     -------
@@ -465,8 +474,7 @@ def expected_utility(a, v, p, c, *, beta) -> float:
 
 # -- Algorithm 1: correlation with the A/B test across networks --------------------------------
 def _as_matrix(x, name):
-    if isinstance(x, np.ma.MaskedArray):
-        raise ValueError(f"`{name}` is a masked array, whose mask would be ignored; pass the valid rows as an array")
+    reject_masked(x, name)
     try:
         raw = np.asarray(x)
     except Exception as exc:  # ragged lists and the like
@@ -493,9 +501,17 @@ def _pearson(x, y):
         return np.clip(num / den, -1.0, 1.0)
 
 
+#: Above this many (rows x pairs) entries the pair matrices of `_kendall_b` would not fit in a
+#: modest memory, and the O(n log n) pair counts are used instead (the same integers, the same bits).
+_PAIR_MATRIX_CELLS = 1 << 23
+
+
 def _kendall_b(x, y):
     # Tau-b over all pairs: sum sign(dx) sign(dy) / sqrt(n0 - n_x)(n0 - n_y),
     # pairs tied in x or y count zero in the numerator (scipy's tau-b).
+    n = x.shape[-1]
+    if (x.shape[0] + y.shape[0]) * (n * (n - 1) // 2) > _PAIR_MATRIX_CELLS:
+        return _kendall_b_counts(x, y)
     iu = np.triu_indices(x.shape[-1], k=1)
     sx = np.sign(x[:, iu[0]] - x[:, iu[1]])
     sy = np.sign(y[:, iu[0]] - y[:, iu[1]])
@@ -503,6 +519,34 @@ def _kendall_b(x, y):
     den = np.sqrt(np.abs(sx).sum(-1))[:, None] * np.sqrt(np.abs(sy).sum(-1))[None, :]
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.clip(num / den, -1.0, 1.0)
+
+
+def _kendall_b_counts(x, y):
+    """:func:`_kendall_b` from O(n log n) pair counts, for many networks (no n^2 pair matrices).
+
+    The numerator ``C - D`` and the untied pair counts are the same integers as the matrix form's, and
+    the float operations on them are the same, so the result has the same bits.
+    """
+    n = x.shape[-1]
+    pairs = n * (n - 1) // 2
+    untied_x = [pairs - int(np.sum(pair_counts(row, row).ey)) // 2 for row in x]
+    untied_y = [pairs - int(np.sum(pair_counts(row, row).ey)) // 2 for row in y]
+    sx = np.sqrt(np.asarray(untied_x, dtype=np.float64))
+    sy = np.sqrt(np.asarray(untied_y, dtype=np.float64))
+    num = np.empty((x.shape[0], y.shape[0]))
+    for i, row in enumerate(x):
+        for j, col in enumerate(y):
+            c = pair_counts(row, col)
+            s = (2 * (int(c.A.sum()) + int(c.B.sum())) - n * (n - 1) if not (c.ties_y or c.ties_m)
+                 else int(c.concordant.sum()) - int(c.discordant.sum()))
+            num[i, j] = s // 2
+    den = sx[:, None] * sy[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.clip(num / den, -1.0, 1.0)
+
+
+#: Largest ``n_trials * n_networks`` of :func:`ab_test_correlation` (the draws are held in memory).
+MAX_DRAWS = 10**8
 
 
 class ABCorrelation(NamedTuple):
@@ -536,7 +580,8 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
         Standard error of ``online_diff`` (the two populations are
         independent: ``sqrt(se_A^2 + se_B^2)`` / normaliser).
     n_trials : int, default 100
-        Number of resamplings (the paper's 100).
+        Number of resamplings (the paper's 100); ``n_trials * n_networks``
+        must be at most 10**8 (the draws are held in memory).
     rng : int, numpy.random.Generator or None
         Source of the resampling noise.
 
@@ -568,12 +613,14 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     >>> round(out.pearson_r, 3), round(out.kendall_tau, 3), out.pearson_r_std
     (0.5, 0.333, 0.0)
     """
+    check_aligned(offline_diff=offline_diff, online_diff=online_diff, online_se=online_se)
     off = _as_matrix(offline_diff, "offline_diff")
     one_d = np.ndim(offline_diff) == 1
     on = check_finite(as_1d(online_diff, "online_diff"), "online_diff")
     se = check_nonnegative(online_se, "online_se")
     check_consistent_length(offline_diff=off[0], online_diff=on, online_se=se)
     check_int(n_trials, "n_trials", low=1)
+    check_work(int(n_trials) * on.size, "n_trials", n_trials, limit=MAX_DRAWS, what="online draws (n_trials x networks)")
     gen = check_rng(rng)
     draws = on[None, :] + se[None, :] * gen.standard_normal((int(n_trials), on.size))
     r = _pearson(off, draws)

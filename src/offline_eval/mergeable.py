@@ -46,28 +46,94 @@ import pandas as pd
 
 from . import bidding
 from ._losses import entropy, pointwise_log_loss
-from ._validation import check_int, check_real
+from ._validation import (
+    InputTypeError,
+    as_1d,
+    check_aligned,
+    check_consistent_length,
+    check_finite,
+    check_int,
+    check_nonnegative,
+    check_real,
+    floor_snapped,
+    integer_weights,
+    reject_masked,
+    warn_undefined,
+)
 from .metrics import LOG_LOSS_EPS, roc_auc_score_from_counts, roc_curve_from_counts
 
 __all__ = ["JointCounts", "LossSums", "QuantileSums", "ScoreCounts", "UtilitySums"]
 
 
 def _arrays(y, s, w=None, *, names=("y_true", "y_score")):
-    y = np.asarray(y)
-    s = np.asarray(s, dtype=np.float64)
-    if y.ndim != 1 or s.shape != y.shape:
-        raise ValueError(f"`{names[0]}` and `{names[1]}` must be 1-D of one length; got {y.shape} and {s.shape}")
+    """Labels, scores and weights of one chunk, validated as the in-memory metrics validate them.
+
+    A chunk may be empty (a partition of a log can be).  Labels are 0/1 or bool; scores and weights are
+    real numbers (complex numbers, strings, bytes and datetimes are refused, not coerced).
+    """
+    check_aligned(**{names[0]: y, names[1]: s, "sample_weight": w})
+    y = as_1d(y, names[0], dtype=None, allow_empty=True)
+    if y.dtype.kind == "f":
+        check_finite(y, names[0])
     if y.size and not np.isin(y, (0, 1)).all():
-        raise ValueError(f"`{names[0]}` must hold 0/1 labels")
-    if not np.isfinite(s).all():
-        raise ValueError(f"`{names[1]}` must be finite; got {int((~np.isfinite(s)).sum())} non-finite values")
+        raise ValueError(f"`{names[0]}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
+    s = check_finite(as_1d(s, names[1], allow_empty=True), names[1])
+    check_consistent_length(**{names[0]: y, names[1]: s})
     if w is None:
         w = np.ones(y.size)
     else:
-        w = np.asarray(w, dtype=np.float64)
-        if w.shape != y.shape or not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError("`sample_weight` must be finite, non-negative and of the labels' length")
+        w = check_nonnegative(w, "sample_weight", allow_empty=True)
+        check_consistent_length(**{names[0]: y, "sample_weight": w})
     return y.astype(np.float64), s, w
+
+
+def _weight_scale(w: np.ndarray) -> int:
+    """The power of two by which the sums of a chunk are stored, 0 for weights of ordinary size.
+
+    Sums of weights near 1e308 overflow and of weights near 1e-320 lose every bit; weights whose largest
+    lies outside [2**-500, 2**500] are stored times ``2**-scale`` (exact), so that every ratio of sums
+    is the same at any power-of-two rescale of the weights.  Ordinary weights keep their bits.
+    """
+    top = float(w.max()) if w.size else 0.0
+    if top == 0.0 or 2.0**-500 <= top <= 2.0**500:
+        return 0
+    return int(np.frexp(top)[1])
+
+
+def _check_fields(obj, names, *, ndim=None, labels=(), nonnegative=()):
+    """The array fields of an accumulator built directly: no mask, numbers only, one row each per entry."""
+    ndim = ndim or {}
+    check_aligned(**{k: getattr(obj, k) for k in (*labels, *names)})
+    lengths = {}
+    for k in labels:
+        reject_masked(getattr(obj, k), k)
+        arr = np.asarray(getattr(obj, k))
+        if arr.dtype.kind in "cmMV":
+            raise ValueError(f"`{k}` must hold labels (integers, strings, bools); got dtype {arr.dtype}")
+        if arr.dtype.kind == "f":
+            check_finite(arr.ravel(), k)
+        lengths[k] = arr
+    for k in names:
+        arr = as_1d(getattr(obj, k), k, dtype=None, allow_empty=True) if ndim.get(k, 1) == 1 else None
+        if arr is None:
+            reject_masked(getattr(obj, k), k)
+            arr = np.asarray(getattr(obj, k))
+            if arr.dtype.kind not in "biuf" and arr.size:
+                raise ValueError(f"`{k}` must be numeric; got dtype {arr.dtype}")
+            if arr.ndim != ndim[k]:
+                raise ValueError(f"`{k}` must be {ndim[k]}-D; got shape {arr.shape}")
+        if arr.dtype.kind == "f":
+            check_finite(arr.ravel(), k)
+        if k in nonnegative and (arr < 0).any():
+            raise ValueError(f"`{k}` must be non-negative; got min {arr.min()!r}")
+        lengths[k] = arr
+    check_consistent_length(**lengths)
+
+
+def _check_other(self, other):
+    if not isinstance(other, type(self)):
+        raise InputTypeError(f"`other` must be a {type(self).__name__} (the accumulator of another chunk); "
+                             f"got {type(other).__name__}")
 
 
 # -- AUC and ROC -------------------------------------------------------------------------------------
@@ -86,6 +152,10 @@ class ScoreCounts:
     pos: np.ndarray
     neg: np.ndarray
     resolution: float | None = None
+    scale: int = 0  #: ``pos`` and ``neg`` are the weights times ``2**-scale`` (0 unless the weights are extreme)
+
+    def __post_init__(self):
+        _check_fields(self, ("values", "pos", "neg"), nonnegative=("pos", "neg"))
 
     @classmethod
     def from_arrays(cls, y_true, y_score, sample_weight=None, *, resolution=None) -> ScoreCounts:
@@ -97,16 +167,25 @@ class ScoreCounts:
             Labels (0/1) and scores of the chunk.
         sample_weight : array-like of shape (n,), optional
         resolution : float > 0, optional
-            Round scores to multiples of it first (bounded memory; see the class notes).
+            Round scores to multiples of it first (bounded memory; see the class notes).  It must be
+            coarse enough that ``score / resolution`` is finite.
         """
         y, s, w = _arrays(y_true, y_score, sample_weight)
         if resolution is not None:
             check_real(resolution, "resolution", low=0, closed="right")
-            s = np.round(s / resolution) * resolution
+            with np.errstate(over="ignore"):
+                ratio = s / resolution
+            if not np.isfinite(ratio).all():
+                raise ValueError(f"`resolution` = {resolution!r} is too fine for scores up to "
+                                 f"{float(np.abs(s).max()):g}: score / resolution overflows; pass a coarser "
+                                 "resolution or none")
+            s = np.round(ratio) * resolution
+        scale = _weight_scale(w)
+        w = np.ldexp(w, -scale) if scale else w
         values, inv = np.unique(s, return_inverse=True)
         pos = np.bincount(inv, weights=w * y, minlength=len(values))
         neg = np.bincount(inv, weights=w * (1.0 - y), minlength=len(values))
-        return cls(values, pos, neg, None if resolution is None else float(resolution))
+        return cls(values, pos, neg, None if resolution is None else float(resolution), scale)
 
     def merge(self, other: ScoreCounts) -> ScoreCounts:
         """The accumulator of both chunks (this one and ``other``): as if filled from their rows at once.
@@ -116,16 +195,20 @@ class ScoreCounts:
         other : ScoreCounts
             The accumulator of another chunk of the same log (same options).
         """
+        _check_other(self, other)
         if self.resolution != other.resolution:
             raise ValueError(f"cannot merge counts at resolution {self.resolution} and {other.resolution}")
+        scale = max(self.scale, other.scale)
         values, inv = np.unique(np.r_[self.values, other.values], return_inverse=True)
-        pos = np.bincount(inv, weights=np.r_[self.pos, other.pos], minlength=len(values))
-        neg = np.bincount(inv, weights=np.r_[self.neg, other.neg], minlength=len(values))
-        return ScoreCounts(values, pos, neg, self.resolution)
+        pos = np.bincount(inv, weights=np.r_[np.ldexp(self.pos, self.scale - scale),
+                                             np.ldexp(other.pos, other.scale - scale)], minlength=len(values))
+        neg = np.bincount(inv, weights=np.r_[np.ldexp(self.neg, self.scale - scale),
+                                             np.ldexp(other.neg, other.scale - scale)], minlength=len(values))
+        return ScoreCounts(values, pos, neg, self.resolution, scale)
 
     @property
     def weight(self) -> np.ndarray:
-        """Total weight per distinct score."""
+        """Total weight per distinct score, times ``2**-scale``."""
         return self.pos + self.neg
 
     def roc_auc_score(self) -> float:
@@ -145,7 +228,10 @@ class ScoreCounts:
         if self.resolution is None:
             return 0.0
         p, n = self.pos.sum(), self.neg.sum()
-        return float(np.dot(self.pos, self.neg) / (2.0 * p * n)) if p > 0 and n > 0 else float("nan")
+        if p > 0 and n > 0:
+            return float(np.dot(self.pos, self.neg) / (2.0 * p * n))
+        warn_undefined("the AUC (and its error bound) is undefined with only one class present; returning nan")
+        return float("nan")
 
 
 # -- losses and calibration ----------------------------------------------------------------------------
@@ -173,6 +259,9 @@ class LossSums:
     wsq: float = 0.0
     wabs: float = 0.0
     eps: float = LOG_LOSS_EPS
+    scale: int = 0  #: the weighted sums are stored times ``2**-scale`` (0 unless the weights are extreme)
+    n_pos: float = 0.0  #: rows with a click and a positive weight (whether both classes are present is exact)
+    n_neg: float = 0.0  #: rows without a click and with a positive weight
 
     @classmethod
     def from_arrays(cls, y_true, y_prob, sample_weight=None, *, eps=LOG_LOSS_EPS) -> LossSums:
@@ -188,13 +277,15 @@ class LossSums:
         """
         y, p, w = _arrays(y_true, y_prob, sample_weight, names=("y_true", "y_prob"))
         if ((p < 0) | (p > 1)).any():
-            raise ValueError("`y_prob` must lie in [0, 1]")
-        if not 0 <= eps < 0.5:
-            raise ValueError(f"`eps` must be in [0, 0.5); got {eps!r}")
+            raise ValueError(f"`y_prob` must lie in [0, 1]; got min {p.min():.6g}, max {p.max():.6g}")
+        eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
+        scale = _weight_scale(w)
+        w = np.ldexp(w, -scale) if scale else w
         d = y - p
         return cls(float(y.size), float(w.sum()), float(np.dot(w, y)), float(np.dot(w, p)),
                    float(np.dot(w, pointwise_log_loss(y, p, eps))) if y.size else 0.0,
-                   float(np.dot(w, d * d)), float(np.dot(w, np.abs(d))), float(eps))
+                   float(np.dot(w, d * d)), float(np.dot(w, np.abs(d))), float(eps), scale,
+                   float(np.count_nonzero((w > 0) & (y == 1))), float(np.count_nonzero((w > 0) & (y == 0))))
 
     def merge(self, other: LossSums) -> LossSums:
         """The accumulator of both chunks (this one and ``other``): as if filled from their rows at once.
@@ -204,12 +295,32 @@ class LossSums:
         other : LossSums
             The accumulator of another chunk of the same log (same options).
         """
+        _check_other(self, other)
         if self.eps != other.eps:
             raise ValueError(f"cannot merge sums with eps {self.eps} and {other.eps}")
-        return LossSums(*(getattr(self, k) + getattr(other, k) for k in _SUMS), eps=self.eps)
+        scale = max(self.scale, other.scale)
+        a, b = self._at(scale), other._at(scale)
+        return LossSums(*(a[k] + b[k] for k in _SUMS), eps=self.eps, scale=scale, n_pos=self.n_pos + other.n_pos,
+                        n_neg=self.n_neg + other.n_neg)
+
+    def _at(self, scale: int) -> dict:
+        """The sums as stored at ``2**-scale`` (the row count is never scaled)."""
+        shift = self.scale - scale
+        return {k: (getattr(self, k) if k == "n" or shift == 0 else float(np.ldexp(getattr(self, k), shift)))
+                for k in _SUMS}
+
+    @property
+    def total_weight(self) -> float:
+        """The sum of the weights (``w`` times ``2**scale``; ``inf`` beyond float64)."""
+        with np.errstate(over="ignore"):
+            return float(np.ldexp(self.w, self.scale))
 
     def _div(self, num):
-        return num / self.w if self.w > 0 else float("nan")
+        if self.w > 0:
+            return num / self.w
+        warn_undefined("the metric is undefined on no weight (an empty log or all-zero weights); returning nan",
+                       stacklevel=4)
+        return float("nan")
 
     def log_loss(self) -> float:
         return self._div(self.wloss)
@@ -218,9 +329,16 @@ class LossSums:
         return self._div(self.wy)
 
     def rig_score(self) -> float:
-        """Relative information gain ``1 - log loss / H(ctr)`` (nan when every label is equal)."""
-        h = entropy(self.ctr()) if self.w > 0 else 0.0
-        return 1.0 - self.log_loss() / h if h > 0 else float("nan")
+        """Relative information gain ``1 - log loss / H(ctr)`` (nan, with a warning, when every label is equal)."""
+        # one class present is decided on the row counts, not on a weighted CTR that may round below 1
+        # (sums built directly, without the row counts, fall back on the CTR)
+        known = self.n_pos + self.n_neg > 0
+        h = entropy(self.ctr()) if not known or (self.n_pos > 0 and self.n_neg > 0) else 0.0
+        if h > 0:
+            return 1.0 - self.log_loss() / h
+        if self.w > 0:
+            warn_undefined("RIG is undefined when every label is equal (zero entropy); returning nan", stacklevel=3)
+        return float("nan")
 
     def mean_squared_error(self) -> float:
         return self._div(self.wsq)
@@ -229,8 +347,12 @@ class LossSums:
         return self._div(self.wabs)
 
     def calibration_ratio(self) -> float:
-        """Average pClick over the CTR (nan without a click)."""
-        return self.wp / self.wy if self.wy > 0 else float("nan")
+        """Average pClick over the CTR (nan, with a warning, without a click)."""
+        if self.wy > 0:
+            return self.wp / self.wy
+        warn_undefined("the calibration ratio is undefined when the data hold no click (CTR 0); returning nan",
+                       stacklevel=3)
+        return float("nan")
 
     def prediction_error(self) -> float:
         return self.calibration_ratio() - 1.0
@@ -262,11 +384,20 @@ class QuantileSums:
             The exact score counts (no ``resolution``) of the whole log's binning score.
         n_quantiles : int >= 1
         """
+        if not isinstance(first_pass, ScoreCounts):
+            raise InputTypeError(f"`first_pass` must be a ScoreCounts; got {type(first_pass).__name__}")
         check_int(n_quantiles, "n_quantiles", low=1)
         wt = first_pass.weight
+        if not wt.sum() > 0:
+            raise ValueError("`first_pass` holds no weight (an empty log or all-zero weights): no quantile is defined")
+        if n_quantiles > max(len(wt), 1000):  # per-bin sums: memory bounded by the data, as in memory
+            raise ValueError(f"`n_quantiles` must be at most max(distinct scores, 1000) = {max(len(wt), 1000)}; "
+                             f"got {n_quantiles}")
         below = np.cumsum(wt) - wt
         q = int(n_quantiles)
-        bins = np.minimum((q * below / wt.sum()).astype(np.int64), q - 1)
+        # the rule of quantile_breakdown: a bin boundary exact in real arithmetic is not moved by rounding
+        exact = first_pass.scale == 0 and integer_weights(wt)
+        bins = np.minimum(floor_snapped(q * below / wt.sum(), len(wt), exact=exact).astype(np.int64), q - 1)
         return first_pass.values, bins
 
     @classmethod
@@ -284,17 +415,22 @@ class QuantileSums:
         sample_weight : array-like of shape (n,), optional
         eps : float, default 1e-15
         """
-        values, bins = edges
-        q = int(n_quantiles)
-        s = np.asarray(y_prob if by is None else by, dtype=np.float64)
+        try:
+            values, bins = edges
+        except (TypeError, ValueError):
+            raise ValueError("`edges` must be the (values, bins) pair of QuantileSums.edges") from None
+        q = check_int(n_quantiles, "n_quantiles", low=1)
+        if len(bins) and int(np.max(bins)) >= q:
+            raise ValueError(f"`n_quantiles` = {q} disagrees with `edges` (bins up to {int(np.max(bins))})")
+        check_aligned(y_true=y_true, y_prob=y_prob, by=by, sample_weight=sample_weight)
+        y, p, w = _arrays(y_true, y_prob, sample_weight, names=("y_true", "y_prob"))
+        s = p if by is None else check_finite(as_1d(by, "by", allow_empty=True), "by")
+        check_consistent_length(y_true=y, by=s)
         at = np.searchsorted(values, s)
         if s.size and ((at >= len(values)) | (values[np.minimum(at, len(values) - 1)] != s)).any():
             raise ValueError("a binning score of this chunk is not among the first pass's values")
         b = bins[at] if s.size else np.zeros(0, np.int64)
-        y, p = np.asarray(y_true), np.asarray(y_prob, dtype=np.float64)
-        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        sums = tuple(LossSums.from_arrays(y[b == k], p[b == k], None if w is None else w[b == k], eps=eps)
-                     for k in range(q))
+        sums = tuple(LossSums.from_arrays(y[b == k], p[b == k], w[b == k], eps=eps) for k in range(q))
         lo, hi = np.full(q, np.inf), np.full(q, -np.inf)
         np.minimum.at(lo, b, s)
         np.maximum.at(hi, b, s)
@@ -308,23 +444,44 @@ class QuantileSums:
         other : QuantileSums
             The accumulator of another chunk of the same log (same options).
         """
+        _check_other(self, other)
+        if len(self.sums) != len(other.sums):
+            raise ValueError(f"cannot merge {len(self.sums)} bins with {len(other.sums)} bins")
         return QuantileSums(tuple(a.merge(b) for a, b in zip(self.sums, other.sums)),
                             np.minimum(self.lo, other.lo), np.maximum(self.hi, other.hi))
 
     def frame(self) -> pd.DataFrame:
-        """The table of :func:`offline_eval.metrics.quantile_breakdown` (bins with weight only)."""
-        total_loss = sum(s.wloss for s in self.sums)
+        """The table of :func:`offline_eval.metrics.quantile_breakdown` (bins with weight only).
+
+        Undefined metrics of a bin (no click, or only clicks) are nan, with one warning, as in memory.
+        """
+        import warnings
+
+        from ._validation import OfflineEvalWarning
+
+        scale = max((s.scale for s in self.sums), default=0)
+        common = [s._at(scale) for s in self.sums]  # one scale for the shares across bins
+        total_loss = sum(c["wloss"] for c in common)
         rows = []
-        for k, s in enumerate(self.sums):
-            if s.w <= 0:
-                continue
-            cal = s.calibration_ratio()
-            rows.append(dict(quantile=k + 1, score_lo=self.lo[k], score_hi=self.hi[k], weight=s.w, clicks=s.wy,
-                             ctr=s.ctr(), avg_pclick=s.wp / s.w, log_loss=s.log_loss(),
-                             log_loss_share=s.wloss / total_loss if total_loss > 0 else float("nan"),
-                             rig=s.rig_score(), mse=s.mean_squared_error(), mae=s.mean_absolute_error(), prediction_error=cal - 1.0,
-                             calibration_ratio=cal))
-        return pd.DataFrame(rows)
+        with warnings.catch_warnings():  # one warning for the table, below, as quantile_breakdown
+            warnings.simplefilter("ignore", OfflineEvalWarning)
+            for k, s in enumerate(self.sums):
+                if s.w <= 0:
+                    continue
+                cal = s.calibration_ratio()
+                with np.errstate(over="ignore"):
+                    weight, clicks = float(np.ldexp(s.w, s.scale)), float(np.ldexp(s.wy, s.scale))
+                rows.append(dict(quantile=k + 1, score_lo=self.lo[k], score_hi=self.hi[k], weight=weight, clicks=clicks,
+                                 ctr=s.ctr(), avg_pclick=s.wp / s.w, log_loss=s.log_loss(),
+                                 log_loss_share=common[k]["wloss"] / total_loss if total_loss > 0 else float("nan"),
+                                 rig=s.rig_score(), mse=s.mean_squared_error(), mae=s.mean_absolute_error(),
+                                 prediction_error=cal - 1.0, calibration_ratio=cal))
+        out = pd.DataFrame(rows)
+        if len(out) and (out["rig"].isna().any() or out["calibration_ratio"].isna().any()):
+            warn_undefined(
+                f"{int(out['calibration_ratio'].isna().sum())} bin(s) hold no click and "
+                f"{int(out['rig'].isna().sum())} bin(s) have zero entropy: their undefined metrics are nan", stacklevel=3)
+        return out
 
 
 # -- joint counts of the online adaptive metrics ---------------------------------------------------------
@@ -343,6 +500,9 @@ class JointCounts:
     cells: np.ndarray
     counts: np.ndarray
 
+    def __post_init__(self):
+        _check_fields(self, ("cells", "counts"), ndim={"cells": 2}, nonnegative=("cells", "counts"))
+
     @classmethod
     def from_arrays(cls, hyp_b, hyp_c, truth=None) -> JointCounts:
         """The accumulator of one chunk of a log.
@@ -354,13 +514,17 @@ class JointCounts:
         truth : array-like of shape (n,), optional
             Ground-truth class codes.
         """
-        cols = [np.asarray(x) for x in ((hyp_b, hyp_c) if truth is None else (hyp_b, hyp_c, truth))]
-        if any(c.ndim != 1 or c.shape != cols[0].shape for c in cols):
-            raise ValueError("`hyp_b`, `hyp_c` (and `truth`) must be 1-D of one length")
-        if any(c.dtype.kind not in "iu" for c in cols if c.size):
-            raise ValueError("class labels must be integers (encode other labels first)")
-        if any((c < 0).any() for c in cols):
-            raise ValueError("class labels must be non-negative")
+        named = {"hyp_b": hyp_b, "hyp_c": hyp_c, **({} if truth is None else {"truth": truth})}
+        check_aligned(**named)
+        cols = []
+        for name, x in named.items():
+            arr = as_1d(x, name, dtype=None, allow_empty=True)
+            if arr.size and arr.dtype.kind not in "iu":
+                raise ValueError(f"`{name}` must hold integer class codes (encode other labels first); got dtype {arr.dtype}")
+            if (arr < 0).any():
+                raise ValueError(f"`{name}` must hold non-negative class codes; got min {int(arr.min())}")
+            cols.append(arr)
+        check_consistent_length(**dict(zip(named, cols)))
         stacked = np.stack([c.astype(np.int64) for c in cols], axis=1) if cols[0].size else np.zeros((0, len(cols)), np.int64)
         cells, counts = np.unique(stacked, axis=0, return_counts=True)
         return cls(cells.reshape(-1, len(cols)), counts.astype(np.int64))
@@ -373,6 +537,7 @@ class JointCounts:
         other : JointCounts
             The accumulator of another chunk of the same log (same options).
         """
+        _check_other(self, other)
         if self.cells.shape[1] != other.cells.shape[1]:
             raise ValueError("cannot merge (B, C) counts with (B, C, G) counts")
         both = np.concatenate([self.cells, other.cells])
@@ -387,9 +552,17 @@ class JointCounts:
         Parameters
         ----------
         n_classes : int
-            K: the dense table is K x K (x K with the truth).
+            K: the dense table is K x K (x K with the truth); bounded like
+            :func:`offline_eval.adaptive.joint_distribution`'s, by
+            ``max(10**7, 64 x items)`` cells.
         """
-        k = int(n_classes)
+        from .adaptive import MAX_INFERRED_CELLS
+
+        k = check_int(n_classes, "n_classes", low=1)
+        items = int(self.counts.sum())
+        if k ** self.cells.shape[1] > max(MAX_INFERRED_CELLS, 64 * items):
+            raise ValueError(f"`n_classes` = {k} makes a dense table of {k}^{self.cells.shape[1]} cells for {items:,} "
+                             f"items, more than the bound max({MAX_INFERRED_CELLS:,}, 64 x items)")
         if self.cells.size and self.cells.max() >= k:
             raise ValueError(f"`n_classes` must exceed the largest label {int(self.cells.max())}; got {k}")
         out = np.zeros((k,) * self.cells.shape[1], np.int64)
@@ -413,6 +586,9 @@ class UtilitySums:
     eu: np.ndarray  # (n_groups, n_betas)
     betas: tuple = field(default=())
 
+    def __post_init__(self):
+        _check_fields(self, ("n", "utility", "wse", "eu"), ndim={"eu": 2}, labels=("groups",), nonnegative=("n", "wse"))
+
     @classmethod
     def from_arrays(cls, group, a, v, p, c, *, betas=()) -> UtilitySums:
         """The accumulator of one chunk of a log.
@@ -426,10 +602,23 @@ class UtilitySums:
         betas : sequence of float, default ()
             The ``beta`` of each expected-utility column.
         """
+        check_aligned(group=group, a=a, v=v, p=p, c=c)
+        reject_masked(group, "group")
         g = np.asarray(group)
+        if g.ndim != 1:
+            raise ValueError(f"`group` must be 1-D; got an array of shape {g.shape}")
+        if g.dtype.kind in "fc" and not np.isfinite(g).all():
+            raise ValueError("`group` must not hold NaN or infinite labels")
+        if isinstance(betas, (str, bytes)) or np.ndim(betas) != 1:
+            raise ValueError(f"`betas` must be a sequence of numbers; got {betas!r}")
+        betas = tuple(betas)
+        for b in betas:
+            check_real(b, "betas", low=0, closed="neither")
         betas = tuple(float(b) for b in betas)
-        if g.size == 0:  # an empty partition
+        if g.size == 0 and all(np.size(x) == 0 for x in (a, v, p, c)):  # an empty partition
             return cls(g, np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros((0, len(betas))), betas)
+        util = bidding.utility_per_row(a, v, p, c)  # validates the rows
+        check_consistent_length(group=g, a=util)
         groups, inv = np.unique(g, return_inverse=True)
         m = len(groups)
 
@@ -438,7 +627,7 @@ class UtilitySums:
 
         eu = np.stack([tot(bidding.expected_utility_per_row(a, v, p, c, beta=b)) for b in betas], axis=1) \
             if betas else np.zeros((m, 0))
-        return cls(groups, np.bincount(inv, minlength=m).astype(np.int64), tot(bidding.utility_per_row(a, v, p, c)),
+        return cls(groups, np.bincount(inv, minlength=m).astype(np.int64), tot(util),
                    tot(bidding.weighted_squared_error_per_row(a, v, p)), eu, betas)
 
     def merge(self, other: UtilitySums) -> UtilitySums:
@@ -449,6 +638,7 @@ class UtilitySums:
         other : UtilitySums
             The accumulator of another chunk of the same log (same options).
         """
+        _check_other(self, other)
         if self.betas != other.betas:
             raise ValueError("cannot merge sums over different `betas`")
         groups, inv = np.unique(np.r_[self.groups, other.groups], return_inverse=True)

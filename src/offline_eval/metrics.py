@@ -35,6 +35,8 @@ from ._validation import (
     check_int,
     check_real,
     check_finite,
+    floor_snapped,
+    integer_weights,
     check_nonnegative,
     check_probability,
     check_sample_weight,
@@ -207,10 +209,14 @@ def _rates(tps, fps):
 
 
 def _check_counts(positives, negatives):
+    check_aligned(positives=positives, negatives=negatives)
     pos = check_nonnegative(positives, "positives")
     neg = check_nonnegative(negatives, "negatives")
     check_consistent_length(positives=pos, negatives=neg)
-    return pos, neg
+    # Counts may be weights at any scale (3e-170 or 1e300): one power-of-two rescale of both keeps
+    # every ratio's bits where nothing under- or overflowed and makes it finite where something did.
+    both = scale_weights(np.r_[pos, neg])
+    return both[:len(pos)], both[len(pos):]
 
 
 def roc_curve_from_counts(positives, negatives):
@@ -413,7 +419,10 @@ def rig_score(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label
     y, p, w = _check_probs(y_true, y_prob, sample_weight, pos_label=pos_label)
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
     gamma = _mean(y, w)
-    h = entropy(gamma)
+    # One class present is decided on the labels, not on the weighted mean: with weights, the mean of
+    # all-ones labels can round to 0.9999999999999999, whose tiny entropy would give a huge negative RIG.
+    present = y if w is None else y[w > 0]
+    h = entropy(gamma) if present.min() != present.max() else 0.0
     if h == 0.0:
         warn_undefined(f"RIG is undefined when the data's CTR is {gamma:g} (zero entropy); returning nan")
         return float("nan")
@@ -565,6 +574,13 @@ def normalized_mean_squared_error(y_true, y_pred, *, sample_weight=None) -> floa
     1.0
     """
     y, m, w = _check_residuals(y_true, y_pred, sample_weight)
+    # NMSE is scale-free but its squares are not: at 1e200 they overflow (nan), at 1e-200 underflow (0).
+    # Rescale responses and predictions by one power of two (exact) when, and only when, they are that
+    # extreme; ordinary data keep their bits.
+    top = max(float(np.max(np.abs(y))), float(np.max(np.abs(m))))
+    if top > 2.0**400 or 0 < top < 2.0**-400:
+        shift = -int(np.frexp(top)[1])
+        y, m = np.ldexp(y, shift), np.ldexp(m, shift)
     var = _mean((y - _mean(y, w)) ** 2, w)
     if var == 0.0:
         warn_undefined("NMSE is undefined when `y_true` is constant (zero variance); returning nan")
@@ -684,14 +700,19 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
     if by is None:
         s = p
     else:
+        check_aligned(y_true=y_true, by=by)
         s = check_finite(as_1d(by, "by"), "by")
         check_consistent_length(y_true=y, by=s)
     wt = np.ones(len(y)) if w is None else w
     order = np.argsort(s, kind="stable")
     s_sorted = s[order]
-    cum_before = np.cumsum(wt[order]) - wt[order]
+    # The bins from power-of-two-rescaled weights (no overflow at 1e308, the same bits otherwise), and a
+    # boundary that is an integer in exact arithmetic stays one at any weight scale (floor_snapped).
+    ws = scale_weights(wt)[order]
+    cum_before = np.cumsum(ws) - ws
     q = int(n_quantiles)
-    bins_sorted = np.minimum((q * cum_before / wt.sum()).astype(np.int64), q - 1)
+    bins_sorted = np.minimum(floor_snapped(q * cum_before / ws.sum(), len(ws), exact=integer_weights(w)).astype(np.int64),
+                             q - 1)
     # tie rule: a tie group takes the bin of its first row
     first_of_group = np.r_[0, np.flatnonzero(np.diff(s_sorted)) + 1]
     group_len = np.diff(np.r_[first_of_group, len(s_sorted)])
@@ -719,7 +740,10 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
         ctr = clicks / wsum
         avg_p = psum / wsum
         ll = lsum / wsum
-        h = np.array([entropy(g) for g in ctr])
+        # a bin with one class has zero entropy, whatever its weighted CTR rounds to (see rig_score)
+        pos_rows = np.bincount(b, weights=((wt > 0) & (y == 1)).astype(np.float64), minlength=q)
+        neg_rows = np.bincount(b, weights=((wt > 0) & (y == 0)).astype(np.float64), minlength=q)
+        h = np.array([entropy(g) if a > 0 and z > 0 else 0.0 for g, a, z in zip(ctr, pos_rows, neg_rows)])
         rig_b = np.where(h > 0, 1.0 - ll / np.where(h > 0, h, 1.0), np.nan)
         cal = np.where(clicks > 0, avg_p / np.where(clicks > 0, ctr, 1.0), np.nan)
         total_loss = lsum.sum()
@@ -775,6 +799,7 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
     y_true, y_pred : array-like of shape (n,)
     sample_weight : array-like of shape (n,), optional
     n_boot : int, default 1000
+        Resamples, at most 10**6 (a larger request is an error before any work).
     level : float in (0, 1), default 0.95
     rng : int, numpy.random.Generator or None
     **kwargs
@@ -806,7 +831,9 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
         y = check_binary(y_true, "y_true", pos_label=extra.pop("pos_label"))
     else:
         y = np.asarray(as_1d(y_true, "y_true", dtype=None))
-    p = as_1d(y_pred, "y_pred")
+    p = check_finite(as_1d(y_pred, "y_pred"), "y_pred")
+    if y.dtype.kind == "f":
+        check_finite(y, "y_true")
     check_consistent_length(y_true=y, y_pred=p)
     w = check_sample_weight(sample_weight, len(y))
     value = float(metric(y, p, **({"sample_weight": w} if w is not None else {}), **extra))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 
+from ._validation import InputTypeError
 from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums
 
 __all__ = [
@@ -54,9 +55,14 @@ def read(data, columns):
     import dask.dataframe as dd
 
     columns = [c for c in columns if c is not None]
+    bad = [c for c in columns if not isinstance(c, str)]
+    if bad:
+        raise InputTypeError(f"column names must be strings; got {bad!r}")
     if isinstance(data, (str, bytes)) or hasattr(data, "__fspath__"):
-        return dd.read_parquet(data, columns=columns)
-    if not isinstance(data, dd.DataFrame):
+        # Read the schema first (no data): a missing column is then the same named error as for a
+        # DataFrame, not a KeyError from deep inside the Parquet reader.
+        data = dd.read_parquet(data)
+    elif not isinstance(data, dd.DataFrame):
         raise ValueError(f"`data` must be a dask DataFrame or a Parquet path; got {type(data).__name__}")
     missing = [c for c in columns if c not in data.columns]
     if missing:
@@ -76,6 +82,8 @@ def reduce_partitions(ddf, chunk, merge=lambda a, b: a.merge(b)):
     """
     import dask
 
+    if not callable(chunk) or not callable(merge):
+        raise InputTypeError(f"`chunk` and `merge` must be callables; got {type(chunk).__name__} and {type(merge).__name__}")
     level = [dask.delayed(chunk)(part) for part in ddf.to_delayed()]
     if not level:
         raise ValueError("`data` has no partition")
@@ -87,6 +95,30 @@ def reduce_partitions(ddf, chunk, merge=lambda a, b: a.merge(b)):
 
 def _col(part, name):
     return None if name is None else part[name].to_numpy()
+
+
+def _check_kwargs(kwargs):
+    extra = sorted(set(kwargs) - {"eps"})
+    if extra:
+        raise InputTypeError(f"unexpected keyword argument(s) {extra}; only `eps` is passed on to the log loss")
+
+
+def _require_rows(n_rows, total_weight, weight):
+    """The errors of the in-memory functions for an empty log or all-zero weights (not a silent nan)."""
+    if n_rows == 0:
+        raise ValueError("`data` has no rows; the metric needs at least one (as in memory)")
+    if not total_weight > 0:
+        raise ValueError(f"`weight` column {weight!r} must not be all zero; got a total weight of 0")
+
+
+def _checked_counts(counts: ScoreCounts, weight) -> ScoreCounts:
+    _require_rows(len(counts.values), float(counts.weight.sum()), weight)
+    return counts
+
+
+def _checked_sums(sums: LossSums, weight) -> LossSums:
+    _require_rows(sums.n, sums.w, weight)
+    return sums
 
 
 # -- AUC and ROC ---------------------------------------------------------------------------------------
@@ -123,7 +155,7 @@ def roc_auc_score(data, label, score, *, weight=None, resolution=None) -> float:
     data, label, score, weight, resolution
         As in :func:`score_counts`.
     """
-    return score_counts(data, label, score, weight=weight, resolution=resolution).roc_auc_score()
+    return _checked_counts(score_counts(data, label, score, weight=weight, resolution=resolution), weight).roc_auc_score()
 
 
 def roc_curve(data, label, score, *, weight=None, resolution=None):
@@ -134,7 +166,7 @@ def roc_curve(data, label, score, *, weight=None, resolution=None):
     data, label, score, weight, resolution
         As in :func:`score_counts`.
     """
-    return score_counts(data, label, score, weight=weight, resolution=resolution).roc_curve()
+    return _checked_counts(score_counts(data, label, score, weight=weight, resolution=resolution), weight).roc_curve()
 
 
 # -- losses and calibration --------------------------------------------------------------------------------
@@ -154,6 +186,7 @@ def loss_sums(data, label, prob, *, weight=None, **kwargs) -> LossSums:
     **kwargs
         ``eps`` of the log loss.
     """
+    _check_kwargs(kwargs)
     ddf = read(data, [label, prob, weight])
     return reduce_partitions(ddf, functools.partial(_loss_chunk, label=label, prob=prob, weight=weight, kwargs=kwargs))
 
@@ -170,7 +203,7 @@ def log_loss(data, label, prob, *, weight=None, **kwargs) -> float:
     data, label, prob, weight, **kwargs
         As in :func:`loss_sums`.
     """
-    return loss_sums(data, label, prob, weight=weight, **kwargs).log_loss()
+    return _checked_sums(loss_sums(data, label, prob, weight=weight, **kwargs), weight).log_loss()
 
 
 def rig_score(data, label, prob, *, weight=None, **kwargs) -> float:
@@ -181,7 +214,7 @@ def rig_score(data, label, prob, *, weight=None, **kwargs) -> float:
     data, label, prob, weight, **kwargs
         As in :func:`loss_sums`.
     """
-    return loss_sums(data, label, prob, weight=weight, **kwargs).rig_score()
+    return _checked_sums(loss_sums(data, label, prob, weight=weight, **kwargs), weight).rig_score()
 
 
 def mean_squared_error(data, label, prob, *, weight=None) -> float:
@@ -192,7 +225,7 @@ def mean_squared_error(data, label, prob, *, weight=None) -> float:
     data, label, prob, weight
         As in :func:`loss_sums`.
     """
-    return loss_sums(data, label, prob, weight=weight).mean_squared_error()
+    return _checked_sums(loss_sums(data, label, prob, weight=weight), weight).mean_squared_error()
 
 
 def calibration_ratio(data, label, prob, *, weight=None) -> float:
@@ -203,7 +236,7 @@ def calibration_ratio(data, label, prob, *, weight=None) -> float:
     data, label, prob, weight
         As in :func:`loss_sums`.
     """
-    return loss_sums(data, label, prob, weight=weight).calibration_ratio()
+    return _checked_sums(loss_sums(data, label, prob, weight=weight), weight).calibration_ratio()
 
 
 def prediction_error(data, label, prob, *, weight=None) -> float:
@@ -214,7 +247,7 @@ def prediction_error(data, label, prob, *, weight=None) -> float:
     data, label, prob, weight
         As in :func:`loss_sums`.
     """
-    return loss_sums(data, label, prob, weight=weight).prediction_error()
+    return _checked_sums(loss_sums(data, label, prob, weight=weight), weight).prediction_error()
 
 
 def quantile_breakdown(data, label, prob, *, by=None, n_quantiles=10, weight=None, first_pass=None, **kwargs):
@@ -244,12 +277,15 @@ def quantile_breakdown(data, label, prob, *, by=None, n_quantiles=10, weight=Non
     **kwargs
         ``eps`` of the log loss.
     """
+    _check_kwargs(kwargs)
     key = prob if by is None else by
     ddf = read(data, list(dict.fromkeys([label, prob, key, weight])))
+    if first_pass is not None and not isinstance(first_pass, ScoreCounts):
+        raise InputTypeError(f"`first_pass` must be a ScoreCounts; got {type(first_pass).__name__}")
     if first_pass is not None and first_pass.resolution is not None:
         raise ValueError("`first_pass` must hold the exact scores (no `resolution`)")
-    first = first_pass if first_pass is not None else reduce_partitions(
-        ddf, functools.partial(_score_chunk, label=label, score=key, weight=weight, resolution=None))
+    first = first_pass if first_pass is not None else _checked_counts(reduce_partitions(
+        ddf, functools.partial(_score_chunk, label=label, score=key, weight=weight, resolution=None)), weight)
     edges = QuantileSums.edges(first, n_quantiles)
     second = reduce_partitions(ddf, functools.partial(_quantile_chunk, edges=edges, q=n_quantiles, label=label,
                                                       prob=prob, by=by, weight=weight, kwargs=kwargs))

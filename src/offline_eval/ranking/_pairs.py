@@ -17,12 +17,13 @@ __all__ = ["Counts", "average_ranks", "check_pair", "group_bounds", "pair_counts
 
 
 # -- validation --------------------------------------------------------------------------
-def check_pair(y_true, y_pred):
+def check_pair(y_true, y_pred, names=("y_true", "y_pred")):
     """``(y, m)``: responses and predictions as aligned, finite float arrays of one length."""
-    check_aligned(y_true=y_true, y_pred=y_pred)
-    y = check_finite(as_1d(y_true, "y_true"), "y_true")
-    m = check_finite(as_1d(y_pred, "y_pred"), "y_pred")
-    check_consistent_length(y_true=y, y_pred=m)
+    ny, nm = names
+    check_aligned(**{ny: y_true, nm: y_pred})
+    y = check_finite(as_1d(y_true, ny), ny)
+    m = check_finite(as_1d(y_pred, nm), nm)
+    check_consistent_length(**{ny: y, nm: m})
     return y, m
 
 

@@ -7,7 +7,17 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import ndtr
 
-from .._validation import as_1d, check_consistent_length, check_finite, check_int, check_real, check_rng, warn_undefined
+from .._bootstrap import MAX_BOOT
+from .._validation import (
+    as_1d,
+    check_aligned,
+    check_consistent_length,
+    check_finite,
+    check_int,
+    check_real,
+    check_rng,
+    warn_undefined,
+)
 from ._pairs import check_pair
 from .coefficients import MEASURES
 
@@ -47,7 +57,7 @@ def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng
     measure : str or callable
         A name of :data:`MEASURES` or ``f(y_true, y_pred) -> float``.
     n_boot : int, default 100
-        Bootstrap samples (the paper uses 100).
+        Bootstrap samples (the paper uses 100); at most 10**6.
     rng : None, int or numpy.random.Generator
 
     Returns
@@ -74,8 +84,9 @@ def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng
     fn = MEASURES.get(measure) if isinstance(measure, str) else measure
     if fn is None or not callable(fn):
         raise ValueError(f"`measure` must be one of {sorted(MEASURES)} or a callable; got {measure!r}")
-    check_int(n_boot, "n_boot", low=2)
-    y, a = check_pair(y_true, pred_a)
+    check_int(n_boot, "n_boot", low=2, high=MAX_BOOT)
+    check_aligned(y_true=y_true, pred_a=pred_a, pred_b=pred_b)
+    y, a = check_pair(y_true, pred_a, names=("y_true", "pred_a"))
     b = check_finite(as_1d(pred_b, "pred_b"), "pred_b")
     check_consistent_length(y_true=y, pred_b=b)
     gen = check_rng(rng)

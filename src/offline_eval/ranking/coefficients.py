@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import ndtri
 
-from .._validation import check_real, warn_undefined
+from .._validation import check_bool, check_nonnegative, check_real, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
 from ._pairs import average_ranks, check_pair, pair_counts, tau_from_counts
 
@@ -177,6 +177,7 @@ def kendall_tau(y_true, y_pred, *, variant: str = "b", tilde: bool = False) -> f
     """
     if variant not in ("a", "b"):
         raise ValueError(f"`variant` must be 'a' or 'b'; got {variant!r}")
+    check_bool(tilde, "tilde")
     y, m = check_pair(y_true, y_pred)
     n = len(y)
     if n < 2:
@@ -215,6 +216,7 @@ def spearman_rho(y_true, y_pred, *, tilde: bool = False) -> float:
     >>> spearman_rho([1, 3, 2], [1, 2, 3])
     0.5
     """
+    check_bool(tilde, "tilde")
     y, m = check_pair(y_true, y_pred)
     n = len(y)
     if n < 2:
@@ -240,6 +242,7 @@ def tau_variance_from_concordance(C: np.ndarray) -> float:
     C : ndarray of shape (n,)
         Per-observation concordance counts :math:`C_i` (:func:`concordance_counts`), ties counting 1/2.
     """
+    C = check_nonnegative(C, "C")
     n = len(C)
     s = float(C.sum())
     q = float(np.dot(C, C))

@@ -139,12 +139,25 @@ def _leave_one_out(y_true, y_pred, measure: str):
     if n < 3:
         raise ValueError(f"`y_true` must have at least 3 observations for leave-one-out; got {n}")
     r = y - m
+    if measure in ("RMSE", "MAE"):
+        # Residuals so large (or small) that their squares or sums overflow (underflow) would give
+        # inf - inf = nan: rescale them by a power of two (exact), and the results back.  Residuals of
+        # ordinary magnitude are left as they are (same bits).
+        top = float(np.max(np.abs(r))) if np.isfinite(r).all() else np.inf
+        if not np.isfinite(top):
+            raise ValueError("`y_true` - `y_pred` overflows float64; rescale both")
+        shift = int(np.frexp(top)[1]) if top > 2.0**400 or 0 < top < 2.0**-400 else 0
+        r = np.ldexp(r, -shift)
     if measure == "RMSE":
         sq = r * r
-        return np.sqrt(np.maximum(sq.sum() - sq, 0.0) / (n - 1)), float(np.sqrt(sq.sum() / n))
+        loo = np.sqrt(np.maximum(sq.sum() - sq, 0.0) / (n - 1))
+        full = float(np.sqrt(sq.sum() / n))
+        return (np.ldexp(loo, shift), float(np.ldexp(full, shift))) if shift else (loo, full)
     if measure == "MAE":
         ab = np.abs(r)
-        return np.maximum(ab.sum() - ab, 0.0) / (n - 1), float(ab.mean())
+        loo = np.maximum(ab.sum() - ab, 0.0) / (n - 1)
+        full = float(ab.mean())
+        return (np.ldexp(loo, shift), float(np.ldexp(full, shift))) if shift else (loo, full)
     if measure == "MAD":
         ab = np.abs(r)
         return _loo_median(ab), float(np.median(ab))

@@ -30,7 +30,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.special import ndtr
 
-from .._validation import check_int, check_real, check_rng
+from .._validation import as_array, check_aligned, check_bool, check_int, check_real, check_rng, check_work
 
 __all__ = [
     "apportion",
@@ -76,12 +76,15 @@ def apportion(weights, total: int, *, capacity=None) -> np.ndarray:
     >>> apportion([1, 1, 4], 10).tolist()        # quotas 5/3, 5/3, 20/3: equal remainders, by index
     [2, 2, 6]
     """
-    w = np.asarray(weights, dtype=np.float64)
+    check_aligned(weights=weights, capacity=capacity)
+    w = as_array(weights, "weights")
     shape = w.shape
     w = w.ravel()
     if (w < 0).any() or not np.isfinite(w).all():
         raise ValueError("`weights` must be finite and non-negative")
-    total = int(total)
+    if isinstance(total, (float, np.floating)) and float(total).is_integer():
+        total = int(total)  # an integral float (a size read from a table) is a count; 2.5 is not
+    total = check_int(total, "total", low=0)
     if total < 0 or (total > 0 and not (w > 0).any()):
         raise ValueError(f"`total` must be >= 0, and 0 when every weight is 0; got {total}")
     if total > np.iinfo(np.int64).max:
@@ -89,7 +92,7 @@ def apportion(weights, total: int, *, capacity=None) -> np.ndarray:
     if capacity is None:
         cap = [total] * w.size
     else:
-        cap_arr = np.asarray(capacity, np.int64).ravel()
+        cap_arr = as_array(capacity, "capacity", np.int64).ravel()
         if cap_arr.shape != w.shape:
             raise ValueError(f"`capacity` must have the shape of `weights` {shape}; got {np.shape(capacity)}")
         if (cap_arr < 0).any():
@@ -170,7 +173,7 @@ def class_accuracies(mean: float, prior, *, spread: float = 0.15, lo: float = 0.
     rng : None, int or numpy.random.Generator
     """
     rng = check_rng(rng)
-    prior = np.asarray(prior, dtype=np.float64)
+    prior = as_array(prior, "prior")
     if prior.ndim != 1 or prior.size == 0 or not np.isfinite(prior).all() or (prior < 0).any() \
             or abs(math.fsum(prior) - 1.0) > 1e-9:
         raise ValueError("`prior` must be a non-empty 1-D distribution (finite, non-negative, summing to 1); "
@@ -205,6 +208,8 @@ def random_confusion(n_classes: int, concentration: float = 0.3, *, rng=None) ->
         Dirichlet concentration of each row.
     rng : None, int or numpy.random.Generator
     """
+    check_int(n_classes, "n_classes", low=2, high=1 << 15)
+    check_real(concentration, "concentration", low=0, closed="neither")
     rng = check_rng(rng)
     q = rng.dirichlet(np.full(n_classes - 1, concentration), size=n_classes)
     out = np.zeros((n_classes, n_classes))
@@ -254,15 +259,24 @@ def two_model_world(n: int, *, accuracy_b, accuracy_c, prior, error_correlation:
     -------
     hyp_b, hyp_c, truth : ndarray of int64, shape (n,)
     """
+    check_int(n, "n", low=1, high=1 << 31)
     rng = check_rng(rng)
-    prior = np.asarray(prior, dtype=np.float64)
+    check_aligned(prior=prior, accuracy_b=accuracy_b, accuracy_c=accuracy_c)
+    prior = as_array(prior, "prior")
+    if prior.ndim != 1 or prior.size == 0 or not np.isfinite(prior).all() or (prior < 0).any() \
+            or abs(math.fsum(prior) - 1.0) > 1.5e-8:  # numpy's own tolerance for the draw below
+        raise ValueError("`prior` must be a non-empty 1-D distribution (finite, non-negative, summing to 1); "
+                         f"got {prior.tolist()[:8]}")
     k = prior.size
-    acc_b, acc_c = np.asarray(accuracy_b, float), np.asarray(accuracy_c, float)
+    acc_b, acc_c = as_array(accuracy_b, "accuracy_b"), as_array(accuracy_c, "accuracy_c")
     if acc_b.shape != (k,) or acc_c.shape != (k,):
         raise ValueError(f"`accuracy_b` and `accuracy_c` must have shape ({k},); got {acc_b.shape}, {acc_c.shape}")
+    for name, acc in (("accuracy_b", acc_b), ("accuracy_c", acc_c)):
+        if not (np.isfinite(acc).all() and ((acc >= 0) & (acc <= 1)).all()):
+            raise ValueError(f"`{name}` must hold accuracies in [0, 1]; got {acc.tolist()}")
     if not 0 <= error_correlation < 1:
         raise ValueError(f"`error_correlation` must be in [0, 1); got {error_correlation}")
-    q = random_confusion(k, confusion_concentration, rng=rng) if confusion is None else np.asarray(confusion, float)
+    q = random_confusion(k, confusion_concentration, rng=rng) if confusion is None else as_array(confusion, "confusion")
     cum = np.cumsum(q, axis=1)
     truth = rng.choice(k, size=n, p=prior)
     z0 = rng.standard_normal(n)
@@ -316,7 +330,7 @@ def truth_for_joint_counts(counts, *, target_accuracy, agree_correct: float = 0.
     which truth, and the "other" classes, are random.
     """
     rng = check_rng(rng)
-    n = np.asarray(counts, dtype=np.int64)
+    n = as_array(counts, "counts", np.int64)
     k = n.shape[0]
     m = int(n.sum())
     diag = np.diag(n)
@@ -378,7 +392,11 @@ def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: f
     rng : None, int or numpy.random.Generator
     """
     rng = check_rng(rng)
-    m_l = np.asarray(m_bc_live, dtype=np.float64)
+    m_l = as_array(m_bc_live, "m_bc_live")
+    if m_l.ndim != 2 or m_l.shape[0] != m_l.shape[1] or m_l.size == 0:
+        raise ValueError(f"`m_bc_live` must be a K x K table; got shape {m_l.shape}")
+    if not np.isfinite(m_l).all() or (m_l < 0).any() or not m_l.sum() > 0:
+        raise ValueError("`m_bc_live` must be finite, non-negative and not all zero")
     k = m_l.shape[0]
     factor = np.exp(sigma * rng.standard_normal((k, k)))
     if not (np.isfinite(sigma) and sigma >= 0):
@@ -413,9 +431,22 @@ def sample_by_cell(hyp_b, hyp_c, cell_counts, *, n_classes: int, replace: bool =
     rng : None, int or numpy.random.Generator
     """
     rng = check_rng(rng)
-    k = int(n_classes)
-    cell = np.asarray(hyp_b, np.int64) * k + np.asarray(hyp_c, np.int64)
-    want = np.asarray(cell_counts, np.int64).ravel()
+    k = check_int(n_classes, "n_classes", low=1, high=1 << 15)
+    check_bool(replace, "replace")
+    check_aligned(hyp_b=hyp_b, hyp_c=hyp_c)
+    hb, hc = as_array(hyp_b, "hyp_b", np.int64), as_array(hyp_c, "hyp_c", np.int64)
+    if hb.ndim != 1 or hb.shape != hc.shape:
+        raise ValueError(f"`hyp_b` and `hyp_c` must be 1-D of one length; got {hb.shape} and {hc.shape}")
+    for name, h in (("hyp_b", hb), ("hyp_c", hc)):
+        if h.size and (h.min() < 0 or h.max() >= k):
+            raise ValueError(f"`{name}` must hold class codes 0..{k - 1}; got min {int(h.min())}, max {int(h.max())}")
+    cell = hb * k + hc
+    counts = as_array(cell_counts, "cell_counts", np.int64)
+    if counts.shape != (k, k) or (counts < 0).any():
+        raise ValueError(f"`cell_counts` must be a ({k}, {k}) table of non-negative counts; got shape {counts.shape}")
+    want = counts.ravel()
+    if replace:  # draws with replacement are not bounded by the live items: bound them by the table
+        check_work(int(want.sum()), "cell_counts", f"{int(want.sum())} items", limit=1 << 31, what="items")
     have = np.bincount(cell, minlength=k * k)
     starts = np.r_[0, np.cumsum(have)[:-1]]
     if replace:

@@ -76,7 +76,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .._validation import check_bool, check_int, check_rng
+from .._validation import InputTypeError, check_bool, check_int, check_real, check_rng, check_work
 
 __all__ = ["RTBWorld", "expected_ab", "resize_ab", "simulate_rtb", "without_exploration"]
 
@@ -184,7 +184,8 @@ def expected_ab(networks: pd.DataFrame, *, n_contexts: int = 400_000, ctr_sigma:
         ``RTBWorld.networks`` (one row per network with its knobs).
     n_contexts : int, default 400_000
         Contexts ``(z, w)`` drawn per network to average over; the click and
-        the competing bid are integrated in closed form.
+        the competing bid are integrated in closed form; ``n_contexts`` times
+        the networks at most 2**30.
     ctr_sigma, value_sigma, price_corr : float
         The world's knobs (``RTBWorld.params``).
     rng : int, numpy.random.Generator or None
@@ -220,6 +221,10 @@ def expected_ab(networks: pd.DataFrame, *, n_contexts: int = 400_000, ctr_sigma:
     >>> bool((e["profit_a"] > 0).all()), bool(np.allclose(e["profit_a"], e["profit_b"]))
     (True, True)
     """
+    if not isinstance(networks, pd.DataFrame):
+        raise InputTypeError(f"`networks` must be a DataFrame (RTBWorld.networks); got {type(networks).__name__}")
+    check_int(n_contexts, "n_contexts", low=1)
+    check_work(int(n_contexts) * len(networks), "n_contexts", n_contexts, what="contexts (n_contexts x networks)")
     gen = check_rng(rng)
     rows = []
     for net_rng, (_, net) in zip(gen.spawn(len(networks)), networks.iterrows()):
@@ -476,10 +481,11 @@ def resize_ab(world: RTBWorld, ab_impressions: float) -> RTBWorld:
     >>> bool(np.allclose(big["se_a"] / big["displays_a"], 0.1 * w.ab["se_a"] / w.ab["displays_a"], rtol=1e-3))
     True
     """
+    if not isinstance(world, RTBWorld):
+        raise InputTypeError(f"`world` must be an RTBWorld; got {type(world).__name__}")
     if world.expected is None or "z_a" not in world.ab:
         raise ValueError("`world` must be drawn with `ab_impressions` set (an A/B test from its central-limit law)")
-    if not (np.isfinite(ab_impressions) and ab_impressions >= 2):
-        raise ValueError(f"`ab_impressions` must be a number >= 2; got {ab_impressions!r}")
+    check_real(ab_impressions, "ab_impressions", low=2)
     rows = []
     for (_, m), (_, old) in zip(world.expected.iterrows(), world.ab.iterrows()):
         rows.append({"network": int(old["network"]),

@@ -34,7 +34,7 @@ import numpy as np
 
 from scipy.special import expit, logit
 
-from .._validation import check_int, check_rng
+from .._validation import as_array, check_int, check_rng, check_work
 from ..auction import PageViews, SponsoredWorld, sample_page_views
 
 __all__ = [
@@ -106,7 +106,7 @@ def sample_ctr(n, rng=None, *, median=0.03, sd=0.7, junk_share=0.3, junk_factor=
     Parameters
     ----------
     n : int or tuple of int
-        Shape of the output.
+        Shape of the output, at most 2**30 values.
     rng : int, Generator or None
     median : float, default 0.03
         Median CTR of relevant ads.
@@ -136,6 +136,10 @@ def sample_ctr(n, rng=None, *, median=0.03, sd=0.7, junk_share=0.3, junk_factor=
     >>> bool(abs(np.median(c) / 0.03 - 1) < 0.05)
     True
     """
+    shape = (n,) if np.isscalar(n) else tuple(n)
+    for k in shape:
+        check_int(k, "n", low=0)
+    check_work(int(np.prod(shape, dtype=object)), "n", n)
     rng = check_rng(rng)
     for name, v in (("median", median), ("junk_factor", junk_factor), ("max_ctr", max_ctr)):
         if not 0 < v <= 1:
@@ -201,7 +205,7 @@ def distorted_pclick(ctr, rng=None, *, noise_sd=0.5, scale=1.0, low_ctr=0.005, l
     [0.01, 0.2]
     """
     rng = check_rng(rng)
-    c = np.asarray(ctr, dtype=np.float64)
+    c = as_array(ctr, "ctr")
     if c.size == 0 or not np.isfinite(c).all() or (c <= 0).any() or (c >= 1).any():
         raise ValueError("`ctr` must be a non-empty array of values in (0, 1)")
     _positive("noise_sd", noise_sd, allow_zero=True)
@@ -278,7 +282,7 @@ def overestimate_low_range(pclick, *, low_ctr=0.004, low_shift=4.0, width=None) 
     >>> bool((np.diff(q) > 0).all() and (q >= p).all()), (q / p).round(1).tolist()
     (True, [49.3, 24.0, 3.1, 1.1])
     """
-    p = np.asarray(pclick, dtype=np.float64)
+    p = as_array(pclick, "pclick")
     if p.size == 0 or not np.isfinite(p).all() or (p <= 0).any() or (p >= 1).any():
         raise ValueError("`pclick` must be a non-empty array of values in (0, 1)")
     if not 0 < low_ctr < 1:

@@ -63,7 +63,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_choice, check_int, check_rng
+from .._validation import InputTypeError, check_choice, check_int, check_real, check_rng, check_work
 
 __all__ = ["DEFAULTS", "ESTIMATES", "gumbel_normal_scores", "positive_stable", "wallet_survey"]
 
@@ -239,8 +239,13 @@ def positive_stable(alpha: float, n: int, gen: np.random.Generator) -> np.ndarra
     numpy.ndarray
         ``n`` positive draws.
     """
-    if not 0 < alpha <= 1:
+    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, (int, float, np.integer, np.floating)) \
+            or not 0 < alpha <= 1:
         raise ValueError(f"`alpha` must lie in (0, 1]; got {alpha!r}")
+    check_int(n, "n", low=0)
+    check_work(n, "n", n)
+    if not isinstance(gen, np.random.Generator):
+        raise InputTypeError(f"`gen` must be a numpy Generator; got {type(gen).__name__}")
     u = np.pi * (1.0 - gen.random(n))  # in (0, pi]: sin(u) > 0
     w = gen.standard_exponential(n)
     if alpha == 1:
@@ -274,8 +279,12 @@ def gumbel_normal_scores(n: int, theta: float, gen: np.random.Generator, dim: in
     numpy.ndarray
         Standard normal scores, shape ``(dim, n)``.
     """
-    if not theta >= 1:
-        raise ValueError(f"`theta` must be >= 1; got {theta!r}")
+    if isinstance(theta, (bool, np.bool_)) or not isinstance(theta, (int, float, np.integer, np.floating)) \
+            or not (np.isfinite(theta) and theta >= 1):
+        raise ValueError(f"`theta` must be >= 1 (and finite); got {theta!r}")
+    check_int(dim, "dim", low=1)
+    check_int(n, "n", low=0)
+    check_work(int(n) * int(dim), "n", n)
     v = positive_stable(1 / theta, n, gen)
     e = gen.standard_exponential((dim, n))
     tail = -np.expm1(-((e / v) ** (1 / theta)))  # 1 - U
