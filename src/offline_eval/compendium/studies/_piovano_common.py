@@ -40,7 +40,7 @@ SWEEP_CRITERIA = {
 
 
 @contextmanager
-def _quiet():
+def quiet_warnings():
     """Silence the expected undefined-class / uncovered-mass warnings (both are reported in the tables)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)
@@ -175,7 +175,7 @@ def evaluation_table(b_o, c_o, g_o, b_l, c_l, g_l, *, n_classes: int) -> tuple[p
     and the raw per-class results with the uncovered live mass.
     """
     k = n_classes
-    with _quiet():
+    with quiet_warnings():
         res = {
             "Online metrics": metrics_from_joint(joint_distribution(b_l, c_l, g_l, n_classes=k)),
             "Offline metrics": metrics_from_joint(joint_distribution(b_o, c_o, g_o, n_classes=k)),

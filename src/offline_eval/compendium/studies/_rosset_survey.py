@@ -41,7 +41,7 @@ LOWER_IS_BETTER = {"RMSE": True, "MAE": True, "MAD": True, "tau": False, "rho": 
 num = reference.parse_printed  # reads "$3,872,481" too
 
 
-def _strip(printed: str) -> str:
+def strip_percent(printed: str) -> str:
     return str(printed).replace("$", "")
 
 
@@ -57,7 +57,7 @@ def printed_interval(func, *printed: str) -> tuple[float, float]:
     """
     boxes = []
     for p in printed:
-        v, d = num(p), reference.printed_decimals(_strip(p))
+        v, d = num(p), reference.printed_decimals(strip_percent(p))
         boxes.append((v - 0.5 * 10.0**-d, v + 0.5 * 10.0**-d))
     vals = [func(*corner) for corner in itertools.product(*boxes)]
     return float(min(vals)), float(max(vals))

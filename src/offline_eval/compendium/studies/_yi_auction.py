@@ -474,7 +474,7 @@ def printed_tables(ref: pd.DataFrame) -> tuple[dict, dict]:
             {c: reference.lookup(ref, "Table 6", "model-2 metrics", c) for c in T6_COLUMNS})
 
 
-def _pairs(exp: Experiment) -> dict:
+def offline_online_pairs(exp: Experiment) -> dict:
     sim, ob, obest = exp.simulated, exp.online_base, exp.online_best
     return {
         "baseline point, CY": (sim["cy_delta"], ob.cy_delta),

@@ -29,7 +29,7 @@ from ...adaptive import joint_distribution, metrics_from_joint, online_adaptive_
 from ..claims import Claim, Ledger, declare
 from ...plotting import new_figure
 from ...synth import classifiers as synth
-from ._piovano_common import MODELS, _quiet, many_class_world
+from ._piovano_common import MODELS, quiet_warnings, many_class_world
 
 __all__ = ["CLAIMS", "CONTROL_RELEASES", "add_claims", "convergence_experiment", "convergence_figure",
            "convergence_summary", "convergence_sweep", "fill_table3_claims", "loglog_slope", "releases_experiment", "releases_note",
@@ -112,7 +112,7 @@ def releases_experiment(seed, *, n_releases: int = 12, n_live: int = 20_000, n_o
                                          rng=rng)
         off_counts = synth.apportion(m_o, n_offline, capacity=joint_distribution(b, c, n_classes=n_classes, normalize=False))
         idx = synth.sample_by_cell(b, c, off_counts, n_classes=n_classes, rng=rng)
-        with _quiet():
+        with quiet_warnings():
             on = metrics_from_joint(joint_distribution(b, c, g, n_classes=n_classes)).candidate
             off = metrics_from_joint(joint_distribution(b[idx], c[idx], g[idx], n_classes=n_classes)).candidate
             oam = online_adaptive_metrics(b[idx], c[idx], g[idx], b, c, n_classes=n_classes).candidate
@@ -183,7 +183,7 @@ def convergence_experiment(seed, *, sizes=(50, 100, 200, 500, 1_000, 2_000, 5_00
     m_l = joint_distribution(b, c, n_classes=k)
     m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, rng=rng)
     rows = []
-    with _quiet():
+    with quiet_warnings():
         online = metrics_from_joint(joint_distribution(b, c, g, n_classes=k))
         for n in sizes:
             counts = rng.multinomial(int(n), m_o.ravel()).reshape(k, k)

@@ -28,7 +28,7 @@ from scipy.stats import norm
 from .. import reference
 from ..claims import Claim, Ledger, declare, matches_printed
 from ._rosset_survey import (CONTROL, EARLIER, LOWER_IS_BETTER, MEASURES, NOISY_TRUTH, OUTLIER_MAX_SHARE,
-                             SHRINKING_RESIDUAL, _strip, below_half_share, bootstrap_variance, cutoff_grid_auc,
+                             SHRINKING_RESIDUAL, strip_percent, below_half_share, bootstrap_variance, cutoff_grid_auc,
                              expected_shares, fig4_wallets, fig5_bootstrap, fig5_cutoffs, num, one_seed, paper_world,
                              printed_interval, table1, table2, wallet_tail)
 from ... import ranking as rk
@@ -173,21 +173,21 @@ def printed_consistency(ref: pd.DataFrame) -> pd.DataFrame:
         full, excl, pct = cell("Table 1", m, "Entire Set"), cell("Table 1", m, "Excl. One"), cell("Table 1", m, "%Change")
         value = _change(num(full), num(excl))
         lo, hi = printed_interval(_change, full, excl)
-        d = reference.printed_decimals(_strip(pct))
+        d = reference.printed_decimals(strip_percent(pct))
         p_lo, p_hi = num(pct) - 0.5 * 10.0**-d, num(pct) + 0.5 * 10.0**-d
         rows.append({"source": "Table 1", "row": m, "printed": pct, "recomputed": value, "low": lo, "high": hi,
                      "consistent": p_lo <= hi + 1e-12 and lo <= p_hi + 1e-12})
     for m in MEASURES:
         a, b, d = cell("Table 2", m, "M1"), cell("Table 2", m, "M2"), cell("Table 2", m, "Absolute Difference")
         lo, hi = printed_interval(lambda x, y_: abs(x - y_), a, b)
-        dd = reference.printed_decimals(_strip(d))
+        dd = reference.printed_decimals(strip_percent(d))
         ok = num(d) - 0.5 * 10.0**-dd <= hi + 1e-9 and lo <= num(d) + 0.5 * 10.0**-dd + 1e-9
         rows.append({"source": "Table 2", "row": m, "printed": d, "recomputed": abs(num(a) - num(b)), "low": lo,
                      "high": hi, "consistent": ok})
     for m in MEASURES:
         d, sd, p = (cell("Table 2", m, c) for c in ("Absolute Difference", "Std. Dev.", "p-value"))
         lo, hi = printed_interval(lambda a, b: float(norm.sf(a / b)), d, sd)
-        half = 0.5 * 10.0 ** -reference.printed_decimals(_strip(p))
+        half = 0.5 * 10.0 ** -reference.printed_decimals(strip_percent(p))
         rows.append({"source": "Table 2", "row": f"{m} p-value", "printed": p, "recomputed": float(norm.sf(num(d) / num(sd))),
                      "low": lo, "high": hi, "consistent": num(p) - half <= hi and lo <= num(p) + half})
     return pd.DataFrame(rows)
@@ -224,7 +224,7 @@ def _printed_claims(ledger: Ledger, ref: pd.DataFrame, consistency: pd.DataFrame
         return reference.lookup(ref, src, row, col)
 
     def recomputed(cid, row, note=""):
-        printed, value, lo, hi = _strip(row["printed"]), row["recomputed"], row["low"], row["high"]
+        printed, value, lo, hi = strip_percent(row["printed"]), row["recomputed"], row["low"], row["high"]
         if matches_printed(value, printed):
             return ledger.printed(cid, printed=printed, value=value, note=note)
         d = reference.printed_decimals(printed)
@@ -236,8 +236,8 @@ def _printed_claims(ledger: Ledger, ref: pd.DataFrame, consistency: pd.DataFrame
     same = {m: (cell("Table 1", m, "Entire Set") == cell("Table 2", m, "M1"),
                 cell("Table 1", m, "Entire Set") == cell("Table 2", m, "M2")) for m in MEASURES}
     rmse = t1.loc["RMSE"]
-    d = reference.printed_decimals(_strip(rmse["printed"]))
-    ledger.printed("rosset-t1-change-rmse", printed=_strip(rmse["printed"]),
+    d = reference.printed_decimals(strip_percent(rmse["printed"]))
+    ledger.printed("rosset-t1-change-rmse", printed=strip_percent(rmse["printed"]),
                    value=math.floor(rmse["recomputed"] * 10**d) / 10**d, detail="under the truncation reading",
                    note=f"Entire Set {cell('Table 1', 'RMSE', 'Entire Set')} and Excl. One {cell('Table 1', 'RMSE', 'Excl. One')} give "
                         f"{rmse['recomputed']:.3f}% (range {rmse['low']:.4f}-{rmse['high']:.4f}% from rounding): the "
@@ -249,7 +249,7 @@ def _printed_claims(ledger: Ledger, ref: pd.DataFrame, consistency: pd.DataFrame
         recomputed(f"rosset-t1-change-{m.lower()}", t1.loc[m])
     mixed = same["RMSE"] == (False, True) and all(same[m] == (True, False) for m in ("MAE", "tau", "rho"))
     ledger.printed(
-        "rosset-t1-model", printed=_strip(cell("Table 1", "RMSE", "Entire Set")),
+        "rosset-t1-model", printed=strip_percent(cell("Table 1", "RMSE", "Entire Set")),
         value=num(cell("Table 2", "RMSE", "M1")),
         erratum_note=(f"Table 1's RMSE {cell('Table 1', 'RMSE', 'Entire Set')} is M2's RMSE in Table 2 (M1: "
                       f"{cell('Table 2', 'RMSE', 'M1')}) while its MAE, tau and rho are M1's; Table 2 cannot be the "
@@ -388,7 +388,7 @@ def _sweep_claims(ledger: Ledger, sweep, ref, control, t2, earlier, below_half) 
 
 def _prediction_claims(ledger: Ledger, ref: pd.DataFrame, sweep: pd.DataFrame, control: pd.DataFrame) -> None:
     for m in MEASURES:
-        ledger.predict(f"rosset-t1-pred-{m.lower()}", printed=_strip(reference.lookup(ref, "Table 1", m, "%Change")),
+        ledger.predict(f"rosset-t1-pred-{m.lower()}", printed=strip_percent(reference.lookup(ref, "Table 1", m, "%Change")),
                        values=sweep[f"t1_change_{m}"].to_numpy(), detail=m,
                        note="the sweep removes M1's most influential firm" + (
                            "; the printed RMSE row is M2's (root erratum rosset-t1-model)" if m == "RMSE" else ""),
@@ -403,7 +403,7 @@ def _prediction_claims(ledger: Ledger, ref: pd.DataFrame, sweep: pd.DataFrame, c
                        why=f"the variance of tau depends on the copula beyond tau (Noether's pi_cc): at M2's "
                            f"calibrated tau the world's median is {sweep[f'var_{col}'].median():.3g}")
     ledger.predict("rosset-fig3-pred-model-10",
-                   printed=_strip(reference.lookup(ref, "Figure 3", "model", "cumulative rank captured")),
+                   printed=strip_percent(reference.lookup(ref, "Figure 3", "model", "cumulative rank captured")),
                    values=100 * sweep["fig3_model_10"].to_numpy(), control=100 * control["fig3_model_10"].to_numpy(),
                    why="at the paper's rank correlation the share captured at 10% hardly depends on where the "
                        "dependence sits (rosset-fig3-top10)")

@@ -27,7 +27,7 @@ from .. import reference
 from ..claims import Claim, declare
 from . import _yi_formulas
 from ._yi_auction import (AGREEMENT, AGREEMENT_TEXT, CALIBRATION_GRID, CONTROL_MISCALIBRATION, CONTROL_MODEL_2,
-                          MISCALIBRATION, MODEL_1, MODEL_2, Experiment, _pairs, agrees, auc_reach_note, breakdown,
+                          MISCALIBRATION, MODEL_1, MODEL_2, Experiment, offline_online_pairs, agrees, auc_reach_note, breakdown,
                           calibrate_model_1, control_why, cross_validate_history, fig3_figure, fig4_figure, low_high_gap,
                           per_seed, per_seed_table6, printed_tables, run, table5, table6, table6_outcomes)
 
@@ -221,7 +221,7 @@ def _add_table5(ledger, ref, exp, bd, calibration, sweep, control) -> None:
 def _add_table6(ledger, ref, exp, sweep, control) -> None:
     t5, t6 = printed_tables(ref)
     o, obest = table6_outcomes(exp), exp.online_best
-    pairs = "; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in _pairs(exp).items())
+    pairs = "; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in offline_online_pairs(exp).items())
     paper_agree = (f"CY {t6['simulated CY']} vs {t6['online CY']}; mainline {t6['simulated Mainline CY']} vs "
                    f"{t6['online Mainline CY']}")
     ledger.sweep("yi-T6-sim-agrees-sweep", outcomes=sweep["t6_sim_agrees"], paper_value=paper_agree, main_seed=pairs,
@@ -244,7 +244,7 @@ def _add_table6(ledger, ref, exp, sweep, control) -> None:
 def _add_table6_model(ledger, ref, exp6, sweep6, control6) -> None:
     _, t6 = printed_tables(ref)
     o6, obest6 = table6_outcomes(exp6), exp6.online_best
-    pairs = "; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in _pairs(exp6).items())
+    pairs = "; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in offline_online_pairs(exp6).items())
     ledger.sweep("yi-T6b-sim-agrees-sweep", outcomes=sweep6["t6_sim_agrees"], main_seed=pairs,
                  paper_value=f"CY {t6['simulated CY']} vs {t6['online CY']}; mainline {t6['simulated Mainline CY']} "
                              f"vs {t6['online Mainline CY']}",
