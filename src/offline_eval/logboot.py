@@ -28,22 +28,23 @@ weights are what a one-pass or distributed computation needs: a row's weight dep
 predicted clicks, log loss of each model), the resampled sums are the matrix product :math:`W S`; log loss,
 RIG and the calibration ratio follow as in :mod:`offline_eval.metrics`.
 
-**AUC, exactly.**  With ``P`` the smaller class (positives, say) sorted by score once, a negative ``j``
-with ``a_j`` positives scoring below it and ``c_j`` scoring at most its score is outscored by the
-positives ``c_j, ...`` and tied with ``a_j, ..., c_j - 1``, so
+**AUC, exactly.**  Let the positives be the smaller class (else swap the classes and negate the scores:
+the AUC is unchanged), sorted by score once, with runs ``k = 0..K-1`` of equal scores and resampled
+weights :math:`V_k` per run; :math:`\mathrm{Suf}_k = \sum_{l \ge k} V_l`.  A negative scoring between runs
+``k - 1`` and ``k`` is outscored by :math:`\mathrm{Suf}_k`; one tied with run ``k`` by
+:math:`\mathrm{Suf}_{k+1} + V_k / 2`.  So with :math:`D` the negatives' resampled weight per one of these
+``2K + 1`` slots,
 
 .. math::
 
-    \\sum_{i \\in P} \\sum_{j \\in N} v_i v_j \\left([s_i > s_j] + \\tfrac12 [s_i = s_j]\\right)
-    = \\tfrac12 \\sum_{k=0}^{P} \\mathrm{Suf}_k \\, D_k, \\qquad
-    \\mathrm{Suf}_k = \\sum_{i \\ge k} v_i, \\quad
-    D_k = \\sum_{j \\in N} v_j \\left([a_j = k] + [c_j = k]\\right).
+    \sum_{i \in P} \sum_{j \in N} v_i v_j \left([s_i > s_j] + \tfrac12 [s_i = s_j]\right)
+    = \sum_k D_{2k} \mathrm{Suf}_k + D_{2k+1} (\mathrm{Suf}_{k+1} + V_k / 2),
 
-``D = M W^T`` with ``M`` a sparse (P + 1) x G matrix of the negatives' weights by slot and cluster, built
-once; each block of resamples costs one sparse product, one cumulative sum over the positives and one dot
-product, and no sort.  Ties count one half, as in :func:`offline_eval.metrics.roc_auc_score`; the value of
-every resample equals that function's with the resample's row weights (up to the order of float sums;
-exactly, with integer weights).
+and both :math:`D = M w_b` and :math:`V = P w_b` are products of a sparse matrix built once (the rows'
+weights by slot, or run, and cluster) with the vector :math:`w_b` of cluster weights: each resample
+costs two sparse products over the n rows, a cumulative sum over the runs, and no sort.  Ties count one
+half, as in :func:`offline_eval.metrics.roc_auc_score`; the value of every resample equals that
+function's with the resample's row weights (up to the order of float sums; exactly, with integer weights).
 
 **Intervals.**  Percentile, and BCa [1]_ (Efron's bias-corrected and accelerated interval) with the bias
 correction :math:`z_0 = \\Phi^{-1}(\\#\\{\\theta^*_b < \\hat\\theta\\} / B)` (a replicate within
@@ -325,9 +326,8 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     each metric of the resample equals the function of :mod:`offline_eval.metrics` of the same name called
     with ``sample_weight`` :math:`= W_{b, g(i)} w_i` (a resample where the metric is undefined, e.g. without
     a click, gives ``nan`` and is left out of the intervals).  The algorithms (per-cluster sums; the AUC by
-    one sparse product per block of resamples) and the intervals are described in the module notes.
-    Complexity: O(n log n) once, then O(nnz B + G B) for B resamples of G clusters, where nnz <= n is the
-    number of distinct (slot, cluster) cells of the larger class.
+    two sparse products per resample) and the intervals are described in the module notes.
+    Complexity: O(n log n) once (a sort per model), then O(n + G) per resample of G clusters.
 
     References
     ----------
@@ -487,36 +487,33 @@ class _ModelEngine:
         o = np.argsort(s, kind="stable")  # stable: every later sum in one order on any machine
         so, small, go, wo = s[o], y[o] == 1, g[o], w[o]
         first, end = _runs(so)
-        # positives' runs of equal scores k = 0..K-1; a larger-class row scoring between runs k - 1 and k
+        # the positives' runs of equal scores k = 0..K-1; a larger-class row scoring between runs k - 1 and k
         # sits at slot 2k (outscored by Suf_k), one tied with run k at slot 2k + 1 (Suf_{k+1} + V_k / 2)
-        ps = so[small]
-        self.pos_runs = np.flatnonzero(np.r_[True, ps[1:] != ps[:-1]])
-        self.pos_g, self.pos_w = go[small], wo[small]
+        run = np.cumsum(np.r_[True, so[1:] != so[:-1]]) - 1  # run of equal scores of each sorted row
+        has_pos = np.bincount(run, weights=small) > 0
+        pos_runs_before = np.concatenate(([0], np.cumsum(has_pos)))
         big = ~small
-        n_small = np.concatenate(([0], np.cumsum(small)))
-        below = n_small[first[big]]  # positives scoring below each larger-class row
-        starts_before = np.searchsorted(self.pos_runs, below, side="left")  # their runs
-        tied = n_small[end[big]] > below
-        slot = 2 * starts_before + tied
-        n_slots = 2 * len(self.pos_runs) + 1
-        indptr = np.searchsorted(slot, np.arange(n_slots + 1), side="left")
-        self.M = sparse.csr_matrix((wo[big], go[big].astype(np.int32 if self.n_clusters < 2**31 else np.int64), indptr),
-                                   shape=(n_slots, self.n_clusters))
-        self.width = n_slots
+        slot = 2 * pos_runs_before[run[big]] + has_pos[run[big]]
+        n_runs = int(pos_runs_before[-1])
+        idx = np.int32 if self.n_clusters < 2**31 else np.int64
+        self.M = sparse.csr_matrix((wo[big], go[big].astype(idx), np.searchsorted(slot, np.arange(2 * n_runs + 2))),
+                                   shape=(2 * n_runs + 1, self.n_clusters))
+        pr = pos_runs_before[run[small]]  # the run of each positive, nondecreasing
+        self.P = sparse.csr_matrix((wo[small], go[small].astype(idx), np.searchsorted(pr, np.arange(n_runs + 1))),
+                                   shape=(n_runs, self.n_clusters))
+        self.width = 2 * n_runs + 1
         self._sorted = (so, small, go, wo, first, end)
 
     def _auc_numerator(self, W):
         num = np.empty(len(W))
-        X = np.empty(self.width)
         for b, wb in enumerate(W):
-            v = wb[self.pos_g] * self.pos_w
-            if len(self.pos_runs) < len(v):
-                v = np.add.reduceat(v, self.pos_runs)
-            suf = np.zeros(len(v) + 1)
-            suf[:-1] = np.cumsum(v[::-1])[::-1]
-            X[0::2] = suf
-            X[1::2] = suf[1:] + 0.5 * v
-            num[b] = np.dot(self.M @ wb, X)
+            V = self.P @ wb  # the positives' weight per run
+            pre = np.cumsum(V)
+            D = self.M @ wb  # the larger class's weight per slot
+            De, Do = D[0::2], D[1::2]
+            # sum_k De_k Suf_k + Do_k (Suf_{k+1} + V_k / 2), with Suf_k = T - pre_{k-1}
+            # sums of products, not np.dot: a BLAS call per resample is slow on a busy machine (threads spin)
+            num[b] = (pre[-1] * D.sum() - ((De[1:] + Do) * pre).sum() + 0.5 * (Do * V).sum()) if len(V) else 0.0
         return num
 
     def values(self, W):
@@ -570,6 +567,20 @@ def _runs(x):
     return first, end
 
 
+def _stable_order(keys, n_keys):
+    """``np.argsort(keys, kind="stable")`` for integer keys in ``[0, n_keys)``, by radix passes of 16 bits
+    (numpy's stable sort is a radix sort for 16-bit integers, a merge sort above)."""
+    if n_keys <= 1 << 16:
+        return np.argsort(keys.astype(np.uint16), kind="stable")
+    order = np.arange(len(keys))
+    shift = 0
+    while (n_keys - 1) >> shift:
+        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+        shift += 16
+    return order
+
+
 def _entropy(gamma):
     """Bernoulli entropy (nats), elementwise; ``nan`` where it is 0 (RIG undefined)."""
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -588,11 +599,11 @@ def _auc_leave_one_cluster_out(so, small, go, wo, run_first, run_end, G):
     cpw = np.concatenate(([0.0], np.cumsum(wo * small)))
     nb = cn[run_first] + 0.5 * (cn[run_end] - cn[run_first])  # negatives below, ties one half
     pa = cpw[-1] - cpw[run_end] + 0.5 * (cpw[run_end] - cpw[run_first])  # positives above, ties one half
-    num = float(np.dot(wo[small], nb[small]))
+    num = float(np.sum(wo[small] * nb[small]))
     by_pos = np.bincount(go[small], weights=wo[small] * nb[small], minlength=G)
     by_neg = np.bincount(go[big], weights=wo[big] * pa[big], minlength=G)
     # pairs inside each cluster: the same runs within the rows ordered by (cluster, score)
-    o = np.argsort(go, kind="stable")
+    o = _stable_order(go, G)
     g2, s2, w2, small2 = go[o], so[o], wo[o], small[o]
     n = len(o)
     idx = np.arange(n)
@@ -615,7 +626,7 @@ def _acceleration(jack):
     if len(j) < 3:
         return 0.0
     d = j.mean() - j
-    ss = float(np.dot(d, d))
+    ss = float(np.sum(d * d))
     return float(np.sum(d**3) / (6.0 * ss**1.5)) if ss > 0 else 0.0
 
 
