@@ -30,15 +30,15 @@ RIG and the calibration ratio follow as in :mod:`offline_eval.metrics`.
 
 **AUC, exactly.**  Let the positives be the smaller class (else swap the classes and negate the scores:
 the AUC is unchanged), sorted by score once, with runs ``k = 0..K-1`` of equal scores and resampled
-weights :math:`V_k` per run; :math:`\mathrm{Suf}_k = \sum_{l \ge k} V_l`.  A negative scoring between runs
-``k - 1`` and ``k`` is outscored by :math:`\mathrm{Suf}_k`; one tied with run ``k`` by
-:math:`\mathrm{Suf}_{k+1} + V_k / 2`.  So with :math:`D` the negatives' resampled weight per one of these
+weights :math:`V_k` per run; :math:`\\mathrm{Suf}_k = \\sum_{l \\ge k} V_l`.  A negative scoring between runs
+``k - 1`` and ``k`` is outscored by :math:`\\mathrm{Suf}_k`; one tied with run ``k`` by
+:math:`\\mathrm{Suf}_{k+1} + V_k / 2`.  So with :math:`D` the negatives' resampled weight per one of these
 ``2K + 1`` slots,
 
 .. math::
 
-    \sum_{i \in P} \sum_{j \in N} v_i v_j \left([s_i > s_j] + \tfrac12 [s_i = s_j]\right)
-    = \sum_k D_{2k} \mathrm{Suf}_k + D_{2k+1} (\mathrm{Suf}_{k+1} + V_k / 2),
+    \\sum_{i \\in P} \\sum_{j \\in N} v_i v_j \\left([s_i > s_j] + \\tfrac12 [s_i = s_j]\\right)
+    = \\sum_k D_{2k} \\mathrm{Suf}_k + D_{2k+1} (\\mathrm{Suf}_{k+1} + V_k / 2),
 
 and both :math:`D = M w_b` and :math:`V = P w_b` are products of a sparse matrix built once (the rows'
 weights by slot, or run, and cluster) with the vector :math:`w_b` of cluster weights: each resample
