@@ -507,8 +507,8 @@ def test_invalid_inputs_raise(func):
 
 
 def test_option_errors():
-    with pytest.raises(ValueError, match="`variant` must be 'a' or 'b'; got 'c'"):
-        rk.kendall_tau([1, 2], [1, 2], variant="c")
+    with pytest.raises(ValueError, match="`variant` must be 'a', 'b' or 'c'; got 'd'"):
+        rk.kendall_tau([1, 2], [1, 2], variant="d")
     with pytest.raises(ValueError, match=r"`level` must be a finite number in \(0, 1\)"):
         rk.tau_confidence_interval([1, 2, 3], [1, 2, 3], level=1.5)
     with pytest.raises(ValueError, match="`measure` must be one of"):

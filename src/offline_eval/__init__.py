@@ -14,6 +14,8 @@ Metrics and tools, for one's own data
 ``adaptive``    the online adaptive metrics: joint distributions and their re-weighting (piovano)
 ``bidding``     utility, weighted MSE and the expected utility of a bidder; Algorithm 1 (chapelle)
 ``auction``     vectorised GSP auctions, A/B tests and the replay of logged auctions (yi)
+``logboot``     the clustered Poisson bootstrap of a log: several metrics of one or two models and their paired
+                differences from the same resamples, percentile and BCa intervals
 ``mergeable``   accumulators of the metric families that chunks of a log fill and merge
 ``ondask``      the same metrics on a Dask DataFrame or a Parquet path (optional extra ``dask``)
 
@@ -47,13 +49,14 @@ _EXPORTS = {
         "root_mean_squared_error")},
     **{name: "ranking" for name in (
         "bootstrap_compare", "correct_pairs_curve", "cumulative_rank_curve", "cutoff_auc", "kendall_tau",
-        "leave_one_out", "most_influential", "spearman_rho", "tau_confidence_interval", "tau_summary",
+        "kendall_tau_test", "leave_one_out", "most_influential", "spearman_rho", "tau_confidence_interval", "tau_summary",
         "tau_variance")},
     **{name: "adaptive" for name in (
         "bootstrap_oam_accuracy", "joint_distribution", "metrics_from_joint", "online_adaptive_metrics",
         "reweighted_joint")},
     **{name: "bidding" for name in (
         "ab_test_correlation", "expected_utility", "utility", "weighted_mean_squared_error")},
+    **{name: "logboot" for name in ("BootstrapResult", "LogBootstrap", "clustered_bootstrap")},
     **{name: "auction" for name in (
         "ClickLog", "OperatingPoint", "PageViews", "ab_test", "allocate", "best_operating_point",
         "cross_validate_min_impressions", "simulate", "sweep_operating_points")},

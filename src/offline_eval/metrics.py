@@ -803,7 +803,8 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
     level : float in (0, 1), default 0.95
     rng : int, numpy.random.Generator or None
     **kwargs
-        Further keyword arguments of ``metric`` (with ``pos_label``, the labels are turned into 0/1 once).
+        Further keyword arguments of ``metric`` (with ``pos_label``, the labels are turned into 0/1 once);
+        not ``groups``: for clusters use :func:`offline_eval.clustered_bootstrap`.
 
     Returns
     -------
@@ -824,6 +825,9 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
 
     if not callable(metric):
         raise ValueError(f"`metric` must be a callable metric(y_true, y_pred, ...); got {metric!r}")
+    if "groups" in kwargs:  # it would reach the metric as a keyword it does not take
+        raise ValueError("`groups` is not supported: bootstrap_ci resamples rows; to resample whole clusters use "
+                         "offline_eval.clustered_bootstrap(y_true, y_score, groups=...)")
     check_boot(n_boot, level)
     check_aligned(y_true=y_true, y_pred=y_pred, sample_weight=sample_weight)
     extra = dict(kwargs)

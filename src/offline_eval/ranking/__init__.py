@@ -57,9 +57,11 @@ from __future__ import annotations
 from .bootstrap import BootstrapComparison, bootstrap_compare
 from .coefficients import (
     MEASURES,
+    TauResult,
     TauSummary,
     concordance_counts,
     kendall_tau,
+    kendall_tau_test,
     r_statistic,
     spearman_rho,
     t_statistic,
@@ -85,6 +87,7 @@ __all__ = [
     "CumulativeRankCurve",
     "CutoffAUC",
     "Influence",
+    "TauResult",
     "TauSummary",
     "bootstrap_compare",
     "concordance_counts",
@@ -92,6 +95,7 @@ __all__ = [
     "cumulative_rank_curve",
     "cutoff_auc",
     "kendall_tau",
+    "kendall_tau_test",
     "leave_one_out",
     "most_influential",
     "r_statistic",

@@ -1,0 +1,654 @@
+"""A bootstrap for click logs: clustered, several metrics from the same resamples, paired differences.
+
+:func:`clustered_bootstrap` resamples whole clusters of a log (the impressions of one query, user or day)
+with the *Poisson bootstrap*: every resample gives each cluster an independent Poisson(1) weight, and a
+row's weight in the resample is its cluster's weight times its own ``sample_weight``.  Every metric is
+then a function of weighted sums, so one set of resamples serves AUC, log loss, RIG and the calibration
+ratio of one or two models and their paired differences, and the same sums are what the mergeable
+accumulators of :mod:`offline_eval.mergeable` hold (a chunk of a log can fill them for the same weights).
+
+The result, :class:`LogBootstrap`, holds one :class:`BootstrapResult` per metric and model (``.a``,
+``.b``, ``.difference`` = b - a), each with ``.statistic``, ``.confidence_interval(level=..., method=...)``
+(percentile or BCa), ``.standard_error`` and, for a paired difference, ``.pvalue``.
+
+Notes
+-----
+**Why clusters.**  Impressions of one query share its intent, its ads and its click propensity; rows of
+one cluster are correlated, and a bootstrap of rows treats them as independent, which understates the
+variance of every metric by the design effect :math:`1 + (m - 1)\\rho` (``m`` rows per cluster,
+``rho`` the within-cluster correlation).  Resampling whole clusters keeps that correlation inside each
+resample [1]_ [3]_.
+
+**Poisson weights.**  A multinomial bootstrap of ``G`` clusters draws counts that sum to ``G``; the
+Poisson bootstrap draws them independently, so the resample size varies by about :math:`\\sqrt{G}`, which
+the ratio metrics absorb; for ``G`` in the tens or more the two give the same intervals [2]_.  Independent
+weights are what a one-pass or distributed computation needs: a row's weight depends on its cluster alone.
+
+**Metrics as sums.**  With cluster weights :math:`W_{bg}` and per-cluster sums :math:`S_g` (weight, clicks,
+predicted clicks, log loss of each model), the resampled sums are the matrix product :math:`W S`; log loss,
+RIG and the calibration ratio follow as in :mod:`offline_eval.metrics`.
+
+**AUC, exactly.**  Let the positives be the smaller class (else swap the classes and negate the scores:
+the AUC is unchanged), sorted by score once, with runs ``k = 0..K-1`` of equal scores and resampled
+weights :math:`V_k` per run; :math:`\\mathrm{Suf}_k = \\sum_{l \\ge k} V_l`.  A negative scoring between runs
+``k - 1`` and ``k`` is outscored by :math:`\\mathrm{Suf}_k`; one tied with run ``k`` by
+:math:`\\mathrm{Suf}_{k+1} + V_k / 2`.  So with :math:`D` the negatives' resampled weight per one of these
+``2K + 1`` slots,
+
+.. math::
+
+    \\sum_{i \\in P} \\sum_{j \\in N} v_i v_j \\left([s_i > s_j] + \\tfrac12 [s_i = s_j]\\right)
+    = \\sum_k D_{2k} \\mathrm{Suf}_k + D_{2k+1} (\\mathrm{Suf}_{k+1} + V_k / 2),
+
+and both :math:`D = M w_b` and :math:`V = P w_b` are products of a sparse matrix built once (the rows'
+weights by slot, or run, and cluster) with the vector :math:`w_b` of cluster weights: each resample
+costs two sparse products over the n rows, a cumulative sum over the runs, and no sort.  Ties count one
+half, as in :func:`offline_eval.metrics.roc_auc_score`; the value of every resample equals that
+function's with the resample's row weights (up to the order of float sums; exactly, with integer weights).
+
+**Intervals.**  Percentile, and BCa [1]_ (Efron's bias-corrected and accelerated interval) with the bias
+correction :math:`z_0 = \\Phi^{-1}(\\#\\{\\theta^*_b < \\hat\\theta\\} / B)` (a replicate within
+:data:`TIE_RTOL` of :math:`\\hat\\theta` counting one half) and the acceleration from the jackknife over
+clusters (leave one cluster out; exact in O(n log n) for the AUC too).
+
+**Memory.**  Resamples are processed in blocks of at most :data:`BLOCK_ELEMENTS` cells of their largest
+array; the results do not depend on the block size (the Poisson draws are one stream).
+
+References
+----------
+.. [1] B. Efron, R. Tibshirani, *An Introduction to the Bootstrap*, 1993, Sections 14.3 (BCa) and 11
+   (the jackknife).
+.. [2] A. B. Owen, D. Eckles, "Bootstrapping data arrays of arbitrary order", Annals of Applied
+   Statistics 6 (2012); N. Chamandy et al., "Estimating uncertainty for massive data streams",
+   Google technical report, 2012 (the Poisson bootstrap).
+.. [3] A. C. Davison, D. V. Hinkley, *Bootstrap Methods and their Application*, 1997, Section 3.8
+   (resampling clusters).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy import sparse
+from scipy.special import ndtr, ndtri
+
+from ._bootstrap import check_boot
+from ._losses import pointwise_log_loss
+from ._validation import (
+    as_1d,
+    as_labels,
+    check_aligned,
+    check_binary,
+    check_choice,
+    check_consistent_length,
+    check_finite,
+    check_probability,
+    check_real,
+    check_rng,
+    check_sample_weight,
+    warn_undefined,
+)
+from .metrics import LOG_LOSS_EPS
+
+__all__ = ["METRICS", "BootstrapResult", "ConfidenceInterval", "LogBootstrap", "ModelResults",
+           "clustered_bootstrap"]
+
+#: The metrics :func:`clustered_bootstrap` computes, by the name of the function of
+#: :mod:`offline_eval.metrics` whose value each resample reproduces.
+METRICS = ("roc_auc_score", "log_loss", "rig_score", "calibration_ratio")
+
+#: At most this many float64 cells in the largest array of one block of resamples (32 MiB).
+BLOCK_ELEMENTS = 1 << 22
+
+#: A replicate within this relative distance of the statistic counts as tied with it in BCa's bias
+#: correction: sums in another order can move a replicate equal to the statistic by a few ulps.
+TIE_RTOL = 1e-12
+
+_PROB_METRICS = ("log_loss", "rig_score", "calibration_ratio")
+
+
+class ConfidenceInterval(NamedTuple):
+    """``(low, high)``, as scipy's ``ConfidenceInterval``."""
+
+    low: float
+    high: float
+
+
+class BootstrapResult:
+    """One metric of one model (or a paired difference) with its bootstrap replicates.
+
+    Attributes
+    ----------
+    statistic : float
+        The metric on the data (every weight 1).
+    replicates : ndarray of shape (n_boot,)
+        The metric on each resample; ``nan`` where undefined (e.g. a resample with one class).
+    acceleration : float
+        BCa's acceleration, from the jackknife over clusters.
+    pvalue : float
+        For a paired difference, the two-sided bootstrap p-value of "no difference"; ``nan`` otherwise.
+    name : str
+        What the statistic is, e.g. ``"roc_auc_score, b - a"``.
+    n_clusters : int
+        Number of clusters resampled.
+    """
+
+    def __init__(self, statistic, replicates, acceleration, *, name, n_clusters, difference=False):
+        self.statistic = float(statistic)
+        self.replicates = replicates
+        self.acceleration = float(acceleration)
+        self.name = name
+        self.n_clusters = int(n_clusters)
+        self.pvalue = _pvalue_zero(replicates) if difference else float("nan")
+
+    @property
+    def n_boot(self) -> int:
+        """Number of resamples."""
+        return len(self.replicates)
+
+    @property
+    def n_valid(self) -> int:
+        """Resamples on which the metric is defined."""
+        return int(np.isfinite(self.replicates).sum())
+
+    @property
+    def standard_error(self) -> float:
+        """Standard deviation of the defined replicates (ddof=1)."""
+        r = self.replicates[np.isfinite(self.replicates)]
+        return float(np.std(r, ddof=1)) if len(r) > 1 else float("nan")
+
+    def confidence_interval(self, level: float = 0.95, *, method: str = "bca") -> ConfidenceInterval:
+        """The bootstrap confidence interval of the statistic.
+
+        Parameters
+        ----------
+        level : float in (0, 1), default 0.95
+            Coverage of the two-sided interval.
+        method : {"bca", "percentile"}, default "bca"
+            ``"percentile"``: the ``(1 - level) / 2`` and ``(1 + level) / 2`` percentiles of the replicates;
+            ``"bca"``: the percentiles moved by the bias correction and the acceleration (see the module notes).
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``; ``nan`` (with a warning) when fewer than half of the resamples are defined,
+            or, for BCa, when every replicate lies on one side of the statistic.
+
+        Notes
+        -----
+        Undefined replicates are left out.  Percentiles interpolate linearly (``numpy.percentile``'s
+        default, as ``scipy.stats.bootstrap``).
+        """
+        level = check_real(level, "level", low=0, high=1, closed="neither")
+        check_choice(method, "method", ("bca", "percentile"))
+        r = self.replicates[np.isfinite(self.replicates)]
+        nan = ConfidenceInterval(float("nan"), float("nan"))
+        if len(r) < self.n_boot / 2 or len(r) == 0 or not np.isfinite(self.statistic):
+            warn_undefined(f"{self.name}: undefined on {self.n_boot - len(r)} of {self.n_boot} resamples; "
+                           "the interval is nan")
+            return nan
+        alpha = (1.0 - level) / 2.0
+        if method == "percentile":
+            q = np.array([alpha, 1.0 - alpha])
+        else:
+            q = _bca_quantiles(r, self.statistic, self.acceleration, alpha)
+            if q is None:
+                warn_undefined(f"{self.name}: every replicate lies on one side of the statistic; "
+                               "the BCa interval is nan (use method='percentile')")
+                return nan
+        low, high = np.percentile(r, 100.0 * q)
+        return ConfidenceInterval(float(low), float(high))
+
+    def __repr__(self) -> str:
+        p = "" if np.isnan(self.pvalue) else f", pvalue={self.pvalue:.4g}"
+        return (f"BootstrapResult({self.name}: statistic={self.statistic:.6g}, "
+                f"standard_error={self.standard_error:.3g}{p}, {self.n_boot} resamples of "
+                f"{self.n_clusters:,} clusters)")
+
+
+class ModelResults:
+    """The :class:`BootstrapResult` of each metric for one model (or the difference), as attributes."""
+
+    def __init__(self, label: str, results: dict):
+        self._label = label
+        self._results = dict(results)
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["_results"][name]
+        except KeyError:
+            raise AttributeError(f"no metric {name!r} here; computed: {list(self.__dict__['_results'])}") from None
+
+    def __iter__(self):
+        return iter(self._results.values())
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._results))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v.statistic:.6g}" for k, v in self._results.items())
+        return f"ModelResults({self._label}: {inner})"
+
+
+class LogBootstrap:
+    """The result of :func:`clustered_bootstrap`.
+
+    Attributes
+    ----------
+    a, b : ModelResults
+        Per metric, a :class:`BootstrapResult` of model A (``y_score``) and B (``y_score_b``, else ``None``),
+        e.g. ``res.a.roc_auc_score.confidence_interval()``.
+    difference : ModelResults or None
+        Per metric, the paired difference B - A on the same resamples, with its ``pvalue``.
+    metrics : tuple of str
+    n_boot, n_clusters : int
+    """
+
+    def __init__(self, a, b, difference, metrics, n_boot, n_clusters):
+        self.a, self.b, self.difference = a, b, difference
+        self.metrics = tuple(metrics)
+        self.n_boot, self.n_clusters = int(n_boot), int(n_clusters)
+
+    def table(self, level: float = 0.95, *, method: str = "bca"):
+        """One row per metric and model: statistic, standard error, interval and p-value.
+
+        Parameters
+        ----------
+        level : float in (0, 1), default 0.95
+        method : {"bca", "percentile"}, default "bca"
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``metric, model, statistic, standard_error, low, high, pvalue``.
+        """
+        import pandas as pd
+
+        rows = []
+        for label, group in (("a", self.a), ("b", self.b), ("b - a", self.difference)):
+            if group is None:
+                continue
+            for metric in self.metrics:
+                r = getattr(group, metric)
+                ci = r.confidence_interval(level, method=method)
+                rows.append({"metric": metric, "model": label, "statistic": r.statistic,
+                             "standard_error": r.standard_error, "low": ci.low, "high": ci.high, "pvalue": r.pvalue})
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        models = "a" if self.b is None else "a, b, b - a"
+        return (f"LogBootstrap({', '.join(self.metrics)} of {models}; {self.n_boot} resamples of "
+                f"{self.n_clusters:,} clusters)")
+
+
+# -- the public entry --------------------------------------------------------------------------------
+def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_weight=None,
+                        metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot: int = 1000,
+                        eps: float = LOG_LOSS_EPS, pos_label=None, rng=None) -> LogBootstrap:
+    """Poisson bootstrap of a log, clustered by ``groups``: several metrics, one or two models, one set of resamples.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Clicks: 0/1 or bool, or any two labels with ``pos_label``.
+    y_score : array-like of shape (n,)
+        Predictions of model A: probabilities in [0, 1] when a metric other than the AUC is asked for,
+        else any finite scores.
+    y_score_b : array-like of shape (n,), optional
+        Predictions of model B, evaluated on the same resamples (paired), with the differences B - A.
+    groups : array-like of shape (n,), optional
+        The cluster of each row (a query, user or day id; any hashable labels).  Whole clusters are
+        resampled.  ``None``: every row is its own cluster (the row-level bootstrap).
+    sample_weight : array-like of shape (n,), optional
+        Non-negative row weights (e.g. impression counts), multiplied by the resampled cluster weights.
+    metrics : sequence of str, default ("roc_auc_score", "log_loss", "rig_score")
+        Any of :data:`METRICS`, named after the functions of :mod:`offline_eval.metrics` they equal.
+    n_boot : int, default 1000
+        Number of resamples.
+    eps : float, default 1e-15
+        Clipping of the log loss, as in :func:`offline_eval.metrics.log_loss`.
+    pos_label : str, int or bool, optional
+        The label of the positives when ``y_true`` holds labels other than 0/1.
+    rng : None, int or numpy.random.Generator
+        Source of the Poisson weights (drawn as one stream: the result does not depend on the block size).
+
+    Returns
+    -------
+    LogBootstrap
+        ``.a`` (and ``.b``, ``.difference``) hold a :class:`BootstrapResult` per metric:
+        ``res.difference.roc_auc_score.pvalue``, ``res.a.log_loss.confidence_interval(0.9)``;
+        ``res.table()`` is all of them as a DataFrame.
+
+    Notes
+    -----
+    Resample ``b`` gives cluster ``g`` the weight :math:`W_{bg} \\sim \\text{Poisson}(1)`, independently;
+    each metric of the resample equals the function of :mod:`offline_eval.metrics` of the same name called
+    with ``sample_weight`` :math:`= W_{b, g(i)} w_i` (a resample where the metric is undefined, e.g. without
+    a click, gives ``nan`` and is left out of the intervals).  The algorithms (per-cluster sums; the AUC by
+    two sparse products per resample) and the intervals are described in the module notes.
+    Complexity: O(n log n) once (a sort per model), then O(n + G) per resample of G clusters.
+
+    References
+    ----------
+    .. [1] B. Efron, R. Tibshirani, *An Introduction to the Bootstrap*, 1993, Section 14.3.
+    .. [2] A. B. Owen, D. Eckles, "Bootstrapping data arrays of arbitrary order", Annals of Applied
+       Statistics 6 (2012).
+
+    Examples
+    --------
+    Two queries of two impressions each; model B ranks the first query right:
+
+    >>> res = clustered_bootstrap([1, 0, 1, 0], [0.4, 0.6, 0.7, 0.2], [0.6, 0.4, 0.7, 0.2],
+    ...                           groups=["q1", "q1", "q2", "q2"], n_boot=200, rng=0)
+    >>> res.a.roc_auc_score.statistic, res.b.roc_auc_score.statistic, res.difference.roc_auc_score.statistic
+    (0.75, 1.0, 0.25)
+    >>> res.a.roc_auc_score
+    BootstrapResult(roc_auc_score, a: statistic=0.75, standard_error=0.378, 200 resamples of 2 clusters)
+    """
+    metrics = tuple(metrics) if not isinstance(metrics, str) else (metrics,)
+    if not metrics:
+        raise ValueError(f"`metrics` must name at least one of {list(METRICS)}; got none")
+    for m in metrics:
+        check_choice(m, "metrics", METRICS)
+    metrics = tuple(dict.fromkeys(metrics))
+    check_boot(n_boot, 0.5)
+    eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
+    check_aligned(y_true=y_true, y_score=y_score, y_score_b=y_score_b, groups=groups, sample_weight=sample_weight)
+    y = check_binary(y_true, "y_true", pos_label=pos_label).astype(np.float64)
+    probs = any(m in _PROB_METRICS for m in metrics)
+
+    def score(x, name):
+        return check_probability(x, name) if probs else check_finite(as_1d(x, name), name)
+
+    scores = [score(y_score, "y_score")] + ([] if y_score_b is None else [score(y_score_b, "y_score_b")])
+    n = check_consistent_length(y_true=y, y_score=scores[0], y_score_b=scores[1] if len(scores) > 1 else None)
+    w = check_sample_weight(sample_weight, n)
+    if w is not None and not w.any():
+        raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
+    if groups is None:
+        g, n_clusters = np.arange(n, dtype=np.intp), n
+    else:
+        labels = as_labels(groups, "groups")
+        check_consistent_length(y_true=y, groups=labels)
+        uniq, g = np.unique(labels, return_inverse=True)
+        g, n_clusters = g.astype(np.intp).reshape(-1), len(uniq)
+    gen = check_rng(rng)
+    n_boot = int(n_boot)
+
+    ww = np.ones(n) if w is None else w
+    sums = _ClusterSums(y, ww, g, n_clusters)
+    per_model = [_ModelEngine(y, s, ww, g, n_clusters, sums, metrics, eps) for s in scores]
+
+    # the statistic: one resample with every cluster weight 1
+    ones = np.ones((1, n_clusters))
+    stat = [eng.values(ones) for eng in per_model]
+    reps = [{m: np.empty(n_boot) for m in metrics} for _ in per_model]
+    width = max([n_clusters] + [eng.width for eng in per_model])
+    block = max(1, min(n_boot, BLOCK_ELEMENTS // max(width, 1)))
+    for start in range(0, n_boot, block):
+        stop = min(n_boot, start + block)
+        W = poisson_weights(gen, (stop - start, n_clusters))
+        for eng, out in zip(per_model, reps):
+            for m, v in eng.values(W).items():
+                out[m][start:stop] = v
+    jack = [eng.jackknife() for eng in per_model]
+
+    def results(i, label):
+        return ModelResults(label, {
+            m: BootstrapResult(stat[i][m][0], reps[i][m], _acceleration(jack[i][m]), name=f"{m}, {label}",
+                               n_clusters=n_clusters) for m in metrics})
+
+    a = results(0, "a")
+    b = diff = None
+    if len(per_model) == 2:
+        b = results(1, "b")
+        diff = ModelResults("b - a", {
+            m: BootstrapResult(stat[1][m][0] - stat[0][m][0], reps[1][m] - reps[0][m],
+                               _acceleration(jack[1][m] - jack[0][m]), name=f"{m}, b - a",
+                               n_clusters=n_clusters, difference=True) for m in metrics})
+    return LogBootstrap(a, b, diff, metrics, n_boot, n_clusters)
+
+
+def _poisson_thresholds() -> np.ndarray:
+    """``round(2^32 F(k))`` for the Poisson(1) CDF ``F``, in exact decimal arithmetic (no libm), below 2^32."""
+    from decimal import Decimal, getcontext
+
+    getcontext().prec = 50
+    out, term, cdf, k = [], Decimal(-1).exp(), Decimal(0), 0
+    while True:
+        cdf += term
+        t = int((cdf * 2**32).to_integral_value())
+        if t >= 2**32:
+            return np.array(out, dtype=np.uint32)
+        out.append(t)
+        k += 1
+        term /= k
+
+
+_POISSON_T = _poisson_thresholds()
+
+
+def poisson_weights(gen: np.random.Generator, shape) -> np.ndarray:
+    """Poisson(1) weights as float64, by inversion of one 32-bit uniform each.
+
+    ``W = #{k : U >= round(2^32 F(k))}`` with ``U`` uniform on 0..2^32 - 1: each probability is
+    Poisson(1)'s to within 2^-32, the thresholds are exact integers (the same weights on every machine),
+    and it is several times faster than ``Generator.poisson``.  Drawn in C order from one stream, so
+    blocks of rows drawn in turn equal one draw of all of them.
+
+    Parameters
+    ----------
+    gen : numpy.random.Generator
+    shape : tuple of int
+    """
+    u = gen.integers(0, 2**32, size=shape, dtype=np.uint32)
+    k = np.zeros(shape, dtype=np.uint8)
+    for t in _POISSON_T:
+        k += u >= t
+    return k.astype(np.float64)
+
+
+# -- engines -------------------------------------------------------------------------------------------
+class _ClusterSums:
+    """Per-cluster weight and clicks, shared by the models."""
+
+    def __init__(self, y, w, g, n_clusters):
+        self.g, self.n_clusters = g, n_clusters
+        self.w = np.bincount(g, weights=w, minlength=n_clusters)
+        self.wy = np.bincount(g, weights=w * y, minlength=n_clusters)
+
+
+class _ModelEngine:
+    """Everything one model needs to give its metrics for any matrix of cluster weights."""
+
+    def __init__(self, y, s, w, g, n_clusters, sums, metrics, eps):
+        self.metrics, self.sums, self.n_clusters = metrics, sums, n_clusters
+        self.y, self.s, self.w, self.g = y, s, w, g
+        cols = [sums.w, sums.wy]
+        if "log_loss" in metrics or "rig_score" in metrics:
+            cols.append(np.bincount(g, weights=w * pointwise_log_loss(y, s, eps), minlength=n_clusters))
+        else:
+            cols.append(np.zeros(n_clusters))
+        if "calibration_ratio" in metrics:
+            cols.append(np.bincount(g, weights=w * s, minlength=n_clusters))
+        else:
+            cols.append(np.zeros(n_clusters))
+        self.S = np.column_stack(cols)  # (G, 4): w, wy, wloss, wp
+        self.width = 0
+        if "roc_auc_score" in metrics:
+            self._auc_setup()
+
+    # the AUC as a sparse product (module notes)
+    def _auc_setup(self):
+        y, s, w, g = self.y, self.s, self.w, self.g
+        if 2 * y.sum() > len(y):  # the smaller class indexes the slots; AUC(y, s) = AUC(1 - y, -s)
+            y, s = 1.0 - y, -s
+        o = np.argsort(s, kind="stable")  # stable: every later sum in one order on any machine
+        so, small, go, wo = s[o], y[o] == 1, g[o], w[o]
+        first, end = _runs(so)
+        # the positives' runs of equal scores k = 0..K-1; a larger-class row scoring between runs k - 1 and k
+        # sits at slot 2k (outscored by Suf_k), one tied with run k at slot 2k + 1 (Suf_{k+1} + V_k / 2)
+        run = np.cumsum(np.r_[True, so[1:] != so[:-1]]) - 1  # run of equal scores of each sorted row
+        has_pos = np.bincount(run, weights=small) > 0
+        pos_runs_before = np.concatenate(([0], np.cumsum(has_pos)))
+        big = ~small
+        slot = 2 * pos_runs_before[run[big]] + has_pos[run[big]]
+        n_runs = int(pos_runs_before[-1])
+        idx = np.int32 if self.n_clusters < 2**31 else np.int64
+        self.M = sparse.csr_matrix((wo[big], go[big].astype(idx), np.searchsorted(slot, np.arange(2 * n_runs + 2))),
+                                   shape=(2 * n_runs + 1, self.n_clusters))
+        pr = pos_runs_before[run[small]]  # the run of each positive, nondecreasing
+        self.P = sparse.csr_matrix((wo[small], go[small].astype(idx), np.searchsorted(pr, np.arange(n_runs + 1))),
+                                   shape=(n_runs, self.n_clusters))
+        self.width = 2 * n_runs + 1
+        self._sorted = (so, small, go, wo, first, end)
+
+    def _auc_numerator(self, W):
+        num = np.empty(len(W))
+        for b, wb in enumerate(W):
+            V = self.P @ wb  # the positives' weight per run
+            pre = np.cumsum(V)
+            D = self.M @ wb  # the larger class's weight per slot
+            De, Do = D[0::2], D[1::2]
+            # sum_k De_k Suf_k + Do_k (Suf_{k+1} + V_k / 2), with Suf_k = T - pre_{k-1}
+            # sums of products, not np.dot: a BLAS call per resample is slow on a busy machine (threads spin)
+            num[b] = (pre[-1] * D.sum() - ((De[1:] + Do) * pre).sum() + 0.5 * (Do * V).sum()) if len(V) else 0.0
+        return num
+
+    def values(self, W):
+        T = W @ self.S  # (B, 4)
+        tw, twy, tloss, twp = T.T
+        out = {}
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tw_ok = np.where(tw > 0, tw, np.nan)
+            ctr = twy / tw_ok
+            for m in self.metrics:
+                if m == "log_loss":
+                    out[m] = tloss / tw_ok
+                elif m == "rig_score":
+                    out[m] = 1.0 - (tloss / tw_ok) / _entropy(ctr)
+                elif m == "calibration_ratio":
+                    out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
+                elif m == "roc_auc_score":
+                    den = twy * (tw - twy)
+                    num = self._auc_numerator(W)
+                    out[m] = np.where(den > 0, np.clip(num / np.where(den > 0, den, 1.0), 0.0, 1.0), np.nan)
+        return out
+
+    # leave one cluster out, for BCa's acceleration
+    def jackknife(self):
+        T = self.S.sum(axis=0)[None, :] - self.S  # (G, 4)
+        tw, twy, tloss, twp = T.T
+        out = {}
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tw_ok = np.where(tw > 0, tw, np.nan)
+            for m in self.metrics:
+                if m == "log_loss":
+                    out[m] = tloss / tw_ok
+                elif m == "rig_score":
+                    out[m] = 1.0 - (tloss / tw_ok) / _entropy(twy / tw_ok)
+                elif m == "calibration_ratio":
+                    out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
+                elif m == "roc_auc_score":
+                    num = _auc_leave_one_cluster_out(*self._sorted, self.n_clusters)
+                    den = twy * (tw - twy)
+                    out[m] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        return out
+
+
+def _runs(x):
+    """For each position of the sorted ``x``: the first index of its run of equal values and the run's end."""
+    n = len(x)
+    new = np.r_[True, x[1:] != x[:-1]]
+    first = np.maximum.accumulate(np.where(new, np.arange(n), 0))
+    starts = np.flatnonzero(new)
+    end = np.repeat(np.append(starts[1:], n), np.diff(np.append(starts, n)))
+    return first, end
+
+
+def _stable_order(keys, n_keys):
+    """``np.argsort(keys, kind="stable")`` for integer keys in ``[0, n_keys)``, by radix passes of 16 bits
+    (numpy's stable sort is a radix sort for 16-bit integers, a merge sort above)."""
+    if n_keys <= 1 << 16:
+        return np.argsort(keys.astype(np.uint16), kind="stable")
+    order = np.arange(len(keys))
+    shift = 0
+    while (n_keys - 1) >> shift:
+        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+        shift += 16
+    return order
+
+
+def _entropy(gamma):
+    """Bernoulli entropy (nats), elementwise; ``nan`` where it is 0 (RIG undefined)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = -gamma * np.log(gamma) - (1.0 - gamma) * np.log1p(-gamma)
+    return np.where((gamma > 0) & (gamma < 1), h, np.nan)
+
+
+def _auc_leave_one_cluster_out(so, small, go, wo, run_first, run_end, G):
+    """The AUC numerator without each cluster, from the rows sorted by score (runs of equal scores given).
+
+    ``num_(-g) = num - (pairs with the positive in g) - (pairs with the negative in g) + (pairs with both in g)``,
+    a pair weighing ``w_i w_j`` (one half when tied); ``small`` marks the positives.
+    """
+    big = ~small
+    cn = np.concatenate(([0.0], np.cumsum(wo * big)))
+    cpw = np.concatenate(([0.0], np.cumsum(wo * small)))
+    nb = cn[run_first] + 0.5 * (cn[run_end] - cn[run_first])  # negatives below, ties one half
+    pa = cpw[-1] - cpw[run_end] + 0.5 * (cpw[run_end] - cpw[run_first])  # positives above, ties one half
+    num = float(np.sum(wo[small] * nb[small]))
+    by_pos = np.bincount(go[small], weights=wo[small] * nb[small], minlength=G)
+    by_neg = np.bincount(go[big], weights=wo[big] * pa[big], minlength=G)
+    # pairs inside each cluster: the same runs within the rows ordered by (cluster, score)
+    o = _stable_order(go, G)
+    g2, s2, w2, small2 = go[o], so[o], wo[o], small[o]
+    n = len(o)
+    idx = np.arange(n)
+    new_g = np.r_[True, g2[1:] != g2[:-1]]
+    new_run = new_g | np.r_[True, s2[1:] != s2[:-1]]
+    g_first = np.maximum.accumulate(np.where(new_g, idx, 0))
+    first = np.maximum.accumulate(np.where(new_run, idx, 0))
+    starts = np.flatnonzero(new_run)
+    end = np.repeat(np.append(starts[1:], n), np.diff(np.append(starts, n)))
+    cn2 = np.concatenate(([0.0], np.cumsum(w2 * ~small2)))
+    inside = cn2[first] - cn2[g_first] + 0.5 * (cn2[end] - cn2[first])
+    within = np.bincount(g2[small2], weights=w2[small2] * inside[small2], minlength=G)
+    return num - by_pos - by_neg + within
+
+
+# -- intervals and p-values ------------------------------------------------------------------------
+def _acceleration(jack):
+    """BCa's acceleration from the jackknife values (Efron & Tibshirani eq. 14.15); 0 when undefined."""
+    j = jack[np.isfinite(jack)]
+    if len(j) < 3:
+        return 0.0
+    d = j.mean() - j
+    ss = float(np.sum(d * d))
+    return float(np.sum(d**3) / (6.0 * ss**1.5)) if ss > 0 else 0.0
+
+
+def _bca_quantiles(r, theta, acc, alpha):
+    """BCa's two quantile levels (Efron & Tibshirani eq. 14.10), or ``None`` when the bias correction is infinite."""
+    tol = TIE_RTOL * max(abs(theta), 1e-300)
+    below = np.sum(r < theta - tol) + 0.5 * np.sum(np.abs(r - theta) <= tol)
+    frac = below / len(r)
+    if frac <= 0 or frac >= 1:
+        return None
+    z0 = float(ndtri(frac))
+    z = ndtri(np.array([alpha, 1.0 - alpha]))
+    return ndtr(z0 + (z0 + z) / (1.0 - acc * (z0 + z)))
+
+
+def _pvalue_zero(r):
+    """Two-sided bootstrap p-value of 0: twice the smaller share of replicates on one side of 0, with +1 corrections.
+
+    The smallest ``1 - level`` at which the percentile interval excludes 0, never below ``2 / (B + 1)``.
+    """
+    r = r[np.isfinite(r)]
+    if len(r) == 0:
+        return float("nan")
+    k = min(int(np.sum(r <= 0)), int(np.sum(r >= 0)))
+    return float(min(1.0, 2.0 * (k + 1) / (len(r) + 1)))
