@@ -87,6 +87,7 @@ from ._validation import (
     check_real,
     check_rng,
     check_sample_weight,
+    scale_weights,
     warn_undefined,
 )
 from .metrics import LOG_LOSS_EPS
@@ -366,6 +367,8 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     w = check_sample_weight(sample_weight, n)
     if w is not None and not w.any():
         raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
+    # a power-of-two rescale is exact: products of weights neither under- nor overflow at any weight scale
+    w = scale_weights(w)
     if groups is None:
         g, n_clusters = np.arange(n, dtype=np.intp), n
     else:
