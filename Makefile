@@ -115,3 +115,16 @@ lab: $(VENV_STAMP) ## JupyterLab at the repository root, text notebooks opened a
 clean: ## Remove build products (build/, executed notebooks); keeps .venv/, figures/ and the recorded runs in runs/
 	rm -rf $(BUILD) notebooks/*.ipynb .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -not -path './.venv/*' -prune -exec rm -rf {} +
+
+# The peer (NannyML) in its own environment, apart from the compendium's: `make reproduce` needs neither it nor a network.
+PEERS_VENV := $(BUILD)/peers-venv
+PEERS_STAMP := $(PEERS_VENV)/.installed
+
+$(PEERS_STAMP): tools/peers-requirements.txt
+	@test -x $(PEERS_VENV)/bin/python || $(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-input -r tools/peers-requirements.txt 2>&1 | { grep -v "^WARNING: Location" || true; }
+	@touch $@
+
+.PHONY: peers
+peers: $(PEERS_STAMP) ## Re-create data/real/census_ma/ (the vendored ACS data and NannyML CBPE's estimates) from the nannyml wheel; network, minutes
+	NML_DISABLE_USAGE_LOGGING=1 $(PEERS_VENV)/bin/python tools/peers.py
