@@ -115,6 +115,12 @@ mech
 #   the allocation -- which ads reach which slot -- that AUC and RIG do not see.
 # * Winner-pick rates are low for every metric (0.1-0.4 over 12 candidates): the best candidates are close,
 #   and no offline metric singles out the A/B winner reliably at this scale.
+# * **Scale matters for one claim.** At the full scale (`n_seeds=20, n_candidates=24`; 2 min of CPU, 7 min
+#   wall-clock on the shared machine, run once on 2026-11-24 and not committed) the leaderboards keep their
+#   order (RTB: log loss / RIG 0.78, re-weighted log loss 0.78, AUC 0.76, EU 0.74, MSE 0.71, utility 0.59,
+#   weighted MSE 0.57; sponsored: simulated mainline CY 0.73, simulated CY 0.72, AUC 0.47, RIG 0.39), and yi's
+#   claim *holds* (18/20 seeds, control 7/20): with twice the candidates a seed's correlation is less noisy,
+#   and the replay beats AUC and RIG in nearly every seed. The other three claims differ at both scales.
 #
 # ## Claims
 
