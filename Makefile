@@ -21,7 +21,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.py))
 # The longest notebooks start first, so that `make -j2 reproduce` is not left waiting on one of them at the
 # end (measured on 2 cores: yi_offline_online ~320 s, chapelle_auctions ~215 s, rosset_wallet ~80 s, the others
 # 10-30 s; yi_offline_online alone is the critical path).
-SLOW_FIRST := yi_offline_online chapelle_auctions rosset_wallet yi_production_scale piovano_table3_convergence piovano_table2_digits
+SLOW_FIRST := yi_offline_online chapelle_auctions rosset_wallet arena_offline_online yi_production_scale piovano_table3_convergence piovano_table2_digits
 ALL_NAMES := $(notdir $(basename $(NOTEBOOKS)))
 NAMES := $(foreach n,$(SLOW_FIRST),$(filter $(n),$(ALL_NAMES))) $(filter-out $(SLOW_FIRST),$(ALL_NAMES))
 SRC := $(shell find src -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)

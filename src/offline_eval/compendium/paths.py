@@ -12,7 +12,7 @@ REFERENCE_DIR = DATA_DIR / "reference"
 FIGURES_DIR = PROJ_ROOT / "figures"
 BUILD_DIR = PROJ_ROOT / "build"
 
-PAPERS = ("yi", "rosset", "piovano", "chapelle")
+PAPERS = ("yi", "rosset", "piovano", "chapelle", "arena")
 
 
 def figures_root(output_root: str | Path | None = None) -> Path:
