@@ -21,7 +21,9 @@ def write(tmp_path, text, name="tables.csv"):
 
 
 def test_every_committed_reference_and_corrections_file_reads_strictly():
-    for paper in PAPERS:
+    papers = [p for p in PAPERS if (REFERENCE_DIR / p).is_dir()]  # the cross-paper arena prints no numbers
+    assert {"yi", "rosset", "piovano", "chapelle"} <= set(papers)
+    for paper in papers:
         df = reference.load(paper)
         assert len(df) == sum(len(f.read_text().splitlines()) - 1 for f in (REFERENCE_DIR / paper).glob("*.csv")), \
             f"{paper}: every line is a row"
