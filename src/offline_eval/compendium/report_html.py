@@ -28,9 +28,11 @@ def esc(value) -> str:
     return html.escape(str(value))
 
 
-def badge(status: str) -> str:
+def badge(status: str, count: int | None = None) -> str:
+    """A status as a coloured badge, with a count when given."""
     cls = STATUS_CLASS.get(status, "none")
-    return f'<span class="oe-badge oe-{cls}">{esc(status)}</span>'
+    n = "" if count is None else f" {count}"
+    return f'<span class="oe-badge oe-{cls}">{esc(status)}{n}</span>'
 
 
 def _evidence(value: str, link_prefix: str) -> str:
@@ -125,7 +127,7 @@ def status_counts_html(statuses) -> str:
     """Badges with counts, ``holds 3 · differs 1``, in the order of ``claims.STATUSES``."""
     counts = pd.Series(list(statuses), dtype=object).value_counts()
     order = [s for s in claims.STATUSES if s in counts] + [s for s in counts.index if s not in claims.STATUSES]
-    return " ".join(f"{badge(s)}&nbsp;{int(counts[s])}" for s in order) or '<span class="oe-muted">no ledger row</span>'
+    return " ".join(badge(s, int(counts[s])) for s in order) or '<span class="oe-muted">no ledger row</span>'
 
 
 COUNT_TITLES = {
