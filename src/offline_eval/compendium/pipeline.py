@@ -71,6 +71,12 @@ def _ipc_kernel_manager(folder: Path):
             self.transport = "ipc"
             self.ip = str(folder / "kernel")
 
+        async def _async_interrupt_kernel(self):
+            # Shutting down a finished notebook, jupyter_client sends SIGINT first; a kernel still in a
+            # message handler then logs "KeyboardInterrupt caught in kernel." although all succeeded.
+            if not self.shutting_down:
+                await super()._async_interrupt_kernel()
+
     return IPCKernelManager
 
 
