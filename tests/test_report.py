@@ -68,8 +68,9 @@ def test_ledger_html_shows_new_columns_and_statuses():
 
 def test_executed_notebooks_show_no_local_path(tmp_path):
     root = str(PROJ_ROOT)
-    nb = {"cells": [{"cell_type": "code", "metadata": {"tags": ["injected-parameters"]},
-                     "source": f'output_root = "{root}/build/stage/x.abc123/outputs"\n', "outputs": [
+    injected = {"cell_type": "code", "metadata": {"tags": ["injected-parameters"]}, "outputs": [],
+                "source": f'# Parameters\noutput_root = "{root}/build/stage/x.abc123/outputs"\nseed = 7\n'}
+    nb = {"cells": [injected, {"cell_type": "code", "metadata": {}, "source": "print(path)", "outputs": [
                          {"output_type": "stream", "name": "stdout", "text": f"{root}/build/stage/x.abc123/outputs/yi/t.csv"}]}],
           "metadata": {"papermill": {"input_path": f"{root}/build/notebooks/x.ipynb"}}}
     src = tmp_path / "x.ipynb"
@@ -77,4 +78,4 @@ def test_executed_notebooks_show_no_local_path(tmp_path):
     report._executed_notebook(src, tmp_path / "y.ipynb")
     text = (tmp_path / "y.ipynb").read_text()
     assert root not in text and "build/stage" not in text
-    assert 'output_root = \\"figures\\"' in text and "figures/yi/t.csv" in text
+    assert "output_root" not in text and "seed = 7" in text and "figures/yi/t.csv" in text

@@ -229,7 +229,8 @@ def _paper_pages(paper: str, ledger: pd.DataFrame, figures: Path, out: Path) -> 
         (folder / "outputs.md").write_text("\n".join(page))
         slugs.append("outputs")
     verdict = claims.verdict(rows.drop(columns="_item")) if len(rows) else "No ledger rows."
-    index = [f"# {paper}: {SHORT[paper]}", "", f"**{TITLES[paper]}**", "", verdict, "",
+    summary, _, details = verdict.partition("\n\n")
+    index = [f"# {paper}: {SHORT[paper]}", "", f"**{TITLES[paper]}**", "", summary, "",
              "## In the paper's order", "",
              "Each table, figure and numbered section of the paper on a page of its own: the paper's caption, our "
              "figure or table, the paper's printed values beside ours with their status, and the claims it backs.",
@@ -237,6 +238,8 @@ def _paper_pages(paper: str, ledger: pd.DataFrame, figures: Path, out: Path) -> 
              _links(("all of this paper's ledger rows (CSV)", f"../../figures/{paper}/claims.csv"))]
     if "outputs" in slugs:
         index += ["[Other outputs of the notebooks](outputs.md) (diagnostics and sweeps no section shows).", ""]
+    if details.strip():
+        index += ["## What differs, and why", "", details, ""]
     index += ["```{toctree}", ":hidden:", ":maxdepth: 1", ""]
     index += [f"{s}" for s in slugs] + ["```", ""]
     (folder / "index.md").write_text("\n".join(index))
@@ -267,11 +270,22 @@ def _scrub(text: str) -> str:
 
 
 def _executed_notebook(src: Path, dest: Path) -> None:
+    """An executed notebook for the site: no papermill metadata, no ``output_root`` (a local staging folder)
+    in the cell of injected parameters (the cell dropped when nothing else is left), no local path."""
     nb = json.loads(src.read_text())
     nb.get("metadata", {}).pop("papermill", None)
+    cells = []
     for cell in nb.get("cells", []):
         cell.get("metadata", {}).pop("papermill", None)
         cell.get("metadata", {}).pop("execution", None)
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            lines = [ln for ln in source.splitlines() if not ln.startswith("output_root")]
+            if not [ln for ln in lines if ln.strip() and not ln.startswith("#")]:
+                continue
+            cell["source"] = "\n".join(lines) + "\n"
+        cells.append(cell)
+    nb["cells"] = cells
     dest.write_text(_scrub(json.dumps(nb)))
 
 
@@ -307,7 +321,8 @@ def _api(out: Path) -> None:
     rows = []
     for mod, members in sorted(by_module.items()):
         slug = mod.replace("offline_eval.", "").replace(".", "-")
-        page = [f"# `{mod}`", "", (inspect.getdoc(sys.modules[mod]) or "").split("\n\n")[0], ""]
+        title = ".".join(part.lstrip("_") for part in mod.split(".")[1:]) or "offline_eval"
+        page = [f"# {title}", "", f"`{mod}`: " + (inspect.getdoc(sys.modules[mod]) or "").split("\n\n")[0], ""]
         for n in members:
             obj = getattr(offline_eval, n)
             directive = "autoclass" if inspect.isclass(obj) else "autofunction"
