@@ -2,9 +2,9 @@
 or pop-up, and its tab is not marked modified until the user edits.
 
 Starts ``jupyter lab`` as ``make lab`` does (the settings of :mod:`offline_eval.compendium.lab`, its contents
-manager), with user settings and workspaces in a temporary folder, on a free local port.  Runs in
-``make test-report`` (``OFFLINE_EVAL_REQUIRE_REPORT=1``: a missing browser fails); skips elsewhere when
-Debian's chromium or playwright is missing.
+manager), with user settings and workspaces in a temporary folder, on a free local port.  About two
+minutes: it runs in ``make test-report`` (``OFFLINE_EVAL_REQUIRE_REPORT=1``: a missing browser fails) or with
+``OFFLINE_EVAL_LAB_TEST=1``, and skips in ``make test``.
 """
 
 import os
@@ -39,6 +39,8 @@ def _skip_or_fail(reason):
 
 @pytest.fixture(scope="module")
 def lab_server(tmp_path_factory):
+    if not (REQUIRED or os.environ.get("OFFLINE_EVAL_LAB_TEST") == "1"):
+        pytest.skip("the Lab test runs in make test-report (or with OFFLINE_EVAL_LAB_TEST=1)")
     if not CHROMIUM:
         _skip_or_fail("Debian's chromium is not installed (make browser installs it)")
     lab.lab_settings()
