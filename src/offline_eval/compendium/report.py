@@ -162,14 +162,14 @@ def _item_page(paper: str, item: Item, rows: pd.DataFrame, ref: pd.DataFrame, fi
     lines += ["## The paper's printed values beside ours", ""]
     if len(printed):
         n_bad = int(printed["status"].isin(("differs", "erratum")).sum())
-        lines += [f"{len(printed)} printed values, each with ours and its status"
-                  + (f"; the {n_bad} that differ or are errata are highlighted." if n_bad else "."), "",
+        lines += [f"{len(printed)} printed value{'s' if len(printed) != 1 else ''}, each with ours and its status"
+                  + (f"; {n_bad} that differ or are errata highlighted." if n_bad else "."), "",
                   _raw(ledger_html(printed, up))]
     else:
         lines += [f"The paper prints no number that a ledger row compares here; the status of each claim "
                   f"{'on this ' + item.kind if item is not OTHER else ''} is below.", ""]
     if len(other):
-        lines += ["## The claims it backs", "", f"{len(other)} ledger rows without a printed number "
+        lines += ["## The claims it backs", "", f"{len(other)} ledger row{'s' if len(other) != 1 else ''} without a printed number "
                   "(qualitative claims, checks, calibrations), each with its status.", "", _raw(ledger_html(other, up))]
     stems = [s for s in item.tables if (figures / paper / f"{s}.csv").is_file()]
     if stems:
