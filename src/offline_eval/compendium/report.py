@@ -150,8 +150,9 @@ def _table(paper: str, stem: str, figures: Path, up: str, *, max_rows: int, titl
 def _item_page(paper: str, item: Item, rows: pd.DataFrame, ref: pd.DataFrame, figures: Path) -> str:
     up = "../../"
     lines = [f"# {item.label}", ""]
-    lines += [_raw(f'<blockquote class="oe-paper-caption"><b>{esc(item.label)}</b> ({esc(paper)}, as the paper '
-                   f'captions it). {esc(item.caption)}</blockquote>'),
+    whose = "as the paper captions it" if item.caption_is_the_papers else "what it covers"
+    lines += [_raw(f'<blockquote class="oe-paper-caption"><b>{esc(item.label)}</b> ({esc(paper)}, {whose}). '
+                   f'{esc(item.caption)}</blockquote>'),
               _raw(f'<p class="oe-summary">Ledger rows: {status_counts_html(rows["status"])}</p>')]
     if item.math:
         lines += ["```{math}", item.math, "```", ""]
@@ -206,7 +207,7 @@ def _paper_pages(paper: str, ledger: pd.DataFrame, figures: Path, out: Path) -> 
     folder.mkdir(parents=True)
     used = set()
     contents = ['<table class="oe-contents oe-fit"><colgroup><col class="oe-c-label"><col><col class="oe-c-status">'
-                '</colgroup><thead><tr><th>in the paper</th><th>the paper\'s caption</th><th>ledger rows</th></tr>'
+                '</colgroup><thead><tr><th>in the paper</th><th>caption</th><th>ledger rows</th></tr>'
                 '</thead><tbody>']
     for item in items:
         mine = rows[rows["_item"] == item.slug].drop(columns="_item")

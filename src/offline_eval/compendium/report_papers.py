@@ -31,6 +31,11 @@ class Item:
     math: str = ""  # the paper's formulas for this item, in LaTeX (display math)
     priority: int = 0
     kind: str = field(default="table")  # table, figure or section
+    quoted: bool = True  # the caption is the paper's (a section's summary and our own sections are ours)
+
+    @property
+    def caption_is_the_papers(self) -> bool:
+        return self.quoted and self.kind != "section"
 
 
 ITEMS: dict[str, list[Item]] = {
@@ -50,7 +55,7 @@ ITEMS: dict[str, list[Item]] = {
              r"Table 4\b", tables=("table4", "anomaly_summary"), reference=("Table 4",)),
         Item("tables2-4", "Tables 2-4 together", "The three anomalies' ROC curves, and their AUC recomputed from "
              "row-level logs and at production scale (no figure in the paper).", r"Tables 2-4",
-             figures=("roc_tables2-4",), kind="figure"),
+             figures=("roc_tables2-4",), kind="figure", quoted=False),
         Item("fig1", "Figure 1", "ROC curves of sponsored search and contextual ads.", r"Figure 1\b",
              figures=("fig1",), tables=("fig1_auc",), reference=("Figure 1",), kind="figure"),
         Item("fig2", "Figure 2", "The RIG and PE scores over varying CTR of sample data: the RIG scores drop with "
@@ -144,7 +149,7 @@ ITEMS: dict[str, list[Item]] = {
 }
 
 OTHER = Item("other", "Other claims", "Ledger rows whose source names no table, figure or section above.", r"(?!)",
-             kind="section")
+             kind="section", quoted=False)
 
 
 def assign(paper: str, sources) -> list[Item]:
