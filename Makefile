@@ -23,6 +23,8 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.py))
 # 10-30 s; yi_offline_online alone is the critical path).
 SLOW_FIRST := yi_offline_online chapelle_auctions rosset_wallet arena_offline_online yi_production_scale piovano_table3_convergence piovano_table2_digits
 ALL_NAMES := $(notdir $(basename $(NOTEBOOKS)))
+# What `make run NB=...` takes: the notebooks and the guide (guide/your_own_data).
+RUN_NAMES := $(ALL_NAMES) $(patsubst notebooks/%.py,%,$(sort $(wildcard notebooks/guide/*.py)))
 NAMES := $(foreach n,$(SLOW_FIRST),$(filter $(n),$(ALL_NAMES))) $(filter-out $(SLOW_FIRST),$(ALL_NAMES))
 SRC := $(shell find src -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 REFERENCE := $(shell find data -type f -not -name '.*' 2>/dev/null)
@@ -33,7 +35,8 @@ paper_of = $(firstword $(subst _, ,$(1)))
 .PHONY: help reproduce test test-fast bench bench-dask lab clean venv run check check-figures lock report test-report browser
 
 help: ## List the targets with a one-line description
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {n++; name[n] = $$1; text[n] = $$2; if (length($$1) > w) w = length($$1)} \
+	  END {for (i = 1; i <= n; i++) printf "  \033[1m%-*s\033[0m  %s\n", w, name[i], text[i]}' $(MAKEFILE_LIST)
 
 venv: $(VENV_STAMP) ## Create .venv/ with the pinned dependencies and the package (editable)
 
@@ -67,11 +70,12 @@ browser: ## Install Debian's chromium for the report's browser test (apt; nothin
 	@command -v chromium >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
 
-test-report: report browser ## The report in headless Chromium: every page loads, no broken link or image, no console error; screenshots in build/report/screenshots/
-	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q tests/test_report_browser.py
+test-report: report browser ## The report and JupyterLab in headless Chromium (links, layout at 1400 and 390 px, math, offline; every notebook opens in Lab); screenshots in build/report/screenshots/
+	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q tests/test_report_browser.py tests/test_lab_browser.py
 
 run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/ with what changed against figures/ (changes.md): make run NB=rosset_wallet ARGS="-p seed 7"
-	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(ALL_NAMES)"; exit 2; }
+	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(RUN_NAMES)"; exit 2; }
+	@test -f "notebooks/$(NB).py" || { echo "ERROR: no notebook $(NB); the notebooks are: $(RUN_NAMES)" >&2; exit 2; }
 	@case " $(ARGS) " in *" --output-root"*|*" --record"*) \
 	  echo "ERROR: make run: ARGS takes notebook parameters only (-p name value); where outputs go is the pipeline's own setting (runs/$(NB)/<time>/outputs/); got ARGS=\"$(ARGS)\"" >&2; exit 2;; esac
 	$(PY) -m offline_eval.compendium.pipeline run notebooks/$(NB).py --record runs $(ARGS)
@@ -108,9 +112,10 @@ bench: $(VENV_STAMP) ## Time the library against its peers (scikit-learn, scipy)
 bench-dask: $(VENV_STAMP) ## Opt-in, minutes: the metrics through Dask on 10^8 rows of Parquet logs; writes build/bench/scale_dask.md
 	$(PY) benchmarks/scale_dask.py --rows $${ROWS:-1e8} --out $(BUILD)/bench --data $(BUILD)/bench/logs
 
-lab: $(VENV_STAMP) ## JupyterLab at the repository root, text notebooks opened as notebooks; runs by hand write to build/lab/
-	$(PY) -m offline_eval.compendium.pipeline lab-settings
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. $(if $(filter 0,$(shell id -u)),--allow-root)
+lab: $(VENV_STAMP) ## JupyterLab at the repository root: text notebooks open as notebooks on the project's kernel; runs by hand write to build/lab/
+	$(PY) -m offline_eval.compendium.lab settings
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. --ServerApp.contents_manager_class=offline_eval.compendium.lab.ContentsManager \
+	  $(if $(filter 0,$(shell id -u)),--allow-root)
 
 clean: ## Remove build products (build/, executed notebooks); keeps .venv/, figures/ and the recorded runs in runs/
 	rm -rf $(BUILD) notebooks/*.ipynb .pytest_cache .hypothesis

@@ -13,6 +13,8 @@ for the report, ``report``.  The library never imports it (``tests/test_api.py``
 ``changes``     what a recorded run changed against the committed outputs (``make run``)
 ``changes``     what a recorded run changed against the committed outputs (``make run``)
 ``machine``     pinned threads; running "as an older CPU computes"
-``report``      the static HTML report (``make report``)
+``report``      the static HTML report (``make report``); ``report_papers``: each paper's tables, figures
+                and sections in its order; ``report_html``: the ledger and tables as HTML
+``lab``         JupyterLab's settings, the project's kernel and contents manager (``make lab``)
 ``paths``       where the project's folders are
 """

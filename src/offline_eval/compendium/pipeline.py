@@ -84,6 +84,12 @@ def _ipc_kernel_manager(folder: Path):
             self.transport = "ipc"
             self.ip = str(folder / "kernel")
 
+        async def _async_interrupt_kernel(self):
+            # Shutting down a finished notebook, jupyter_client sends SIGINT first; a kernel still in a
+            # message handler then logs "KeyboardInterrupt caught in kernel." although all succeeded.
+            if not self.shutting_down:
+                await super()._async_interrupt_kernel()
+
     return IPCKernelManager
 
 
@@ -548,15 +554,8 @@ def verify(output_root: str | Path | None = None) -> list[str]:
 
 
 def lab_settings() -> Path:
-    """Make JupyterLab open ``.py`` notebooks as notebooks (jupytext) in this venv."""
-    settings = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
-    settings.parent.mkdir(parents=True, exist_ok=True)
-    overrides = json.loads(settings.read_text()) if settings.exists() else {}
-    overrides.setdefault("@jupyterlab/docmanager-extension:plugin", {})["defaultViewers"] = {
-        "python": "Jupytext Notebook"
-    }
-    settings.write_text(json.dumps(overrides, indent=2) + "\n")
-    return settings
+    """JupyterLab's settings and the project's kernel (:func:`offline_eval.compendium.lab.lab_settings`)."""
+    from .lab import lab_settings as settings; return settings()  # noqa: E702
 
 
 def read_ledger(spec: str):
