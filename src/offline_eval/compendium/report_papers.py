@@ -125,6 +125,10 @@ ITEMS: dict[str, list[Item]] = {
         Item("table3", "Table III", "Relative improvement on the correlation between offline metrics and online "
              "measurements for a commercial dataset using the proposed re-weighting method.", r"Table III\b",
              tables=("table3", "table3_releases"), reference=("Table III",)),
+        Item("census", "Real data", "The online adaptive metrics on a real shift (US Census ACS employment, "
+             "Massachusetts: 2015 offline, 2016-2018 live), beside NannyML's CBPE.", r"(Real data|.*on real data)",
+             figures=("census_shift_errors",), tables=("census_shift_errors", "census_shift_periods"),
+             kind="section", priority=2, quoted=False),
     ],
     "chapelle": [
         Item("section2", "Section 2", "Offline metrics of a response model in an auction: the utility, its limits "
@@ -147,6 +151,13 @@ ITEMS: dict[str, list[Item]] = {
              "Left: expected utility, right: weighted MSE.", r"Fig\. 2\b", figures=("fig2",), kind="figure"),
     ],
 }
+
+ITEMS["arena"] = [
+    Item("leaderboard", "Leaderboard", "Which offline metric predicts the A/B outcome: candidate models against a "
+         "production model in yi's sponsored-search world and chapelle's RTB world, every paper's offline metric on "
+         "the production logs, and each mechanism switched off in turn.", r".", figures=("leaderboard",),
+         tables=("leaderboard", "mechanisms"), kind="figure", quoted=False),
+]
 
 OTHER = Item("other", "Other claims", "Ledger rows whose source names no table, figure or section above.", r"(?!)",
              kind="section", quoted=False)

@@ -52,31 +52,31 @@ MEAN_ERR = ("mean over the five metrics (accuracy, precision and recall of both 
             "of 2016-2018 of |estimate - realized|")
 
 CLAIMS = declare(
-    Claim("piovano-census-realized-accuracy", "issue 27 (measured by hand)", "realized accuracy 0.8272, 0.8253, "
+    Claim("piovano-census-realized-accuracy", "Real data: the realized values", "realized accuracy 0.8272, 0.8253, "
           "0.8292, 0.8282 for 2015-2018", "check", "the deployed model's accuracy on each year, from the vendored "
           "file, equal to the hand-measured values at 4 decimals (the vendored data are the originals)", world=WORLD,
           evidence=(FILES["periods"],)),
-    Claim("piovano-census-joint-closes-gap", "Section IV-B (Tables I-II)", "by applying the proposed approach, we "
+    Claim("piovano-census-joint-closes-gap", "Section IV-B (Tables I-II), on real data", "by applying the proposed approach, we "
           "obtain metrics which are much closer to the real value compared to before re-weighting", "claim",
           f"on the non-representative offline set: the {MEAN_ERR} of OAM JointDis at most half that of the raw "
           "offline value, and the 95% percentile-bootstrap interval over chunks of the per-chunk difference "
           "(offline error - JointDis error) above 0", world=WORLD, control=REPRESENTATIVE,
           evidence=(FILES["errors"], FILES["chunks"], FILES["figure"], FILES["rules"])),
-    Claim("piovano-census-joint-beats-inddis", "Section III-A", "the proposed online adaptive method largely "
+    Claim("piovano-census-joint-beats-inddis", "Section III-A, on real data", "the proposed online adaptive method largely "
           "outperforms considering each model with independent distribution", "claim",
           f"on the non-representative offline set: the {MEAN_ERR} of JointDis below that of IndDis, with the 95% "
           "percentile-bootstrap interval over chunks of the per-chunk difference (IndDis error - JointDis error) "
           "above 0", world=WORLD, control=REPRESENTATIVE, evidence=(FILES["errors"], FILES["chunks"])),
-    Claim("piovano-census-representative-unchanged", "Section I", "it is critical that the offline test data are "
+    Claim("piovano-census-representative-unchanged", "Section I, on real data", "it is critical that the offline test data are "
           "representative of the online live data in terms of distribution to reflect the real performance",
           "check", "the control: on the representative offline set (all of 2015) neither re-weighting moves any "
           "of the five metrics of any live year by more than 0.01 from the offline value", world=WORLD,
           evidence=(FILES["periods"],)),
-    Claim("piovano-census-inddis-precision", "Section III-A", "re-weighting each model by its own hypothesis "
+    Claim("piovano-census-inddis-precision", "Section III-A, on real data", "re-weighting each model by its own hypothesis "
           "marginal leaves its precision unchanged", "check", "max |IndDis precision - offline precision| <= 1e-12 "
           "over both classes, every period and both offline sets (an identity of eqs. 3 and 7)", world=WORLD,
           evidence=(FILES["periods"], FILES["chunks"])),
-    Claim("piovano-census-joint-vs-cbpe", "issue 27 (the peer)", "NannyML's CBPE estimates a classifier's performance "
+    Claim("piovano-census-joint-vs-cbpe", "Real data: NannyML CBPE, the peer", "NannyML's CBPE estimates a classifier's performance "
           "on unlabelled live data from its calibrated probabilities", "check",
           f"a comparison of ours, not a claim of the paper: on the non-representative offline set the {MEAN_ERR} "
           "of JointDis at most that of CBPE (the representative set's comparison in the note)", world=WORLD,
