@@ -29,7 +29,10 @@ def test_sections_name_outputs_that_exist_and_cover_the_printed_values(paper):
             assert (FIGURES_DIR / paper / f"{stem}.png").is_file(), (paper, item.label, stem)
         for stem in item.tables:
             assert (FIGURES_DIR / paper / f"{stem}.csv").is_file(), (paper, item.label, stem)
-    ref = pd.concat([pd.read_csv(f, dtype=str) for f in (PROJ_ROOT / "data" / "reference" / paper).glob("*.csv")])
+    files = sorted((PROJ_ROOT / "data" / "reference" / paper).glob("*.csv"))
+    if not files:  # the cross-paper arena prints no numbers of its own
+        return
+    ref = pd.concat([pd.read_csv(f, dtype=str) for f in files])
     covered = {s for it in ITEMS[paper] for s in it.reference}
     assert set(ref["source"]) <= covered, f"printed values of {paper} in no section: {set(ref['source']) - covered}"
 

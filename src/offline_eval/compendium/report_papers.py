@@ -40,9 +40,14 @@ class Item:
 
 ITEMS: dict[str, list[Item]] = {
     "yi": [
+        Item("section2", "Section 2", "Online advertising: the rank score of an ad (eq. 1) and the generalized "
+             "second price.", r"(Section 2\b|Section 2\.|eq\. \(1\))", kind="section"),
         Item("table1", "Table 1", "A summary of evaluation metrics used by papers accepted to the WWW, the ACM WSDM, "
              "and the ACM SIGKDD conferences in years 2011 and 2012 in the area of algorithmic search and online "
              "advertising.", r"Table 1\b", tables=("table1", "table1_checks"), reference=("Table 1",)),
+        Item("section4", "Sections 4-5", "The offline metrics as the paper defines them: AUC, RIG (eq. 2), MSE, "
+             "NMSE, MAE and prediction error, and AUC's invariance to a rank-preserving change of the scores.",
+             r"(Section 4\.[1-5]\b|Section 5\.1\b|eq\. \(2\))", kind="section"),
         Item("table2", "Table 2", "The AUC Anomaly 1: a poorly fitted model has even higher AUC in the presence of a "
              "large number of negative samples concentrated on the low end of the pClick score range.",
              r"Table 2\b", tables=("table2",), reference=("Table 2",),
@@ -71,6 +76,8 @@ ITEMS: dict[str, list[Item]] = {
         Item("fig3-4", "Figures 3-4", "Figure 3: relative contribution of log-loss over the typical range of pClick "
              "of interest. Figure 4: pClick prediction error (PE).", r"Figures? 3", figures=("fig3", "fig4"),
              tables=("fig3_fig4_breakdown",), kind="figure"),
+        Item("section7", "Section 7", "Summary and discussions: which offline metrics are reliable, and the "
+             "simulated metrics.", r"Section 7\b", kind="section"),
     ],
     "rosset": [
         Item("section2", "Section 2", "Residual- and ranking-based evaluation: the T and R statistics and their "
@@ -83,7 +90,7 @@ ITEMS: dict[str, list[Item]] = {
              math=r"\operatorname{Var}(\hat\tau) = \frac{8}{n(n-1)}\left(\pi_c(1-\pi_c) + 2(n-2)"
                   r"(\pi_{cc} - \pi_c^2)\right)"),
         Item("fig1", "Figure 1", "Percent of correctly ranked pairs involving a particular prediction.",
-             r"(Fig\. 1\b|Figs\. 1-2)", figures=("fig1",), reference=("Figure 1",), kind="figure", priority=1),
+             r"(Fig\. 1\b|Figs\. 1-2|Section 3\.2 \(Fig\. 1)", figures=("fig1",), reference=("Figure 1",), kind="figure", priority=1),
         Item("fig2", "Figure 2", "AUC as a function of cutoff position above which the truth will be assigned to "
              "class 1, adjusted for the number of pairs.", r"(Fig\. 2\b|Section 3\.2 \(Fig\. 2)",
              figures=("fig2",), kind="figure", priority=1),
@@ -105,12 +112,12 @@ ITEMS: dict[str, list[Item]] = {
         Item("fig1", "Fig. 1", "Comparison of offline and online distribution of the utterance intent counts in an "
              "NLU application.", r"Fig\. 1\b", figures=("fig1",), tables=("fig1_class_counts",), kind="figure"),
         Item("section2", "Section II", "The toy example: the joint distribution of two models' predictions, "
-             "offline and online.", r"Section II\b", tables=("toy",), reference=("Section II toy example",),
+             "offline and online.", r"(Section II\b|eq\. \([1-6]\))", tables=("toy",), reference=("Section II toy example",),
              kind="section",
              math=r"M_{BC}^{(o)}(i,j) = \frac1N\left|\{d \in \mathbb{D}^{(o)} : H_B(d) = C_i,\ H_C(d) = C_j\}\right|"),
         Item("section3", "Section III", "Online adaptive metrics: re-weighting offline recall and precision by "
              "the joint distribution of the two models' predictions on live data (eqs. 1-13, Theorem 2).",
-             r"(Section III|Theorem 2)", figures=("convergence",), tables=("convergence",), kind="section",
+             r"(Section III|Theorem 2|eq\. \(([7-9]|1[0-3])\)|Algorithm 1)", figures=("convergence",), tables=("convergence",), kind="section",
              math=r"R_B^{(\cdot)}(C_k) = \frac{\sum_j M_{BCG}^{(\cdot)}(k,j,k)}{\sum_{i,j} M_{BCG}^{(\cdot)}(i,j,k)},"
                   r"\qquad P_B^{(\cdot)}(C_k) = \frac{\sum_j M_{BCG}^{(\cdot)}(k,j,k)}{\sum_j M_{BC}^{(\cdot)}(k,j)}"),
         Item("section4a", "Section IV-A", "The printed live and offline joint distributions of the conference-paper "
@@ -132,7 +139,7 @@ ITEMS: dict[str, list[Item]] = {
     ],
     "chapelle": [
         Item("section2", "Section 2", "Offline metrics of a response model in an auction: the utility, its limits "
-             "(eq. 2), and the expected utility under a Gamma competing bid.", r"(Section 2|eq\. \(2\))",
+             "(eq. 2), and the expected utility under a Gamma competing bid.", r"(Section 2|eq\. \(\d+\))",
              tables=("closed_form",), kind="section",
              math=r"EU = \int_0^{pv} (av - \tilde c)\,\Pr(\tilde c \mid c)\,d\tilde c,\qquad "
                   r"\Pr(\tilde c \mid c, \beta) \propto \tilde c^{\beta c} e^{-\beta \tilde c}"),

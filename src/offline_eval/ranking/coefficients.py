@@ -488,7 +488,7 @@ def kendall_tau_test(y_true, y_pred, *, variant: str = "b", alternative: str = "
 
     whose variance :math:`\\frac{2}{n(n-1)}(\\hat\\zeta_2 + 2(n - 2)\\hat\\zeta_1)` is estimated from the
     row sums :math:`R_i = \\sum_j k_{ij}` and :math:`\\sum_{i \\ne j} k_{ij}^2` exactly as eq. 6 estimates
-    tau-a's [1]_ [2]_ -- without ties the kernel is :math:`s_{ij} - \\tau` and the two coincide.  Both sums
+    tau-a's (Kendall and Gibbons 1990; Noether 1967) -- without ties the kernel is :math:`s_{ij} - \\tau` and the two coincide.  Both sums
     follow from the per-observation pair counts in O(n log n).  tau-c :math:`= \\tau_a (n - 1) k / (n (k - 1))`
     (``k`` distinct values, held fixed): eq. 6 times that factor squared.
 
