@@ -215,14 +215,15 @@ def test_kind_and_evidence_are_checked():
     assert L.frame()["evidence"].iloc[0] == "yi/table5.csv; yi/fig3.png"
 
 
-def test_count_table_keeps_calibrations_and_checks_apart():
+def test_count_tables_keep_calibrations_and_checks_apart():
     L = Ledger("yi", "nb")
     L.check("a", "T", "s", criterion="c", holds=True)
     L.tolerance("b", "T", "s", printed="1.02", value=1.01, rtol=0.05, kind="calibration")
     L.check("c", "T", "s", criterion="c", holds=True, kind="check")
-    repro, other = claims.count_table(L.frame())
-    assert repro.set_index("paper").loc["yi", "total"] == 1
-    assert other.set_index("paper").loc["yi", "calibration"] == 1 and other.set_index("paper").loc["yi", "check"] == 1
+    tables = claims.count_tables(L.frame())
+    assert tables["recomputed"].set_index("paper").loc["yi", "total"] == 1
+    own = tables["own"].set_index("paper")
+    assert own.loc["yi", "calibration within-tolerance"] == 1 and own.loc["yi", "check holds"] == 1
     assert "1 calibration" in L.verdict()
 
 

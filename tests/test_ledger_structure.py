@@ -75,3 +75,21 @@ def test_the_committed_ledger_keeps_the_rules():
 
 def test_every_output_file_is_cited():
     assert claims.uncited_files(_ledger()) == []
+
+
+def test_the_readme_states_the_ledgers_three_count_tables():
+    t = {k: v.set_index("paper").loc["all"] for k, v in claims.count_tables(_ledger()).items()}
+    readme = (PROJ_ROOT / "README.md").read_text()
+
+    def cells(total, statuses):
+        return " | ".join(str(int(total[s])) if s in total.index else "–" for s in statuses)
+
+    order = ("exact", "within-tolerance", "holds", "differs", "not tested", "erratum")
+    rec, worlds, own = t["recomputed"], t["worlds"], t["own"]
+    assert f"recomputed from their printed inputs ({int(rec['total'])}) | {cells(rec, order)} |" in readme
+    assert f"synthetic (or real) worlds ({int(worlds['total'])}) | {cells(worlds, order)} |" in readme
+    n_cal = int(sum(v for k, v in own.items() if k.startswith("calibration")))
+    n_chk = int(sum(v for k, v in own.items() if k.startswith("check")))
+    by_status = {s: sum(int(v) for k, v in own.items() if k.endswith(" " + s)) for s in order}
+    row = " | ".join(str(by_status[s]) if by_status[s] else "–" for s in order)
+    assert f"calibrations ({n_cal}) and checks of ours ({n_chk}) | {row} |" in readme

@@ -49,14 +49,10 @@ def test_every_table_and_figure_of_the_papers_has_a_section():
         assert [it.label for it in ITEMS[paper] if it.label in labels] == labels, paper
 
 
-def test_count_tables_read_either_shape_of_the_ledger_module(monkeypatch):
+def test_count_tables_are_the_ledgers_three_tables():
     tables = report_html.count_tables(LEDGER)
-    assert tables and all(isinstance(t, pd.DataFrame) for _, t in tables)
-    fake = {"recomputed": pd.DataFrame({"paper": ["yi"]}), "worlds": pd.DataFrame({"paper": ["yi"]}),
-            "own": pd.DataFrame({"paper": ["yi"]})}
-    monkeypatch.setattr(claims, "count_tables", lambda df: fake, raising=False)
-    titles = [t for t, _ in report_html.count_tables(LEDGER)]
-    assert len(titles) == 3 and titles[1].startswith("Claims and predictions")
+    assert [t for t, _ in tables] == list(claims.COUNT_TABLES.values())
+    assert all(isinstance(t, pd.DataFrame) for _, t in tables)
 
 
 def test_ledger_html_shows_new_columns_and_statuses():

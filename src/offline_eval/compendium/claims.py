@@ -112,7 +112,6 @@ __all__ = [
     "Ledger",
     "SweepVerdict",
     "compare",
-    "count_table",
     "table_of",
     "gather",
     "matches_printed",
@@ -957,29 +956,6 @@ def count_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return {"recomputed": rec, "worlds": worlds, "own": own.reset_index().rename(columns={"index": "paper"})}
 
 
-def count_table(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Two count tables of a ledger frame: the papers' numbers and claims, and the rest.
-
-    Kept for the earlier two-table view; :func:`count_tables` gives the three tables.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        A ledger (columns :data:`COLUMNS`).
-    """
-    papers = [p for p in PAPERS if p in set(df["paper"])]
-    rows = df[df["kind"].isin(REPRODUCTION_KINDS)]
-    t = pd.crosstab(rows["paper"], rows["status"]).reindex(index=papers, columns=list(STATUSES), fill_value=0)
-    t["total"] = t.sum(axis=1)
-    t.loc["all"] = t.sum(axis=0)
-    repro = t.reset_index().rename(columns={"index": "paper"})
-    other_rows = df[~df["kind"].isin(REPRODUCTION_KINDS)]
-    other = pd.crosstab(other_rows["paper"], other_rows["kind"]).reindex(
-        index=papers, columns=[k for k in KINDS if k not in REPRODUCTION_KINDS], fill_value=0)
-    other.loc["all"] = other.sum(axis=0)
-    return repro, other.reset_index().rename(columns={"index": "paper"})
-
-
 _SEEDS = re.compile(r"^(\d+)/(\d+) seeds")
 
 
@@ -1195,7 +1171,7 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
 
     Writes ``<root>/<paper>/claims.csv`` (all claims of that paper),
     ``<root>/claims.csv`` and ``<root>/claims.md`` (every paper, with the
-    count tables of :func:`count_table`).  Returns the combined frame.
+    count tables of :func:`count_tables`).  Returns the combined frame.
     Refuses (``ValueError``) unknown statuses or kinds, repeated claim ids,
     evidence files that do not exist, and rows that break the ledger's rules
     (:func:`problems`: a kind that contradicts its value's origin, a

@@ -130,18 +130,6 @@ def status_counts_html(statuses) -> str:
     return " ".join(badge(s, int(counts[s])) for s in order) or '<span class="oe-muted">no ledger row</span>'
 
 
-COUNT_TITLES = {
-    "recomputed": "Printed numbers and formulas recomputed from the papers' own inputs, by status",
-    "worlds": "Claims and predictions on synthetic or real worlds, by status",
-    "own": "Calibrations (values a synthetic world was set to match, never reproductions) and checks of ours",
-    "papers": "The papers' printed numbers, formulas and claims, by status",
-}
-
-
 def count_tables(ledger: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
-    """The ledger's count tables with their titles: ``claims.count_tables`` if it exists, else ``count_table``."""
-    if hasattr(claims, "count_tables"):
-        tables = claims.count_tables(ledger)
-        return [(COUNT_TITLES.get(k, k), t) for k, t in tables.items()]
-    repro, other = claims.count_table(ledger)
-    return [(COUNT_TITLES["papers"], repro), (COUNT_TITLES["own"], other)]
+    """The ledger's three count tables (:func:`offline_eval.compendium.claims.count_tables`) with their titles."""
+    return [(claims.COUNT_TABLES[k], t) for k, t in claims.count_tables(ledger).items()]
