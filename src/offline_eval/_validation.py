@@ -125,8 +125,11 @@ def as_array(x, name: str, dtype=np.float64) -> np.ndarray:
     return arr.astype(dtype, copy=False)
 
 
-def check_matrix(x, name: str, *, allow_empty: bool = False) -> np.ndarray:
-    """``x`` as a finite 2-D float64 array: no mask, numeric dtype (no complex, strings, bytes, dates)."""
+def check_matrix(x, name: str, *, allow_empty: bool = False, rows_1d: bool = False) -> np.ndarray:
+    """``x`` as a finite 2-D float64 array: no mask, numeric dtype (no complex, strings, bytes, dates).
+
+    With ``rows_1d`` a 1-D ``x`` is taken as one row.
+    """
     reject_masked(x, name)
     try:
         arr = np.asarray(x)
@@ -134,6 +137,8 @@ def check_matrix(x, name: str, *, allow_empty: bool = False) -> np.ndarray:
         raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {arr.dtype}")
+    if rows_1d and arr.ndim == 1:
+        arr = arr[None, :]
     if arr.ndim != 2 or (not allow_empty and arr.size == 0):
         raise ValueError(f"`{name}` must be a non-empty 2-D array; got shape {arr.shape}")
     return check_finite(arr.astype(np.float64, copy=False), name)

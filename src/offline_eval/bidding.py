@@ -42,6 +42,7 @@ from ._validation import (
     check_int,
     check_consistent_length,
     check_finite,
+    check_matrix,
     check_nonnegative,
     check_probability,
     check_rng,
@@ -474,21 +475,10 @@ def expected_utility(a, v, p, c, *, beta) -> float:
 
 # -- Algorithm 1: correlation with the A/B test across networks --------------------------------
 def _as_matrix(x, name):
-    reject_masked(x, name)
-    try:
-        raw = np.asarray(x)
-    except Exception as exc:  # ragged lists and the like
-        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
-    if raw.dtype.kind not in "biuf":
-        raise ValueError(f"`{name}` must be numeric; got dtype {raw.dtype}")
-    arr = raw.astype(np.float64, copy=False)
-    if arr.ndim == 1:
-        arr = arr[None, :]
-    if arr.ndim != 2:
-        raise ValueError(f"`{name}` must be 1-D or 2-D; got an array of shape {arr.shape}")
+    arr = check_matrix(x, name, rows_1d=True)
     if arr.shape[1] < 2:
         raise ValueError(f"`{name}` must hold at least 2 points per row; got shape {arr.shape}")
-    return check_finite(arr, name)
+    return arr
 
 
 def _pearson(x, y):
