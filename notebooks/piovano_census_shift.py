@@ -40,13 +40,12 @@ import pandas as pd
 
 from offline_eval.compendium.claims import Ledger
 from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import _census_data as D
 from offline_eval.compendium.studies import piovano_census_shift as P
 
 out = OutputDir("piovano", output_root)
 ledger = Ledger("piovano", "piovano_census_shift", claims=P.CLAIMS)
 df = P.load()
-df.groupby("year").agg(persons=("id", "size"), employed=(D.LABEL, "mean"), predicted=(D.PREDICTION, "mean"),
+df.groupby("year").agg(persons=("id", "size"), employed=(P.LABEL, "mean"), predicted=(P.PREDICTION, "mean"),
                        age=("AGEP", "mean"))
 
 # %% [markdown]
@@ -62,7 +61,7 @@ P.CLAIMS.frame()
 candidate, model = P.second_model(df, depth=tree_depth, seed=seed)
 _, cbpe_run = P.load_cbpe("representative")
 pd.Series({**model, "peer": f"{cbpe_run['peer']} {cbpe_run['version']} {cbpe_run['estimator']}",
-           "non-representative rule": D.NONREPRESENTATIVE_RULE})
+           "non-representative rule": P.NONREPRESENTATIVE_RULE})
 
 # %% [markdown]
 # ## Every estimator per live year
@@ -70,7 +69,7 @@ pd.Series({**model, "peer": f"{cbpe_run['peer']} {cbpe_run['version']} {cbpe_run
 # precision and recall of both classes (1 = employed), with each estimator's error (estimate - realized).
 
 # %%
-est = pd.concat([P.estimates(df, candidate, which, chunk_size=chunk_size) for which in D.OFFLINE_SETS],
+est = pd.concat([P.estimates(df, candidate, which, chunk_size=chunk_size) for which in P.OFFLINE_SETS],
                 ignore_index=True)
 periods = P.period_table(est)
 out.table(periods, "census_shift_periods", floatfmt=".4f")

@@ -20,7 +20,7 @@
 #   those counts from the live cells.
 # * **Calibrate, then predict.** The paper prints one pair of matrices drawn this way (the 5-class
 #   dataset's `M^(l)` and `M^(o)`, Section IV-A). By default (`sigma`, `disagreement_boost`, `flatten` =
-#   None) the three knobs are fitted to that pair (`C.calibrate_offline_distortion`: least squares of the
+#   None) the three knobs are fitted to that pair (`calibrate_offline_distortion`: least squares of the
 #   printed offline log-shares on the live log-shares and the disagreement indicator), recorded as a
 #   calibration, and Table II is then a prediction of the world so calibrated: its claims, and every
 #   printed offline and OAM cell beside the seeds' 5-95% interval. Said plainly: the flattening term was
@@ -71,15 +71,14 @@ import pandas as pd
 from offline_eval.compendium import reference
 from offline_eval.compendium.claims import Ledger, seed_sweep
 from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import _piovano_common as C
 from offline_eval.compendium.studies import piovano_table2_digits as P
 
 ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)
 ledger = Ledger("piovano", "piovano_table2_digits", claims=P.CLAIMS)
 seeds = range(seed, seed + n_seeds)
-accuracy = C.paper_online_accuracy(ref, "Table II")
-dist = C.offline_distortion(ref, sigma, disagreement_boost, flatten)
+accuracy = P.paper_online_accuracy(ref, "Table II")
+dist = P.offline_distortion(ref, sigma, disagreement_boost, flatten)
 kw2 = dict(ref=ref, n_live=n_live, n_offline=n_offline, n_classes=n_classes, accuracy=accuracy, accuracy_spread=accuracy_spread,
            zipf_exponent=zipf_exponent, **dist.knobs())
 kwd = dict(train_fraction=train_fraction, n_offline=n_offline_digits, sigma=digits_sigma, disagreement_boost=digits_boost)
@@ -107,7 +106,7 @@ print(f"fitted: sigma = {dist.sigma_fit:g}, boost = {dist.boost_fit:g}, flatten 
 
 # %%
 tab2, res2 = P.table2_experiment(seed, **kw2)
-table2 = tab2.merge(C.paper_table(ref, "Table II"), on=["model", "setting"])
+table2 = tab2.merge(P.paper_table(ref, "Table II"), on=["model", "setting"])
 out.table(table2, "table2", floatfmt=".3f")
 table2
 

@@ -16,7 +16,7 @@
 #   `boost`, cells flattened by the exponent `flatten`). The recall-type metric is the candidate's recall of
 #   the domain, the precision-type its precision. **Calibrate, then predict:** by default (`sigma`, `boost`,
 #   `flatten` = None) the three knobs are those
-#   fitted to the paper's printed 5-class `M^(l)`, `M^(o)` pair (`C.calibrate_offline_distortion`, the
+#   fitted to the paper's printed 5-class `M^(l)`, `M^(o)` pair (`calibrate_offline_distortion`, the
 #   calibration row of the Table II notebook), so Table III's magnitudes are predictions, each printed cell
 #   compared with the 5-95% interval of the seed sweep. Before this fit the bias was set by hand
 #   (sigma 1.0, boost uniform in [1, 8]): median improvements 47-197% against the printed 5.6-85%.
@@ -52,14 +52,13 @@ import pandas as pd
 from offline_eval.compendium import reference
 from offline_eval.compendium.claims import Ledger, seed_sweep
 from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import _piovano_common as C
 from offline_eval.compendium.studies import piovano_table3_convergence as P
 
 ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)
 ledger = Ledger("piovano", "piovano_table3_convergence", claims=P.CLAIMS)
 seeds = range(seed, seed + n_seeds)
-dist = C.offline_distortion(ref, sigma, boost, flatten)
+dist = P.offline_distortion(ref, sigma, boost, flatten)
 kw3 = dict(n_releases=n_releases, n_live=n_live, n_offline=n_offline, n_classes=n_classes, step=step, sigma=dist.sigma,
            boost_range=(dist.boost, dist.boost), flatten=dist.flatten)
 sizes = [int(n) for n in sizes]

@@ -93,3 +93,10 @@ def test_the_readme_states_the_ledgers_three_count_tables():
     by_status = {s: sum(int(v) for k, v in own.items() if k.endswith(" " + s)) for s in order}
     row = " | ".join(str(by_status[s]) if by_status[s] else "–" for s in order)
     assert f"calibrations ({n_cal}) and checks of ours ({n_chk}) | {row} |" in readme
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_a_notebook_reads_only_its_own_study(notebook):
+    # the study's private modules (``_<paper>_*``) are its own; a notebook sees what its study exports
+    text = (NOTEBOOKS_DIR / f"{notebook}.py").read_text()
+    assert "studies import _" not in text and "studies._" not in text

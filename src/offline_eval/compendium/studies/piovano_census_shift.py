@@ -35,9 +35,11 @@ from ...plotting import new_figure
 from ..claims import Claim, Ledger, declare
 from ..paths import DATA_DIR
 from . import _census_data as D
+from ._census_data import LABEL, NONREPRESENTATIVE_RULE, OFFLINE_SETS, PREDICTION
 
-__all__ = ["CLAIMS", "DATA", "ESTIMATORS", "METRICS", "RULES", "WORLD", "add_claims", "bootstrap_errors", "estimates",
-           "error_figure", "load", "load_cbpe", "period_table", "rule_sensitivity", "second_model"]
+__all__ = ["CLAIMS", "DATA", "ESTIMATORS", "LABEL", "METRICS", "NONREPRESENTATIVE_RULE", "OFFLINE_SETS", "PREDICTION",
+           "RULES", "WORLD", "add_claims", "bootstrap_errors", "estimates", "error_figure", "load", "load_cbpe",
+           "period_table", "rule_sensitivity", "second_model"]
 
 DATA = DATA_DIR / "real" / "census_ma"
 WORLD = "real: ACS employment MA 2015-2018"

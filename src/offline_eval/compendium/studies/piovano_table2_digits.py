@@ -32,12 +32,12 @@ from ..claims import Claim, Ledger, declare
 from ...plotting import new_figure
 from ...synth import classifiers as synth
 from ._piovano_common import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, fill_predictions,
-                              fill_sweep_claims, many_class_world, offline_accuracy_note, paper_online_accuracy,
-                              paper_sizes, prediction_claim, sweep_claims, sweep_row)
+                              fill_sweep_claims, many_class_world, offline_accuracy_note, offline_distortion,
+                              paper_online_accuracy, paper_sizes, paper_table, prediction_claim, sweep_claims, sweep_row)
 
 __all__ = ["CLAIMS", "CONTROL_RANDOM", "add_claims", "add_distortion_calibration", "digits_experiment",
-           "digits_sweep_row", "fig1_counts", "fig1_figure", "fig1_row", "table2_experiment", "table2_sets",
-           "table2_sweep_row"]
+           "digits_sweep_row", "fig1_counts", "fig1_figure", "fig1_row", "offline_distortion",
+           "paper_online_accuracy", "paper_table", "table2_experiment", "table2_sets", "table2_sweep_row"]
 
 T2_WORLD = "synthetic: Table II world (41 classes, the offline distortion fitted to the printed 5-class pair)"
 DIGITS_WORLD = "synthetic: sklearn digits (real images, labels and models; a simulated offline bias)"

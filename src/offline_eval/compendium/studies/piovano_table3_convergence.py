@@ -29,10 +29,11 @@ from ...adaptive import joint_distribution, metrics_from_joint, online_adaptive_
 from ..claims import Claim, Ledger, declare
 from ...plotting import new_figure
 from ...synth import classifiers as synth
-from ._piovano_common import MODELS, quiet_warnings, many_class_world
+from ._piovano_common import MODELS, many_class_world, offline_distortion, quiet_warnings
 
 __all__ = ["CLAIMS", "CONTROL_RELEASES", "add_claims", "convergence_experiment", "convergence_figure",
-           "convergence_summary", "convergence_sweep", "fill_table3_claims", "loglog_slope", "releases_experiment", "releases_note",
+           "convergence_summary", "convergence_sweep", "fill_table3_claims", "loglog_slope", "offline_distortion",
+           "releases_experiment", "releases_note",
            "releases_sweep_row", "table3_table"]
 
 T3_WORLD = "synthetic: releases world (a random walk of releases, the offline bias fitted to the printed 5-class pair)"
