@@ -541,3 +541,26 @@ def test_tau_summary_equals_the_separate_functions(ties):
     assert s.tau_b == rk.kendall_tau(y, m) and s.tau_a == rk.kendall_tau(y, m, variant="a")
     assert s.variance == rk.tau_variance(y, m)
     assert (s.low, s.high) == rk.tau_confidence_interval(y, m, level=0.9)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pair_counts_by_table_equal_the_sorted_path(seed, monkeypatch):
+    # few distinct values take the contingency table (O(n + K L)); it must give the sorted path's counts exactly
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 80))
+    y = rng.integers(0, int(rng.integers(1, 9)), n).astype(float) if seed % 4 != 1 else rng.normal(size=n)
+    m = rng.integers(0, int(rng.integers(1, 9)), n).astype(float) if seed % 4 != 2 else rng.normal(size=n)
+    monkeypatch.setattr(_pairs, "_TABLE_MIN_CELLS", 0)
+    monkeypatch.setattr(_pairs, "_TABLE_CELLS_PER_ROW", 0)
+    sorted_path = _pairs.pair_counts(y, m)
+    monkeypatch.setattr(_pairs, "_TABLE_MIN_CELLS", 10**9)
+    table = _pairs.pair_counts(y, m)
+    for field in sorted_path._fields:
+        a, b = getattr(sorted_path, field), getattr(table, field)
+        np.testing.assert_array_equal(a, b, err_msg=field)
+        assert np.asarray(a).dtype == np.asarray(b).dtype, field
+    if sorted_path.ties_y or sorted_path.ties_m:
+        conc, disc, tie = brute_counts(y, m)
+        np.testing.assert_array_equal(table.concordant, conc)
+        np.testing.assert_array_equal(table.discordant, disc)
+        np.testing.assert_array_equal(np.broadcast_to(table.tied, (n,)), tie)

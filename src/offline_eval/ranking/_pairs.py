@@ -159,6 +159,11 @@ def pair_counts(y: np.ndarray, m: np.ndarray) -> Counts:
         B = (n - 1 - rank_m) - (rank_y - A)
         return Counts(n, rank_y, n - 1 - rank_y, 0, rank_m, n - 1 - rank_m, 0, A, B, 0, 0, 0, 0, 0, False, False, oy, om)
 
+    ky, K = _dense_ranks(ys, oy)
+    km, L = _dense_ranks(ms, om)
+    if K * L <= max(_TABLE_MIN_CELLS, _TABLE_CELLS_PER_ROW * n):
+        return _table_counts(n, ky, K, km, L, ties_y, ties_m, oy, om)
+
     # Order by truth ascending, equal truths by prediction descending; equal
     # predictions ranked so that an earlier position gets the larger rank.
     # Then "smaller rank before" counts exactly the strictly smaller-in-both.
@@ -225,3 +230,54 @@ def tau_from_counts(c: Counts, variant: str) -> float:
     if den <= 0:
         return float("nan")
     return float(min(max(s / 2.0 / np.sqrt(den), -1.0), 1.0))
+
+
+# -- few distinct values: the contingency table --------------------------------------------------
+#: The table of distinct (truth, prediction) values is used when it has at most this many cells per
+#: observation (or at most ``_TABLE_MIN_CELLS``): its cumulative sums then cost less than the sorts.
+_TABLE_CELLS_PER_ROW = 2
+_TABLE_MIN_CELLS = 1 << 16
+
+
+def _dense_ranks(sorted_values: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, int]:
+    """Dense rank (0 for the smallest distinct value) of each observation, from its values in ``order``."""
+    n = len(sorted_values)
+    step = np.empty(n, dtype=np.int64)
+    step[0] = 0
+    np.not_equal(sorted_values[1:], sorted_values[:-1], out=step[1:], casting="unsafe")
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.cumsum(step)
+    return rank, int(rank.max()) + 1 if n else 0
+
+
+def _table_counts(n, ky, K, km, L, ties_y, ties_m, oy, om) -> Counts:
+    """:class:`Counts` from the K x L table of distinct truths and predictions: O(n + K L), exact integers.
+
+    For an observation in cell ``(i, j)``, every count is a sum of the table over a quadrant, a row or a
+    column around the cell (excluding the observation itself), read from cumulative sums.
+    """
+    T = np.bincount(ky * L + km, minlength=K * L).reshape(K, L).astype(np.int64)
+    # C[a, b] = #{y-rank < a, m-rank < b}, with a zero first row and column
+    C = np.zeros((K + 1, L + 1), dtype=np.int64)
+    np.cumsum(np.cumsum(T, axis=0), axis=1, out=C[1:, 1:])
+    row = np.concatenate(([0], np.cumsum(T.sum(axis=1))))  # #{y-rank < a}
+    col = np.concatenate(([0], np.cumsum(T.sum(axis=0))))  # #{m-rank < b}
+    # within a column (equal prediction): #{y-rank < a}; within a row (equal truth): #{m-rank < b}
+    in_col = np.zeros((K + 1, L), dtype=np.int64)
+    np.cumsum(T, axis=0, out=in_col[1:])
+    in_row = np.zeros((K, L + 1), dtype=np.int64)
+    np.cumsum(T, axis=1, out=in_row[:, 1:])
+    i, j = ky, km
+    ly, gy = row[i], n - row[i + 1]
+    lm, gm = col[j], n - col[j + 1]
+    A = C[i, j]
+    e_m_ylt = in_col[i, j]
+    e_m_ygt = in_col[K, j] - in_col[i + 1, j]
+    e_y_mlt = in_row[i, j]
+    e_y_mgt = in_row[i, L] - in_row[i, j + 1]
+    cell = T[i, j]
+    ey = row[i + 1] - row[i] - 1
+    em = col[j + 1] - col[j] - 1
+    e_both = cell - 1
+    B = gm - (ly - A - e_m_ylt) - e_y_mgt
+    return Counts(n, ly, gy, ey, lm, gm, em, A, B, e_m_ylt, e_m_ygt, e_y_mlt, e_y_mgt, e_both, ties_y, ties_m, oy, om)
