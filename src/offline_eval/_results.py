@@ -17,9 +17,10 @@ One protocol, as scipy's ``SignificanceResult`` and ``BootstrapResult``:
 A result with several statistics (the click yield and the mainline click yield of an A/B arm) holds one
 such result per statistic, e.g. ``res.cy_delta.confidence_interval(0.9)``.
 
-The types: :class:`ConfidenceInterval` and :class:`NormalEstimate`, a value with its standard error and the
-normal interval around it.  (A private module: import them from :mod:`offline_eval.auction` or
-:mod:`offline_eval.logboot`.)
+The types: :class:`ConfidenceInterval` (also exported by :mod:`offline_eval.logboot`) and
+:class:`NormalEstimate`, a value with its standard error and the normal interval around it (the click yields
+and deltas of :mod:`offline_eval.auction`).  :class:`~offline_eval.bidding.ABCorrelation` is a mean and a
+standard deviation over resampled trials, not an interval, and stays outside the protocol.
 """
 
 from __future__ import annotations
