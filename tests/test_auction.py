@@ -454,7 +454,7 @@ def test_doctests():
     from offline_eval.auction import abtest, allocation, logs, replay
     from offline_eval.synth import search_world, sponsored
 
-    for mod in (allocation, logs, abtest, search_world, sponsored, metrics):
+    for mod in (allocation, logs, replay, abtest, search_world, sponsored, metrics):
         res = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)
         assert res.attempted > 0 and res.failed == 0, mod.__name__
     for mod in (allocation, logs, replay, abtest):  # toy inputs a reader can check, not a generated world

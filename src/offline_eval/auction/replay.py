@@ -144,6 +144,19 @@ def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
     ad is :meth:`ClickLog.expected_ctr`, so nothing of the true world is used.
     When the log holds every (query, ad, slot) with exact CTRs the simulated
     click yield equals the true expected click yield of the same page views.
+
+    Examples
+    --------
+    Two logged page views of one query: ad 0 had CTR 2/10 in the mainline slot, ad 1 CTR 1/10 in the sidebar
+    slot.  Scores that keep that order re-create the logged pages, so each page view yields 0.2 + 0.1 clicks,
+    all from the pairs' historic CTRs; ad 0 pays 1 * (0.5 * 0.4) / (1 * 0.5) = 0.4 per click:
+
+    >>> N = np.array([[[10.0, 0.0], [0.0, 10.0]]])  # impressions per (query, ad, slot)
+    >>> C = np.array([[[2.0, 0.0], [0.0, 1.0]]])  # clicks
+    >>> log = ClickLog(PageViews(np.array([0, 0]), np.array([[1.0, 0.5], [1.0, 0.5]])), N, C, n_mainline=1)
+    >>> s = simulate(log, [[0.5, 0.4]])
+    >>> round(s.cy, 6), round(s.ml_cy, 6), s.share_same_slot, round(s.revenue_per_pv, 6)
+    (0.3, 0.2, 1.0, 0.08)
     """
     op = as_operating_point(op)
     p = _check_log_pclick(log, pclick)
