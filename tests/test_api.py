@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +23,8 @@ from offline_eval import ranking as rk
 SRC = Path(offline_eval.__file__).parent
 #: The library one uses on one's own data, and the synthetic-data generators.
 LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", "ondask", "_validation", "_bootstrap",
-           "_losses"]
-GENERATORS = ["synth.sponsored", "synth.rtb", "synth.classifiers", "synth.wallet"]
+           "_losses", "_results"]
+GENERATORS = ["synth.sponsored", "synth.search_world", "synth.rtb", "synth.classifiers", "synth.wallet"]
 #: The compendium's own tools a researcher adding a notebook uses.
 COMPENDIUM = ["compendium.reference", "compendium.claims", "compendium.io"]
 
@@ -83,6 +84,11 @@ def test_the_library_imports_neither_the_generators_nor_the_compendium():
             "print(sorted(m for m in sys.modules if m.startswith(('offline_eval.synth', 'offline_eval.compendium'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
+    # the one way in: the online world's old names in ``auction``, looked up in the generator on first use
+    from offline_eval.synth import search_world
+
+    assert {name: getattr(auction, name) for name in auction._WORLD} == {
+        name: getattr(search_world, name) for name in auction._WORLD}
 
 
 def test_no_private_name_is_imported_across_modules():
@@ -130,10 +136,16 @@ def test_ab_test_interval_is_the_normal_interval_of_its_standard_error():
 
     w = make_world(0, n_queries=30, n_candidates=4)
     res = auction.ab_test(w, (w.ctr, None), (w.ctr * 0.5, None), n_page_views=3000, rng=1)
-    lo, hi = res.confidence_interval("cy_delta", level=0.95)
-    assert (hi - lo) / 2 == pytest.approx(1.959963984540054 * res.cy_delta_se)
-    with pytest.raises(ValueError, match="`metric` must be one of"):
-        res.confidence_interval("revenue")
+    for delta, se in ((res.cy_delta, res.cy_delta_se), (res.ml_cy_delta, res.ml_cy_delta_se)):
+        lo, hi = delta.confidence_interval(level=0.95)
+        assert (hi - lo) / 2 == pytest.approx(1.959963984540054 * se)
+        assert delta.standard_error == se and (lo + hi) / 2 == pytest.approx(delta.statistic)
+        assert delta.pvalue == pytest.approx(2 * stats.norm.sf(abs(delta.statistic) / se), rel=1e-12)
+    for arm in (res.control, res.treatment):
+        assert arm.cy.standard_error == arm.cy_se and arm.ml_cy.standard_error == arm.ml_cy_se
+        assert not hasattr(arm.cy, "pvalue")  # a click yield tests nothing
+    with pytest.raises(ValueError, match="`level`"):
+        res.cy_delta.confidence_interval(1.5)
 
 
 def test_click_log_from_frames_equals_the_log_of_the_served_impressions():

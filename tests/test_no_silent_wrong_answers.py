@@ -107,9 +107,15 @@ def test_beta_must_be_a_real_number(beta):
 
 
 def test_auction_helpers_name_their_arguments():
+    one_ad = dict(page_view=np.arange(3), query=np.zeros(3, int), ad=np.zeros(3, int), slot=np.zeros(3, int),
+                  p_click=np.full(3, 0.5), cpc=np.ones(3), n_page_views=3, n_mainline=1)
+    no_clicks = auction.click_yield(auction.Impressions(click=np.zeros(3), **one_ad))
+    some = auction.click_yield(auction.Impressions(click=np.array([1.0, 0.0, 1.0]), **one_ad))
     with pytest.warns(OfflineEvalWarning, match="control arm has no clicks"):
-        d, se = auction._rel_delta(10.0, 0.0, 1.0, 0.0)
-    assert np.isnan(d) and np.isnan(se)
+        res = auction.compare_click_yields(no_clicks, some)
+    assert np.isnan(res.cy_delta) and np.isnan(res.cy_delta_se) and np.isnan(res.cy_delta.pvalue)
+    with pytest.raises(TypeError, match="`treatment` must be a ClickYield"):
+        auction.compare_click_yields(some, (0.1, 0.2))
     sweep = pd.DataFrame({"alpha": [1.0, 2.0], "reserve": [0.0, 0.0], "mainline_reserve": [1.0, 2.0],
                           "mainline_quantile": [0.5, 0.6], "cy": [0.1, 0.2], "ml_ads_per_pv": [1.0, 1.0]})
     with pytest.raises(ValueError, match="`objective` must be a metric column"):

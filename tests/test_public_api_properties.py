@@ -35,7 +35,8 @@ from offline_eval import OfflineEvalWarning
 
 MODULES = ["offline_eval", "offline_eval.metrics", "offline_eval.ranking", "offline_eval.adaptive",
            "offline_eval.bidding", "offline_eval.auction", "offline_eval.mergeable", "offline_eval.ondask",
-           "offline_eval.synth.classifiers", "offline_eval.synth.sponsored", "offline_eval.synth.rtb",
+           "offline_eval.synth.classifiers", "offline_eval.synth.sponsored", "offline_eval.synth.search_world",
+           "offline_eval.synth.rtb",
            "offline_eval.synth.wallet"]
 
 
@@ -235,42 +236,41 @@ for f in ("expected_utility", "expected_utility_per_row"):
     ex(f"bidding.{f}", call(A_, V_, P, C_, beta=2.0))
 ex("bidding.ab_test_correlation", call(R, M, W / 10, n_trials=5, rng=0))
 # auction
-ex("auction.allocate", call(np.array([[2.0, 1.0, 4.0], [1.0, 3.0, 0.5]]), np.array([[0.1, 0.5, 0.1], [0.2, 0.1, 0.3]]),
+ex("auction.allocation.allocate", call(np.array([[2.0, 1.0, 4.0], [1.0, 3.0, 0.5]]), np.array([[0.1, 0.5, 0.1], [0.2, 0.1, 0.3]]),
                             n_mainline=1, n_sidebar=1))
-ex("auction.Allocation.shown", bound(lambda: offline_eval.allocate([[2.0, 1.0]], [[0.1, 0.5]]).shown))
-ex("auction.OperatingPoint", call(1.0, 0.1, 0.2))
-ex("auction.SponsoredWorld", lambda: (None, (), {k: getattr(world(), k) for k in (
+ex("auction.allocation.Allocation.shown", bound(lambda: offline_eval.allocate([[2.0, 1.0]], [[0.1, 0.5]]).shown))
+ex("auction.allocation.OperatingPoint", call(1.0, 0.1, 0.2))
+ex("synth.search_world.SponsoredWorld", lambda: (None, (), {k: getattr(world(), k) for k in (
     "query_prob", "bids", "ctr", "click_curve", "n_mainline", "participation")}))
-ex("auction.PageViews", lambda: (None, (served()[0].query, served()[0].bids), {}))
-ex("auction.sample_page_views", lambda: (None, (world(), 50, 0), {}))
-ex("auction.serve", lambda: (None, (world(), world().ctr, served()[0]), dict(rng=0)))
-ex("auction.Impressions.frame", bound(lambda: served()[1].frame))
-ex("auction.click_yield", lambda: (None, (served()[1],), {}))
-ex("auction.ClickYield.confidence_interval", bound(lambda: offline_eval.auction.click_yield(served()[1]).confidence_interval))
-ex("auction.ab_test", lambda: (None, (world(), (world().ctr, None), (world().ctr, None)), dict(n_page_views=300, rng=0)))
-ex("auction.ABTest.confidence_interval", bound(lambda: offline_eval.ab_test(
-    world(), (world().ctr, None), (world().ctr, None), n_page_views=300, rng=0).confidence_interval))
-ex("auction.ClickLog", lambda: (None, (click_log().page_views, click_log().impressions, click_log().clicks),
+ex("auction.logs.PageViews", lambda: (None, (served()[0].query, served()[0].bids), {}))
+ex("synth.search_world.sample_page_views", lambda: (None, (world(), 50, 0), {}))
+ex("synth.search_world.serve", lambda: (None, (world(), world().ctr, served()[0]), dict(rng=0)))
+ex("auction.logs.Impressions.frame", bound(lambda: served()[1].frame))
+ex("auction.abtest.click_yield", lambda: (None, (served()[1],), {}))
+ex("synth.search_world.ab_test", lambda: (None, (world(), (world().ctr, None), (world().ctr, None)), dict(n_page_views=300, rng=0)))
+ex("auction.abtest.compare_click_yields", lambda: (None, (offline_eval.auction.click_yield(served()[1]),
+                                                          offline_eval.auction.click_yield(served()[1])), {}))
+ex("auction.logs.ClickLog", lambda: (None, (click_log().page_views, click_log().impressions, click_log().clicks),
                                 dict(n_mainline=world().n_mainline, n_iter=5)))
-ex("auction.ClickLog.from_frame", lambda: (None, (
+ex("auction.logs.ClickLog.from_frame", lambda: (None, (
     pd.DataFrame({"query": ["q1", "q2"], "ad": ["a", "a"], "slot": [0, 1], "click": [1, 0]}),
     pd.DataFrame({"page_view": [0, 1], "query": ["q1", "q2"], "ad": ["a", "a"], "bid": [1.0, 2.0]})),
     dict(n_mainline=1, n_iter=5)))
-ex("auction.ClickLog.from_impressions", lambda: (None, served(), dict(
+ex("auction.logs.ClickLog.from_impressions", lambda: (None, served(), dict(
     n_queries=world().n_queries, n_candidates=world().n_candidates, n_slots=world().n_slots, n_iter=5)))
-ex("auction.ClickLog.pclick_table", bound(lambda: frame_log().pclick_table, pd.DataFrame(
+ex("auction.logs.ClickLog.pclick_table", bound(lambda: frame_log().pclick_table, pd.DataFrame(
     {"query": ["q1", "q1", "q2", "q2"], "ad": ["a", "b", "a", "c"], "pclick": [0.1, 0.2, 0.3, 0.4]})))
-ex("auction.ClickLog.with_min_impressions", bound(lambda: click_log().with_min_impressions, 3))
-ex("auction.ClickLog.expected_ctr", bound(lambda: click_log().expected_ctr, np.array([0, 1]), np.array([0, 1]),
+ex("auction.logs.ClickLog.with_min_impressions", bound(lambda: click_log().with_min_impressions, 3))
+ex("auction.logs.ClickLog.expected_ctr", bound(lambda: click_log().expected_ctr, np.array([0, 1]), np.array([0, 1]),
                                           np.array([0, 2])), skip=("query", "ad", "slot"))  # indexes, numpy semantics
-ex("auction.cross_validate_min_impressions", lambda: (None, served(), dict(
+ex("auction.replay.cross_validate_min_impressions", lambda: (None, served(), dict(
     n_queries=world().n_queries, n_candidates=world().n_candidates, n_slots=world().n_slots, grid=(1, 5), n_iter=5)))
-ex("auction.simulate", lambda: (None, (click_log(), world().ctr), {}))
-ex("auction.rank_score_quantiles", lambda: (None, (click_log(), world().ctr), dict(alpha=1.0, quantiles=np.array([0.2, 0.8]))))
-ex("auction.sweep_operating_points", lambda: (None, (click_log(), world().ctr),
+ex("auction.replay.simulate", lambda: (None, (click_log(), world().ctr), {}))
+ex("auction.replay.rank_score_quantiles", lambda: (None, (click_log(), world().ctr), dict(alpha=1.0, quantiles=np.array([0.2, 0.8]))))
+ex("auction.replay.sweep_operating_points", lambda: (None, (click_log(), world().ctr),
                                               dict(alphas=np.array([0.5, 1.0]), mainline_quantiles=np.array([0.3, 0.6]))),
    unpaired=True)  # a grid: alphas x quantiles
-ex("auction.best_operating_point", lambda: (None, (_sweep(),), {}))
+ex("auction.replay.best_operating_point", lambda: (None, (_sweep(),), {}))
 # mergeable
 ex("mergeable.ScoreCounts", lambda: (None, (np.array([0.1, 0.4]), np.array([1.0, 0.0]), np.array([0.0, 2.0])), {}))
 ex("mergeable.ScoreCounts.from_arrays", lambda: (None, (Y, P, W), {}), **WEIGHTED,
@@ -346,13 +346,13 @@ ex("synth.wallet.gumbel_normal_scores", lambda: (None, (10, 2.0, np.random.defau
 #: (their fields are its outputs), so no caller passes them data to validate.
 EXEMPT = {
     **{k: "result record (NamedTuple) returned by the library" for k in (
-        "bidding.ABCorrelation", "auction.ABTest", "adaptive.AdaptiveAccuracyCI", "adaptive.AdaptiveMetrics",
-        "ranking.bootstrap.BootstrapComparison", "auction.ClickYield", "ranking.curves.CorrectPairsCurve",
+        "bidding.ABCorrelation", "auction.abtest.ABTest", "adaptive.AdaptiveAccuracyCI", "adaptive.AdaptiveMetrics",
+        "ranking.bootstrap.BootstrapComparison", "auction.abtest.ClickYield", "ranking.curves.CorrectPairsCurve",
         "ranking.curves.CumulativeRankCurve", "ranking.curves.CutoffAUC", "adaptive.ModelMetrics",
-        "auction.SimulatedMetrics", "_bootstrap.BootstrapCI", "ranking.coefficients.TauResult")},
+        "auction.replay.SimulatedMetrics", "_bootstrap.BootstrapCI", "ranking.coefficients.TauResult")},
     **{k: "result record returned by the clustered bootstrap" for k in ("logboot.BootstrapResult",
                                                                          "logboot.LogBootstrap")},
-    **{k: "result record (dataclass) returned by the library" for k in ("auction.Allocation", "auction.Impressions")},
+    **{k: "result record (dataclass) returned by the library" for k in ("auction.allocation.Allocation", "auction.logs.Impressions")},
 }
 
 

@@ -476,11 +476,11 @@ def test_bootstrap_compare_reproducible_and_paired():
     b = rk.bootstrap_compare(y, m1, m2, measure=rk.kendall_tau, n_boot=50, rng=3)
     np.testing.assert_array_equal(a.differences, b.differences)
     assert a.difference == pytest.approx(rk.kendall_tau(y, m1) - rk.kendall_tau(y, m2))
-    assert a.p_value == pytest.approx(stats.norm.sf(abs(a.difference) / a.sd))
+    assert a.pvalue == pytest.approx(stats.norm.sf(abs(a.difference) / a.sd))
     # the same model twice: zero spread -> undefined p-value
     with pytest.warns(OfflineEvalWarning, match="no spread"):
         c = rk.bootstrap_compare(y, m1, m1, measure="MAE", n_boot=5, rng=0)
-    assert np.isnan(c.p_value)
+    assert np.isnan(c.pvalue)
 
 
 def test_table2_p_values_are_one_sided():

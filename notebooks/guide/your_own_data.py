@@ -100,7 +100,7 @@ firms = pd.DataFrame({"spend": np.exp(2 + size + rng.normal(0, 0.3, 2_000)),
 tau, (lo, hi) = oe.kendall_tau(firms["spend"], firms["model_1"]), oe.tau_confidence_interval(firms["spend"], firms["model_1"])
 cmp = oe.bootstrap_compare(firms["spend"], firms["model_1"], firms["model_2"], measure="tau", n_boot=100, rng=seed)
 print(f"tau = {tau:.3f} (95% CI {lo:.3f} to {hi:.3f}); tau(model_1) - tau(model_2) = {cmp.difference:.3f}, "
-      f"p = {cmp.p_value:.2g}")
+      f"p = {cmp.pvalue:.2g}")
 oe.most_influential(firms["spend"], firms["model_1"], measure="RMSE")
 
 # %% [markdown]

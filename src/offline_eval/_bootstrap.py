@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._results import ConfidenceInterval, check_level, short_repr
 from ._validation import check_int, check_real, warn_undefined
 
 __all__ = ["MAX_BOOT", "BootstrapCI", "check_boot", "percentile_ci"]
@@ -16,10 +17,12 @@ __all__ = ["MAX_BOOT", "BootstrapCI", "check_boot", "percentile_ci"]
 class BootstrapCI(NamedTuple):
     """A metric on the data with its bootstrap percentile interval.
 
-    ``value`` is the metric on the data; ``low``/``high`` the percentile
+    ``value`` (also ``.statistic``) is the metric on the data; ``low``/``high`` the percentile
     interval at ``level`` over the ``n_valid`` of ``n_boot`` resamples on
     which the metric is defined; ``replicates`` the resampled values (``nan``
-    where undefined, e.g. a resample with one class).
+    where undefined, e.g. a resample with one class).  It follows the results'
+    protocol (:mod:`offline_eval._results`): ``.statistic``, ``.confidence_interval(level=...)``
+    (at any level, from the replicates), a short ``repr``; no p-value (it tests nothing).
     """
 
     value: float
@@ -30,9 +33,32 @@ class BootstrapCI(NamedTuple):
     n_valid: int
     replicates: np.ndarray
 
-    def confidence_interval(self) -> tuple[float, float]:
-        """``(low, high)``."""
-        return self.low, self.high
+    @property
+    def statistic(self) -> float:
+        """The metric on the data (``value``)."""
+        return self.value
+
+    def confidence_interval(self, level: float | None = None) -> ConfidenceInterval:
+        """The percentile interval of the defined replicates at ``level``.
+
+        Parameters
+        ----------
+        level : float in (0, 1), optional
+            Default: the level the interval was computed at (``self.level``), giving ``(low, high)``.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``nan`` when fewer than half of the resamples are defined.
+        """
+        level = check_level(level, self.level)
+        if level == self.level:
+            return ConfidenceInterval(self.low, self.high)
+        return ConfidenceInterval(*_percentiles(self.replicates, level))
+
+    def __repr__(self) -> str:
+        return short_repr("BootstrapCI", statistic=self.value, low=self.low, high=self.high, level=self.level,
+                          n_boot=self.n_boot, n_valid=self.n_valid)
 
 
 #: Most resamples a bootstrap may ask for: a percentile interval needs thousands, not billions.
@@ -53,8 +79,14 @@ def percentile_ci(value: float, reps: np.ndarray, level: float, what: str) -> Bo
     if n_valid < n_boot:
         warn_undefined(f"{what} is undefined on {n_boot - n_valid} of {n_boot} resamples (left out of the interval)",
                        stacklevel=4)
-    if n_valid < n_boot / 2:
-        low = high = float("nan")
-    else:
-        low, high = (float(x) for x in np.percentile(reps[valid], [(100 - 100 * level) / 2, (100 + 100 * level) / 2]))
+    low, high = _percentiles(reps, level)
     return BootstrapCI(float(value), low, high, float(level), n_boot, n_valid, reps)
+
+
+def _percentiles(reps: np.ndarray, level: float) -> tuple[float, float]:
+    """The ``(1 -/+ level) / 2`` percentiles of the finite replicates; nan when fewer than half are finite."""
+    valid = np.isfinite(reps)
+    if int(valid.sum()) < len(reps) / 2:
+        return float("nan"), float("nan")
+    low, high = (float(x) for x in np.percentile(reps[valid], [(100 - 100 * level) / 2, (100 + 100 * level) / 2]))
+    return low, high

@@ -106,7 +106,7 @@ class AdaptiveMetrics(NamedTuple):
 
 class AdaptiveAccuracyCI(NamedTuple):
     """Bootstrap intervals of both models' adaptive accuracy (each a
-    :class:`~offline_eval.metrics.BootstrapCI`, with ``.confidence_interval()``)."""
+    :class:`~offline_eval.metrics.BootstrapCI`, with ``.statistic`` and ``.confidence_interval(level=...)``)."""
 
     baseline: BootstrapCI
     candidate: BootstrapCI

@@ -67,7 +67,6 @@ References
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
 import numpy as np
 from scipy import sparse
@@ -75,6 +74,7 @@ from scipy.special import ndtr, ndtri
 
 from ._bootstrap import check_boot
 from ._losses import pointwise_log_loss
+from ._results import ConfidenceInterval
 from ._validation import (
     as_1d,
     as_labels,
@@ -107,13 +107,6 @@ BLOCK_ELEMENTS = 1 << 22
 TIE_RTOL = 1e-12
 
 _PROB_METRICS = ("log_loss", "rig_score", "calibration_ratio")
-
-
-class ConfidenceInterval(NamedTuple):
-    """``(low, high)``, as scipy's ``ConfidenceInterval``."""
-
-    low: float
-    high: float
 
 
 class BootstrapResult:

@@ -8,13 +8,13 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._bootstrap import MAX_BOOT
+from .._results import ConfidenceInterval, check_level, short_repr
 from .._validation import (
     as_1d,
     check_aligned,
     check_consistent_length,
     check_finite,
     check_int,
-    check_real,
     check_rng,
     warn_undefined,
 )
@@ -26,26 +26,44 @@ __all__ = ["BootstrapComparison", "bootstrap_compare"]
 
 # -- bootstrap comparison of two models (Table 2) --------------------------------------------
 class BootstrapComparison(NamedTuple):
-    """Table 2 row: two models under one measure, with the bootstrap of their difference."""
+    """Table 2 row: two models under one measure, with the bootstrap of their difference.
+
+    Follows the results' protocol (:mod:`offline_eval._results`): ``.statistic`` is the difference,
+    ``.pvalue`` the paper's one-sided Gaussian p-value, ``.confidence_interval(level=0.95)`` the normal
+    interval of the difference, and the ``repr`` leaves out the bootstrap differences.
+    """
 
     value_a: float
     value_b: float
     difference: float  # value_a - value_b
     sd: float  # bootstrap standard deviation of the difference
-    p_value: float  # one-sided Gaussian: P(Z > |difference| / sd)
+    pvalue: float  # one-sided Gaussian: P(Z > |difference| / sd)
     differences: np.ndarray  # the bootstrap differences
 
-    def confidence_interval(self, level: float = 0.95) -> tuple[float, float]:
+    @property
+    def statistic(self) -> float:
+        """The difference ``value_a - value_b``."""
+        return self.difference
+
+    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
         """Normal interval of the difference, ``difference -/+ z sd`` (the Gaussian of the p-value).
 
         Parameters
         ----------
         level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        ConfidenceInterval
         """
         from scipy.special import ndtri
 
-        half = float(ndtri(0.5 + check_real(level, "level", low=0, high=1, closed="neither") / 2.0)) * self.sd
-        return self.difference - half, self.difference + half
+        half = float(ndtri(0.5 + check_level(level) / 2.0)) * self.sd
+        return ConfidenceInterval(self.difference - half, self.difference + half)
+
+    def __repr__(self) -> str:
+        return short_repr("BootstrapComparison", statistic=self.difference, value_a=self.value_a,
+                          value_b=self.value_b, sd=self.sd, pvalue=self.pvalue, n_boot=len(self.differences))
 
 
 def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng=None) -> BootstrapComparison:

@@ -13,6 +13,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from .._results import ConfidenceInterval, check_level, short_repr
 from .._validation import check_bool, check_choice, check_nonnegative, check_real, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
 from ._pairs import average_ranks, check_pair, pair_counts, tau_from_counts
@@ -303,7 +304,7 @@ def tau_variance(y_true, y_pred, *, variant: str = "a") -> float:
     return float(max(tau_variance_from_concordance((c.concordant + 0.5 * c.tied).astype(np.float64)), 0.0))
 
 
-def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str = "a") -> tuple[float, float]:
+def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str = "a") -> ConfidenceInterval:
     """Assumption-free normal confidence interval for tau (Section 3.1).
 
     Parameters
@@ -318,8 +319,8 @@ def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str
 
     Returns
     -------
-    (low, high) : tuple of float
-        :math:`\\hat\\tau_a \\pm z_{1-\\alpha/2}\\sqrt{\\widehat{Var}}` clipped to
+    ConfidenceInterval
+        ``(low, high)``: :math:`\\hat\\tau_a \\pm z_{1-\\alpha/2}\\sqrt{\\widehat{Var}}` clipped to
         [-1, 1] (tau cannot leave it; the normal approximation can).
 
     Notes
@@ -331,7 +332,7 @@ def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str
     Examples
     --------
     >>> tau_confidence_interval([1, 2, 3, 4], [10, 20, 30, 40])
-    (1.0, 1.0)
+    ConfidenceInterval(low=1.0, high=1.0)
     """
     check_real(level, "level", low=0, high=1, closed="neither")
     check_choice(variant, "variant", ("a", "b", "c"))
@@ -339,31 +340,60 @@ def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str
     n = len(y)
     if n < 3:
         warn_undefined(f"the confidence interval of tau needs at least 3 observations (got {n}); returning nan")
-        return float("nan"), float("nan")
+        return ConfidenceInterval(float("nan"), float("nan"))
     c = pair_counts(y, m)
     if variant != "a":
-        return tuple(_tau_result(c, y, m, variant, "two-sided", "auto").confidence_interval(level))
+        return _tau_result(c, y, m, variant, "two-sided", "auto").confidence_interval(level)
     tau = tau_from_counts(c, "a")
     var = max(tau_variance_from_concordance((c.concordant + 0.5 * c.tied).astype(np.float64)), 0.0)
+    return _clipped_normal_interval(tau, var, level)
+
+
+def _clipped_normal_interval(tau, var, level) -> ConfidenceInterval:
+    """``tau -/+ z sqrt(var)`` clipped to [-1, 1]."""
     half = float(ndtri(0.5 + level / 2.0)) * np.sqrt(var)
-    return float(max(tau - half, -1.0)), float(min(tau + half, 1.0))
+    return ConfidenceInterval(float(max(tau - half, -1.0)), float(min(tau + half, 1.0)))
 
 
 class TauSummary(NamedTuple):
     """Kendall's tau with its eq. 6 variance and confidence interval, from one pass.
 
-    The interval is tau-a's (eq. 6), centred on ``tau_a``; for the interval of ``tau_b`` see
-    :func:`kendall_tau_test`."""
+    The interval is tau-a's (eq. 6), centred on ``tau_a``, so ``.statistic`` is ``tau_a``; for the interval of
+    ``tau_b`` see :func:`kendall_tau_test`.  Follows the results' protocol (:mod:`offline_eval._results`);
+    no p-value (:func:`kendall_tau_test` gives scipy's)."""
 
     tau_b: float
     tau_a: float
     variance: float
     low: float
     high: float
+    level: float = 0.95
 
-    def confidence_interval(self) -> tuple[float, float]:
-        """``(low, high)``: tau-a plus or minus the normal quantile times the eq. 6 standard deviation."""
-        return self.low, self.high
+    @property
+    def statistic(self) -> float:
+        """tau-a, the centre of the interval."""
+        return self.tau_a
+
+    def confidence_interval(self, level: float | None = None) -> ConfidenceInterval:
+        """Tau-a plus or minus the normal quantile times the eq. 6 standard deviation, clipped to [-1, 1].
+
+        Parameters
+        ----------
+        level : float in (0, 1), optional
+            Default: the level :func:`tau_summary` was given, i.e. ``(low, high)``.
+
+        Returns
+        -------
+        ConfidenceInterval
+        """
+        level = check_level(level, self.level)
+        if level == self.level or np.isnan(self.variance):
+            return ConfidenceInterval(self.low, self.high)
+        return _clipped_normal_interval(self.tau_a, self.variance, level)
+
+    def __repr__(self) -> str:
+        return short_repr("TauSummary", statistic=self.tau_a, tau_b=self.tau_b, variance=self.variance,
+                          low=self.low, high=self.high, level=self.level)
 
 
 def tau_summary(y_true, y_pred, *, level: float = 0.95) -> TauSummary:
@@ -395,14 +425,13 @@ def tau_summary(y_true, y_pred, *, level: float = 0.95) -> TauSummary:
     if n < 3:
         warn_undefined(f"the variance of tau (eq. 6) needs at least 3 observations (got {n}); returning nan")
         nan = float("nan")
-        return TauSummary(nan, nan, nan, nan, nan)
+        return TauSummary(nan, nan, nan, nan, nan, float(level))
     c = pair_counts(y, m)
     tau_b, tau_a = tau_from_counts(c, "b"), tau_from_counts(c, "a")
     if np.isnan(tau_b):
         warn_undefined("Kendall's tau-b is undefined when `y_true` or `y_pred` is constant; returning nan")
     var = max(tau_variance_from_concordance((c.concordant + 0.5 * c.tied).astype(np.float64)), 0.0)
-    half = float(ndtri(0.5 + level / 2.0)) * np.sqrt(var)
-    return TauSummary(tau_b, tau_a, float(var), float(max(tau_a - half, -1.0)), float(min(tau_a + half, 1.0)))
+    return TauSummary(tau_b, tau_a, float(var), *_clipped_normal_interval(tau_a, var, level), float(level))
 
 
 
@@ -439,15 +468,12 @@ class TauResult:
         ConfidenceInterval
             ``(low, high)``, centred on ``statistic``.
         """
-        from ..logboot import ConfidenceInterval
-
-        half = float(ndtri(0.5 + check_real(level, "level", low=0, high=1, closed="neither") / 2.0)) * np.sqrt(
-            self.variance)
+        half = float(ndtri(0.5 + check_level(level) / 2.0)) * np.sqrt(self.variance)
         return ConfidenceInterval(float(max(self.statistic - half, -1.0)), float(min(self.statistic + half, 1.0)))
 
     def __repr__(self) -> str:
-        return (f"TauResult(variant={self.variant!r}, statistic={self.statistic:.6g}, pvalue={self.pvalue:.4g}, "
-                f"variance={self.variance:.4g})")
+        return short_repr("TauResult", variant=self.variant, statistic=self.statistic, pvalue=self.pvalue,
+                          variance=self.variance)
 
 
 def kendall_tau_test(y_true, y_pred, *, variant: str = "b", alternative: str = "two-sided",

@@ -35,7 +35,8 @@ import numpy as np
 from scipy.special import expit, logit
 
 from .._validation import as_array, check_int, check_rng, check_work
-from ..auction import PageViews, SponsoredWorld, sample_page_views
+from ..auction.logs import PageViews
+from .search_world import SponsoredWorld, sample_page_views
 
 __all__ = [
     "PageViews",

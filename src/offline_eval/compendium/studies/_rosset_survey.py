@@ -113,7 +113,7 @@ def table2(y, m1, m2, *, n_boot: int = 100, seed: int = 0) -> pd.DataFrame:
         r = rk.bootstrap_compare(y, m1, m2, measure=m, n_boot=n_boot, rng=seed)
         better = r.difference < 0 if LOWER_IS_BETTER[m] else r.difference > 0
         rows.append({"Measure": m, "M1": r.value_a, "M2": r.value_b, "Absolute Difference": abs(r.difference),
-                     "Std. Dev.": r.sd, "p-value": r.p_value, "M1 better": bool(better)})
+                     "Std. Dev.": r.sd, "p-value": r.pvalue, "M1 better": bool(better)})
     return pd.DataFrame(rows)
 
 

@@ -1,0 +1,135 @@
+"""The protocol every result with an interval or a p-value follows, and the types it shares.
+
+One protocol, as scipy's ``SignificanceResult`` and ``BootstrapResult``:
+
+``.statistic``
+    The point value, a Python ``float``.
+``.pvalue``
+    Where the result tests a null hypothesis (a difference of zero, independence), its p-value in [0, 1];
+    the results that test nothing have no ``pvalue`` (or ``nan`` where a family mixes both, as
+    :class:`~offline_eval.logboot.BootstrapResult`).
+``.confidence_interval(level=...)``
+    A :class:`ConfidenceInterval` ``(low, high)`` at coverage ``level``; with no argument, the level the
+    result was computed at (0.95 unless the function that returned it was given another ``level``).
+``repr``
+    One short line: the statistic, its standard error or p-value, never the bootstrap replicates.
+
+A result with several statistics (the click yield and the mainline click yield of an A/B arm) holds one
+such result per statistic, e.g. ``res.cy_delta.confidence_interval(0.9)``.
+
+The types: :class:`ConfidenceInterval` (also exported by :mod:`offline_eval.logboot`) and
+:class:`NormalEstimate`, a value with its standard error and the normal interval around it (the click yields
+and deltas of :mod:`offline_eval.auction`).  :class:`~offline_eval.bidding.ABCorrelation` is a mean and a
+standard deviation over resampled trials, not an interval, and stays outside the protocol.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+from ._validation import check_real
+
+__all__ = ["ConfidenceInterval", "NormalEstimate", "check_level", "short_repr"]
+
+
+class ConfidenceInterval(NamedTuple):
+    """``(low, high)``, as scipy's ``ConfidenceInterval``."""
+
+    low: float
+    high: float
+
+
+def check_level(level, default: float = 0.95) -> float:
+    """``level`` as a float in (0, 1); ``default`` when it is ``None``."""
+    if level is None:
+        return float(default)
+    return check_real(level, "level", low=0, high=1, closed="neither")
+
+
+def short_repr(name: str, **fields) -> str:
+    """``name(field=value, ...)`` with floats to 6 significant digits (``None`` fields left out)."""
+    inner = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v!r}"
+                      for k, v in fields.items() if v is not None)
+    return f"{name}({inner})"
+
+
+class NormalEstimate(float):
+    """A point estimate with its standard error and the normal interval around it.
+
+    It is the ``float`` of its value (so ``100 * res.cy_delta`` is a number), and follows the results'
+    protocol: ``.statistic``, ``.standard_error``, ``.confidence_interval(level=0.95)`` and, when it
+    tests "the value is zero", ``.pvalue``.
+
+    Parameters
+    ----------
+    statistic : float
+    standard_error : float
+    name : str
+        What the value is, e.g. ``"cy_delta"``.
+    test_zero : bool, default False
+        Whether the estimate tests a null value of 0 (a difference): then ``.pvalue`` is the two-sided normal
+        p-value :math:`2\\,\\Phi(-|\\hat\\theta| / se)`.
+
+    Notes
+    -----
+    The interval is :math:`\\hat\\theta \\mp z_{(1+\\text{level})/2}\\, se` (not clipped).
+
+    Examples
+    --------
+    >>> e = NormalEstimate(0.1, 0.05, name="delta", test_zero=True)
+    >>> [round(x, 4) for x in e.confidence_interval(0.95)]  # 0.1 -/+ 1.96 * 0.05
+    [0.002, 0.198]
+    >>> round(e.pvalue, 4), float(e) == e.statistic == 0.1
+    (0.0455, True)
+    """
+
+    __slots__ = ("standard_error", "name", "_test_zero")
+
+    def __new__(cls, statistic, standard_error, *, name: str = "estimate", test_zero: bool = False):
+        self = super().__new__(cls, float(statistic))
+        self.standard_error = float(standard_error)
+        self.name = str(name)
+        self._test_zero = bool(test_zero)
+        return self
+
+    def __getnewargs_ex__(self):
+        return (float(self), self.standard_error), {"name": self.name, "test_zero": self._test_zero}
+
+    @property
+    def statistic(self) -> float:
+        """The value, a plain ``float``."""
+        return float(self)
+
+    @property
+    def pvalue(self) -> float:
+        """Two-sided normal p-value of "the value is 0"; only for a difference (``test_zero``)."""
+        if not self._test_zero:
+            raise AttributeError(f"{self.name} tests no hypothesis: it has no p-value")
+        with np.errstate(divide="ignore", invalid="ignore"):  # se 0: p 0 (or nan for a value of 0 too)
+            z = np.abs(np.float64(self)) / np.float64(self.standard_error)
+        return float(2.0 * ndtr(-z))
+
+    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
+        """Normal interval ``statistic -/+ z standard_error``.
+
+        Parameters
+        ----------
+        level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        ConfidenceInterval
+        """
+        half = float(ndtri(0.5 + check_level(level) / 2.0)) * self.standard_error
+        return ConfidenceInterval(float(self) - half, float(self) + half)
+
+    def __repr__(self) -> str:
+        p = {"pvalue": self.pvalue} if self._test_zero else {}
+        return short_repr(f"NormalEstimate[{self.name}]", statistic=float(self),
+                          standard_error=self.standard_error, **p)
+
+    def __str__(self) -> str:
+        return float.__repr__(float(self))

@@ -1,0 +1,148 @@
+"""Every result with an interval or a p-value follows one protocol (``offline_eval._results``).
+
+``.statistic`` is a float; ``.confidence_interval(level)`` is a ``ConfidenceInterval`` that widens with the
+level and, for the normal intervals centred on the statistic, contains it; with no argument it is the interval
+at the level the result was computed at; ``.pvalue`` lies in [0, 1] where the result tests something and is
+absent where it tests nothing; the ``repr`` is one short line even with 10**5 bootstrap replicates.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import offline_eval as oe
+from offline_eval import auction, logboot
+from offline_eval._bootstrap import percentile_ci
+from offline_eval._results import ConfidenceInterval, NormalEstimate
+from offline_eval.ranking.bootstrap import BootstrapComparison
+
+RNG = np.random.default_rng(20)
+N = 60
+Y = RNG.normal(size=N)
+M = Y + RNG.normal(size=N)
+CLICK = (RNG.random(N) < 0.4).astype(int)
+SCORE = np.clip(0.4 + 0.2 * CLICK + 0.2 * RNG.normal(size=N), 0.01, 0.99)
+BIG = np.random.default_rng(1).normal(0.3, 0.05, 10**5)  # 10**5 replicates: the repr must not show them
+
+
+def _ab_test():
+    from offline_eval.synth.sponsored import make_world
+
+    w = make_world(0, n_queries=30, n_candidates=4)
+    return auction.ab_test(w, (w.ctr, None), (w.ctr * 0.7, None), n_page_views=3000, rng=1)
+
+
+def _oam():
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 3, 80)
+    b = np.where(rng.random(80) < 0.7, truth, rng.integers(0, 3, 80))
+    c = np.where(rng.random(80) < 0.8, truth, rng.integers(0, 3, 80))
+    return oe.bootstrap_oam_accuracy(b, c, truth, b[:40], c[:40], n_boot=200, rng=4)
+
+
+# name -> (factory, centred: the interval is centred on the statistic, pvalue: True / False / "nan", level)
+CASES = {
+    "TauResult-b": (lambda: oe.kendall_tau_test(Y, M, variant="b"), True, True, 0.95),
+    "TauResult-c": (lambda: oe.kendall_tau_test(Y, np.round(M), variant="c"), True, True, 0.95),
+    "TauSummary": (lambda: oe.tau_summary(Y, M), True, False, 0.95),
+    "TauSummary-0.8": (lambda: oe.tau_summary(Y, M, level=0.8), True, False, 0.8),
+    "BootstrapCI": (lambda: oe.bootstrap_ci(oe.roc_auc_score, CLICK, SCORE, n_boot=300, rng=0), False, False, 0.95),
+    "BootstrapCI-1e5": (lambda: percentile_ci(0.3, BIG, 0.9, "x"), False, False, 0.9),
+    "AdaptiveAccuracyCI.candidate": (lambda: _oam().candidate, False, False, 0.95),
+    "BootstrapComparison": (lambda: oe.bootstrap_compare(Y, M, -M, measure="MAE", n_boot=200, rng=0),
+                            True, True, 0.95),
+    "BootstrapComparison-1e5": (lambda: BootstrapComparison(0.5, 0.2, 0.3, 0.05, 1e-9, BIG), True, True, 0.95),
+    "BootstrapResult": (lambda: oe.clustered_bootstrap(CLICK, SCORE, n_boot=300, rng=0).a.log_loss,
+                        False, "nan", 0.95),
+    "BootstrapResult-difference": (lambda: oe.clustered_bootstrap(CLICK, SCORE, np.sqrt(SCORE), n_boot=300,
+                                                                  rng=0).difference.roc_auc_score,
+                                   False, True, 0.95),
+    "BootstrapResult-1e5": (lambda: logboot.BootstrapResult(0.3, BIG, 0.01, name="x", n_clusters=10**5,
+                                                            difference=True), False, True, 0.95),
+    "ClickYield.cy": (lambda: _ab_test().control.cy, True, False, 0.95),
+    "ClickYield.ml_cy": (lambda: _ab_test().treatment.ml_cy, True, False, 0.95),
+    "ABTest.cy_delta": (lambda: _ab_test().cy_delta, True, True, 0.95),
+    "ABTest.ml_cy_delta": (lambda: _ab_test().ml_cy_delta, True, True, 0.95),
+}
+
+LEVELS = (0.5, 0.8, 0.9, 0.95, 0.99)
+
+
+@pytest.fixture(scope="module", params=sorted(CASES))
+def case(request):
+    factory, centred, pvalue, level = CASES[request.param]
+    return request.param, factory(), centred, pvalue, level
+
+
+def test_statistic_is_a_float(case):
+    _, res, *_ = case
+    assert type(res.statistic) is float and math.isfinite(res.statistic)
+
+
+def test_interval_is_one_type_and_widens_with_the_level(case):
+    _, res, centred, _, level = case
+    cis = [res.confidence_interval(lv) for lv in LEVELS]
+    assert all(type(ci) is ConfidenceInterval for ci in cis)
+    lows, highs = np.array([ci.low for ci in cis]), np.array([ci.high for ci in cis])
+    assert np.all(np.diff(lows) <= 0) and np.all(np.diff(highs) >= 0) and np.all(lows <= highs)
+    if centred:
+        assert np.all(lows <= res.statistic) and np.all(res.statistic <= highs)
+    assert res.confidence_interval() == res.confidence_interval(level)
+    assert res.confidence_interval(level=level) == res.confidence_interval(level)
+    with pytest.raises(ValueError, match="`level`"):
+        res.confidence_interval(1.0)
+
+
+def test_pvalue_is_a_probability_where_the_result_tests_something(case):
+    _, res, _, pvalue, _ = case
+    if pvalue is True:
+        assert 0.0 <= res.pvalue <= 1.0
+    elif pvalue == "nan":
+        assert math.isnan(res.pvalue)
+    else:
+        assert not hasattr(res, "pvalue") and not hasattr(res, "p_value")
+
+
+def test_repr_is_one_short_line(case):
+    _, res, *_ = case
+    text = repr(res)
+    assert len(text) < 300 and "\n" not in text and "array" not in text and "..." not in text
+
+
+def test_logboot_and_tau_share_the_interval_type():
+    assert logboot.ConfidenceInterval is ConfidenceInterval
+    assert type(oe.tau_confidence_interval(Y, M)) is ConfidenceInterval
+
+
+def test_normal_estimate_is_its_float_with_a_normal_interval_and_test():
+    e = NormalEstimate(-0.12, 0.05, name="d", test_zero=True)
+    assert e == -0.12 and 100 * e == pytest.approx(-12.0) and type(100 * e) is float
+    low, high = e.confidence_interval(0.9)
+    assert (low, high) == pytest.approx((-0.12 - stats.norm.ppf(0.95) * 0.05, -0.12 + stats.norm.ppf(0.95) * 0.05))
+    assert e.pvalue == pytest.approx(2 * stats.norm.sf(0.12 / 0.05), rel=1e-12)
+    back = pickle.loads(pickle.dumps(e))
+    assert back == e and back.standard_error == 0.05 and back.pvalue == e.pvalue and back.name == "d"
+    assert not hasattr(NormalEstimate(1.0, 0.1), "pvalue")
+    assert NormalEstimate(0.0, 0.0, test_zero=True).pvalue != NormalEstimate(0.0, 0.0, test_zero=True).pvalue  # nan
+    assert NormalEstimate(0.1, 0.0, test_zero=True).pvalue == 0.0
+
+
+def test_bootstrap_ci_recomputes_other_levels_from_its_replicates():
+    reps = np.random.default_rng(5).normal(size=1000)
+    reps[:10] = np.nan
+    with pytest.warns(oe.OfflineEvalWarning):
+        res = percentile_ci(0.0, reps, 0.95, "x")
+    assert res.confidence_interval() == (res.low, res.high)
+    assert res.confidence_interval(0.8) == pytest.approx(np.percentile(reps[10:], [10, 90]).tolist(), rel=1e-15)
+
+
+def test_tau_summary_at_another_level_is_the_tau_a_interval_at_that_level():
+    s = oe.tau_summary(Y, M, level=0.9)
+    assert s.statistic == s.tau_a
+    assert s.confidence_interval(0.8) == oe.tau_confidence_interval(Y, M, level=0.8)
+    assert s.confidence_interval() == oe.tau_confidence_interval(Y, M, level=0.9) == (s.low, s.high)
