@@ -200,6 +200,9 @@ ex("ranking.coefficients.tau_variance_from_concordance",
    lambda: (None, (offline_eval.ranking.concordance_counts(R, M),), {}))
 ex("ranking.coefficients.TauSummary", call(0.5, 0.5, 0.01, 0.3, 0.7))
 ex("ranking.coefficients.kendall_tau_test", call(R, M), project=lambda r: (r.statistic, r.pvalue, r.variance))
+ex("ranking.coefficients.spearman_rho_test", call(R, M), project=lambda r: (r.statistic, r.pvalue))
+ex("ranking.coefficients.RhoResult.confidence_interval",
+   bound(lambda: offline_eval.spearman_rho_test(R, M).confidence_interval))
 ex("ranking.coefficients.TauResult.confidence_interval",
    bound(lambda: offline_eval.kendall_tau_test(R, M).confidence_interval))
 # the clustered bootstrap of logs: one set of Poisson resamples for every metric and both models
@@ -349,7 +352,8 @@ EXEMPT = {
         "bidding.ABCorrelation", "auction.abtest.ABTest", "adaptive.AdaptiveAccuracyCI", "adaptive.AdaptiveMetrics",
         "ranking.bootstrap.BootstrapComparison", "auction.abtest.ClickYield", "ranking.curves.CorrectPairsCurve",
         "ranking.curves.CumulativeRankCurve", "ranking.curves.CutoffAUC", "adaptive.ModelMetrics",
-        "auction.replay.SimulatedMetrics", "_bootstrap.BootstrapCI", "ranking.coefficients.TauResult")},
+        "auction.replay.SimulatedMetrics", "_bootstrap.BootstrapCI", "ranking.coefficients.TauResult",
+        "ranking.coefficients.RhoResult")},
     **{k: "result record returned by the clustered bootstrap" for k in ("logboot.BootstrapResult",
                                                                          "logboot.LogBootstrap")},
     **{k: "result record (dataclass) returned by the library" for k in ("auction.allocation.Allocation", "auction.logs.Impressions")},

@@ -49,6 +49,7 @@ def _oam():
 CASES = {
     "TauResult-b": (lambda: oe.kendall_tau_test(Y, M, variant="b"), True, True, 0.95),
     "TauResult-c": (lambda: oe.kendall_tau_test(Y, np.round(M), variant="c"), True, True, 0.95),
+    "RhoResult": (lambda: oe.spearman_rho_test(Y, M), False, True, 0.95),
     "TauSummary": (lambda: oe.tau_summary(Y, M), True, False, 0.95),
     "TauSummary-0.8": (lambda: oe.tau_summary(Y, M, level=0.8), True, False, 0.8),
     "BootstrapCI": (lambda: oe.bootstrap_ci(oe.roc_auc_score, CLICK, SCORE, n_boot=300, rng=0), False, False, 0.95),

@@ -57,6 +57,7 @@ from __future__ import annotations
 from .bootstrap import BootstrapComparison, bootstrap_compare
 from .coefficients import (
     MEASURES,
+    RhoResult,
     TauResult,
     TauSummary,
     concordance_counts,
@@ -64,6 +65,7 @@ from .coefficients import (
     kendall_tau_test,
     r_statistic,
     spearman_rho,
+    spearman_rho_test,
     t_statistic,
     tau_confidence_interval,
     tau_summary,
@@ -87,6 +89,7 @@ __all__ = [
     "CumulativeRankCurve",
     "CutoffAUC",
     "Influence",
+    "RhoResult",
     "TauResult",
     "TauSummary",
     "bootstrap_compare",
@@ -100,6 +103,7 @@ __all__ = [
     "most_influential",
     "r_statistic",
     "spearman_rho",
+    "spearman_rho_test",
     "t_statistic",
     "tau_confidence_interval",
     "tau_summary",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 import numpy as np
-from scipy.special import ndtr, ndtri
+from scipy.special import ndtr, ndtri, stdtr
 
 from .._results import ConfidenceInterval, check_level, short_repr
 from .._validation import check_bool, check_choice, check_nonnegative, check_real, warn_undefined
@@ -26,7 +26,9 @@ __all__ = [
     "kendall_tau",
     "kendall_tau_test",
     "r_statistic",
+    "RhoResult",
     "spearman_rho",
+    "spearman_rho_test",
     "t_statistic",
     "tau_confidence_interval",
     "tau_summary",
@@ -548,6 +550,108 @@ def kendall_tau_test(y_true, y_pred, *, variant: str = "b", alternative: str = "
         warn_undefined(f"the tau test needs at least 3 observations (got {n}); returning nan")
         return TauResult(float("nan"), float("nan"), float("nan"), variant)
     return _tau_result(pair_counts(y, m), y, m, variant, alternative, method)
+
+
+class RhoResult:
+    """Spearman's rho with its p-value and confidence interval, as scipy's ``SignificanceResult``.
+
+    Attributes
+    ----------
+    statistic : float
+        Spearman's rho (:func:`spearman_rho`).
+    pvalue : float
+        The p-value of independence, equal to ``scipy.stats.spearmanr``'s (Student's t with n - 2 degrees of
+        freedom).
+    n : int
+        The number of observations (the interval's).
+    """
+
+    def __init__(self, statistic, pvalue, n):
+        self.statistic, self.pvalue, self.n = float(statistic), float(pvalue), int(n)
+
+    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
+        """Fisher-z interval with Bonett and Wright's variance for Spearman's rho.
+
+        :math:`\\tanh(\\operatorname{atanh}\\hat\\rho \\mp z_{(1+\\text{level})/2} \\sqrt{(1 + \\hat\\rho^2/2)/(n - 3)})`:
+        inside [-1, 1], around the statistic; ``nan`` for n <= 3.
+
+        Parameters
+        ----------
+        level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        ConfidenceInterval
+        """
+        q = float(ndtri(0.5 + check_level(level) / 2.0))
+        r = self.statistic
+        if self.n <= 3 or not np.isfinite(r):
+            return ConfidenceInterval(float("nan"), float("nan"))
+        with np.errstate(divide="ignore"):  # rho = +-1: atanh is infinite and the interval the point
+            z = float(np.arctanh(r))
+        half = q * np.sqrt((1.0 + r * r / 2.0) / (self.n - 3))
+        return ConfidenceInterval(float(np.tanh(z - half)), float(np.tanh(z + half)))
+
+    def __repr__(self) -> str:
+        return short_repr("RhoResult", statistic=self.statistic, pvalue=self.pvalue, n=self.n)
+
+
+def spearman_rho_test(y_true, y_pred, *, alternative: str = "two-sided") -> RhoResult:
+    """Spearman's rho with the p-value of independence and a confidence interval.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        Responses and predictions (finite).
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative of the p-value, as scipy's.
+
+    Returns
+    -------
+    RhoResult
+        ``.statistic`` (:func:`spearman_rho`, average ranks for ties), ``.pvalue`` (equal to
+        ``scipy.stats.spearmanr(y_true, y_pred, alternative=...).pvalue``) and ``.confidence_interval(level=...)``.
+        ``nan`` fields with a warning for n < 3 or a constant input.
+
+    Notes
+    -----
+    **p-value.** :math:`t = \\hat\\rho \\sqrt{(n - 2)/(1 - \\hat\\rho^2)}` against Student's t with n - 2 degrees of
+    freedom, as scipy.  **Interval.** Fisher's z with the variance :math:`(1 + \\hat\\rho^2/2)/(n - 3)` that
+    Bonett and Wright recommend for Spearman's rho (the Pearson variance :math:`1/(n-3)` under-covers it).
+    O(n log n).
+
+    References
+    ----------
+    .. [1] D. G. Bonett, T. A. Wright, "Sample size requirements for estimating Pearson, Kendall and Spearman
+       correlations", Psychometrika 65 (2000).
+
+    Examples
+    --------
+    Five observations, one pair switched: rho = 1 - 6 * 2 / (5 * 24) = 0.9.
+
+    >>> r = spearman_rho_test([1, 2, 3, 4, 5], [1, 2, 3, 5, 4])
+    >>> round(r.statistic, 6), round(r.pvalue, 6)
+    (0.9, 0.037386)
+    """
+    check_choice(alternative, "alternative", ("two-sided", "less", "greater"))
+    y, m = check_pair(y_true, y_pred)
+    n = len(y)
+    if n < 3:
+        warn_undefined(f"the rho test needs at least 3 observations (got {n}); returning nan")
+        return RhoResult(float("nan"), float("nan"), n)
+    rho = spearman_rho(y, m)
+    if not np.isfinite(rho):
+        return RhoResult(float("nan"), float("nan"), n)
+    dof = n - 2
+    with np.errstate(divide="ignore"):  # rho = +-1: t is infinite and the p-value 0 (or 1)
+        t = rho * np.sqrt(np.float64(dof) / ((1.0 + rho) * (1.0 - rho)))
+    if alternative == "two-sided":
+        p = 2.0 * stdtr(dof, -abs(t))
+    elif alternative == "greater":
+        p = stdtr(dof, -t)
+    else:
+        p = stdtr(dof, t)
+    return RhoResult(rho, float(min(max(p, 0.0), 1.0)), n)
 
 
 def _runs(sorted_x):
