@@ -249,6 +249,18 @@ def test_std_reading_evidence_excludes_the_rms_reading_in_table1_baseline():
     assert C._sd_witness(q_live, q_off, 0.727, 0.510, 0.488, 5.0) is None
 
 
+def test_inddis_accuracy_error_is_the_live_share_weighted_mean_of_the_precision_differences():
+    # the identity std_reading_evidence rests on: Acc(IndDis) - Acc(online) = sum_k q_k (P_k^(o) - P_k^(l))
+    _, res, _ = T1.table1_experiment(5, ref=REF)
+    live, _ = C.printed_matrix(REF, C.SECTION, "M_BC^(l)")
+    for model, axis in (("baseline", 1), ("candidate", 0)):
+        on, ind = res["Online metrics"].model(model), res["OAM IndDis"].model(model)
+        counts = synth.apportion(live, 627).sum(axis=axis) / 627  # the live set's predicted-class shares
+        lhs = ind.accuracy - on.accuracy
+        rhs = float(np.nansum(counts * (ind.precision - on.precision)))
+        assert lhs == pytest.approx(rhs, abs=1e-12) and abs(lhs) > 0.01
+
+
 def test_table2_calibration_picks_the_least_objective_and_is_repeatable():
     kw = dict(sigma=0.4, flatten=0.7, n_classes=6, n_live=3000, n_offline=300, seeds=(1000,),
               grid={"error_correlation": (0.5, 0.9), "disagreement_boost": (2.0, 16.0)})
