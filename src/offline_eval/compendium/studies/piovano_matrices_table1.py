@@ -324,20 +324,25 @@ def _std_reading_row(ledger: Ledger, reading: pd.DataFrame) -> None:
     cells = "; ".join(f"{r.table} {r.model}: printed {r.std_prec_inddis}, least rms {r.rms_least:.4f} "
                       f"({r.rms_admitted}), sd {'admitted' if r.sd_admitted == 'yes' else 'not shown admissible'}"
                       for r in decided.itertuples())
+
+    def margin(r):  # how far the least rms lies beyond the printed value and its rounding
+        printed = r.std_prec_inddis
+        return r.rms_least - reference.parse_printed(printed) - 0.5 * 10.0 ** -reference.printed_decimals(printed)
+
+    where = ", ".join(f"{r.table} ({r.model}, by {margin(r):.4f} beyond the rounding)" for r in excluded.itertuples())
+    note = (f"the printed numbers support the sd of the per-class differences: in {where} the printed std. Prec. is "
+            "below the least root mean square the printed accuracies allow (the whole evidence is that one cell), "
+            "and a witness (std_reading.csv: per-class precisions online and offline) meets every printed number of "
+            "the row under the sd reading. So the predictions use the sd reading and show the root mean square beside "
+            "it. Table II's live shares are not printed, so its cells cannot decide, nor can any cell tell ddof 0 "
+            "from 1; the bound assumes IndDis re-weights by each model's own predicted class (the printed std. Prec. "
+            "of IndDis equal to Offline in all 4 cells says so) and takes the live shares as printed (the matrix is "
+            "not k/627, piovano-live-matrix-627)")
     ledger.check("piovano-std-reading", holds=sd_ok and len(excluded) > 0,
                  paper_value="; ".join(f"{r.table} {r.model}: std. Prec. {r.std_prec_inddis} (Offline and IndDis), "
                                        f"Acc. online {r.acc_online}, IndDis {r.acc_inddis}" for r in decided.itertuples()),
                  reproduced_value=("the sd reading" if sd_ok and len(excluded) else "ambiguous") + f": {cells}",
-                 note=("the printed numbers support the sd of the per-class differences: in "
-                       + ", ".join(f"{r.table} ({r.model})" for r in excluded.itertuples())
-                       + " the printed std. Prec. is below the least root mean square the printed accuracies allow, "
-                         "and a witness (std_reading.csv: per-class precisions online and offline) meets every "
-                         "printed number of the row under the sd reading. So the predictions use the sd reading and "
-                         "show the root mean square beside it. Table II's live shares are not printed, so its cells "
-                         "cannot decide; the bound assumes IndDis re-weights by each model's own predicted class "
-                         "(the printed std. Prec. of IndDis equal to Offline in all 4 cells says so) and takes the "
-                         "live shares as printed (the matrix is not k/627, piovano-live-matrix-627)")
-                 if len(excluded) else "no printed cell excludes either reading: ambiguous, not an erratum")
+                 note=note if len(excluded) else "no printed cell excludes either reading: ambiguous, not an erratum")
 
 
 def add_claims(ledger: Ledger, *, ref: pd.DataFrame, toy: pd.DataFrame, illustrative_live, mats: pd.DataFrame,

@@ -397,11 +397,13 @@ def add_claims(ledger: Ledger, *, ref: pd.DataFrame, dist, tab2: pd.DataFrame, r
                            value=float(tab2.query("model == @model and setting == 'Online metrics'")["Acc"].iloc[0]),
                            atol=0.01, detail=model,
                            note="the generator's calibration target (in expectation), not an independent reproduction")
+    printed_b = reference.lookup(ref, "Table II", "Offline metrics", "Acc.", panel="Baseline")
     fill_sweep_claims(ledger, sweep2, control2, prefix="T2", what=f"Table II analogue ({n_classes} classes)", ref=ref,
                       source="Table II", main=sweep_row(tab2, res2),
-                      notes={k: f"{v.replace('{printed}', reference.lookup(ref, 'Table II', 'Offline metrics', 'Acc.', panel='Baseline'))}; "
-                                f"{_tried_note(tried, k)}" for k, v in T2_TRIED.items()},
-                      note=f"simulated live set, calibrated on Table II's offline accuracies; uncovered live mass {sweep2['uncovered_mass'].mean():.3f} on average; "
+                      notes={k: f"{v.replace('{printed}', printed_b)}; {_tried_note(tried, k)}"
+                             for k, v in T2_TRIED.items()},
+                      note=f"simulated live set, calibrated on Table II's offline accuracies; uncovered live mass "
+                           f"{sweep2['uncovered_mass'].mean():.3f} on average; "
                            + offline_accuracy_note(sweep2, ref, "Table II"))
     for model in MODELS:
         lo, hi = np.quantile(sweep2[f"{model}_offline_Acc"].to_numpy(float), [0.05, 0.95])
