@@ -122,9 +122,9 @@ calib_grid.sort_values("objective").head(3)
 
 # %% [markdown]
 # ## Table II analogue (one seed, the printed table beside it)
-# The world's inputs are the online accuracies and the distortion fitted to Table I's printed pair, so every
-# printed offline and OAM cell of Table II is a prediction, set beside the 5-95% interval of the sweep's
-# seeds and of the control world's.
+# The world's inputs are the online accuracies, the distortion's shape fitted to Table I's printed pair and
+# its strength fitted to Table II's offline accuracies, so every other printed offline and OAM cell of Table II
+# is a prediction, set beside the 5-95% interval of the sweep's seeds and of the control world's.
 
 # %%
 tab2, res2 = P.table2_experiment(seed, **kw2)

@@ -13,8 +13,8 @@ correlation are then fitted to Table II's two printed offline accuracies
 (:func:`calibrate_table2_world`, declared calibration rows), since the world
 calibrated on Table I alone is far less distorted than Table II's offline set.
 Every claim of Table II is a seed sweep beside the control world whose offline
-set is drawn without bias (:data:`CONTROL_RANDOM`); every printed offline and
-OAM cell is a prediction beside the seeds' 5-95% interval and the control's.
+set is drawn without bias (:data:`CONTROL_RANDOM`); every other printed offline
+and OAM cell is a prediction beside the seeds' 5-95% interval and the control's.
 
 The same protocol runs on scikit-learn's handwritten digits (real images,
 labels and models -- naive Bayes vs logistic regression -- with a simulated
