@@ -20,13 +20,17 @@
 #   those counts from the live cells.
 # * **Calibrate, then predict.** The paper prints one pair of matrices drawn this way (the 5-class
 #   dataset's `M^(l)` and `M^(o)`, Section IV-A). By default (`sigma`, `disagreement_boost`, `flatten` =
-#   None) the three knobs are fitted to that pair (`calibrate_offline_distortion`: least squares of the
+#   None) the three knobs are first fitted to that pair (`calibrate_offline_distortion`: least squares of the
 #   printed offline log-shares on the live log-shares and the disagreement indicator), recorded as a
-#   calibration, and Table II is then a prediction of the world so calibrated: its claims, and every
-#   printed offline and OAM cell beside the seeds' 5-95% interval. Said plainly: the flattening term was
-#   added after the world without it (sigma 0.55, boost 4.37) predicted offline accuracies far above the
-#   printed ones (the candidate's 0.69 against 0.556); its value comes from Table I's pair, not from
-#   Table II. Earlier values (sigma 1.0, boost 8, set by hand) are quoted in the notes.
+#   calibration. That world's offline sets were far less distorted than Table II's (baseline offline
+#   accuracy 0.296 against the printed 0.160), so the strength of the distortion (`disagreement_boost`)
+#   and how often the two models err together (`error_correlation`, which bounds how low a by-cell offline
+#   draw can take the baseline) are then fitted to Table II's two printed offline accuracies (declared
+#   calibration rows); sigma and flatten keep Table I's fit. Every other printed cell of Table II -- the
+#   offline std cells, the IndDis and JointDis rows -- and its claims are predictions, beside the seeds'
+#   5-95% interval. Said plainly: the flattening term was added after the world without it (sigma 0.55,
+#   boost 4.37) predicted offline accuracies far above the printed ones; earlier values (sigma 1.0, boost
+#   8, set by hand) are quoted in the notes.
 # * **Real models on real data** — the same protocol on scikit-learn's bundled handwritten digits
 #   (1,797 images, 10 classes): a Gaussian naive Bayes baseline and a logistic-regression candidate
 #   trained on `train_fraction` of the images, the rest as live traffic, a biased offline set of
@@ -34,7 +38,8 @@
 #   simulated `p(G | B, C)`.
 #
 # Columns as in Table I: Acc, and "std" = standard deviation across classes of (estimated − online)
-# recall / precision (ddof = 0, over classes where both are defined). `uncovered_mass` is the live mass
+# recall / precision (ddof = 0, over classes where both are defined; the reading Table I's printed numbers
+# support), with the root mean square of the same differences beside it (`rms_Rec`, `rms_Prec`). `uncovered_mass` is the live mass
 # in (B, C) cells with no offline item: eq. (7) cannot re-weight it and the OAM are then estimates on the
 # covered part of the traffic (see `online_adaptive_metrics`). Each claim is checked on `n_seeds` seeds,
 # beside a **control world** whose offline set is drawn without bias (`sigma = 0`, no over-sampling of
@@ -56,8 +61,10 @@ n_classes = 41
 zipf_exponent = 1.0
 accuracy_spread = 0.15
 sigma = None  # None: fitted to the printed 5-class matrices
-disagreement_boost = None  # None: fitted to the printed 5-class matrices
+disagreement_boost = None  # None: fitted to Table II's printed offline accuracies
 flatten = None  # None: fitted to the printed 5-class matrices
+error_correlation = None  # None: fitted to Table II's printed offline accuracies
+n_calibration_seeds = 4
 train_fraction = 0.35
 n_offline_digits = 200
 digits_sigma = 1.0  # the digits check keeps its own hand-set knobs (real labels, its own protocol)
@@ -78,9 +85,12 @@ out = OutputDir("piovano", output_root)
 ledger = Ledger("piovano", "piovano_table2_digits", claims=P.CLAIMS)
 seeds = range(seed, seed + n_seeds)
 accuracy = P.paper_online_accuracy(ref, "Table II")
-dist = P.offline_distortion(ref, sigma, disagreement_boost, flatten)
-kw2 = dict(ref=ref, n_live=n_live, n_offline=n_offline, n_classes=n_classes, accuracy=accuracy, accuracy_spread=accuracy_spread,
-           zipf_exponent=zipf_exponent, **dist.knobs())
+dist = P.offline_distortion(ref, sigma, None, flatten)
+kwc = dict(n_live=n_live, n_offline=n_offline, n_classes=n_classes, accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent)
+knobs, calib_grid = P.calibrate_table2_world(ref, sigma=dist.sigma, flatten=dist.flatten,
+                                             seeds=range(1000, 1000 + n_calibration_seeds), **kwc)
+knobs = P.override_knobs(knobs, disagreement_boost=disagreement_boost, error_correlation=error_correlation)
+kw2 = dict(ref=ref, accuracy=accuracy, **kwc, **knobs)
 kwd = dict(train_fraction=train_fraction, n_offline=n_offline_digits, sigma=digits_sigma, disagreement_boost=digits_boost)
 accuracy
 
@@ -95,14 +105,26 @@ P.CLAIMS.frame()
 
 # %%
 out.table(dist.cells, "offline_distortion_calibration", floatfmt=".3f")
-print(f"fitted: sigma = {dist.sigma_fit:g}, boost = {dist.boost_fit:g}, flatten = {dist.flatten_fit:g}; "
-      f"used: {dist.knobs()}")
+print(f"fitted: sigma = {dist.sigma_fit:g}, boost = {dist.boost_fit:g}, flatten = {dist.flatten_fit:g}")
+
+# %% [markdown]
+# ## Table II's world calibrated on Table II's printed offline accuracies
+# With the Table I fit alone the world's offline sets are far less distorted than Table II's (the baseline's
+# offline accuracy about 0.30 against the printed 0.160). So the disagreement boost and the live models' error
+# correlation are fitted to the two printed offline accuracies (`calibrate_table2_world`: a grid search on
+# calibration seeds apart from the sweep's); sigma and flatten keep Table I's fit. Every other cell stays a
+# prediction, the offline std cells included (the grid shows how far they can move).
+
+# %%
+out.table(calib_grid, "table2_calibration")
+print(f"used: {knobs}")
+calib_grid.sort_values("objective").head(3)
 
 # %% [markdown]
 # ## Table II analogue (one seed, the printed table beside it)
-# The world's inputs are the online accuracies and the distortion fitted to Table I's printed pair, so every
-# printed offline and OAM cell of Table II is a prediction, set beside the 5-95% interval of the sweep's
-# seeds and of the control world's.
+# The world's inputs are the online accuracies, the distortion's shape fitted to Table I's printed pair and
+# its strength fitted to Table II's offline accuracies, so every other printed offline and OAM cell of Table II
+# is a prediction, set beside the 5-95% interval of the sweep's seeds and of the control world's.
 
 # %%
 tab2, res2 = P.table2_experiment(seed, **kw2)
@@ -116,6 +138,15 @@ control2 = seed_sweep(P.table2_sweep_row, seeds, **{**kw2, **P.CONTROL_RANDOM})
 out.table(sweep2, "table2_seed_sweep")
 out.table(control2, "table2_seed_sweep_control")
 sweep2.drop(columns="seed").mean(numeric_only=True).to_frame("mean over seeds").T
+
+# %% [markdown]
+# What else was tried: a larger random distortion of every cell, on the first `n_seeds // 2` seeds, beside the
+# calibrated world's sweep (the notes of the std claims quote it).
+
+# %%
+tried = P.tried_worlds_table(range(seed, seed + max(n_seeds // 2, 2)), calibrated=sweep2, **kw2)
+out.table(tried, "table2_tried")
+tried
 
 # %% [markdown]
 # ## Real classifiers on the handwritten digits
@@ -149,7 +180,8 @@ out.table(pd.concat([fig1_sweep.assign(world="biased offline set"), fig1_control
 
 # %%
 P.add_claims(ledger, ref=ref, dist=dist, tab2=tab2, res2=res2, sweep2=sweep2, control2=control2, tabd=tabd, resd=resd,
-             sweepd=sweepd, controld=controld, fig1_sweep=fig1_sweep, fig1_control=fig1_control, n_classes=n_classes)
+             sweepd=sweepd, controld=controld, fig1_sweep=fig1_sweep, fig1_control=fig1_control, n_classes=n_classes,
+             knobs=knobs, calib_grid=calib_grid, tried=tried)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 

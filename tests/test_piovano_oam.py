@@ -204,8 +204,78 @@ def test_table1_experiment_realises_the_printed_matrices_and_is_deterministic():
 
 
 def test_std_is_the_spread_of_the_differences():
-    assert C._std_diff([0.5, 0.7, np.nan], [0.4, 0.4, 0.3]) == pytest.approx(np.std([0.1, 0.3]))
-    assert C._std_diff([0.5, 0.6], [0.4, 0.5]) == pytest.approx(0.0)  # a common shift is invisible to std
+    assert C.std_of_differences([0.5, 0.7, np.nan], [0.4, 0.4, 0.3]) == pytest.approx(np.std([0.1, 0.3]))
+    assert C.std_of_differences([0.5, 0.6], [0.4, 0.5]) == pytest.approx(0.0)  # a common shift is invisible to std
+    assert C.rms_of_differences([0.5, 0.6], [0.4, 0.5]) == pytest.approx(0.1)  # the root mean square keeps it
+    assert np.isnan(C.std_of_differences([np.nan], [0.3])) and np.isnan(C.rms_of_differences([np.nan], [0.3]))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_both_std_readings_against_a_direct_loop(seed):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 30))
+    est, online = rng.random(k), rng.random(k)
+    est[rng.random(k) < 0.2] = np.nan
+    online[rng.random(k) < 0.2] = np.nan
+    diffs = [e - o for e, o in zip(est, online) if not (np.isnan(e) or np.isnan(o))]
+    if not diffs:
+        return
+    mean = sum(diffs) / len(diffs)
+    sd = (sum((d - mean) ** 2 for d in diffs) / len(diffs)) ** 0.5
+    rms = (sum(d * d for d in diffs) / len(diffs)) ** 0.5
+    assert C.std_of_differences(est, online) == pytest.approx(sd, rel=1e-12, abs=1e-15)
+    assert C.rms_of_differences(est, online) == pytest.approx(rms, rel=1e-12)
+    assert C.rms_of_differences(est, online) ** 2 == pytest.approx(sd**2 + mean**2, rel=1e-9, abs=1e-15)
+
+
+def test_std_reading_evidence_excludes_the_rms_reading_in_table1_baseline():
+    ev = C.std_reading_evidence(REF).set_index(["table", "model"])
+    base = ev.loc[("Table I", "baseline")]
+    # Acc(IndDis) - Acc(online) = 0.488 - 0.727 = -0.239 (Table I); the least rms at the worst rounding, by hand:
+    # |e| >= 0.238, q = the printed M_BC^(l) row sums, rms >= 0.238 / sqrt(5 sum q^2) ~ 0.2245 > 0.2195
+    assert base["rms_admitted"] == "excluded" and 0.2235 < base["rms_least"] < 0.2255
+    assert (ev.loc["Table I", "sd_admitted"] == "yes").all()
+    assert ev.loc[("Table I", "candidate"), "rms_admitted"] == "not excluded"
+    assert ev.loc["Table II", "rms_admitted"].str.startswith("undecided").all()
+    # the witness meets every printed number of the row under the sd reading
+    live, _ = C.printed_matrix(REF, C.SECTION, "M_BC^(l)")
+    off, _ = C.printed_matrix(REF, C.SECTION, "M_BC^(o)")
+    q_live, q_off = live.sum(axis=1) / live.sum(), off.sum(axis=1) / off.sum()
+    p_on, p_off = C._sd_witness(q_live, q_off, 0.727, 0.510, 0.488, 0.219)
+    assert q_live @ p_on == pytest.approx(0.727) and q_off @ p_off == pytest.approx(0.510)
+    assert q_live @ p_off == pytest.approx(0.488) and np.std(p_off - p_on) == pytest.approx(0.219)
+    assert ((p_on >= 0) & (p_on <= 1) & (p_off >= 0) & (p_off <= 1)).all()
+    # and no witness under the sd reading can be asked for an impossible row (the check can fail)
+    assert C._sd_witness(q_live, q_off, 0.727, 0.510, 0.488, 5.0) is None
+
+
+def test_inddis_accuracy_error_is_the_live_share_weighted_mean_of_the_precision_differences():
+    # the identity std_reading_evidence rests on: Acc(IndDis) - Acc(online) = sum_k q_k (P_k^(o) - P_k^(l))
+    _, res, _ = T1.table1_experiment(5, ref=REF)
+    live, _ = C.printed_matrix(REF, C.SECTION, "M_BC^(l)")
+    for model, axis in (("baseline", 1), ("candidate", 0)):
+        on, ind = res["Online metrics"].model(model), res["OAM IndDis"].model(model)
+        counts = synth.apportion(live, 627).sum(axis=axis) / 627  # the live set's predicted-class shares
+        lhs = ind.accuracy - on.accuracy
+        rhs = float(np.nansum(counts * (ind.precision - on.precision)))
+        assert lhs == pytest.approx(rhs, abs=1e-12) and abs(lhs) > 0.01
+
+
+def test_table2_calibration_picks_the_least_objective_and_is_repeatable():
+    kw = dict(sigma=0.4, flatten=0.7, n_classes=6, n_live=3000, n_offline=300, seeds=(1000,),
+              grid={"error_correlation": (0.5, 0.9), "disagreement_boost": (2.0, 16.0)})
+    knobs, grid = T2.calibrate_table2_world(REF, **kw)
+    assert len(grid) == 4 and set(knobs) == {"sigma", "flatten", "error_correlation", "disagreement_boost"}
+    best = grid.loc[grid["objective"].idxmin()]
+    assert (knobs["error_correlation"], knobs["disagreement_boost"]) == (best["error_correlation"],
+                                                                         best["disagreement_boost"])
+    # the objective is the squared distance of the mean offline accuracies to Table II's printed ones
+    target = [reference.parse_printed(reference.lookup(REF, "Table II", "Offline metrics", "Acc.", panel=m))
+              for m in ("Baseline", "Candidate")]
+    assert best["objective"] == pytest.approx(sum((best[f"{m}_offline_Acc"] - t) ** 2
+                                                  for m, t in zip(C.MODELS, target)))
+    assert T2.calibrate_table2_world(REF, **kw)[1].equals(grid)
+    assert T2.override_knobs(knobs, disagreement_boost=3, error_correlation=None)["disagreement_boost"] == 3.0
 
 
 def test_releases_and_convergence_run_small():

@@ -214,12 +214,16 @@ def test_sweep_claims_test_every_cutoff_and_sit_beside_the_control():
     df0 = wallet_survey(120, rng=0)
     t2 = rw.table2(*(df0[c].to_numpy() for c in ("wallet", "m1", "m2")), n_boot=5)
     ledger = Ledger("rosset", "rosset_wallet", claims=rw.CLAIMS)
-    rw.add_claims(ledger, ref, rw.printed_consistency(ref), t2, sweep, control, tails)
+    local = pd.DataFrame([rw.fig1_local_row(s, n=120, tau="0.2845") for s in seeds])
+    rw.add_claims(ledger, ref, rw.printed_consistency(ref), t2, sweep, control, tails, fig1_local=local)
     assert ledger.unfilled() == []
     df = ledger.frame().set_index("claim_id")
     assert "every cutoff i = 1, ..., n - 1" in df.loc["rosset-fig5-all-cutoffs", "criterion"]
     assert df.loc["rosset-fig1-top-better", "control"].endswith(("mechanism off: fails", "mechanism off: passes"))
     assert "bottom 50%" in df.loc["rosset-fig1-top-better", "revised"]
+    # Fig. 1's outliers: the paper's "less than 50 percent correct pairs", beside the local-errors control
+    assert "5%" in df.loc["rosset-fig1-outliers", "revised"] and "5%" not in df.loc["rosset-fig1-outliers", "criterion"]
+    assert df.loc["rosset-fig1-outliers", "control"].endswith("mechanism off: fails")
     assert df.loc["rosset-t1-robustness", "control"] == ""
     assert df.loc["rosset-t1-robustness", "status"] in ("not tested", "differs")  # no control world: never holds
     assert df.loc["rosset-scale-rho-m1", "kind"] == "prediction" and df.loc["rosset-scale-tau-m1", "kind"] == "calibration"
@@ -266,3 +270,20 @@ def test_rec_area_over_curve_is_the_mean_absolute_residual_and_its_bound_holds()
 def test_tau_interval_covers_the_population_tau():
     cov = rm.tau_coverage(200, 300, rng=1, taus=(0.3,))
     assert abs(cov["coverage"].iloc[0] - 0.95) < 0.04
+
+
+def test_segment_reversed_ranking_keeps_every_firm_above_one_half_at_the_printed_tau():
+    rng = np.random.default_rng(3)
+    y = rng.lognormal(size=500)
+    m = rw.segment_reversed_ranking(y, "0.2845")
+    # by brute force: the tau and every firm's share of correctly ordered pairs
+    conc = np.sign(y[:, None] - y[None, :]) * np.sign(m[:, None] - m[None, :])
+    share = (conc > 0).sum(axis=1) / 499
+    tau = conc[np.triu_indices(500, 1)].mean()
+    assert abs(tau - 0.2845) < 0.002 and share.min() >= 0.5
+    assert np.sort(share) == pytest.approx(np.sort(rk.correct_pairs_curve(y, m).share))
+    # the paper's world at the same tau puts firms below one half (the claim can fail on the control only)
+    df = wallet_survey(500, rng=1000, **rw.paper_world(reference.load("rosset")))
+    assert (rk.correct_pairs_curve(df["wallet"].to_numpy(), df["m1"].to_numpy()).share < 0.5).sum() > 0
+    with pytest.raises(ValueError, match="tau"):
+        rw.segment_reversed_ranking(y, "1.5")

@@ -3,14 +3,18 @@ the offline-set generator's calibration, the seed-sweep criteria and the claims 
 
 "std" follows the paper's text (Section IV-A): "the standard deviation across
 all classes between the real values of the recall/precision and the
-estimated ones", i.e. ``std_k(est_k - online_k)`` (population std, ddof=0)
-over the classes where both values are defined.  It is blind to a shift
-common to all classes, so the accuracy error is reported beside it.
+estimated ones", read as ``std_k(est_k - online_k)`` (population std, ddof=0)
+over the classes where both values are defined (:func:`std_of_differences`),
+the reading the printed numbers support (:func:`std_reading_evidence`).  It is
+blind to a shift common to all classes, so the accuracy error is reported
+beside it, and so is the other reading, the root mean square of the same
+differences (:func:`rms_of_differences`, which keeps that shift).
 Printed numbers come from ``data/reference/piovano/``.
 """
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from contextlib import contextmanager
 from typing import NamedTuple
@@ -22,6 +26,7 @@ from .. import reference
 from ..._validation import OfflineEvalWarning, check_rng
 from ...adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
 from ..claims import Claim, Ledger
+from ..io import format_float
 from ...synth import classifiers as synth
 
 MODELS = ("baseline", "candidate")
@@ -162,10 +167,47 @@ CONTROL_T1 = {"offline_matrix": "live"}
 
 
 CONTROL_RANDOM = {"sigma": 0.0, "disagreement_boost": 1.0, "flatten": 1.0}
-def _std_diff(est, online) -> float:
-    d = np.asarray(est) - np.asarray(online)
-    d = d[np.isfinite(d)]
+
+
+def _differences(est, online) -> np.ndarray:
+    d = np.asarray(est, dtype=float) - np.asarray(online, dtype=float)
+    return d[np.isfinite(d)]
+
+
+def std_of_differences(est, online) -> float:
+    """The "std" of Tables I-II read as the spread of the per-class differences (the reading the printed numbers
+    support, :func:`std_reading_evidence`).
+
+    Notes
+    -----
+    ``sqrt(mean_k (d_k - mean_k d)^2)`` with ``d_k = est_k - online_k`` over
+    the classes where both are defined (population standard deviation,
+    ddof = 0).  A shift common to every class is invisible to it.
+
+    >>> round(std_of_differences([0.5, 0.7, float("nan")], [0.4, 0.4, 0.3]), 6)
+    0.1
+    """
+    d = _differences(est, online)
     return float(np.std(d)) if d.size else float("nan")
+
+
+def rms_of_differences(est, online) -> float:
+    """The other reading of the "std" of Tables I-II: the root mean square of the per-class differences.
+
+    Notes
+    -----
+    ``sqrt(mean_k d_k^2)`` with ``d_k = est_k - online_k`` over the classes
+    where both are defined; it keeps the bias:
+    ``rms^2 = std^2 + mean(d)^2`` (:func:`std_of_differences`).
+
+    >>> round(rms_of_differences([0.5, 0.7, float("nan")], [0.4, 0.4, 0.3]), 6)
+    0.223607
+    """
+    d = _differences(est, online)
+    return float(np.sqrt(np.mean(d * d))) if d.size else float("nan")
+
+
+_std_diff = std_of_differences  # the name the tables used before the two readings were told apart
 
 
 def evaluation_table(b_o, c_o, g_o, b_l, c_l, g_l, *, n_classes: int) -> tuple[pd.DataFrame, dict]:
@@ -187,8 +229,11 @@ def evaluation_table(b_o, c_o, g_o, b_l, c_l, g_l, *, n_classes: int) -> tuple[p
         on = res["Online metrics"].model(model)
         for setting in SETTINGS:
             r = res[setting].model(model)
-            rows.append(dict(model=model, setting=setting, Acc=r.accuracy, std_Rec=_std_diff(r.recall, on.recall),
-                             std_Prec=_std_diff(r.precision, on.precision), Acc_error=r.accuracy - on.accuracy,
+            rows.append(dict(model=model, setting=setting, Acc=r.accuracy,
+                             std_Rec=std_of_differences(r.recall, on.recall),
+                             std_Prec=std_of_differences(r.precision, on.precision),
+                             rms_Rec=rms_of_differences(r.recall, on.recall),
+                             rms_Prec=rms_of_differences(r.precision, on.precision), Acc_error=r.accuracy - on.accuracy,
                              uncovered_mass=r.uncovered_mass))
     return pd.DataFrame(rows), res
 
@@ -199,7 +244,7 @@ def sweep_row(table: pd.DataFrame, res: dict) -> dict:
     out = {}
     slug = {"Online metrics": "online", "Offline metrics": "offline", "OAM IndDis": "inddis", "OAM JointDis": "joint"}
     for (model, setting), r in t.iterrows():
-        for col in ("Acc", "std_Rec", "std_Prec"):
+        for col in ("Acc", "std_Rec", "std_Prec", "rms_Rec", "rms_Prec"):
             out[f"{model}_{slug[setting]}_{col}"] = float(r[col])
     out["uncovered_mass"] = float(t["uncovered_mass"].max())
 
@@ -211,9 +256,12 @@ def sweep_row(table: pd.DataFrame, res: dict) -> dict:
 
     out["joint_acc_beats_offline"] = both(lambda m: err(m, "OAM JointDis") < err(m, "Offline metrics"))
     out["joint_acc_beats_inddis"] = both(lambda m: err(m, "OAM JointDis") < err(m, "OAM IndDis"))
-    out["joint_stdrec_below_offline"] = both(lambda m: t.loc[(m, "OAM JointDis"), "std_Rec"] < t.loc[(m, "Offline metrics"), "std_Rec"])
-    out["joint_stdprec_below_offline"] = both(lambda m: t.loc[(m, "OAM JointDis"), "std_Prec"] < t.loc[(m, "Offline metrics"), "std_Prec"])
-    out["joint_stdrec_below_inddis"] = both(lambda m: t.loc[(m, "OAM JointDis"), "std_Rec"] < t.loc[(m, "OAM IndDis"), "std_Rec"])
+    for reading in ("std", "rms"):  # the sd reading decides; the rms reading is recorded beside it
+        tail = "" if reading == "std" else "_rms"
+        rec, prec = f"{reading}_Rec", f"{reading}_Prec"
+        out["joint_stdrec_below_offline" + tail] = both(lambda m: t.loc[(m, "OAM JointDis"), rec] < t.loc[(m, "Offline metrics"), rec])
+        out["joint_stdprec_below_offline" + tail] = both(lambda m: t.loc[(m, "OAM JointDis"), prec] < t.loc[(m, "Offline metrics"), prec])
+        out["joint_stdrec_below_inddis" + tail] = both(lambda m: t.loc[(m, "OAM JointDis"), rec] < t.loc[(m, "OAM IndDis"), rec])
     out["inddis_prec_equals_offline"] = both(lambda m: np.nanmax(np.abs(res["OAM IndDis"].model(m).precision - res["Offline metrics"].model(m).precision), initial=0.0) <= 1e-12)
     out["offline_underestimates_acc"] = both(lambda m: t.loc[(m, "Offline metrics"), "Acc_error"] < 0)
     return out
@@ -319,19 +367,27 @@ def sweep_claims(prefix: str, source: str, world: str, control: str, evidence) -
 
 
 def fill_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, control: pd.DataFrame, *, prefix: str, what: str,
-                      ref=None, source: str = "", note: str = "", main: dict | None = None) -> None:
+                      ref=None, source: str = "", note: str = "", main: dict | None = None,
+                      notes: dict | None = None) -> None:
     """Fill the :func:`sweep_claims` rows: every criterion's sweep beside its control world (``main``: the
-    main seed's outcomes, shown as illustration)."""
+    main seed's outcomes, shown as illustration; ``notes``: a further note per criterion).  A std criterion
+    is decided on the sd reading; its note gives the share of seeds under the rms reading beside it."""
     for key in SWEEP_CRITERIA:
         claim_id, outcomes = f"piovano-{prefix}-{key.replace('_', '-')}", sweep[key].to_numpy(bool)
         paper_value = _paper_outcome(ref, source, key) if ref is not None else ""
         detail = f"{what}: {SWEEP_QUOTES[key][1]}"
+        extra = [(notes or {}).get(key, "")]
+        if f"{key}_rms" in sweep and f"{key}_rms" in control:
+            extra.append(f"under the other reading of std (root mean square of the per-class differences): "
+                         f"{int(sweep[f'{key}_rms'].sum())}/{len(sweep)} seeds, control "
+                         f"{int(control[f'{key}_rms'].sum())}/{len(control)}")
+        row_note = "; ".join(x for x in (note, *extra) if x)
         if key == "inddis_prec_equals_offline":
-            ledger.check(claim_id, holds=bool(outcomes.all()), paper_value=paper_value, note=note, detail=detail,
+            ledger.check(claim_id, holds=bool(outcomes.all()), paper_value=paper_value, note=row_note, detail=detail,
                          reproduced_value=f"{int(outcomes.sum())}/{outcomes.size} seeds")
             continue
         ledger.sweep(claim_id, outcomes=outcomes, control=control[key].to_numpy(bool), paper_value=paper_value,
-                     note=note, detail=detail, main_seed="" if main is None else main[key])
+                     note=row_note, detail=detail, main_seed="" if main is None else main[key])
 
 
 def prediction_claim(prefix: str, source: str, world: str, control: str, evidence) -> Claim:
@@ -344,12 +400,24 @@ def prediction_claim(prefix: str, source: str, world: str, control: str, evidenc
                  evidence=tuple(evidence))
 
 
+def _other_reading(sweep: pd.DataFrame, column: str) -> str:
+    """The seeds' interval of the root-mean-square reading of a std cell, for the note beside the sd reading."""
+    if column not in sweep:
+        return ""
+    lo, med, hi = (format_float(float(v)) for v in np.quantile(sweep[column].to_numpy(float), [0.05, 0.5, 0.95]))
+    return (f"the other reading of 'std' (root mean square of the per-class differences, which keeps the bias): "
+            f"median {med}, 5-95% [{lo}, {hi}]; the printed numbers support the sd reading (piovano-std-reading)")
+
+
 def fill_predictions(ledger: Ledger, sweep: pd.DataFrame, control: pd.DataFrame, ref: pd.DataFrame, *, source: str,
-                     prefix: str, main: pd.DataFrame, note: str = "") -> None:
+                     prefix: str, main: pd.DataFrame, note: str = "", skip=()) -> None:
     """Every printed offline and OAM cell of Table I or II beside the seeds' 5-95% interval and the control's.
 
     Rows ``piovano-<prefix>-pred-<model>-<setting>-<metric>``; ``main`` is the main seed's table
-    (:func:`evaluation_table`), its cell shown as illustration.
+    (:func:`evaluation_table`), its cell shown as illustration.  The std cells use the sd reading
+    (:func:`std_of_differences`, the one the printed numbers support: :func:`std_reading_evidence`); the note
+    gives the seeds' interval of the other reading (:func:`rms_of_differences`) beside it.  ``skip`` names
+    ``(model, setting slug, column)`` cells that are a calibration of the world, not a prediction.
     """
     paper = paper_table(ref, source).set_index(["model", "setting"])
     main = main.set_index(["model", "setting"])
@@ -358,9 +426,113 @@ def fill_predictions(ledger: Ledger, sweep: pd.DataFrame, control: pd.DataFrame,
         for setting, short in slug.items():
             for col, printed_col, label in (("Acc", "paper_Acc", "Acc."), ("std_Rec", "paper_std_Rec", "std. Rec."),
                                             ("std_Prec", "paper_std_Prec", "std. Prec.")):
+                if (model, short, col) in skip:
+                    continue
+                other = _other_reading(sweep, f"{model}_{short}_{col.replace('std_', 'rms_')}") if col != "Acc" else ""
                 ledger.predict(f"piovano-{prefix}-pred-{model}-{short}-{col.lower().replace('_', '')}",
                                printed=paper.loc[(model, setting), printed_col],
                                values=sweep[f"{model}_{short}_{col}"].to_numpy(float),
                                control=control[f"{model}_{short}_{col}"].to_numpy(float),
-                               main_seed=float(main.loc[(model, setting), col]), note=note,
+                               main_seed=float(main.loc[(model, setting), col]),
+                               note="; ".join(x for x in (note, other) if x),
                                detail=f"{label} of the {model}, {setting}")
+
+
+# -- which reading of "std" the printed numbers support --------------------------------------------
+def _live_prediction_shares(ref: pd.DataFrame, model: str, *, pad: float = 0.0) -> list[np.ndarray]:
+    """A model's live predicted-class shares from the printed ``M_BC^(l)`` (rows B, columns C), normalised;
+    with ``pad`` > 0 every corner of the box each printed sum of 5 cells (each +- ``pad`` percent) allows."""
+    live, _ = printed_matrix(ref, SECTION, "M_BC^(l)")
+    sums = live.sum(axis=1 if model == "baseline" else 0)
+    k = sums.size
+    corners = itertools.product((-1.0, 1.0), repeat=k) if pad else [np.zeros(k)]
+    return [(sums + k * pad * np.asarray(c)) / (sums + k * pad * np.asarray(c)).sum() for c in corners]
+
+
+def _sd_witness(q_live, q_off, acc_online: float, acc_offline: float, acc_inddis: float, std: float):
+    """Per-class precisions ``(P_online, P_offline)`` in [0, 1] meeting one model's printed Table I row under the
+    sd reading, or None: ``sum q_live P_online = Acc(online)``, ``sum q_off P_offline = Acc(offline)``,
+    ``sum q_live P_offline = Acc(IndDis)`` and the population sd of ``P_offline - P_online`` equal to the printed std.
+
+    ``P_offline = c + [q_live; q_off]^T lambda`` (``c`` on a grid of 101 values) meets its two sums; the
+    difference ``d = e + std z`` with ``e = Acc(IndDis) - Acc(online)`` and ``z`` a unit-sd direction orthogonal
+    to 1 and ``q_live`` (an angle on a 1-degree grid) meets the sd and makes ``sum q_live P_online = Acc(online)``.
+    The first grid point in [0, 1] is returned (a deterministic search).
+    """
+    k = q_live.size
+    a = np.vstack([q_live, q_off])
+    basis = np.linalg.svd(np.vstack([np.ones(k), q_live]))[2][2:]  # orthonormal, orthogonal to 1 and q_live
+    e = acc_inddis - acc_online
+    for c in np.linspace(0.0, 1.0, 101):
+        lam = np.linalg.solve(a @ a.T, np.array([acc_inddis, acc_offline]) - a @ np.full(k, c))
+        p_off = c + a.T @ lam
+        if not ((p_off >= 0) & (p_off <= 1)).all():
+            continue
+        for deg in range(360):
+            t = np.deg2rad(deg)
+            z = np.cos(t) * basis[0] + np.sin(t) * basis[1] if len(basis) > 1 else basis[0]
+            z = z / np.std(z)
+            p_on = p_off - (e + std * z)
+            if ((p_on >= 0) & (p_on <= 1)).all():
+                return p_on, p_off
+    return None
+
+
+def std_reading_evidence(ref: pd.DataFrame) -> pd.DataFrame:
+    """Which reading of the "std" of Tables I-II the printed numbers admit, cell by cell.
+
+    OAM IndDis re-weights each model's items by the live over offline share of
+    its own predicted class, so each predicted class keeps its offline
+    precision (the printed std. Prec. of the IndDis and Offline rows are equal,
+    8 of 8 cells) and ``Acc(IndDis) = sum_k q_k P_k^(o)`` with ``q`` the
+    model's live predicted-class shares; as ``Acc(online) = sum_k q_k P_k^(l)``,
+
+        ``Acc(IndDis) - Acc(online) = sum_k q_k d_k``,  ``d_k = P_k^(o) - P_k^(l)``.
+
+    By Cauchy-Schwarz the root mean square of the ``d_k`` is then at least
+    ``|Acc(IndDis) - Acc(online)| / sqrt(K sum_k q_k^2)``; the sd of the
+    ``d_k`` has no such bound (a common shift is invisible to it).  Where the
+    paper prints ``q`` (Table I: the row and column sums of ``M_BC^(l)``), the
+    least root mean square is taken at the worst case of the printed rounding
+    (each accuracy +- half its last digit, each printed share +- 0.005 percent)
+    and set beside the printed std. Prec. plus half its last digit.  The sd
+    reading is shown admissible by a witness: per-class precisions in [0, 1]
+    meeting the printed online, offline and IndDis accuracies and the printed
+    std. (:func:`_sd_witness`).  Table II's live shares are not printed: there
+    the cell cannot decide.
+
+    Returns one row per table and model: the printed numbers, ``rms_least``,
+    ``rms_admitted`` (``excluded`` when the printed std. is below the least
+    root mean square), ``sd_admitted`` and the witness.
+    """
+    rows = []
+    off, _ = printed_matrix(ref, SECTION, "M_BC^(o)")
+    for source in ("Table I", "Table II"):
+        p = paper_table(ref, source).set_index(["model", "setting"])
+        for model in MODELS:
+            txt = {s: p.loc[(model, s)] for s in ("Online metrics", "Offline metrics", "OAM IndDis")}
+            acc = {s: reference.parse_printed(v["paper_Acc"]) for s, v in txt.items()}
+            std_txt = txt["OAM IndDis"]["paper_std_Prec"]
+            half = 0.5 * 10.0 ** -reference.printed_decimals(std_txt)
+            row = dict(table=source, model=model, acc_online=txt["Online metrics"]["paper_Acc"],
+                       acc_offline=txt["Offline metrics"]["paper_Acc"], acc_inddis=txt["OAM IndDis"]["paper_Acc"],
+                       std_prec_inddis=std_txt, std_prec_offline=txt["Offline metrics"]["paper_std_Prec"],
+                       rms_least=np.nan, rms_admitted="undecided: live shares not printed",
+                       sd_admitted="undecided: live shares not printed", witness_p_online="", witness_p_offline="")
+            if source == "Table I":
+                acc_half = sum(0.5 * 10.0 ** -reference.printed_decimals(txt[s]["paper_Acc"])
+                               for s in ("Online metrics", "OAM IndDis"))
+                e_least = max(abs(acc["OAM IndDis"] - acc["Online metrics"]) - acc_half, 0.0)
+                k = off.shape[0]
+                least = min(e_least / np.sqrt(k * float(np.sum(q * q)))
+                            for q in _live_prediction_shares(ref, model, pad=0.005))
+                q_live = _live_prediction_shares(ref, model)[0]
+                q_off = off.sum(axis=1 if model == "baseline" else 0) / off.sum()
+                wit = _sd_witness(q_live, q_off, acc["Online metrics"], acc["Offline metrics"], acc["OAM IndDis"],
+                                  reference.parse_printed(std_txt))
+                row.update(rms_least=least, rms_admitted="not excluded" if least <= reference.parse_printed(std_txt) + half
+                           else "excluded", sd_admitted="yes" if wit is not None else "no witness found",
+                           witness_p_online="" if wit is None else " ".join(f"{v:.3f}" for v in wit[0]),
+                           witness_p_offline="" if wit is None else " ".join(f"{v:.3f}" for v in wit[1]))
+            rows.append(row)
+    return pd.DataFrame(rows)
