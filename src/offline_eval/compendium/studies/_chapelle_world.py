@@ -429,7 +429,10 @@ SWEEP_WHY = {
         "the value-weighted squared error (the EU's beta -> 0 limit) already tracks the profit nearly as well as "
         "any EU: the EU at the main run's beta and the weighted MSE are close and their order turns on the seed; "
         "the paper's best law is narrow (beta c = 10, chapelle-best-beta-dimensionless), which says that in its "
-        "market the density of the competing bid changed much over a bid's error, which this world does not have"),
+        "market the density of the competing bid changed much over a bid's error, which this world does not have; "
+        "tried: the earlier, uncalibrated price level (median logged cost 0.6 CPM), where the EU led but the "
+        "weighted MSE lost to the MSE; what would settle it is the paper's win rate or the spread of the competing "
+        "bids around its bids, which it does not print"),
     "paper_order_r": (
         "without A/B noise, {rexp}; the order needs the EU above the weighted MSE, the weighted MSE above the MSE "
         "and the MSE above the utility in the same seed: a seed fails the order when any one of the three "
