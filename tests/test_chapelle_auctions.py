@@ -566,6 +566,14 @@ def test_table1_predictions_compare_with_the_sweep_interval():
     dh = hit.frame().set_index("claim_id")
     assert dh.loc["chapelle-best-beta", "status"] == "within-tolerance"
     assert dh.loc["chapelle-best-beta-dimensionless", "status"] == "within-tolerance"
+    # with the sweep's signal-noise columns, a Table 1 row that differs says how much noise the A/B test left
+    diag = sweep.assign(signal_share=0.99, rexp_mse=0.7, rexp_wmse=0.8, rexp_utility=0.1, rexp_eu_10=0.9)
+    why = Ledger("chapelle", "t", claims=ch.CLAIMS)
+    ch.add_predictions(why, diag, costs, corr, 10.0, 1e-3, ref)
+    dw = why.frame().set_index("claim_id")
+    assert "median signal share of the online variance is 0.990" in dw.loc["chapelle-t1-mse-tau", "note"]
+    assert "MSE 0.700, weighted MSE 0.800, utility 0.100, EU 0.900" in dw.loc["chapelle-t1-mse-tau", "note"]
+    assert "signal share" not in dw.loc["chapelle-t1-mse-r", "note"]  # within tolerance: no reason needed
     assert "main seed: 0.3" in df.loc["chapelle-t1-mse-r", "reproduced_value"]
 
 
