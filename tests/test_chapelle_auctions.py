@@ -276,7 +276,7 @@ def test_sweep_claims_read_the_paper_and_judge_beside_the_control():
     value_control = sweep.copy()
     value_control["wmse_beats_mse_r"] = False  # the value control: the weighted MSE's lead is gone
     ledger = Ledger("chapelle", "t", claims=ch.CLAIMS)
-    ch.add_sweep_claims(ledger, sweep, {"exploration": control, "value_errors": sweep}, beta_star=10.0, ref=ref)
+    ch.add_sweep_claims(ledger, sweep, {"exploration": control, "equal_values": sweep}, beta_star=10.0, ref=ref)
     df = ledger.frame().set_index("claim_id")
     assert df.loc["chapelle-table1-eu-best-r", "status"] == "holds"
     # a criterion the control world passes as well does not discriminate
@@ -284,13 +284,13 @@ def test_sweep_claims_read_the_paper_and_judge_beside_the_control():
     assert df.loc["chapelle-table1-utility-worst", "status"] == "not tested"
     # each claim is judged beside the control of its own mechanism
     ledger2 = Ledger("chapelle", "t", claims=ch.CLAIMS)
-    ch.add_sweep_claims(ledger2, sweep, {"exploration": sweep, "value_errors": value_control}, beta_star=10.0, ref=ref)
+    ch.add_sweep_claims(ledger2, sweep, {"exploration": sweep, "equal_values": value_control}, beta_star=10.0, ref=ref)
     df2 = ledger2.frame().set_index("claim_id")
     assert df2.loc["chapelle-table1-wmse-gt-mse", "status"] == "holds"
     assert df2.loc["chapelle-table1-eu-best-r", "status"] == "not tested"
     # a sweep that fails differs, whatever its control
     ledger3 = Ledger("chapelle", "t", claims=ch.CLAIMS)
-    ch.add_sweep_claims(ledger3, _sweep_frame(value=False), {"exploration": control, "value_errors": value_control},
+    ch.add_sweep_claims(ledger3, _sweep_frame(value=False), {"exploration": control, "equal_values": value_control},
                         beta_star=10.0, ref=ref)
     assert (ledger3.frame()["status"] == "differs").all()
     t1 = ch.paper_table1(ref)
@@ -340,9 +340,9 @@ def test_formula_table_checks_the_papers_equations(world):
     assert df.loc["chapelle-eu-closed-form", "status"] == "erratum"
     assert (df.drop(index=["chapelle-eu-closed-form", "chapelle-variance-example"])["status"] == "holds").all()
     assert (df.drop(index="chapelle-variance-example")["kind"] == "formula").all()
-    # the ambiguous reading: exact under beta on costs in CPM units, and not an erratum
+    # exact under beta on costs in CPM units, the reading that settles the units of the best-beta rows
     assert df.loc["chapelle-variance-example", "status"] == "exact"
-    assert "not an erratum" in df.loc["chapelle-variance-example", "note"]
+    assert "beta is in inverse CPM dollars" in df.loc["chapelle-variance-example", "note"]
 
 
 def test_the_calibration_property_is_a_maximum_at_the_truth():
@@ -535,7 +535,7 @@ def test_table1_predictions_compare_with_the_sweep_interval():
     ref = reference.load("chapelle")
     n = 20
     sweep = pd.DataFrame({f"{c}_{m}": np.linspace(0.2, 0.5, n) for c in ("r", "tau")
-                          for m in ("mse", "wmse", "utility", "eu_10")} | {"best_beta": np.r_[[1e3] * 10, [1e4] * 10]})
+                          for m in ("mse", "wmse", "utility", "eu_10")} | {"best_beta": np.r_[[1e2] * 10, [1e3] * 10]})
     costs = pd.DataFrame({"beta_c": np.linspace(0.5, 0.7, n)})
     corr = pd.DataFrame({"metric": list(ch.BASELINES) + [ch.eu_column(10.0)], "pearson_r": [0.3] * 4,
                          "kendall_tau": [0.2] * 4})
@@ -550,9 +550,30 @@ def test_table1_predictions_compare_with_the_sweep_interval():
     # 0.234 and 0.243 lie inside, but the interval (0.27 wide) is wider than them: not tested
     assert df.loc["chapelle-t1-weighted-mse-tau", "status"] == "not tested"
     assert df.loc["chapelle-t1-utility-r", "status"] == "not tested"
+    # the seeds' best beta, 100-1000 per dollar per impression, is 0.1-1 per CPM dollar: below the printed 10
     assert df.loc["chapelle-best-beta", "status"] == "differs"
+    assert df.loc["chapelle-best-beta", "paper_value"] == "10"
+    assert "median 0.55, 5-95% [0.1, 1]" in df.loc["chapelle-best-beta", "reproduced_value"]
+    # beta c is 10 x 1 CPM = 10 in the paper's units (not 10 x 10^-3 = 0.01)
+    assert df.loc["chapelle-best-beta-dimensionless", "paper_value"] == "10"
     assert df.loc["chapelle-best-beta-dimensionless", "status"] == "differs"
     assert (df["kind"] == "prediction").all() and len(df) == 10
+    # a world whose best beta is 1e4 per dollar per impression (10 per CPM dollar) and whose beta c is about 10
+    # reproduces both printed values
+    hit = Ledger("chapelle", "t", claims=ch.CLAIMS)
+    ch.add_predictions(hit, sweep.assign(best_beta=np.r_[[1e4] * 18, [1e3, 3e3]]),
+                       pd.DataFrame({"beta_c": np.linspace(8.0, 12.0, n)}), corr, 10.0, 1e-3, ref)
+    dh = hit.frame().set_index("claim_id")
+    assert dh.loc["chapelle-best-beta", "status"] == "within-tolerance"
+    assert dh.loc["chapelle-best-beta-dimensionless", "status"] == "within-tolerance"
+    # with the sweep's signal-noise columns, a Table 1 row that differs says how much noise the A/B test left
+    diag = sweep.assign(signal_share=0.99, rexp_mse=0.7, rexp_wmse=0.8, rexp_utility=0.1, rexp_eu_10=0.9)
+    why = Ledger("chapelle", "t", claims=ch.CLAIMS)
+    ch.add_predictions(why, diag, costs, corr, 10.0, 1e-3, ref)
+    dw = why.frame().set_index("claim_id")
+    assert "median signal share of the online variance is 0.990" in dw.loc["chapelle-t1-mse-tau", "note"]
+    assert "MSE 0.700, weighted MSE 0.800, utility 0.100, EU 0.900" in dw.loc["chapelle-t1-mse-tau", "note"]
+    assert "signal share" not in dw.loc["chapelle-t1-mse-r", "note"]  # within tolerance: no reason needed
     assert "main seed: 0.3" in df.loc["chapelle-t1-mse-r", "reproduced_value"]
 
 
@@ -563,7 +584,8 @@ def test_sweep_why_quotes_the_noise_free_medians_and_is_added_only_when_the_clai
     sweep = pd.DataFrame(rows)
     text = ch.sweep_why(sweep, "wmse_beats_mse_r", 10.0)
     assert "median r with the expected A/B difference is mse 0.500, wmse 0.200, utility 0.800, eu_10 0.900" in text
-    assert ch.sweep_why(sweep, "paper_order_r", 10.0) == ch.sweep_why(sweep, "utility_worst_r", 10.0)
+    assert "eq. 2's premise" in ch.sweep_why(sweep, "utility_worst_r", 10.0)
+    assert "any one of the three comparisons" in ch.sweep_why(sweep, "paper_order_r", 10.0)
     from offline_eval.compendium import reference
 
     ref = reference.load("chapelle")
@@ -576,3 +598,54 @@ def test_sweep_why_quotes_the_noise_free_medians_and_is_added_only_when_the_clai
         ch.add_sweep_claims(led, full, {c: control for c in ch.CONTROLS}, beta_star=10.0, ref=ref)
         note = led.frame().set_index("claim_id").loc["chapelle-table1-wmse-gt-mse", "note"]
         assert ("the v^2 weight" in note) == fails
+
+
+def test_units_of_beta_are_per_cpm_dollar_the_reading_that_gives_the_printed_variance():
+    # Section 3: "for a cost c = 10^-3 the variance is about 0.1"; footnote 2: costs per thousand impressions.
+    # (beta c + 1) / beta^2 at beta = 10: c = 1 CPM gives 11/100 = 0.11; c = 10^-3 dollar gives 1.01/100 = 0.0101
+    v = ch.variance_example(1e-3, 10.0).set_index("reading")["value"]
+    assert v["beta on costs in CPM units: variance"] == pytest.approx(0.11, rel=1e-12)
+    assert v["beta on costs in dollars per impression: variance"] == pytest.approx(0.0101, rel=1e-12)
+    assert round(v["beta on costs in CPM units: variance"], 1) == 0.1  # the printed value, at its precision
+    assert round(v["beta on costs in dollars per impression: variance"], 1) != 0.1
+    assert ch.IMPRESSIONS_PER_MILLE == 1000.0
+    # beta c does not depend on the unit: 10 per CPM dollar x 1 CPM = 1e4 per dollar per impression x 1e-3 dollar
+    assert 10.0 * (1e-3 * ch.IMPRESSIONS_PER_MILLE) == pytest.approx(1e4 * 1e-3)
+
+
+def test_candidate_above_production_reorders_the_same_draws():
+    kw = dict(n_networks=30, n_log=200, n_ab=200, rng=5)
+    free = simulate_rtb(**kw).networks
+    above = simulate_rtb(bias_order="candidate_above", **kw).networks
+    assert (above["bias_b"] >= above["bias_a"]).all()
+    lo, hi = np.minimum(free["bias_a"], free["bias_b"]), np.maximum(free["bias_a"], free["bias_b"])
+    np.testing.assert_array_equal(above["bias_a"], lo)
+    np.testing.assert_array_equal(above["bias_b"], hi)
+    other = [c for c in free.columns if c not in ("bias_a", "bias_b")]
+    pd.testing.assert_frame_equal(above[other], free[other])
+    assert (free["bias_b"] < free["bias_a"]).any()  # independent draws: either order
+    with pytest.raises(ValueError, match="bias_order"):
+        simulate_rtb(bias_order="above", **kw)
+
+
+def test_won_only_utility_misses_the_candidates_overprediction():
+    # eq. (2): with B above A on every row the utility difference on A's won-only logs is exactly zero
+    w = simulate_rtb(n_networks=3, n_log=3000, n_ab=200, bias_order="candidate_above", noise=(0.0, 0.0), value_bias_sd=0.0,
+                     rng=4)
+    off = ch.offline_differences(w, [10.0], "expected")
+    assert (off["Utility"] == 0).all()
+    assert (off["MSE"] != 0).all()
+
+
+def test_price_level_calibration_reaches_the_target_cost():
+    gen = np.random.default_rng(12)
+    kw = dict(n_networks=4, n_log=3000)
+    price, table = ch.calibrate_price_level(1e-3, rng=gen, **kw)
+    again = simulate_rtb(price_median=price, n_ab=2, rng=np.random.default_rng(12), **kw)
+    assert ch.typical_cost(again) == pytest.approx(1e-3, rel=5e-3)
+    assert table["median_logged_cost"].iloc[0] == ch.typical_cost(again)
+    assert round(np.log10(price), 3) == pytest.approx(np.log10(price), abs=1e-12)
+    # the generator is copied, not consumed: the same world can be drawn from it afterwards
+    assert gen.bit_generator.state == np.random.default_rng(12).bit_generator.state
+    with pytest.raises(TypeError, match="rng"):
+        ch.calibrate_price_level(1e-3, rng=12, **kw)

@@ -27,7 +27,12 @@ replaced by draws):
   standardised log value ``w``: advertisers of different values are
   mis-predicted differently) and a noise level
   ``noise_{m,k} ~ U(noise_low, noise_high)``, all drawn per network, so which
-  model is better differs from network to network.  A bidder bids ``p_m v``
+  model is better differs from network to network.  With
+  ``bias_order="candidate_above"`` the two calibration errors of each network
+  are drawn as before and the larger is given to the candidate B: B predicts
+  above the production model A on every network (up to the per-request
+  noise), the premise of the paper's eq. (2), "if p >= p-bar ... the utility
+  is the same for p and p-bar" (Section 2.2).  A bidder bids ``p_m v``
   and wins when ``p_m v > c``, paying ``c``.
 * **Offline logs.**  By default (``log_arms="a"``) the logs are the auctions
   won by the production bidder A: ``n_log`` bid requests per network, and
@@ -76,7 +81,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .._validation import InputTypeError, check_bool, check_int, check_real, check_rng, check_work
+from .._validation import InputTypeError, check_bool, check_choice, check_int, check_real, check_rng, check_work
 
 __all__ = ["RTBWorld", "expected_ab", "resize_ab", "simulate_rtb", "without_exploration"]
 
@@ -253,6 +258,7 @@ def simulate_rtb(
     bias_sd: float = 0.3,
     value_bias_sd: float = 0.3,
     noise: tuple[float, float] = (0.1, 0.6),
+    bias_order: str = "independent",
     log_arms: str = "a",
     exploration: bool = False,
     ab_impressions: float | None = 30e6,
@@ -306,6 +312,13 @@ def simulate_rtb(
         errors; 0 makes the errors independent of the value).
     noise : (float, float), default (0.1, 0.6)
         Range of each model's per-network logit noise level (uniform).
+    bias_order : {"independent", "candidate_above"}, default "independent"
+        ``"independent"``: each model's calibration error as drawn.
+        ``"candidate_above"``: the same two draws per network, the larger
+        given to the candidate B and the smaller to the production model A,
+        so that B over-predicts relative to A on every network (the premise
+        ``p >= p-bar`` of eq. 2, under which won-only logs cannot penalise
+        the candidate's over-prediction).  The draws are the same either way.
     log_arms : {"a", "ab"}, default "a"
         Arms whose won auctions are logged: the production bidder A only (the
         paper's Section 2.2) or both arms of the A/B test.
@@ -343,7 +356,7 @@ def simulate_rtb(
         price_median=price_median, price_spread=price_spread, price_sigma=tuple(price_sigma),
         price_corr=price_corr, value_ctr_elasticity=value_ctr_elasticity,
         price_bid_elasticity=price_bid_elasticity, bias_sd=bias_sd, value_bias_sd=value_bias_sd, noise=tuple(noise),
-        log_arms=log_arms, exploration=exploration, ab_impressions=ab_impressions,
+        bias_order=bias_order, log_arms=log_arms, exploration=exploration, ab_impressions=ab_impressions,
     )
     for name in ("n_networks", "n_log", "n_ab"):
         check_int(params[name], name, low=2)
@@ -361,6 +374,7 @@ def simulate_rtb(
             raise ValueError(f"`{name}` must be a range (low, high) with 0 <= low <= high; got {params[name]!r}")
     if not -1 < price_corr < 1:
         raise ValueError(f"`price_corr` must lie in (-1, 1); got {price_corr!r}")
+    check_choice(bias_order, "bias_order", ("independent", "candidate_above"))
     if log_arms not in ("ab", "a"):
         raise ValueError(f"`log_arms` must be 'ab' or 'a'; got {log_arms!r}")
     check_bool(exploration, "exploration")
@@ -384,6 +398,10 @@ def simulate_rtb(
     )
     networks["value_bias_a"] = value_bias_sd * gen.standard_normal(n_networks)
     networks["value_bias_b"] = value_bias_sd * gen.standard_normal(n_networks)
+    if bias_order == "candidate_above":
+        lo = np.minimum(networks["bias_a"], networks["bias_b"])
+        networks["bias_b"] = np.maximum(networks["bias_a"], networks["bias_b"])
+        networks["bias_a"] = lo
     networks["ctr"] = networks["ctr"].clip(upper=0.5)
     rel_ctr = networks["ctr"] / ctr_median
     networks["value"] *= rel_ctr ** (-value_ctr_elasticity)
