@@ -317,6 +317,23 @@ def test_two_knob_calibration_uses_the_offline_deltas_of_the_runs_logs():
         yi_auction.calibrate_models(5, 0.0, 0.2, noise_grid=ng, shift_grid=sg, **kw)
 
 
+def test_offline_accepted_worlds_keeps_the_best_point_per_over_estimation_within_tolerance():
+    trace = pd.DataFrame({"stage": [1, 1, 1, 1, 1, 2], "noise_sd": [0.6, 0.8, 0.6, 0.8, 0.6, 0.7],
+                          "low_shift": [0.0, 0.0, 2.0, 2.0, 4.0, 1.0],
+                          "auc_delta": [0.05, 0.06, 0.2, 0.055, 0.05, 0.05],
+                          "rig_delta": [0.25, 0.2, 0.2, 0.19, 0.5, 0.2], "auc_all_delta": 0.0, "miss": np.nan})
+    kw = dict(n_queries=150, n_log=5000, n_ab=4000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)
+        acc = yi_auction.offline_accepted_worlds(3, trace, 0.06, 0.2, **kw)
+        # shift 0: both points within 50%, the smaller miss (noise 0.8) kept; shift 2: only noise 0.8 within;
+        # shift 4: RIG 0.5 outside; stage 2 ignored
+        assert acc[["noise_sd", "low_shift"]].values.tolist() == [[0.8, 0.0], [0.8, 2.0]]
+        exp = yi_auction.run(3, alphas=(1.0,), mainline_quantiles=(0.6,), model_1={"noise_sd": 0.8},
+                             model_2={**yi_auction.MODEL_2, "low_shift": 2.0}, **kw)
+    assert acc["online_cy_delta"].iloc[1] == exp.online_base.cy_delta
+
+
 def test_history_threshold_comes_from_the_runs_own_logs(exp):
     kw = {k: SMALL[k] for k in ("n_queries", "n_log")}
     table = yi_auction.cross_validate_history(0, grid=(1, 5, 50), **kw)
