@@ -234,8 +234,9 @@ def test_magnitudes_are_predictions_and_the_fitted_targets_calibrations():
     # Table 5: calibrated on the offline deltas only, the online deltas predicted
     assert kinds["yi-T5-cy-size"] == kinds["yi-T5-mlcy-size"] == kinds["yi-T6b-*-size"] == "prediction"
     assert kinds["yi-T5-rig-size"] == kinds["yi-T5-auc-size"] == "calibration"
+    assert kinds["yi-T6b-rig-size"] == "calibration"  # the Table 6 world's one knob
     revised = {c.id: c.revised for c in yi_auction.CLAIMS}
-    for cid in ("yi-T5-cy-size", "yi-T5-mlcy-size", "yi-T5-auc-size", "yi-F34-sweep", "yi-F3-sweep",
+    for cid in ("yi-T5-cy-size", "yi-T5-mlcy-size", "yi-T5-auc-size", "yi-F34-sweep", "yi-F3-sweep", "yi-T6b-rig-size",
                 "yi-T6-auc-rig-disagree-sweep", "yi-T6b-auc-rig-disagree-sweep"):
         assert revised[cid], cid
     # every claim on a synthetic world declares a control world, but those of the simulator's accuracy
@@ -332,6 +333,26 @@ def test_offline_accepted_worlds_keeps_the_best_point_per_over_estimation_within
         exp = yi_auction.run(3, alphas=(1.0,), mainline_quantiles=(0.6,), model_1={"noise_sd": 0.8},
                              model_2={**yi_auction.MODEL_2, "low_shift": 2.0}, **kw)
     assert acc["online_cy_delta"].iloc[1] == exp.online_base.cy_delta
+
+
+def test_table6_calibration_crosses_the_rig_target_on_the_runs_logs():
+    kw = dict(n_queries=200, n_log=10_000, baseline_quantile=0.6)
+    grid = (3.0, 4.0, 5.0, 6.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)
+        mis, trace = yi_auction.calibrate_table6(5, 0.3, shift_grid=grid, **kw)
+        assert list(trace.columns) == ["low_shift", "auc_delta", "rig_delta"] and len(trace) == len(grid)
+        # each grid point is the offline delta of the Table 6 run with that baseline (the same draws)
+        exp = yi_auction.run(5, n_ab=2000, alphas=(1.0,), mainline_quantiles=(0.6,), models="table6",
+                             miscalibration=dict(low_ctr=0.004, low_shift=4.0, width=1.0), **kw)
+    assert exp.offline["rig_delta"] == trace.set_index("low_shift").loc[4.0, "rig_delta"]
+    # the fit interpolates the first bracketing pair of grid points
+    d = trace["rig_delta"].to_numpy() - 0.3
+    i = int(np.flatnonzero(np.sign(d[:-1]) != np.sign(d[1:]))[0])
+    assert grid[i] <= mis["low_shift"] <= grid[i + 1] and mis["width"] == mis["low_shift"] / 4
+    assert mis["low_shift"] == round(mis["low_shift"], 2) and mis["low_ctr"] == 0.004
+    with pytest.raises(ValueError, match="never cross"):
+        yi_auction.calibrate_table6(5, 1e6, shift_grid=(3.0, 4.0), **kw)
 
 
 def test_history_threshold_comes_from_the_runs_own_logs(exp):

@@ -3,7 +3,8 @@
 :func:`calibrate_models` fits model-1's log-odds noise and model-2's low-range
 over-estimation to Table 5's offline AUC and RIG deltas; :func:`offline_accepted_worlds`
 measures how loosely that pair pins the online deltas down; :func:`calibrate_model_1`
-is the earlier one-knob fit (model-1's noise to the RIG delta alone).
+is the earlier one-knob fit (model-1's noise to the RIG delta alone); :func:`calibrate_table6` fits the
+Table 6 baseline's over-estimation to Table 6's offline RIG delta.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import pandas as pd
 from ...synth import sponsored as sp
 from ._yi_auction import MISCALIBRATION, MODEL_1, MODEL_2, _logs, _offline, _seeded_world, run
 
-__all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "calibrate_model_1", "calibrate_models",
-           "offline_accepted_worlds"]
+__all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
+           "calibrate_table6", "offline_accepted_worlds"]
 
 
 #: Table 5's calibration: model-1's log-odds noise (the baseline's quality,
@@ -234,3 +235,66 @@ def offline_accepted_worlds(seed, calibration: pd.DataFrame, target_auc_delta: f
                          online_cy_delta=exp.online_base.cy_delta, online_ml_cy_delta=exp.online_base.ml_cy_delta))
     return pd.DataFrame(rows, columns=["noise_sd", "low_shift", "auc_delta", "rig_delta", "online_cy_delta",
                                        "online_ml_cy_delta"])
+
+
+#: The Table 6 baseline's over-estimation (log-odds, switch width = shift / 4) over which its offline RIG
+#: delta is measured (:func:`calibrate_table6`).
+T6_SHIFT_GRID = tuple(np.round(np.arange(3.0, 6.0 + 1e-9, 0.05), 2))
+
+
+def calibrate_table6(seed, target_rig_delta: float, *, n_queries=2000, n_log=100_000, baseline_quantile=0.6,
+                     model=MODEL_1, low_ctr=MISCALIBRATION["low_ctr"], shift_grid=T6_SHIFT_GRID, world_kwargs=None):
+    """Fit the Table 6 baseline's low-range over-estimation to Table 6's printed offline RIG delta.
+
+    The Table 6 pair (:func:`run` with ``models="table6"``): the new model is
+    ``distorted_pclick(ctr, **model)``, the baseline that serves the logs the
+    same predictions over-estimated below ``low_ctr`` by up to ``shift``
+    log-odds (switch width ``shift / 4``, the narrowest that keeps their
+    order).  For every shift of ``shift_grid`` the seed's page views are
+    served by that baseline and the new model's relative offline RIG delta is
+    measured on those logs; the fit is the first crossing of the target in
+    the grid's order, linearly interpolated between the two bracketing grid
+    points and rounded to 2 decimals.  Only an offline delta enters.
+
+    Parameters
+    ----------
+    seed : int
+    target_rig_delta : float
+        The printed relative RIG delta, as a fraction (yi Table 6: 0.78).
+    n_queries, n_log, baseline_quantile, world_kwargs
+        As in :func:`run`.
+    model : dict
+        The new model's parameters.
+    low_ctr : float
+        Centre of the over-estimated range.
+    shift_grid : sequence of float
+        Increasing over-estimations, at least 2.
+
+    Returns
+    -------
+    miscalibration : dict
+        ``low_ctr, low_shift, width`` for :func:`run`.
+    trace : DataFrame
+        ``low_shift, auc_delta, rig_delta`` per grid point.
+    """
+    grid = np.asarray(shift_grid, dtype=float)
+    if grid.ndim != 1 or grid.size < 2 or not np.all(np.diff(grid) > 0) or grid[0] <= 0:
+        raise ValueError("`shift_grid` must be an increasing sequence of at least 2 positive values")
+    world, r_models, r_log, _, _ = _seeded_world(seed, n_queries, world_kwargs)
+    rows = []
+    for shift in grid:
+        mis = dict(low_ctr=float(low_ctr), low_shift=float(shift), width=float(shift) / 4)
+        p1, p2, _, _, logged, log = _logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
+                                          baseline_quantile=baseline_quantile, models="table6", model_1=model,
+                                          model_2=MODEL_2, miscalibration=mis)
+        off = _offline(p1, p2, logged, log, world.n_mainline)[3]
+        rows.append(dict(low_shift=float(shift), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"]))
+    trace = pd.DataFrame(rows)
+    d = np.round(trace["rig_delta"].to_numpy(float) - target_rig_delta, 9)
+    cross = np.flatnonzero((d[:-1] <= 0) & (d[1:] > 0) | (d[:-1] >= 0) & (d[1:] < 0))
+    if cross.size == 0:
+        raise ValueError(f"the RIG deltas over `shift_grid` never cross `target_rig_delta` = {target_rig_delta!r}")
+    i = int(cross[0])
+    shift = grid[i] + (grid[i + 1] - grid[i]) * (0 - d[i]) / (d[i + 1] - d[i]) if d[i + 1] != d[i] else grid[i]
+    shift = round(float(shift), 2)
+    return dict(low_ctr=float(low_ctr), low_shift=shift, width=shift / 4), trace

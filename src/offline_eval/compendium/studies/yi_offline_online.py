@@ -32,12 +32,12 @@ from ._yi_auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CON
                           MISCALIBRATION, MODEL_1, MODEL_2, Experiment, offline_online_pairs, agrees, breakdown,
                           control_why, cross_validate_history, fig3_figure, fig4_figure, low_high_gap, per_seed,
                           per_seed_table6, printed_tables, run, table5, table6, table6_outcomes)
-from ._yi_calibration import (CALIBRATION_GRID, NOISE_GRID, SHIFT_GRID, calibrate_model_1, calibrate_models,
-                              offline_accepted_worlds)
+from ._yi_calibration import (CALIBRATION_GRID, NOISE_GRID, SHIFT_GRID, T6_SHIFT_GRID, calibrate_model_1,
+                              calibrate_models, calibrate_table6, offline_accepted_worlds)
 
 __all__ = [
     "AGREEMENT", "CALIBRATION_GRID", "CLAIMS", "CONTROL_MISCALIBRATION", "CONTROL_MODEL_2", "F3_THRESHOLD",
-    "MISCALIBRATION", "MODEL_1", "MODEL_2", "NOISE_GRID", "SHIFT_GRID", "Experiment", "add_claims", "agrees",
+    "MISCALIBRATION", "MODEL_1", "MODEL_2", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_table6", "Experiment", "add_claims", "agrees",
     "breakdown", "calibrate_model_1", "calibrate_models", "calibration_note", "control_why", "offline_accepted_worlds", "cross_validate_history", "fig3_figure", "fig4_figure", "formula_table", "low_high_gap",
     "per_seed", "per_seed_table6", "printed_tables", "run", "table5", "table6", "table6_outcomes",
 ]
@@ -136,10 +136,18 @@ CLAIMS = declare(
     Claim("yi-T6b-offline-shape-sweep", "Table 6", "model-2 metrics, offline AUC and RIG (AUC barely moves while RIG "
           "rises a lot)", "claim", "|AUC delta| < 1% and RIG delta > 10 x |AUC delta|", world=_W6,
           control=_C6, evidence=_EV6B),
+    Claim("yi-T6b-rig-size", "Table 6", "model-2 metrics: offline RIG (the printed relative delta)", "calibration",
+          "the Table 6 baseline's low-range over-estimation was fitted to this delta, the only knob fitted in the "
+          "Table 6 world (calibrate_table6): main seed, |ours - paper| <= 50% of the printed value", world=_W6,
+          evidence=("yi/table6.csv", "yi/table6_calibration.csv"),
+          revised="a prediction, the over-estimation reused from Table 5's model-2 (4 log-odds, itself picked by hand "
+                  "toward Table 5's online loss): median +9.1%, 5-95% [4.5, 15.2] over 20 seeds, differs"),
     Claim("yi-T6b-*-size", "Table 6",
-          "model-2 metrics: offline AUC, RIG; simulated CY, Mainline CY; online CY, Mainline CY (the printed "
-          "relative deltas)", "prediction", "the seeds' relative delta (%) of the Table 6 world at its best simulated operating "
-          "point (nothing in it was tuned toward these cells)", world=_W6, control=_C6, evidence=_EV6B),
+          "model-2 metrics: offline AUC; simulated CY, Mainline CY; online CY, Mainline CY (the printed "
+          "relative deltas)", "prediction", "the seeds' relative delta (%) of the Table 6 world at its best simulated "
+          "operating point (its one knob fitted to the offline RIG delta, nothing toward these cells)", world=_W6,
+          control=_C6, evidence=_EV6B + ("yi/table6_calibration.csv",),
+          revised="the same, the world's over-estimation reused from Table 5's model-2 (4 log-odds)"),
     # -- Sections 4.1, 4.6 and 7: which metrics are reliable ----------------------------------------------------
     Claim("yi-S7-simulated-reliable", "Section 7",
           "Simulated metrics are one of the most reliable metrics in predicting online performance of click "
@@ -286,8 +294,12 @@ def _add_table6(ledger, ref, exp, sweep, control) -> None:
                      "point in the sweep undoes (the Table 6 model's rows are yi-T6b-*)")
 
 
-def _add_table6_model(ledger, ref, exp6, sweep6, control6) -> None:
+def _add_table6_model(ledger, ref, exp6, sweep6, control6, t6_miscalibration) -> None:
     _, t6 = printed_tables(ref)
+    ledger.calibration("yi-T6b-rig-size", printed=t6["offline RIG"], value=100 * exp6.offline["rig_delta"], rtol=0.5,
+                       note=f"the Table 6 baseline's over-estimation, {t6_miscalibration['low_shift']:g} log-odds "
+                            f"(switch width {t6_miscalibration['width']:g}), fitted on the main seed's logs; the fitted "
+                            "knob's target, not evidence")
     o6, obest6 = table6_outcomes(exp6), exp6.online_best
     pairs = "; ".join(f"{k} {100 * a:+.1f}% vs {100 * b:+.1f}%" for k, (a, b) in offline_online_pairs(exp6).items())
     ledger.sweep("yi-T6b-sim-agrees-sweep", outcomes=sweep6["t6_sim_agrees"], main_seed=pairs,
@@ -312,14 +324,15 @@ def _add_table6_model(ledger, ref, exp6, sweep6, control6) -> None:
                  control=control6["t6_offline_shape"], paper_value=f"AUC {t6['offline AUC']}, RIG {t6['offline RIG']}",
                  main_seed=f"AUC {100 * o6['auc_delta']:+.2f}%, RIG {100 * o6['rig_delta']:+.1f}%",
                  why=_why("t6_offline_shape", sweep6, control6, "yi/seed_sweep_table6_model.csv"))
-    sizes = (("offline AUC", "auc", "auc_delta"), ("offline RIG", "rig", "rig_delta"),
-             ("simulated CY", "sim-cy", "best_sim_cy_delta"), ("simulated Mainline CY", "sim-mlcy", "best_sim_ml_cy_delta"),
+    sizes = (("offline AUC", "auc", "auc_delta"), ("simulated CY", "sim-cy", "best_sim_cy_delta"), ("simulated Mainline CY", "sim-mlcy", "best_sim_ml_cy_delta"),
              ("online CY", "cy", "best_online_cy_delta"), ("online Mainline CY", "mlcy", "best_online_ml_cy_delta"))
     for col, key, field in sizes:
         ledger.predict(f"yi-T6b-{key}-size", printed=t6[col], values=_pct(sweep6[field]),
                        control=_pct(control6[field]), main_seed=100 * o6[field], detail=col,
-                       why="the paper describes its Table 6 models only by their deltas, so the sizes are what the "
-                           "mechanism gives; their shape is the claim yi-T6b-offline-shape-sweep")
+                       why="the paper describes its Table 6 models only by their deltas; with the one knob fitted to "
+                           "the RIG delta the sizes are what the mechanism gives, their shape is the claim "
+                           "yi-T6b-offline-shape-sweep (an AUC delta is 0 by construction: the two models share "
+                           "their ranking, and the mainline AUC of the models' own pClicks sees only the ranking)")
 
 
 def _add_reliability(ledger, ref, exp, sweep, control) -> None:
@@ -353,13 +366,13 @@ def _add_reliability(ledger, ref, exp, sweep, control) -> None:
 
 
 def add_claims(ledger, ref, *, exp: Experiment, bd, calibration, model_1, model_2, accepted, history, sweep, control,
-               exp6: Experiment, sweep6, control6, formulas) -> None:
+               exp6: Experiment, t6_miscalibration, sweep6, control6, formulas) -> None:
     """Fill :data:`CLAIMS` from the main runs (``exp``, ``exp6``), the breakdown ``bd``, the calibration trace and
     the fitted models (:func:`calibrate_models`), the offline-accepted worlds (:func:`offline_accepted_worlds`),
     the history table, the four sweeps and the formula table."""
     _add_table5(ledger, ref, exp, bd, calibration, sweep, control, model_1, model_2, accepted)
     _add_table6(ledger, ref, exp, sweep, control)
-    _add_table6_model(ledger, ref, exp6, sweep6, control6)
+    _add_table6_model(ledger, ref, exp6, sweep6, control6, t6_miscalibration)
     _add_reliability(ledger, ref, exp, sweep, control)
     for cid, idx in (("yi-eq1-rank-score", [0, 1]), ("yi-S21-gsp-price", [2])):
         f = formulas.iloc[idx]
