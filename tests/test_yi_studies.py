@@ -64,12 +64,33 @@ def test_tables_have_the_papers_columns(exp):
     assert t6.loc[1, "simulated CY"] == pytest.approx(100 * exp.simulated["cy_delta"])
 
 
-def test_breakdown_uses_model_1_quantiles(exp):
+def test_breakdown_bins_each_model_by_its_own_pclick(exp):
+    from offline_eval.metrics import quantile_breakdown
+
     bd = yi_auction.breakdown(exp, n_quantiles=5)
-    w = bd.pivot(index="quantile", columns="model", values="weight")
-    np.testing.assert_array_equal(w["model-1"], w["model-2"])  # same rows in each bin
-    for _, t in bd.groupby("model"):
+    y = exp.scores["y"]
+    for name, s in (("model-1", exp.scores["s1"]), ("model-2", exp.scores["s2"])):
+        t = bd.loc[bd["model"] == name].drop(columns="model").reset_index(drop=True)
+        pd.testing.assert_frame_equal(t, quantile_breakdown(y, s, n_quantiles=5, by=s))
         assert t["log_loss_share"].sum() == pytest.approx(1.0)
+    # the bins differ between the models: model-2's low quantiles are its own lowest scores
+    lo2 = bd.loc[(bd["model"] == "model-2") & (bd["quantile"] == 1), "score_hi"].item()
+    assert lo2 <= np.quantile(exp.scores["s2"], 0.2 + 1e-9)
+
+
+def test_offline_auc_is_mainline_with_own_pclicks(exp):
+    from offline_eval.metrics import roc_auc_score
+
+    lg = exp.logged
+    ml = lg.slot < exp.world.n_mainline
+    assert 0 < ml.sum() < len(ml)
+    y = lg.click[ml].astype(np.int8)
+    a1 = roc_auc_score(y, exp.p1[lg.query[ml], lg.ad[ml]])
+    a2 = roc_auc_score(y, exp.p2[lg.query[ml], lg.ad[ml]])
+    assert exp.offline["auc_1"] == a1 and exp.offline["auc_2"] == a2
+    assert exp.offline["auc_delta"] == a2 / a1 - 1
+    # the earlier reading: every logged impression, pClick times the logs' click curve
+    assert exp.offline["auc_all_1"] == roc_auc_score(lg.click.astype(np.int8), exp.scores["s1"])
 
 
 def test_figures_are_deterministic(exp):
@@ -198,17 +219,26 @@ def test_per_seed_outcomes_and_the_control_model():
     out = yi_auction.per_seed(3, **kw)
     for key in ("t5_gain_and_loss", "f3_low_loss_share", "f3_share_gap_low", "f34_low_overestimate"):
         assert key in out
-    assert out["f3_low_loss_share"] == (out["f3_share_gap_low"] > 0)
+    assert out["f3_low_loss_share"] == (out["f3_share_gap_low"] > yi_auction.F3_THRESHOLD)
+    assert out["f34_low_overestimate"] == (out["pe2_low"] > 0 and out["pe2_low"] > out["pe2_high"])
     assert out["t5_gain_and_loss"] == (out["t5_offline_gain"] and out["t5_online_loss"])
     assert yi_auction.CONTROL_MODEL_2["low_shift"] == 0 and yi_auction.CONTROL_MODEL_2["noise_sd"] == yi_auction.MODEL_2["noise_sd"]
     ctrl = yi_auction.per_seed(3, model_2=yi_auction.CONTROL_MODEL_2, **kw)
-    assert ctrl["pe_gap_low"] < out["pe_gap_low"]
+    assert ctrl["pe2_low"] < out["pe2_low"]
+    assert out["t6_offline_disagrees_best"] == (not yi_auction.agrees(out["auc_delta"], out["best_online_cy_delta"])
+                                                and not yi_auction.agrees(out["rig_delta"], out["best_online_cy_delta"]))
 
 
 def test_magnitudes_are_predictions_and_the_fitted_targets_calibrations():
     kinds = {c.id: c.kind for c in yi_auction.CLAIMS}
-    assert kinds["yi-T5-auc-size"] == kinds["yi-T6b-*-size"] == "prediction"
-    assert kinds["yi-T5-rig-size"] == kinds["yi-T5-cy-size"] == kinds["yi-T5-mlcy-size"] == "calibration"
+    # Table 5: calibrated on the offline deltas only, the online deltas predicted
+    assert kinds["yi-T5-cy-size"] == kinds["yi-T5-mlcy-size"] == kinds["yi-T6b-*-size"] == "prediction"
+    assert kinds["yi-T5-rig-size"] == kinds["yi-T5-auc-size"] == "calibration"
+    assert kinds["yi-T6b-rig-size"] == "calibration"  # the Table 6 world's one knob
+    revised = {c.id: c.revised for c in yi_auction.CLAIMS}
+    for cid in ("yi-T5-cy-size", "yi-T5-mlcy-size", "yi-T5-auc-size", "yi-F34-sweep", "yi-F3-sweep", "yi-T6b-rig-size",
+                "yi-T6-auc-rig-disagree-sweep", "yi-T6b-auc-rig-disagree-sweep"):
+        assert revised[cid], cid
     # every claim on a synthetic world declares a control world, but those of the simulator's accuracy
     no_control = {c.id for c in yi_auction.CLAIMS if c.kind == "claim" and c.world != "paper" and not c.control}
     assert no_control == {"yi-T6-sim-agrees-sweep", "yi-T6b-sim-agrees-sweep"}
@@ -219,13 +249,11 @@ def test_the_auction_formulas_hold():
     assert f["holds"].all() and list(f["source"]) == ["eq. (1)", "eq. (1)", "Section 2.1"]
 
 
-def test_auc_reach_note_quotes_the_largest_auc_delta_of_the_calibration_grid():
-    from types import SimpleNamespace
-
-    trace = pd.DataFrame({"noise_sd": [0.4, 0.8, 1.2], "auc_delta": [0.001, 0.027, 0.02], "rig_delta": [0, 0.5, 0.8]})
-    exp = SimpleNamespace(offline={"auc_1": 0.86, "auc_2": 0.87})
-    note = yi_auction.auc_reach_note(exp, trace)
-    assert "at most +2.7% (noise 0.8, where the RIG delta is +50%)" in note and "AUC on the logs is 0.860" in note
+def test_calibration_note_names_the_fitted_knobs():
+    trace = pd.DataFrame({"stage": [1, 1, 1, 1, 2], "noise_sd": [0.6, 0.6, 0.8, 0.8, 0.71],
+                          "low_shift": [0.0, 2.0, 0.0, 2.0, 1.5]})
+    note = yi_auction.calibration_note({"noise_sd": 0.71}, {"low_shift": 1.5}, trace)
+    assert "grid of 2 x 2" in note and "noise 0.71, over-estimation 1.5 log-odds" in note
 
 
 def test_sweep_worlds_have_the_main_runs_size():
@@ -258,6 +286,75 @@ def test_model_1_calibration_replays_the_runs_logs_and_hits_the_target():
         yi_auction.calibrate_model_1(5, 50.0, grid=grid, **kw)
 
 
+def test_two_knob_calibration_uses_the_offline_deltas_of_the_runs_logs():
+    kw = dict(n_queries=200, n_log=10_000, baseline_quantile=0.6)
+    ng, sg = (0.6, 0.8, 1.0, 1.2), (0.0, 2.0, 4.0, 6.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)
+        m1, m2, trace = yi_auction.calibrate_models(5, 0.05, 0.2, noise_grid=ng, shift_grid=sg, **kw)
+        assert list(trace.columns) == ["stage", "noise_sd", "low_shift", "auc_delta", "rig_delta", "auc_all_delta",
+                                       "miss"]
+        assert (trace["stage"] == 1).sum() == len(ng) * len(sg)
+        # each grid point is exactly the offline deltas of the run with those two models (the same draws)
+        exp = yi_auction.run(5, n_ab=2000, alphas=(1.0,), mainline_quantiles=(0.6,),
+                             model_1={**yi_auction.MODEL_1, "noise_sd": 0.8},
+                             model_2={**yi_auction.MODEL_2, "low_shift": 4.0}, **kw)
+    row = trace.loc[trace["stage"] == 1].set_index(["noise_sd", "low_shift"]).loc[(0.8, 4.0)]
+    assert exp.offline["rig_delta"] == row["rig_delta"] and exp.offline["auc_delta"] == row["auc_delta"]
+    # the fitted pair lies on the lattice inside the grid, and only the two knobs move
+    assert 0.6 <= m1["noise_sd"] <= 1.2 and 0.0 <= m2["low_shift"] <= 6.0
+    assert m1["noise_sd"] == round(m1["noise_sd"], 2) and m2["low_shift"] == round(m2["low_shift"], 2)
+    assert {k: v for k, v in m2.items() if k != "low_shift"} == {k: v for k, v in yi_auction.MODEL_2.items()
+                                                                  if k != "low_shift"}
+    # the fit is the measured point of the local lattice with the smallest miss, the objective written out
+    local = trace.loc[trace["stage"] == 2]
+    miss = ((local["auc_delta"] - 0.05) / 0.05) ** 2 + ((local["rig_delta"] - 0.2) / 0.2) ** 2
+    np.testing.assert_allclose(local["miss"], miss, atol=1e-9)
+    fit = local.loc[(local["noise_sd"] == m1["noise_sd"]) & (local["low_shift"] == m2["low_shift"])]
+    assert len(fit) == 1 and fit["miss"].item() == local["miss"].min()
+    with pytest.raises(ValueError, match="noise_grid"):
+        yi_auction.calibrate_models(5, 0.05, 0.2, noise_grid=(0.6, 0.8), shift_grid=sg, **kw)
+    with pytest.raises(ValueError, match="target_auc_delta"):
+        yi_auction.calibrate_models(5, 0.0, 0.2, noise_grid=ng, shift_grid=sg, **kw)
+
+
+def test_offline_accepted_worlds_keeps_the_best_point_per_over_estimation_within_tolerance():
+    trace = pd.DataFrame({"stage": [1, 1, 1, 1, 1, 2], "noise_sd": [0.6, 0.8, 0.6, 0.8, 0.6, 0.7],
+                          "low_shift": [0.0, 0.0, 2.0, 2.0, 4.0, 1.0],
+                          "auc_delta": [0.05, 0.06, 0.2, 0.055, 0.05, 0.05],
+                          "rig_delta": [0.25, 0.2, 0.2, 0.19, 0.5, 0.2], "auc_all_delta": 0.0, "miss": np.nan})
+    kw = dict(n_queries=150, n_log=5000, n_ab=4000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)
+        acc = yi_auction.offline_accepted_worlds(3, trace, 0.06, 0.2, **kw)
+        # shift 0: both points within 50%, the smaller miss (noise 0.8) kept; shift 2: only noise 0.8 within;
+        # shift 4: RIG 0.5 outside; stage 2 ignored
+        assert acc[["noise_sd", "low_shift"]].values.tolist() == [[0.8, 0.0], [0.8, 2.0]]
+        exp = yi_auction.run(3, alphas=(1.0,), mainline_quantiles=(0.6,), model_1={"noise_sd": 0.8},
+                             model_2={**yi_auction.MODEL_2, "low_shift": 2.0}, **kw)
+    assert acc["online_cy_delta"].iloc[1] == exp.online_base.cy_delta
+
+
+def test_table6_calibration_crosses_the_rig_target_on_the_runs_logs():
+    kw = dict(n_queries=200, n_log=10_000, baseline_quantile=0.6)
+    grid = (3.0, 4.0, 5.0, 6.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)
+        mis, trace = yi_auction.calibrate_table6(5, 0.3, shift_grid=grid, **kw)
+        assert list(trace.columns) == ["low_shift", "auc_delta", "rig_delta"] and len(trace) == len(grid)
+        # each grid point is the offline delta of the Table 6 run with that baseline (the same draws)
+        exp = yi_auction.run(5, n_ab=2000, alphas=(1.0,), mainline_quantiles=(0.6,), models="table6",
+                             miscalibration=dict(low_ctr=0.004, low_shift=4.0, width=1.0), **kw)
+    assert exp.offline["rig_delta"] == trace.set_index("low_shift").loc[4.0, "rig_delta"]
+    # the fit interpolates the first bracketing pair of grid points
+    d = trace["rig_delta"].to_numpy() - 0.3
+    i = int(np.flatnonzero(np.sign(d[:-1]) != np.sign(d[1:]))[0])
+    assert grid[i] <= mis["low_shift"] <= grid[i + 1] and mis["width"] == mis["low_shift"] / 4
+    assert mis["low_shift"] == round(mis["low_shift"], 2) and mis["low_ctr"] == 0.004
+    with pytest.raises(ValueError, match="never cross"):
+        yi_auction.calibrate_table6(5, 1e6, shift_grid=(3.0, 4.0), **kw)
+
+
 def test_history_threshold_comes_from_the_runs_own_logs(exp):
     kw = {k: SMALL[k] for k in ("n_queries", "n_log")}
     table = yi_auction.cross_validate_history(0, grid=(1, 5, 50), **kw)
@@ -277,7 +374,7 @@ def test_control_why_explains_a_passing_control_and_only_then():
                          "t6_offline_disagrees": [True] * n, "t6_best_gains": [True] * n})
     ctrl = mech.assign(pe_gap_low=0.68, online_cy_delta=0.084, best_online_cy_delta=0.021)
     note = yi_auction.control_why("f34_low_overestimate", mech, ctrl)
-    assert "+15.00 with the mechanism, +0.68 without" in note
+    assert "PE gap +15.00 and +0.68" in note
     assert yi_auction.control_why("f34_low_overestimate", mech, ctrl.assign(f34_low_overestimate=[True] * 15 + [False] * 5)) == ""
     assert "another scale" in yi_auction.control_why("t6_offline_disagrees", mech, ctrl)
     same = ctrl.assign(auc_delta=0, rig_delta=0)  # the Table 6 model's control: one model twice

@@ -33,7 +33,6 @@ ads, which the baseline lets into the auction.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,8 +48,8 @@ from ...synth import sponsored as sp
 __all__ = [
     "AGREEMENT",
     "CONTROL_MISCALIBRATION",
-    "CALIBRATION_GRID",
     "CONTROL_MODEL_2",
+    "F3_THRESHOLD",
     "low_high_gap",
     "printed_tables",
     "MODEL_1",
@@ -58,9 +57,7 @@ __all__ = [
     "MISCALIBRATION",
     "Experiment",
     "agrees",
-    "auc_reach_note",
     "breakdown",
-    "calibrate_model_1",
     "control_why",
     "cross_validate_history",
     "fig3_figure",
@@ -87,6 +84,9 @@ CONTROL_MODEL_2 = {**MODEL_2, "low_shift": 0.0, "high_shift": 0.0}
 #: The control world of the Table 6 model: a baseline without its low-range over-estimation (the
 #: baseline and the new model are then the same predictions).
 CONTROL_MISCALIBRATION = {**MISCALIBRATION, "low_shift": 0.0}
+#: Fig. 3's one threshold (main seed and sweep): model-2's log-loss share of the lowest 30% of its quantiles
+#: exceeds model-1's by more than this (a share of each model's own total log-loss).
+F3_THRESHOLD = 0.01
 #: Agreement of a predicted relative delta with the online one: same sign and
 #: |predicted - online| <= ABS + REL * |online| (fractions, not percent).
 AGREEMENT = dict(abs=0.03, rel=0.25)
@@ -140,84 +140,33 @@ def _logs(world, r_models, r_log, *, n_log, baseline_quantile, models, model_1, 
     return p1, p2, pv, op_base, logged, log
 
 
-def _offline(p1, p2, logged, log):
+def _offline(p1, p2, logged, log, n_mainline):
     """Step 3 of :func:`run`: AUC and RIG of both models on the logged impressions.
 
-    The score of a logged impression is the position-unbiased pClick times
-    the logs' click curve at its slot (the impression's predicted CTR,
-    calibrated like the binned pClick tables of yi's Tables 2-4), against
-    the logged click.
+    ``auc_*`` is the AUC the paper's logs give for its Tables 5-6: the
+    model's own score -- the position-unbiased pClick that Section 4.1's
+    recipe sorts ("sort records with descending order of the model predicted
+    scores") -- on the **mainline** impressions only (Section 4.1: "AUC,
+    especially AUC measured only on mainline ads, is one of the most reliable
+    indicators"; Section 7: "AUC measured only on mainline ads are most
+    reliable for search advertising").  ``auc_all_*`` is the earlier reading:
+    every logged impression, scored by pClick times the logs' click curve at
+    its slot.  RIG (eq. 2) needs a probability of the logged click, so its
+    score is pClick times the logs' click curve at the slot, on every logged
+    impression.
     """
     y = logged.click.astype(np.int8)
     f = log.click_curve[logged.slot]
-    s1, s2 = p1[logged.query, logged.ad] * f, p2[logged.query, logged.ad] * f
-    offline = dict(auc_1=roc_auc_score(y, s1), auc_2=roc_auc_score(y, s2), rig_1=rig_score(y, s1), rig_2=rig_score(y, s2))
+    q1, q2 = p1[logged.query, logged.ad], p2[logged.query, logged.ad]
+    s1, s2 = q1 * f, q2 * f
+    ml = logged.slot < n_mainline
+    offline = dict(auc_1=roc_auc_score(y[ml], q1[ml]), auc_2=roc_auc_score(y[ml], q2[ml]),
+                   auc_all_1=roc_auc_score(y, s1), auc_all_2=roc_auc_score(y, s2),
+                   rig_1=rig_score(y, s1), rig_2=rig_score(y, s2))
     offline["auc_delta"] = offline["auc_2"] / offline["auc_1"] - 1
+    offline["auc_all_delta"] = offline["auc_all_2"] / offline["auc_all_1"] - 1
     offline["rig_delta"] = offline["rig_2"] / offline["rig_1"] - 1
     return y, s1, s2, offline
-
-
-#: Table 5's calibration: model-1's log-odds noise (the baseline's quality,
-#: which the paper does not print) is the one free knob, fitted so that model-2's relative RIG delta on
-#: the logs is the printed one; the AUC delta is then a prediction.  The grid of model-1 noise levels
-#: over which the RIG delta is measured (model-2's noise is 0.35).
-CALIBRATION_GRID = tuple(np.round(np.linspace(0.4, 1.2, 17), 3))
-
-
-def calibrate_model_1(seed, target_rig_delta: float, *, n_queries=2000, n_log=100_000, baseline_quantile=0.6,
-                      model_2=MODEL_2, grid=CALIBRATION_GRID, world_kwargs=None):
-    """Fit model-1's log-odds noise so that model-2's offline RIG delta on the logs is ``target_rig_delta``.
-
-    Every noise level of ``grid`` re-serves the same page views with model-1
-    at that noise (the world, the models' error draws and the page views are
-    fixed by ``seed`` as in :func:`run`) and measures model-2's relative RIG
-    delta on the new logs.  Which ads are logged, and so which clicks, changes
-    discretely with the noise, so the measured delta is a noisy function of
-    it (jumps of a few points between neighbouring values); the fit is
-    therefore a least-squares cubic through the grid's points
-    (``numpy.polynomial``), and the fitted noise its crossing of the target
-    (``scipy.optimize.brentq`` on the cubic), rounded to 3 decimals.
-
-    Parameters
-    ----------
-    seed : int
-        The run's seed (as in :func:`run`).
-    target_rig_delta : float
-        The printed relative RIG delta, as a fraction (yi Table 5: 0.195).
-    n_queries, n_log, baseline_quantile, model_2, world_kwargs
-        As in :func:`run`.
-    grid : sequence of float
-        Model-1 noise levels, increasing; the measured deltas at its ends
-        must bracket the target.
-
-    Returns
-    -------
-    noise_sd : float
-        Model-1's fitted log-odds noise.
-    trace : DataFrame
-        One row per grid point: ``noise_sd, auc_delta, rig_delta`` and the
-        cubic's ``rig_fit``.
-    """
-    from scipy import optimize
-
-    world, r_models, r_log, _, _ = _seeded_world(seed, n_queries, world_kwargs)
-    rows = []
-    for noise_sd in grid:
-        p1, p2, _, _, logged, log = _logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
-                                          baseline_quantile=baseline_quantile, models="table5",
-                                          model_1={**MODEL_1, "noise_sd": float(noise_sd)}, model_2=model_2,
-                                          miscalibration=MISCALIBRATION)
-        off = _offline(p1, p2, logged, log)[3]
-        rows.append(dict(noise_sd=float(noise_sd), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"]))
-    trace = pd.DataFrame(rows)
-    cubic = np.polynomial.Polynomial.fit(trace["noise_sd"], trace["rig_delta"], 3)
-    trace["rig_fit"] = cubic(trace["noise_sd"].to_numpy())
-    lo, hi = float(trace["noise_sd"].iloc[0]), float(trace["noise_sd"].iloc[-1])
-    if not (cubic(lo) - target_rig_delta) * (cubic(hi) - target_rig_delta) < 0:
-        raise ValueError(f"the RIG deltas over `grid` ({cubic(lo):.3g} to {cubic(hi):.3g}) do not bracket "
-                         f"`target_rig_delta` = {target_rig_delta!r}")
-    root = optimize.brentq(lambda x: cubic(x) - target_rig_delta, lo, hi, xtol=1e-6)
-    return round(float(root), 3), trace
 
 
 def cross_validate_history(seed, *, n_queries=2000, n_log=100_000, baseline_quantile=0.6, models="table5",
@@ -278,7 +227,7 @@ def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=
                                              min_impressions=min_impressions,
                                              models=models, model_1=model_1, model_2=model_2,
                                              miscalibration=miscalibration)
-    y, s1, s2, offline = _offline(p1, p2, logged, log)
+    y, s1, s2, offline = _offline(p1, p2, logged, log, world.n_mainline)
     sim1 = au.simulate(log, p1, op=op_base)
     sim2 = au.simulate(log, p2, op=op_base)
     # 0.95 (an almost empty mainline) is always in the grid, so the mainline budget can be met
@@ -345,11 +294,18 @@ def table6(exp: Experiment, printed: dict | None = None, *, panel: str | None = 
 
 
 def breakdown(exp: Experiment, *, n_quantiles=10) -> pd.DataFrame:
-    """Figs. 3-4: both models per quantile of model-1's logged score (long table, ``model`` column)."""
+    """Figs. 3-4: each model per quantile of its own logged score (long table, ``model`` column).
+
+    yi: "Figure 3 compares log-loss [4] of two click prediction models ... of each quantile within the
+    typical range of pClick scores of interest. Model-2 substantially overestimates the pClick scores on the
+    quantiles in lower pClick score range": each model's quantiles are those of its own pClick (binning both
+    by model-1's pClick, the earlier reading, gives a less noisy model-2 a positive low-quantile gap by
+    regression to the mean alone).
+    """
     y, s1, s2 = exp.scores["y"], exp.scores["s1"], exp.scores["s2"]
     frames = []
     for name, s in (("model-1", s1), ("model-2", s2)):
-        t = quantile_breakdown(y, s, n_quantiles=n_quantiles, by=s1)
+        t = quantile_breakdown(y, s, n_quantiles=n_quantiles, by=s)
         t.insert(0, "model", name)
         frames.append(t)
     return pd.concat(frames, ignore_index=True)
@@ -359,7 +315,7 @@ def _quantile_plot(bd, column, ylabel, title):
     fig, ax = new_figure(1, 1, width="single", height=2.5)
     for name, t in bd.groupby("model", sort=True):
         ax.plot(t["quantile"], t[column], "-o", ms=3, label=name)
-    ax.set_xlabel("quantile of model-1 pClick (low to high)")
+    ax.set_xlabel("quantile of the model's own pClick (low to high)")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend()
@@ -397,6 +353,8 @@ def per_seed(seed, *, n_queries=2000, n_log=100_000, n_ab=100_000, n_quantiles=1
     k = max(1, len(gap) * 3 // 10)
     ob, obest, sim = exp.online_base, exp.online_best, exp.simulated
     share_low, _ = low_high_gap(bd, "log_loss_share")
+    pe2 = pe["model-2"].to_numpy()
+    pe2_low, pe2_high = float(np.nanmean(pe2[:k])), float(np.nanmean(pe2[-k:]))
     return dict(
         auc_delta=exp.offline["auc_delta"], rig_delta=exp.offline["rig_delta"],
         online_cy_delta=ob.cy_delta, online_cy_delta_se=ob.cy_delta_se,
@@ -408,10 +366,12 @@ def per_seed(seed, *, n_queries=2000, n_log=100_000, n_ab=100_000, n_quantiles=1
         # Table 5: offline up, online down (beyond 2 standard errors)
         t5_offline_gain=bool(exp.offline["auc_delta"] > 0 and exp.offline["rig_delta"] > 0),
         t5_online_loss=bool(ob.cy_delta + 2 * ob.cy_delta_se < 0 and ob.ml_cy_delta + 2 * ob.ml_cy_delta_se < 0),
-        # Figs. 3-4: model-2 over-estimates, most in the low quantiles
-        f34_low_overestimate=bool(np.nanmean(gap[:k]) > 0 and np.nanmean(gap[:k]) > np.nanmean(gap[-k:])),
-        # Fig. 3: model-2's log-loss weighs more on the low quantiles than model-1's
-        f3_share_gap_low=share_low, f3_low_loss_share=bool(share_low > 0),
+        # Figs. 3-4: model-2 over-estimates, most in its low quantiles (each model binned by its own pClick)
+        pe2_low=pe2_low, pe2_high=pe2_high,
+        f34_low_overestimate=bool(pe2_low > 0 and pe2_low > pe2_high),
+        # Fig. 3: model-2's log-loss weighs more on the low quantiles than model-1's (one threshold)
+        f3_share_gap_low=share_low, f3_low_loss_share=bool(share_low > F3_THRESHOLD),
+        auc_all_delta=exp.offline["auc_all_delta"],
         # Table 5 as a whole: offline up and online down
         t5_gain_and_loss=bool(exp.offline["auc_delta"] > 0 and exp.offline["rig_delta"] > 0
                               and ob.cy_delta + 2 * ob.cy_delta_se < 0
@@ -423,6 +383,9 @@ def per_seed(seed, *, n_queries=2000, n_log=100_000, n_ab=100_000, n_quantiles=1
         # Table 6: AUC and RIG deltas, read as predictions of the online CY delta, do not agree
         t6_offline_disagrees=bool(not agrees(exp.offline["auc_delta"], ob.cy_delta)
                                   and not agrees(exp.offline["rig_delta"], ob.cy_delta)),
+        # ... at the operating point Table 6 reports (the best simulated one)
+        t6_offline_disagrees_best=bool(not agrees(exp.offline["auc_delta"], obest.cy_delta)
+                                       and not agrees(exp.offline["rig_delta"], obest.cy_delta)),
     )
 
 
@@ -456,6 +419,9 @@ def table6_outcomes(exp: Experiment) -> dict:
             (sim["best_cy_delta"], obest.cy_delta), (sim["best_ml_cy_delta"], obest.ml_cy_delta)))),
         t6_offline_disagrees=bool(not agrees(off["auc_delta"], ob.cy_delta)
                                   and not agrees(off["rig_delta"], ob.cy_delta)),
+        t6_offline_disagrees_best=bool(not agrees(off["auc_delta"], obest.cy_delta)
+                                       and not agrees(off["rig_delta"], obest.cy_delta)),
+        auc_all_delta=off["auc_all_delta"],
         t6_best_gains=bool(obest.cy_delta > 0),
         t6_offline_shape=bool(abs(off["auc_delta"]) < 0.01 and off["rig_delta"] > 10 * abs(off["auc_delta"])),
     )
@@ -484,16 +450,6 @@ def offline_online_pairs(exp: Experiment) -> dict:
     }
 
 
-def auc_reach_note(exp: Experiment, calibration: pd.DataFrame) -> str:
-    """Why model-2's AUC delta stays small in this world, from the main run and :func:`calibrate_model_1`'s trace."""
-    top = calibration.loc[calibration["auc_delta"].idxmax()]
-    off = exp.offline
-    return (f"model-1's AUC on the logs is {off['auc_1']:.3f} (model-2 {off['auc_2']:.3f}); over the calibration "
-            f"grid of model-1's noise the AUC delta reaches at most {100 * top['auc_delta']:+.1f}% (noise "
-            f"{top['noise_sd']:g}, where the RIG delta is {100 * top['rig_delta']:+.0f}%): the logged scores carry "
-            "the slots' click curve, which both models share, so no noise level gives the printed pair")
-
-
 def control_why(key: str, sweep: pd.DataFrame, control: pd.DataFrame) -> str:
     """Why the control world passes a sweep criterion too (``""`` where it does not), from the two sweeps."""
     if key not in control or not sweep_verdict(control[key].to_numpy(bool)).passes:
@@ -501,12 +457,12 @@ def control_why(key: str, sweep: pd.DataFrame, control: pd.DataFrame) -> str:
     med = {name: {c: float(np.nanmedian(f[c].to_numpy(float))) for c in f.columns
                   if c != "seed" and f[c].dtype.kind in "fiu"} for name, f in (("mech", sweep), ("ctrl", control))}
     if key == "f34_low_overestimate":
-        return (f"median low-quantile PE gap {med['mech']['pe_gap_low']:+.2f} with the mechanism, "
-                f"{med['ctrl']['pe_gap_low']:+.2f} without: binned by model-1's pClick, the lowest quantiles hold the "
-                "rows model-1 under-estimates, so a model-2 less noisy than model-1 shows a positive gap without "
-                "over-estimating anything; the paper's 'substantially' is a magnitude, which this sign criterion "
-                "cannot test and for which no threshold was fixed before the run")
-    if key == "t6_offline_disagrees":
+        return (f"median low-quantile PE of model-2 {med['mech'].get('pe2_low', np.nan):+.2f} with the mechanism, "
+                f"{med['ctrl'].get('pe2_low', np.nan):+.2f} without (PE gap {med['mech']['pe_gap_low']:+.2f} and "
+                f"{med['ctrl']['pe_gap_low']:+.2f}): the sign criterion does not tell the mechanism from its "
+                "absence; the paper's 'substantially' is a magnitude, for which no threshold was fixed before the run")
+    if key in ("t6_offline_disagrees", "t6_offline_disagrees_best"):
+        online = "best_online_cy_delta" if key.endswith("_best") else "online_cy_delta"
         c = med["ctrl"]
         if not (np.any(control["auc_delta"].to_numpy(float)) or np.any(control["rig_delta"].to_numpy(float))):
             return ("the control world's two models are the same predictions, so its AUC and RIG deltas are exactly "
@@ -514,7 +470,7 @@ def control_why(key: str, sweep: pd.DataFrame, control: pd.DataFrame) -> str:
                     "speak to this claim (without the mechanism there is no second model)")
         return (f"an offline delta on another scale than click yield fails the agreement test ({AGREEMENT_TEXT}) "
                 f"whatever the mechanism: in the control world the medians are AUC {100 * c['auc_delta']:+.1f}%, RIG "
-                f"{100 * c['rig_delta']:+.1f}% against online CY {100 * c['online_cy_delta']:+.1f}%")
+                f"{100 * c['rig_delta']:+.1f}% against online CY {100 * c[online]:+.1f}%")
     if key == "t6_best_gains":
         return (f"in the control world the baseline serves the new model's own predictions, yet the new model at "
                 f"its best simulated operating point gains online CY (median {100 * med['ctrl']['best_online_cy_delta']:+.1f}%, "
