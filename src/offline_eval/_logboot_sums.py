@@ -21,9 +21,18 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from ._losses import pointwise_log_loss
-from ._validation import InputTypeError, check_probability, check_work
-from .logboot import BLOCK_ELEMENTS, _entropy, cluster_keys, hashed_poisson_weights
+from ._losses import entropies, pointwise_log_loss
+from ._validation import (
+    InputTypeError,
+    as_1d,
+    check_aligned,
+    check_consistent_length,
+    check_finite,
+    check_nonnegative,
+    check_probability,
+    check_work,
+)
+from .logboot import BLOCK_ELEMENTS, cluster_keys, hashed_poisson_weights
 
 __all__ = ["MAX_SUM_CELLS", "BootSums", "ModelSums"]
 
@@ -88,7 +97,7 @@ class ModelSums:
                 if m == "log_loss":
                     out[m] = tloss / tw_ok
                 elif m == "rig_score":
-                    out[m] = 1.0 - (tloss / tw_ok) / _entropy(twy / tw_ok)
+                    out[m] = 1.0 - (tloss / tw_ok) / entropies(twy / tw_ok)
                 elif m == "calibration_ratio":
                     out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
                 elif m == "roc_auc_score":
@@ -144,13 +153,11 @@ class BootSums:
     def from_arrays(cls, y, scores, groups, w=None, *, seed, n_boot, metrics, resolution=None, eps,
                     names=("label", ("score", "score_b"), "groups")) -> BootSums:
         """The sums of one chunk (it may be empty); ``scores`` holds one or two score arrays."""
-        from .mergeable import _arrays
-
         probs = any(m in _PROB_METRICS for m in metrics)
         cols = []
         for s, name in zip(scores, names[1]):
             yy, ss, ww = _arrays(y, s, w, names=(names[0], name))
-            if probs:
+            if probs and ss.size:  # an empty partition is legal; check_probability refuses empty input
                 check_probability(ss, name)
             cols.append(ss)
         y = yy
@@ -223,6 +230,24 @@ class BootSums:
             check_cells(self.n_boot, max(len(m.bins) for m in models), len(models), "resolution", self.resolution)
         return BootSums(models, np.union1d(self.keys, other.keys), self.n + other.n, self.seed, self.n_boot,
                         self.resolution, self.metrics)
+
+
+def _arrays(y, s, w, *, names):
+    """Labels, scores and weights of one chunk (it may be empty), validated as :mod:`offline_eval.mergeable` does."""
+    check_aligned(**{names[0]: y, names[1]: s, "weight": w})
+    y = as_1d(y, names[0], dtype=None, allow_empty=True)
+    if y.dtype.kind == "f":
+        check_finite(y, names[0])
+    if y.size and not np.isin(y, (0, 1)).all():
+        raise ValueError(f"`{names[0]}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
+    s = check_finite(as_1d(s, names[1], allow_empty=True), names[1])
+    check_consistent_length(**{names[0]: y, names[1]: s})
+    if w is None:
+        w = np.ones(y.size)
+    else:
+        w = check_nonnegative(w, "weight", allow_empty=True)
+        check_consistent_length(**{names[0]: y, "weight": w})
+    return y.astype(np.float64), s, w
 
 
 def _bin_index(s, resolution, name):

@@ -73,7 +73,7 @@ from scipy import sparse
 from scipy.special import ndtr, ndtri
 
 from ._bootstrap import check_boot
-from ._losses import pointwise_log_loss
+from ._losses import entropies, pointwise_log_loss
 from ._results import ConfidenceInterval
 from ._validation import (
     InputTypeError,
@@ -640,7 +640,7 @@ class _ModelEngine:
                 if m == "log_loss":
                     out[m] = tloss / tw_ok
                 elif m == "rig_score":
-                    out[m] = 1.0 - (tloss / tw_ok) / _entropy(ctr)
+                    out[m] = 1.0 - (tloss / tw_ok) / entropies(ctr)
                 elif m == "calibration_ratio":
                     out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
                 elif m == "roc_auc_score":
@@ -660,7 +660,7 @@ class _ModelEngine:
                 if m == "log_loss":
                     out[m] = tloss / tw_ok
                 elif m == "rig_score":
-                    out[m] = 1.0 - (tloss / tw_ok) / _entropy(twy / tw_ok)
+                    out[m] = 1.0 - (tloss / tw_ok) / entropies(twy / tw_ok)
                 elif m == "calibration_ratio":
                     out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
                 elif m == "roc_auc_score":
@@ -692,13 +692,6 @@ def _stable_order(keys, n_keys):
         order = order[np.argsort(digit, kind="stable")]
         shift += 16
     return order
-
-
-def _entropy(gamma):
-    """Bernoulli entropy (nats), elementwise; ``nan`` where it is 0 (RIG undefined)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        h = -gamma * np.log(gamma) - (1.0 - gamma) * np.log1p(-gamma)
-    return np.where((gamma > 0) & (gamma < 1), h, np.nan)
 
 
 def _auc_leave_one_cluster_out(so, small, go, wo, run_first, run_end, G):
