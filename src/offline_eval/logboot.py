@@ -521,7 +521,7 @@ def cluster_keys(labels, name: str = "groups") -> np.ndarray:
                          f"{arr.dtype} (e.g. {values[:3]!r})")
 
 
-def hashed_poisson_weights(seed: int, resamples, keys) -> np.ndarray:
+def hashed_poisson_weights(seed: int, resamples, keys, *, by_cluster: bool = False) -> np.ndarray:
     """Poisson(1) weights of the clusters ``keys`` in the resamples ``resamples``, counter-based.
 
     The weight of cluster key ``g`` in resample ``b`` is ``#{k : U >= round(2^32 F(k))}``, the inversion of
@@ -540,10 +540,12 @@ def hashed_poisson_weights(seed: int, resamples, keys) -> np.ndarray:
         Resample numbers ``b``.
     keys : uint64 array of shape (G,)
         Cluster keys (:func:`cluster_keys`).
+    by_cluster : bool, default False
+        Return the transpose, shape (G, B), in C order (the same weights).
 
     Returns
     -------
-    ndarray of float64, shape (B, G)
+    ndarray of float64, shape (B, G) (or (G, B))
 
     Examples
     --------
@@ -555,7 +557,8 @@ def hashed_poisson_weights(seed: int, resamples, keys) -> np.ndarray:
     kk = _mix64(np.asarray(keys, dtype=np.uint64) ^ s)
     with np.errstate(over="ignore"):
         bb = _mix64(s + (np.asarray(resamples, dtype=np.uint64) + np.uint64(1)) * _GOLDEN)
-    u = (_mix64(bb[:, None] ^ kk[None, :]) >> np.uint64(32)).astype(np.uint32)
+    x = kk[:, None] ^ bb[None, :] if by_cluster else bb[:, None] ^ kk[None, :]
+    u = (_mix64(x) >> np.uint64(32)).astype(np.uint32)
     k = np.zeros(u.shape, dtype=np.uint8)
     for t in _POISSON_T:
         k += u >= t
