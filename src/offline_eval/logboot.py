@@ -23,6 +23,9 @@ resample [1]_ [3]_.
 Poisson bootstrap draws them independently, so the resample size varies by about :math:`\\sqrt{G}`, which
 the ratio metrics absorb; for ``G`` in the tens or more the two give the same intervals [2]_.  Independent
 weights are what a one-pass or distributed computation needs: a row's weight depends on its cluster alone.
+With ``weights="hashed"`` the weight is a function of (seed, resample, the cluster's key) alone
+(:func:`hashed_poisson_weights`), which :func:`offline_eval.ondask.clustered_bootstrap` uses to run the same
+bootstrap on a log bigger than memory, in one pass, with the same values (percentile intervals there).
 
 **Metrics as sums.**  With cluster weights :math:`W_{bg}` and per-cluster sums :math:`S_g` (weight, clicks,
 predicted clicks, log loss of each model), the resampled sums are the matrix product :math:`W S`; log loss,
