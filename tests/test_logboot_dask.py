@@ -236,3 +236,12 @@ def test_merge_refuses_other_options():
         a.merge(b)
     with pytest.raises(TypeError, match="merge a BootSums"):
         a.merge(1)
+
+
+def test_bins_bound_is_checked_in_each_partition_for_scores_of_any_range():
+    # AUC alone on real scores: the number of bins is known only from the data, checked before the resamples;
+    # (100_000 + 1) x 400 bins x 2 = 80,000,800 cells
+    rng = np.random.default_rng(16)
+    y, s = rng.integers(0, 2, 400), rng.normal(size=400)
+    with pytest.raises(ValueError, match="`resolution` = None asks for 80,000,800 float64 cells"):
+        BootSums.from_arrays(y, [s], np.arange(400), seed=1, n_boot=100_000, metrics=("roc_auc_score",), eps=1e-15)
