@@ -245,3 +245,12 @@ def test_bins_bound_is_checked_in_each_partition_for_scores_of_any_range():
     y, s = rng.integers(0, 2, 400), rng.normal(size=400)
     with pytest.raises(ValueError, match="`resolution` = None asks for 80,000,800 float64 cells"):
         BootSums.from_arrays(y, [s], np.arange(400), seed=1, n_boot=100_000, metrics=("roc_auc_score",), eps=1e-15)
+
+
+@pytest.mark.parametrize("k", [-1000, -600, 600, 1000])
+def test_extreme_weights_give_the_same_values(k):
+    # a power-of-two rescale of the weights is exact: every ratio of sums, and the AUC's products, keep their value
+    df = _frame(17)
+    want = _dask(df, True, True)
+    got = _dask(df.assign(w=np.ldexp(df["w"].to_numpy(), k)), True, True)
+    _assert_same(got, want)

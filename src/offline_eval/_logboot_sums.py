@@ -77,6 +77,12 @@ class ModelSums:
         if len(self.bins) > 1 and not (np.diff(self.bins) > 0).all():
             raise ValueError("`bins` must be strictly increasing")
 
+    def scaled(self, k: int) -> ModelSums:
+        """The sums times ``2**k`` (exact)."""
+        if k == 0:
+            return self
+        return ModelSums(np.ldexp(self.sums, k), self.bins, np.ldexp(self.pos, k), np.ldexp(self.neg, k))
+
     def merge(self, other: ModelSums) -> ModelSums:
         if np.array_equal(self.bins, other.bins):
             return ModelSums(self.sums + other.sums, self.bins, self.pos + other.pos, self.neg + other.neg)
@@ -91,7 +97,11 @@ class ModelSums:
 
     def values(self, metrics):
         """Each metric on every row (statistic, then the resamples), as :mod:`offline_eval.logboot` computes it."""
-        tw, twy, tloss, twp = self.sums.T
+        # a power of two brings the data's total weight near 1 (exact): the AUC's products of two sums
+        # neither overflow nor underflow whatever the scale of the weights
+        e = -int(np.frexp(self.sums[0, 0])[1]) if self.sums[0, 0] > 0 else 0
+        tw, twy, tloss, twp = np.ldexp(self.sums, e).T
+        pos, neg = np.ldexp(self.pos, e), np.ldexp(self.neg, e)
         out = {}
         with np.errstate(divide="ignore", invalid="ignore"):
             tw_ok = np.where(tw > 0, tw, np.nan)
@@ -104,8 +114,8 @@ class ModelSums:
                     out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
                 elif m == "roc_auc_score":
                     # bins ascending: a positive outscores the negatives of lower bins, ties count one half
-                    below = np.cumsum(self.neg, axis=0) - self.neg
-                    num = np.sum(self.pos * (below + 0.5 * self.neg), axis=0)
+                    below = np.cumsum(neg, axis=0) - neg
+                    num = np.sum(pos * (below + 0.5 * neg), axis=0)
                     den = twy * (tw - twy)
                     out[m] = np.where(den > 0, np.clip(num / np.where(den > 0, den, 1.0), 0.0, 1.0), np.nan)
         return out
@@ -130,6 +140,10 @@ class BootSums:
         Rows seen.
     seed, n_boot, resolution, metrics
         The options, equal in two accumulators that merge.
+    scale : int
+        The sums are those of the weights times ``2**-scale``: 0 for weights of ordinary size; a chunk whose
+        largest weight lies outside [2**-500, 2**500] is stored rescaled (exact), as in
+        :mod:`offline_eval.mergeable`, so that no sum over- or underflows.
     """
 
     models: tuple
@@ -139,6 +153,7 @@ class BootSums:
     n_boot: int
     resolution: float | None
     metrics: tuple
+    scale: int = 0  #: the sums are the weights' times ``2**-scale`` (0 unless the weights are extreme)
 
     def __post_init__(self):
         if not isinstance(self.models, tuple) or not 1 <= len(self.models) <= 2 or not all(
@@ -163,7 +178,9 @@ class BootSums:
                 check_probability(ss, name)
             cols.append(ss)
         y = yy
-        w = ww
+        top = float(ww.max()) if ww.size else 0.0
+        scale = 0 if top == 0.0 or 2.0**-500 <= top <= 2.0**500 else int(np.frexp(top)[1])
+        w = np.ldexp(ww, -scale) if scale else ww
         g_raw = np.asarray(groups)
         if g_raw.shape != y.shape:
             raise ValueError(f"`{names[2]}` must have one label per row; got {g_raw.shape[0]} for {y.shape[0]} rows")
@@ -218,7 +235,7 @@ class BootSums:
                     neg[i][:, start:stop] = N @ Wt
         models = tuple(ModelSums(sums[i], parts[i][0], pos[i], neg[i]) for i in range(len(cols)))
         return cls(models, np.unique(uniq_keys), int(y.size), int(seed), int(n_boot),
-                   None if resolution is None else float(resolution), tuple(metrics))
+                   None if resolution is None else float(resolution), tuple(metrics), scale)
 
     def merge(self, other: BootSums) -> BootSums:
         """The sums of both chunks: as if filled from their rows at once (up to the order of float sums)."""
@@ -229,11 +246,13 @@ class BootSums:
                 raise ValueError(f"cannot merge sums with different `{k}`: {getattr(self, k)!r} and {getattr(other, k)!r}")
         if len(self.models) != len(other.models):
             raise ValueError("cannot merge sums of one model with sums of two")
-        models = tuple(a.merge(b) for a, b in zip(self.models, other.models))
+        s = max(self.scale, other.scale)
+        models = tuple(a.scaled(self.scale - s).merge(b.scaled(other.scale - s))
+                       for a, b in zip(self.models, other.models))
         if "roc_auc_score" in self.metrics:
             check_cells(self.n_boot, max(len(m.bins) for m in models), len(models), "resolution", self.resolution)
         return BootSums(models, np.union1d(self.keys, other.keys), self.n + other.n, self.seed, self.n_boot,
-                        self.resolution, self.metrics)
+                        self.resolution, self.metrics, s)
 
 
 def _arrays(y, s, w, *, names):
