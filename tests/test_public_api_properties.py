@@ -319,6 +319,8 @@ ex("ondask.quantile_breakdown", lambda: (None, (ddf(), "click", "p"), dict(weigh
 ex("ondask.joint_counts", lambda: (None, (ddf(), "b", "c", "g"), {}))
 ex("ondask.utility_sums", lambda: (None, (ddf(), "net", "a", "v", "p", "cb"), dict(betas=(1.0,))))
 ex("ondask.read", lambda: (None, (ddf(), ["click", "p"]), {}))
+ex("ondask.clustered_bootstrap", lambda: (None, (ddf(), "click", "p"), dict(groups="g", weight="w", n_boot=20, rng=0)),
+   project=lambda r: r.table(0.9, method="percentile"))
 ex("ondask.reduce_partitions", lambda: (None, (ddf(), lambda part: len(part)), dict(merge=lambda a, b: a + b)))
 # synth
 ex("synth.classifiers.apportion", call(np.array([1.0, 1.0, 4.0]), 10, capacity=np.array([5, 5, 5])))

@@ -21,6 +21,13 @@ def pointwise_log_loss(y: np.ndarray, p: np.ndarray, eps: float) -> np.ndarray:
         return -np.where(y == 1, np.log(p), np.log1p(-p))
 
 
+def entropies(gamma: np.ndarray) -> np.ndarray:
+    """Bernoulli entropy (nats), elementwise; ``nan`` where it is 0 (at 0 and 1: a RIG is then undefined)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = -gamma * np.log(gamma) - (1.0 - gamma) * np.log1p(-gamma)
+    return np.where((gamma > 0) & (gamma < 1), h, np.nan)
+
+
 def entropy(gamma: float) -> float:
     """Entropy (nats) of a Bernoulli(``gamma``): 0 at 0 and 1."""
     if gamma <= 0.0 or gamma >= 1.0:

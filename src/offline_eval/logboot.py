@@ -23,6 +23,9 @@ resample [1]_ [3]_.
 Poisson bootstrap draws them independently, so the resample size varies by about :math:`\\sqrt{G}`, which
 the ratio metrics absorb; for ``G`` in the tens or more the two give the same intervals [2]_.  Independent
 weights are what a one-pass or distributed computation needs: a row's weight depends on its cluster alone.
+With ``weights="hashed"`` the weight is a function of (seed, resample, the cluster's key) alone
+(:func:`hashed_poisson_weights`), which :func:`offline_eval.ondask.clustered_bootstrap` uses to run the same
+bootstrap on a log bigger than memory, in one pass, with the same values (percentile intervals there).
 
 **Metrics as sums.**  With cluster weights :math:`W_{bg}` and per-cluster sums :math:`S_g` (weight, clicks,
 predicted clicks, log loss of each model), the resampled sums are the matrix product :math:`W S`; log loss,
@@ -73,9 +76,10 @@ from scipy import sparse
 from scipy.special import ndtr, ndtri
 
 from ._bootstrap import check_boot
-from ._losses import pointwise_log_loss
+from ._losses import entropies, pointwise_log_loss
 from ._results import ConfidenceInterval
 from ._validation import (
+    InputTypeError,
     as_1d,
     as_labels,
     check_aligned,
@@ -119,7 +123,8 @@ class BootstrapResult:
     replicates : ndarray of shape (n_boot,)
         The metric on each resample; ``nan`` where undefined (e.g. a resample with one class).
     acceleration : float
-        BCa's acceleration, from the jackknife over clusters.
+        BCa's acceleration, from the jackknife over clusters; ``nan`` when that jackknife was not computed
+        (:func:`offline_eval.ondask.clustered_bootstrap`), and then only the percentile interval is given.
     pvalue : float
         For a paired difference, the two-sided bootstrap p-value of "no difference"; ``nan`` otherwise.
     name : str
@@ -176,6 +181,9 @@ class BootstrapResult:
         """
         level = check_real(level, "level", low=0, high=1, closed="neither")
         check_choice(method, "method", ("bca", "percentile"))
+        if method == "bca" and np.isnan(self.acceleration):
+            raise ValueError(f"`method` = 'bca' needs the jackknife over clusters, which {self.name} does not hold "
+                             "(the one-pass Dask bootstrap keeps no per-cluster sums); use method='percentile'")
         r = self.replicates[np.isfinite(self.replicates)]
         nan = ConfidenceInterval(float("nan"), float("nan"))
         if len(r) < self.n_boot / 2 or len(r) == 0 or not np.isfinite(self.statistic):
@@ -279,7 +287,7 @@ class LogBootstrap:
 # -- the public entry --------------------------------------------------------------------------------
 def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_weight=None,
                         metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot: int = 1000,
-                        eps: float = LOG_LOSS_EPS, pos_label=None, rng=None) -> LogBootstrap:
+                        eps: float = LOG_LOSS_EPS, pos_label=None, weights: str = "stream", rng=None) -> LogBootstrap:
     """Poisson bootstrap of a log, clustered by ``groups``: several metrics, one or two models, one set of resamples.
 
     Parameters
@@ -304,6 +312,12 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
         Clipping of the log loss, as in :func:`offline_eval.metrics.log_loss`.
     pos_label : str, int or bool, optional
         The label of the positives when ``y_true`` holds labels other than 0/1.
+    weights : {"stream", "hashed"}, default "stream"
+        How the Poisson weights are drawn.  ``"stream"``: from ``rng`` as one stream of 32-bit uniforms
+        (:func:`poisson_weights`).  ``"hashed"``: each cluster's weight in resample ``b`` is a function of
+        (a 64-bit seed drawn from ``rng``, ``b``, the cluster's key) alone (:func:`hashed_poisson_weights`):
+        the weights of :func:`offline_eval.ondask.clustered_bootstrap`, equal whatever the order of the rows.
+        ``groups`` must then hold integers or strings.
     rng : None, int or numpy.random.Generator
         Source of the Poisson weights (drawn as one stream: the result does not depend on the block size).
 
@@ -348,6 +362,7 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     metrics = tuple(dict.fromkeys(metrics))
     check_boot(n_boot, 0.5)
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
+    check_choice(weights, "weights", ("stream", "hashed"))
     check_aligned(y_true=y_true, y_score=y_score, y_score_b=y_score_b, groups=groups, sample_weight=sample_weight)
     y = check_binary(y_true, "y_true", pos_label=pos_label).astype(np.float64)
     probs = any(m in _PROB_METRICS for m in metrics)
@@ -364,12 +379,15 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     w = scale_weights(w)
     if groups is None:
         g, n_clusters = np.arange(n, dtype=np.intp), n
+        keys = np.arange(n, dtype=np.uint64)  # every row its own cluster, keyed by its position
     else:
         labels = as_labels(groups, "groups")
         check_consistent_length(y_true=y, groups=labels)
         uniq, g = np.unique(labels, return_inverse=True)
         g, n_clusters = g.astype(np.intp).reshape(-1), len(uniq)
+        keys = cluster_keys(uniq, "groups") if weights == "hashed" else None
     gen = check_rng(rng)
+    seed = draw_seed(gen) if weights == "hashed" else None
     n_boot = int(n_boot)
 
     ww = np.ones(n) if w is None else w
@@ -384,25 +402,40 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     block = max(1, min(n_boot, BLOCK_ELEMENTS // max(width, 1)))
     for start in range(0, n_boot, block):
         stop = min(n_boot, start + block)
-        W = poisson_weights(gen, (stop - start, n_clusters))
+        if seed is None:
+            W = poisson_weights(gen, (stop - start, n_clusters))
+        else:
+            W = hashed_poisson_weights(seed, np.arange(start, stop), keys)
         for eng, out in zip(per_model, reps):
             for m, v in eng.values(W).items():
                 out[m][start:stop] = v
     jack = [eng.jackknife() for eng in per_model]
+    return assemble([{m: v[0] for m, v in s.items()} for s in stat], reps, jack, metrics, n_boot, n_clusters)
+
+
+def assemble(stat, reps, jack, metrics, n_boot, n_clusters) -> LogBootstrap:
+    """The :class:`LogBootstrap` of one or two models from their statistics, replicates and jackknife values.
+
+    ``stat[i][m]`` is a float, ``reps[i][m]`` the replicates of model ``i``; ``jack`` is ``None`` when the
+    jackknife over clusters was not computed: the acceleration is then ``nan`` and BCa is refused.
+    """
+    def acc(i, m, diff=False):
+        if jack is None:
+            return float("nan")
+        return _acceleration(jack[1][m] - jack[0][m] if diff else jack[i][m])
 
     def results(i, label):
         return ModelResults(label, {
-            m: BootstrapResult(stat[i][m][0], reps[i][m], _acceleration(jack[i][m]), name=f"{m}, {label}",
+            m: BootstrapResult(stat[i][m], reps[i][m], acc(i, m), name=f"{m}, {label}",
                                n_clusters=n_clusters) for m in metrics})
 
     a = results(0, "a")
     b = diff = None
-    if len(per_model) == 2:
+    if len(stat) == 2:
         b = results(1, "b")
         diff = ModelResults("b - a", {
-            m: BootstrapResult(stat[1][m][0] - stat[0][m][0], reps[1][m] - reps[0][m],
-                               _acceleration(jack[1][m] - jack[0][m]), name=f"{m}, b - a",
-                               n_clusters=n_clusters, difference=True) for m in metrics})
+            m: BootstrapResult(stat[1][m] - stat[0][m], reps[1][m] - reps[0][m], acc(0, m, True),
+                               name=f"{m}, b - a", n_clusters=n_clusters, difference=True) for m in metrics})
     return LogBootstrap(a, b, diff, metrics, n_boot, n_clusters)
 
 
@@ -440,6 +473,96 @@ def poisson_weights(gen: np.random.Generator, shape) -> np.ndarray:
     """
     u = gen.integers(0, 2**32, size=shape, dtype=np.uint32)
     k = np.zeros(shape, dtype=np.uint8)
+    for t in _POISSON_T:
+        k += u >= t
+    return k.astype(np.float64)
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix64(z: np.ndarray) -> np.ndarray:
+    """splitmix64's output function (Stafford's mix 13), elementwise on uint64: a bijection with full avalanche."""
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def draw_seed(gen: np.random.Generator) -> int:
+    """The 64-bit seed of :func:`hashed_poisson_weights`: one uint64 drawn from ``gen``."""
+    return int(gen.integers(0, 2**64, dtype=np.uint64))
+
+
+def cluster_keys(labels, name: str = "groups") -> np.ndarray:
+    """The 64-bit key of each cluster label, as uint64: an integer is its own value (two's complement), a
+    string the first 8 bytes (little-endian) of the BLAKE2b digest of its UTF-8 bytes.
+
+    The key depends on the label alone (not on the other labels, their order or the machine), so every
+    partition of a log computes the same key for the same cluster.  Two strings share a key with probability
+    about ``G**2 / 2**65`` for ``G`` distinct strings; they then share their weights (and stay two clusters).
+
+    Parameters
+    ----------
+    labels : array-like of shape (G,)
+        Integers (or bools), or strings: not a mix, and not floats.
+    name : str
+        The argument named in errors.
+    """
+    import hashlib
+
+    arr = np.asarray(labels)
+    if arr.dtype.kind in "iub":
+        return arr.astype(np.int64).view(np.uint64) if arr.dtype.kind != "u" else arr.astype(np.uint64)
+    values = arr.tolist()
+    if arr.dtype.kind in "UO" and all(isinstance(v, str) for v in values):
+        return np.array([int.from_bytes(hashlib.blake2b(v.encode("utf-8"), digest_size=8).digest(), "little")
+                         for v in values], dtype=np.uint64)
+    if arr.dtype.kind == "O" and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        return np.array([v % 2**64 for v in values], dtype=np.uint64)
+    raise InputTypeError(f"`{name}` must hold integers or strings for hashed Poisson weights; got dtype "
+                         f"{arr.dtype} (e.g. {values[:3]!r})")
+
+
+def hashed_poisson_weights(seed: int, resamples, keys, *, by_cluster: bool = False) -> np.ndarray:
+    """Poisson(1) weights of the clusters ``keys`` in the resamples ``resamples``, counter-based.
+
+    The weight of cluster key ``g`` in resample ``b`` is ``#{k : U >= round(2^32 F(k))}``, the inversion of
+    :func:`poisson_weights`, with the 32-bit uniform ``U`` the top half of
+
+    ``mix(mix(g XOR mix(seed)) XOR mix(mix(seed) + (b + 1) * 0x9E3779B97F4A7C15))``
+
+    (``mix`` splitmix64's output function, arithmetic mod 2^64).  It depends on ``(seed, b, g)`` alone, so the
+    partitions of a log need no communication: a cluster split over partitions gets one weight, the same
+    whatever the partitioning or the order of the rows, on any machine (integer arithmetic only).
+
+    Parameters
+    ----------
+    seed : int in [0, 2^64)
+    resamples : array-like of int, shape (B,)
+        Resample numbers ``b``.
+    keys : uint64 array of shape (G,)
+        Cluster keys (:func:`cluster_keys`).
+    by_cluster : bool, default False
+        Return the transpose, shape (G, B), in C order (the same weights).
+
+    Returns
+    -------
+    ndarray of float64, shape (B, G) (or (G, B))
+
+    Examples
+    --------
+    >>> w = hashed_poisson_weights(7, np.arange(3), np.array([10, 11], dtype=np.uint64))
+    >>> w.shape, bool((hashed_poisson_weights(7, [1], np.array([11], dtype=np.uint64)) == w[1:2, 1:]).all())
+    ((3, 2), True)
+    """
+    s = _mix64(np.array([seed], dtype=np.uint64))
+    kk = _mix64(np.asarray(keys, dtype=np.uint64) ^ s)
+    with np.errstate(over="ignore"):
+        bb = _mix64(s + (np.asarray(resamples, dtype=np.uint64) + np.uint64(1)) * _GOLDEN)
+    x = kk[:, None] ^ bb[None, :] if by_cluster else bb[:, None] ^ kk[None, :]
+    u = (_mix64(x) >> np.uint64(32)).astype(np.uint32)
+    k = np.zeros(u.shape, dtype=np.uint8)
     for t in _POISSON_T:
         k += u >= t
     return k.astype(np.float64)
@@ -523,7 +646,7 @@ class _ModelEngine:
                 if m == "log_loss":
                     out[m] = tloss / tw_ok
                 elif m == "rig_score":
-                    out[m] = 1.0 - (tloss / tw_ok) / _entropy(ctr)
+                    out[m] = 1.0 - (tloss / tw_ok) / entropies(ctr)
                 elif m == "calibration_ratio":
                     out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
                 elif m == "roc_auc_score":
@@ -543,7 +666,7 @@ class _ModelEngine:
                 if m == "log_loss":
                     out[m] = tloss / tw_ok
                 elif m == "rig_score":
-                    out[m] = 1.0 - (tloss / tw_ok) / _entropy(twy / tw_ok)
+                    out[m] = 1.0 - (tloss / tw_ok) / entropies(twy / tw_ok)
                 elif m == "calibration_ratio":
                     out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
                 elif m == "roc_auc_score":
@@ -575,13 +698,6 @@ def _stable_order(keys, n_keys):
         order = order[np.argsort(digit, kind="stable")]
         shift += 16
     return order
-
-
-def _entropy(gamma):
-    """Bernoulli entropy (nats), elementwise; ``nan`` where it is 0 (RIG undefined)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        h = -gamma * np.log(gamma) - (1.0 - gamma) * np.log1p(-gamma)
-    return np.where((gamma > 0) & (gamma < 1), h, np.nan)
 
 
 def _auc_leave_one_cluster_out(so, small, go, wo, run_first, run_end, G):

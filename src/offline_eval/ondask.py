@@ -27,6 +27,7 @@ from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, Utility
 __all__ = [
     "roc_auc_score",
     "calibration_ratio",
+    "clustered_bootstrap",
     "joint_counts",
     "log_loss",
     "loss_sums",
@@ -336,3 +337,100 @@ def utility_sums(data, group, a, v, p, c, *, betas=()) -> UtilitySums:
 
 def _utility_chunk(part, *, cols, betas):
     return UtilitySums.from_arrays(*(_col(part, x) for x in cols), betas=betas)
+
+
+# -- the clustered bootstrap of a log ------------------------------------------------------------------------
+def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None,
+                        metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot=1000, resolution=1e-3,
+                        eps=None, rng=None):
+    """:func:`offline_eval.logboot.clustered_bootstrap` of a whole log in one pass (percentile intervals).
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame or str or path
+        The log, or the path of its Parquet files.
+    label : str
+        Column of the 0/1 clicks.
+    score : str
+        Column of model A's predictions (probabilities in [0, 1] unless only the AUC is asked for).
+    score_b : str, optional
+        Column of model B's predictions: paired, with the differences B - A.
+    groups : str
+        Column of the cluster labels (integers or strings): whole clusters are resampled.
+    weight : str, optional
+        Column of the row weights.
+    metrics : sequence of str, default ("roc_auc_score", "log_loss", "rig_score")
+        Any of :data:`offline_eval.logboot.METRICS`.
+    n_boot : int, default 1000
+    resolution : float > 0 or None, default 1e-3
+        The AUC is that of the scores rounded to multiples of ``resolution`` (as in :func:`roc_auc_score`);
+        the losses use the raw scores.  ``None``: exact scores (one bin per distinct score).
+    eps : float, optional
+        Clipping of the log loss (default that of :func:`offline_eval.metrics.log_loss`).
+    rng : None, int or numpy.random.Generator
+        The 64-bit seed of the weights is one draw from it, as for ``weights="hashed"`` in memory.
+
+    Returns
+    -------
+    LogBootstrap
+        As in memory; the acceleration is ``nan`` and ``confidence_interval(method="percentile")`` (or
+        ``table(method="percentile")``) is the interval given: BCa is refused.
+
+    Notes
+    -----
+    The weights are :func:`offline_eval.logboot.hashed_poisson_weights` of the cluster keys, so the values
+    equal those of the in-memory ``clustered_bootstrap(..., weights="hashed", rng=rng)`` on the binned scores,
+    resample by resample, up to the order of float sums.  Memory per partition task: ``(n_boot + 1) x bins
+    x 2`` floats per model (bounded by :data:`offline_eval._logboot_sums.MAX_SUM_CELLS`, checked before
+    any work when a probability metric bounds the scores to [0, 1]), the resample weights in blocks of
+    :data:`offline_eval.logboot.BLOCK_ELEMENTS`, and 8 bytes per cluster key (to count the clusters).
+
+    Examples
+    --------
+    >>> import pandas as pd, dask.dataframe as dd
+    >>> df = pd.DataFrame({"click": [1, 0, 1, 0], "p": [0.4, 0.6, 0.7, 0.2], "q": ["q1", "q1", "q2", "q2"]})
+    >>> res = clustered_bootstrap(dd.from_pandas(df, npartitions=2), "click", "p", groups="q", n_boot=50, rng=0)
+    >>> res.a.roc_auc_score.statistic
+    0.75
+    """
+    from ._bootstrap import check_boot
+    from ._logboot_sums import check_cells
+    from ._validation import check_choice, check_real, check_rng
+    from .logboot import METRICS, assemble, draw_seed
+    from .metrics import LOG_LOSS_EPS
+
+    import numpy as np
+
+    metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
+    if not metrics:
+        raise ValueError(f"`metrics` must name at least one of {list(METRICS)}; got none")
+    for m in metrics:
+        check_choice(m, "metrics", METRICS)
+    metrics = tuple(dict.fromkeys(metrics))
+    check_boot(n_boot, 0.5)
+    n_boot = int(n_boot)
+    eps = LOG_LOSS_EPS if eps is None else check_real(eps, "eps", low=0, high=0.5, closed="left")
+    if groups is None:
+        raise ValueError("`groups` must name the column of the clusters")
+    if resolution is not None:
+        resolution = check_real(resolution, "resolution", low=0, closed="right")
+        if "roc_auc_score" in metrics and any(m != "roc_auc_score" for m in metrics):
+            check_cells(n_boot, np.floor(1.0 / resolution) + 2, 1 if score_b is None else 2, "resolution", resolution)
+    ddf = read(data, list(dict.fromkeys([label, score, score_b, groups, weight])))
+    seed = draw_seed(check_rng(rng))
+    sums = reduce_partitions(ddf, functools.partial(
+        _boot_chunk, label=label, scores=(score,) if score_b is None else (score, score_b), groups=groups,
+        weight=weight, seed=seed, n_boot=n_boot, metrics=metrics, resolution=resolution, eps=eps))
+    _require_rows(sums.n, float(sums.models[0].sums[0, 0]), weight)
+    vals = [m.values(metrics) for m in sums.models]
+    stat = [{m: float(v[m][0]) for m in metrics} for v in vals]
+    reps = [{m: v[m][1:] for m in metrics} for v in vals]
+    return assemble(stat, reps, None, metrics, n_boot, len(sums.keys))
+
+
+def _boot_chunk(part, *, label, scores, groups, weight, seed, n_boot, metrics, resolution, eps):
+    from ._logboot_sums import BootSums
+
+    return BootSums.from_arrays(_col(part, label), [_col(part, s) for s in scores], _col(part, groups),
+                                _col(part, weight), seed=seed, n_boot=n_boot, metrics=metrics,
+                                resolution=resolution, eps=eps, names=(label, scores, groups))
