@@ -316,6 +316,21 @@ ex("ondask.quantile_breakdown", lambda: (None, (ddf(), "click", "p"), dict(weigh
 ex("ondask.joint_counts", lambda: (None, (ddf(), "b", "c", "g"), {}))
 ex("ondask.utility_sums", lambda: (None, (ddf(), "net", "a", "v", "p", "cb"), dict(betas=(1.0,))))
 ex("ondask.read", lambda: (None, (ddf(), ["click", "p"]), {}))
+ex("ondask.summarize", lambda: (None, (ddf(), "click", "p"), dict(weight="w", n_quantiles=3, joint=("b", "c", "g"),
+                                                                 utility=dict(group="net", a="a", v="v", p="p", c="cb"))))
+
+
+def _summary():
+    from offline_eval import ondask
+
+    return ondask.summarize(ddf(), "click", "p", weight="w", n_quantiles=3)
+
+
+ex("ondask.Summary", lambda: (None, (), {k: getattr(_summary(), k) for k in inspect.signature(
+    type(_summary())).parameters}))
+for f in ("roc_auc_score", "roc_curve", "log_loss", "rig_score", "mean_squared_error", "calibration_ratio",
+          "prediction_error", "quantile_breakdown"):
+    ex(f"ondask.Summary.{f}", bound(lambda f=f: getattr(_summary(), f)))
 ex("ondask.reduce_partitions", lambda: (None, (ddf(), lambda part: len(part)), dict(merge=lambda a, b: a + b)))
 # synth
 ex("synth.classifiers.apportion", call(np.array([1.0, 1.0, 4.0]), 10, capacity=np.array([5, 5, 5])))
