@@ -28,8 +28,8 @@ import numpy as np
 
 from ._losses import pointwise_log_loss
 from ._validation import InputTypeError, as_1d, check_choice, check_finite, check_int, check_real
-from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums, _arrays, _score_cells, \
-    _sorted_union
+from ._chunks import chunk_arrays, score_cells, sorted_union
+from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums
 from .metrics import LOG_LOSS_EPS
 
 __all__ = [
@@ -456,7 +456,7 @@ class _Cells:
 
     def merge(self, other):
         scale = max(self.scale, other.scale)
-        values, inv = _sorted_union(self.values, other.values)
+        values, inv = sorted_union(self.values, other.values)
         m = len(values)
 
         def tot(a, b, shift=True):
@@ -514,18 +514,18 @@ def _summary_chunk(part, *, spec):
         for i, name in enumerate(scores):
             s_raw = _col(part, name)
             if i == 0:
-                y, s, w = _arrays(y_raw, s_raw, w_raw, names=(label, name))
+                y, s, w = chunk_arrays(y_raw, s_raw, w_raw, names=(label, name))
                 rows = y.size
             else:
                 s = check_finite(as_1d(s_raw, name, allow_empty=True), name)
                 if s.size != rows:
                     raise ValueError(f"`{name}` has {s.size} rows; `{label}` has {rows}")
             if spec["exact"]:
-                values, pos, neg, scale, extra = _score_cells(y, s, w, None, rows=True)
+                values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=True)
                 out.setdefault("cells", {})[name] = _Cells(values, pos, neg, scale, *extra)
             else:
                 if "auc" in families:
-                    values, pos, neg, scale, _ = _score_cells(y, s, w, spec["resolution"])
+                    values, pos, neg, scale, _ = score_cells(y, s, w, spec["resolution"])
                     out.setdefault("counts", {})[name] = ScoreCounts(values, pos, neg, spec["resolution"], scale)
                 if "losses" in families:
                     out.setdefault("sums", {})[name] = LossSums.from_arrays(y, s, w, eps=spec["eps"])
@@ -570,35 +570,83 @@ class Summary:
         return table[score]
 
     def roc_auc_score(self, score=None) -> float:
-        """:func:`offline_eval.metrics.roc_auc_score` of the column ``score``."""
+        """:func:`offline_eval.metrics.roc_auc_score` of the column ``score``.
+
+        Parameters
+        ----------
+        score : str, optional
+            The score column (default: the only one).
+        """
         return self._of(self.counts, "auc", score).roc_auc_score()
 
     def roc_curve(self, score=None):
-        """:func:`offline_eval.metrics.roc_curve` (``fpr, tpr`` at every distinct score, highest first)."""
+        """:func:`offline_eval.metrics.roc_curve` (``fpr, tpr`` at every distinct score, highest first).
+
+        Parameters
+        ----------
+        score : str, optional
+            The score column (default: the only one).
+        """
         return self._of(self.counts, "auc", score).roc_curve()
 
     def log_loss(self, score=None) -> float:
-        """:func:`offline_eval.metrics.log_loss`."""
+        """:func:`offline_eval.metrics.log_loss`.
+
+        Parameters
+        ----------
+        score : str, optional
+            The score column (default: the only one).
+        """
         return self._of(self.sums, "losses", score).log_loss()
 
     def rig_score(self, score=None) -> float:
-        """:func:`offline_eval.metrics.rig_score`."""
+        """:func:`offline_eval.metrics.rig_score`.
+
+        Parameters
+        ----------
+        score : str, optional
+            The score column (default: the only one).
+        """
         return self._of(self.sums, "losses", score).rig_score()
 
     def mean_squared_error(self, score=None) -> float:
-        """:func:`offline_eval.metrics.mean_squared_error`."""
+        """:func:`offline_eval.metrics.mean_squared_error`.
+
+        Parameters
+        ----------
+        score : str, optional
+            The score column (default: the only one).
+        """
         return self._of(self.sums, "losses", score).mean_squared_error()
 
     def calibration_ratio(self, score=None) -> float:
-        """:func:`offline_eval.metrics.calibration_ratio`."""
+        """:func:`offline_eval.metrics.calibration_ratio`.
+
+        Parameters
+        ----------
+        score : str, optional
+            The score column (default: the only one).
+        """
         return self._of(self.sums, "losses", score).calibration_ratio()
 
     def prediction_error(self, score=None) -> float:
-        """:func:`offline_eval.metrics.prediction_error`."""
+        """:func:`offline_eval.metrics.prediction_error`.
+
+        Parameters
+        ----------
+        score : str, optional
+            The score column (default: the only one).
+        """
         return self._of(self.sums, "losses", score).prediction_error()
 
     def quantile_breakdown(self, score=None):
-        """The table of :func:`offline_eval.metrics.quantile_breakdown` (binned by the score itself)."""
+        """The table of :func:`offline_eval.metrics.quantile_breakdown` (binned by the score itself).
+
+        Parameters
+        ----------
+        score : str, optional
+            The score column (default: the only one).
+        """
         return self._of(self.quantiles, "quantiles", score).copy()
 
 
