@@ -479,6 +479,10 @@ class JointCounts:
                 raise ValueError(f"`{name}` must hold non-negative class codes; got min {int(arr.min())}")
             cols.append(arr)
         check_consistent_length(**dict(zip(named, cols)))
+        if cols[0].size:
+            fast = _joint_by_key(cols)
+            if fast is not None:
+                return cls(*fast)
         stacked = np.stack([c.astype(np.int64) for c in cols], axis=1) if cols[0].size else np.zeros((0, len(cols)), np.int64)
         cells, counts = np.unique(stacked, axis=0, return_counts=True)
         return cls(cells.reshape(-1, len(cols)), counts.astype(np.int64))
@@ -522,6 +526,31 @@ class JointCounts:
         out = np.zeros((k,) * self.cells.shape[1], np.int64)
         out[tuple(self.cells.T)] = self.counts
         return out
+
+
+def _joint_by_key(cols):
+    """``(cells, counts)`` of ``np.unique(np.stack(cols, 1), axis=0, return_counts=True)`` through one integer key.
+
+    The codes are non-negative: ``key = (b * K_c + c) * K_g + g`` with ``K = max + 1`` per column orders
+    the cells lexicographically, so the distinct keys (a bincount when the key space is small, else a
+    1-D sort) are the distinct rows in the same order.  ``None`` when the key space exceeds 2**62.
+    """
+    radix = [int(c.max()) + 1 for c in cols]
+    total = int(np.prod(radix, dtype=object))
+    if total > 2**62:
+        return None
+    key = cols[0].astype(np.int64)
+    for c, r in zip(cols[1:], radix[1:]):
+        key = key * r + c
+    n = key.size
+    if total <= min(max(4 * n, 4096), 2**24):
+        full = np.bincount(key, minlength=total)
+        keys = np.flatnonzero(full)
+        counts = full[keys]
+    else:
+        keys, counts = np.unique(key, return_counts=True)
+    cells = np.stack(np.unravel_index(keys, radix), axis=1).astype(np.int64) if len(radix) > 1 else keys[:, None]
+    return cells.reshape(-1, len(cols)), counts.astype(np.int64)
 
 
 # -- bidding: utility, weighted squared error and the expected utility, per group ----------------------------
