@@ -53,7 +53,7 @@ MAX_GRID_CELLS = 2**22
 
 
 def grid_cells(s, k=None, step=None, *, divide=True):
-    """``(values, inv, m)`` of scores that lie on a grid, or ``(None, None, None)`` to fall back on a sort.
+    """``(values, inv, m, count)`` of scores that lie on a grid, or ``None`` to fall back on a sort.
 
     Scores stored at a fixed precision (multiples of ``10**-d`` as ``np.round(x, d)`` writes them, or of a
     ``resolution``) are integers ``k`` times a step: their cell is ``k - min(k)``, counted by ``np.bincount``
@@ -61,11 +61,11 @@ def grid_cells(s, k=None, step=None, *, divide=True):
     every score (``k / 10**d == s``, or ``k * step == s`` with distinct ``k`` giving distinct values) and
     small (at most ``max(16 n, 4096)`` and ``2**22`` cells); ``values`` are then ``s``'s distinct values
     bit for bit, ``inv`` maps each score to its cell among ``m`` grid cells (``values`` holds those
-    with a row, in order).  A negative zero falls back on the sort, which decides which zero it keeps.
+    with a row, in order), ``count`` the rows per grid cell.  A negative zero falls back on the sort, which decides which zero it keeps.
     """
     n = s.size
     if n < 64 or s.dtype != np.float64:
-        return None, None, None
+        return None
     if k is None:
         head, scale = s[:256], None
         with np.errstate(over="ignore", invalid="ignore"):
@@ -76,22 +76,23 @@ def grid_cells(s, k=None, step=None, *, divide=True):
                         scale = 10.0**d
                         break
         if scale is None:
-            return None, None, None
+            return None
     lo, hi = float(k.min()), float(k.max())
     if not (np.isfinite(lo) and np.isfinite(hi)) or max(abs(lo), abs(hi)) > 2.0**52:
-        return None, None, None
+        return None
     m = int(hi - lo) + 1
     if m > min(max(16 * n, 4096), MAX_GRID_CELLS):
-        return None, None, None
+        return None
     zero = s == 0
     if zero.any() and np.signbit(s[zero]).any():
-        return None, None, None
+        return None
     inv = (k - lo).astype(np.intp)
-    cells = np.flatnonzero(np.bincount(inv, minlength=m))
+    count = np.bincount(inv, minlength=m)
+    cells = np.flatnonzero(count)
     values = (cells + lo) / scale if divide else (cells + lo) * step
     if not divide and len(values) > 1 and not (np.diff(values) > 0).all():
-        return None, None, None  # two grid points round to one float: let np.unique merge them
-    return values, inv, m
+        return None  # two grid points round to one float: let np.unique merge them
+    return values, inv, m, count
 
 
 def sorted_union(a, b):
@@ -114,11 +115,12 @@ def sorted_union(a, b):
     return srt[new], inv
 
 
-def score_cells(y, s, w, resolution=None, *, rows=False):
+def score_cells(y, s, w, resolution=None, *, rows=False, unit=False):
     """The cells of :meth:`ScoreCounts.from_arrays` on validated arrays: ``(values, pos, neg, scale, extra)``.
 
     With ``rows``, ``extra`` is ``(n, n_pos, n_neg)`` per value: the rows, and the rows of positive weight
-    with and without a click (``None`` otherwise).
+    with and without a click (``None`` otherwise).  ``unit`` says that every weight is 1 (no weight was
+    given): the sums are then whole numbers, exact, and ``neg`` is the rows less ``pos``, bit for bit.
     """
     if resolution is not None:
         with np.errstate(over="ignore"):
@@ -129,19 +131,30 @@ def score_cells(y, s, w, resolution=None, *, rows=False):
                              "resolution or none")
         k = np.round(ratio)
         s = k * resolution
-        values, inv, m = grid_cells(s, k, resolution, divide=False)
+        grid = grid_cells(s, k, resolution, divide=False)
     else:
-        values, inv, m = grid_cells(s)
+        grid = grid_cells(s)
     scale = weight_scale(w)
     w = np.ldexp(w, -scale) if scale else w
-    if values is None:
+    if grid is None:
         values, inv = np.unique(s, return_inverse=True)
-        m = len(values)
-    pos = np.bincount(inv, weights=w * y, minlength=m)
-    neg = np.bincount(inv, weights=w * (1.0 - y), minlength=m)
-    count = np.bincount(inv, minlength=m) if (rows or m != len(values)) else None
+        m, count = len(values), None
+    else:
+        values, inv, m, count = grid
     extra = None
-    if rows:
+    if unit and y.size < 2**53:
+        if count is None:
+            count = np.bincount(inv, minlength=m)
+        pos = np.bincount(inv, weights=y, minlength=m)  # w * y = y
+        neg = count - pos  # sum of (1 - y) over whole numbers: exact
+        if rows:
+            extra = (count.astype(np.float64), pos.copy(), neg.copy())
+    else:
+        pos = np.bincount(inv, weights=w * y, minlength=m)
+        neg = np.bincount(inv, weights=w * (1.0 - y), minlength=m)
+        if count is None and (rows or m != len(values)):
+            count = np.bincount(inv, minlength=m)
+    if rows and extra is None:
         live = w > 0
         n_pos = np.bincount(inv, weights=live & (y == 1), minlength=m)
         n_neg = (count - n_pos) if live.all() else np.bincount(inv, weights=live & (y == 0), minlength=m)

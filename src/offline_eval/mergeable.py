@@ -138,7 +138,7 @@ class ScoreCounts:
         y, s, w = chunk_arrays(y_true, y_score, sample_weight)
         if resolution is not None:
             check_real(resolution, "resolution", low=0, closed="right")
-        values, pos, neg, scale, _ = score_cells(y, s, w, resolution)
+        values, pos, neg, scale, _ = score_cells(y, s, w, resolution, unit=sample_weight is None)
         return cls(values, pos, neg, None if resolution is None else float(resolution), scale)
 
     def merge(self, other: ScoreCounts) -> ScoreCounts:

@@ -521,11 +521,11 @@ def _summary_chunk(part, *, spec):
                 if s.size != rows:
                     raise ValueError(f"`{name}` has {s.size} rows; `{label}` has {rows}")
             if spec["exact"]:
-                values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=True)
+                values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=True, unit=weight is None)
                 out.setdefault("cells", {})[name] = _Cells(values, pos, neg, scale, *extra)
             else:
                 if "auc" in families:
-                    values, pos, neg, scale, _ = score_cells(y, s, w, spec["resolution"])
+                    values, pos, neg, scale, _ = score_cells(y, s, w, spec["resolution"], unit=weight is None)
                     out.setdefault("counts", {})[name] = ScoreCounts(values, pos, neg, spec["resolution"], scale)
                 if "losses" in families:
                     out.setdefault("sums", {})[name] = LossSums.from_arrays(y, s, w, eps=spec["eps"])
