@@ -22,7 +22,8 @@ def chunk_arrays(y, s, w=None, *, names=("y_true", "y_score")):
     y = as_1d(y, names[0], dtype=None, allow_empty=True)
     if y.dtype.kind == "f":
         check_finite(y, names[0])
-    if y.size and not np.isin(y, (0, 1)).all():
+    # integers are 0/1 when they lie in [0, 1] (two reductions, cheaper than a set test)
+    if y.size and not ((y.min() >= 0 and y.max() <= 1) if y.dtype.kind in "iub" else np.isin(y, (0, 1)).all()):
         raise ValueError(f"`{names[0]}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
     s = check_finite(as_1d(s, names[1], allow_empty=True), names[1])
     check_consistent_length(**{names[0]: y, names[1]: s})
@@ -71,7 +72,8 @@ def grid_cells(s, k=None, step=None, *, divide=True):
         with np.errstate(over="ignore", invalid="ignore"):
             for d in GRID_DECIMALS:  # the first decimal grid that holds every score
                 if np.all(np.rint(head * 10.0**d) / 10.0**d == head):
-                    k = np.rint(s * 10.0**d)
+                    k = np.multiply(s, 10.0**d)
+                    np.rint(k, out=k)
                     if np.array_equal(k / 10.0**d, s):
                         scale = 10.0**d
                         break
@@ -86,7 +88,9 @@ def grid_cells(s, k=None, step=None, *, divide=True):
     zero = s == 0
     if zero.any() and np.signbit(s[zero]).any():
         return None
-    inv = (k - lo).astype(np.intp)
+    np.subtract(k, lo, out=k)  # k is this function's own array, or score_cells'
+    inv = k.astype(np.intp)
+    del k
     count = np.bincount(inv, minlength=m)
     cells = np.flatnonzero(count)
     values = (cells + lo) / scale if divide else (cells + lo) * step
@@ -145,7 +149,8 @@ def score_cells(y, s, w, resolution=None, *, rows=False, unit=False):
     if unit and y.size < 2**53:
         if count is None:
             count = np.bincount(inv, minlength=m)
-        pos = np.bincount(inv, weights=y, minlength=m)  # w * y = y
+        # w * y = y: the sum over a cell is its number of clicks (whole numbers, exact)
+        pos = np.bincount(inv[y == 1], minlength=m).astype(np.float64)
         neg = count - pos  # sum of (1 - y) over whole numbers: exact
         if rows:
             extra = (count.astype(np.float64), pos.copy(), neg.copy())

@@ -82,7 +82,7 @@ def read(data, columns):
 
 
 #: Rows read per task from a Parquet file at most (whole row groups; a row group bigger than this is one task).
-ROWS_PER_TASK = 5_000_000
+ROWS_PER_TASK = 2_500_000
 
 
 @dataclass(frozen=True)
