@@ -60,7 +60,7 @@ def grid_cells(s, k=None, step=None, *, divide=True):
     ``resolution``) are integers ``k`` times a step: their cell is ``k - min(k)``, counted by ``np.bincount``
     in O(n) instead of the O(n log n) sort of ``np.unique``.  The grid is used only when it is exact for
     every score (``k / 10**d == s``, or ``k * step == s`` with distinct ``k`` giving distinct values) and
-    small (at most ``max(16 n, 4096)`` and ``2**22`` cells); ``values`` are then ``s``'s distinct values
+    small (at most ``max(4 n, 4096)`` and ``2**22`` cells); ``values`` are then ``s``'s distinct values
     bit for bit, ``inv`` maps each score to its cell among ``m`` grid cells (``values`` holds those
     with a row, in order), ``count`` the rows per grid cell.  A negative zero falls back on the sort, which decides which zero it keeps.
     """
@@ -83,7 +83,7 @@ def grid_cells(s, k=None, step=None, *, divide=True):
     if not (np.isfinite(lo) and np.isfinite(hi)) or max(abs(lo), abs(hi)) > 2.0**52:
         return None
     m = int(hi - lo) + 1
-    if m > min(max(16 * n, 4096), MAX_GRID_CELLS):
+    if m > min(max(4 * n, 4096), MAX_GRID_CELLS):
         return None
     zero = s == 0
     if zero.any() and np.signbit(s[zero]).any():

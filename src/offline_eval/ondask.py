@@ -169,6 +169,8 @@ def _reduce(source, chunk, merge=lambda a, b: a.merge(b)):
         level = [dask.delayed(chunk)(part) for part in source.to_delayed()]
     if not level:
         raise ValueError("`data` has no partition")
+    if len(level) == 1 and dask.config.get("scheduler", None) is None:
+        return level[0].compute(scheduler="sync")  # one task: no thread pool to start
     while len(level) > 1:
         nxt = [dask.delayed(merge)(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
         level = nxt + ([level[-1]] if len(level) % 2 else [])
@@ -444,15 +446,22 @@ _UTILITY_KEYS = ("group", "a", "v", "p", "c")
 @dataclass(frozen=True)
 class _Cells:
     """Per distinct score: the :class:`ScoreCounts` sums and the rows (all, and of positive weight with and
-    without a click).  Merged exactly as :meth:`ScoreCounts.merge` merges (the same sums bit for bit)."""
+    without a click).  Merged exactly as :meth:`ScoreCounts.merge` merges (the same sums bit for bit).
+    Without weights (``rows`` is ``None``) the rows are the sums themselves: ``pos`` clicks, ``neg`` others."""
 
     values: np.ndarray
     pos: np.ndarray
     neg: np.ndarray
     scale: int
-    rows: np.ndarray
-    n_pos: np.ndarray
-    n_neg: np.ndarray
+    rows: np.ndarray | None = None
+    n_pos: np.ndarray | None = None
+    n_neg: np.ndarray | None = None
+
+    def row_counts(self):
+        """``(rows, n_pos, n_neg)`` per value."""
+        if self.rows is None:
+            return self.pos + self.neg, self.pos, self.neg
+        return self.rows, self.n_pos, self.n_neg
 
     def merge(self, other):
         scale = max(self.scale, other.scale)
@@ -463,9 +472,11 @@ class _Cells:
             x = np.r_[np.ldexp(a, self.scale - scale), np.ldexp(b, other.scale - scale)] if shift else np.r_[a, b]
             return np.bincount(inv, weights=x, minlength=m)
 
-        return _Cells(values, tot(self.pos, other.pos), tot(self.neg, other.neg), scale,
-                      tot(self.rows, other.rows, False), tot(self.n_pos, other.n_pos, False),
-                      tot(self.n_neg, other.n_neg, False))
+        if self.rows is None and other.rows is None:
+            return _Cells(values, tot(self.pos, other.pos), tot(self.neg, other.neg), scale)
+        (ra, pa, na), (rb, pb, nb) = self.row_counts(), other.row_counts()
+        return _Cells(values, tot(self.pos, other.pos), tot(self.neg, other.neg), scale, tot(ra, rb, False),
+                      tot(pa, pb, False), tot(na, nb, False))
 
     def counts(self, resolution=None) -> ScoreCounts:
         return ScoreCounts(self.values, self.pos, self.neg, resolution, self.scale)
@@ -477,12 +488,13 @@ class _Cells:
         v, pos, neg = self.values[sl], self.pos[sl], self.neg[sl]
         if not v.size:
             return LossSums(eps=eps, scale=self.scale)
+        rows, n_pos, n_neg = (x[sl] for x in self.row_counts())
         l1, l0 = pointwise_log_loss(np.ones_like(v), v, eps), pointwise_log_loss(np.zeros_like(v), v, eps)
         w = pos + neg
-        return LossSums(float(self.rows[sl].sum()), float(w.sum()), float(pos.sum()), float(np.dot(w, v)),
+        return LossSums(float(rows.sum()), float(w.sum()), float(pos.sum()), float(np.dot(w, v)),
                         float(np.dot(pos, l1) + np.dot(neg, l0)), float(np.dot(pos, (1.0 - v) ** 2) + np.dot(neg, v * v)),
                         float(np.dot(pos, 1.0 - v) + np.dot(neg, v)), eps, self.scale,
-                        float(self.n_pos[sl].sum()), float(self.n_neg[sl].sum()))
+                        float(n_pos.sum()), float(n_neg.sum()))
 
 
 @dataclass(frozen=True)
@@ -521,8 +533,9 @@ def _summary_chunk(part, *, spec):
                 if s.size != rows:
                     raise ValueError(f"`{name}` has {s.size} rows; `{label}` has {rows}")
             if spec["exact"]:
-                values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=True, unit=weight is None)
-                out.setdefault("cells", {})[name] = _Cells(values, pos, neg, scale, *extra)
+                unit = weight is None
+                values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=not unit, unit=unit)
+                out.setdefault("cells", {})[name] = _Cells(values, pos, neg, scale, *(extra or ()))
             else:
                 if "auc" in families:
                     values, pos, neg, scale, _ = score_cells(y, s, w, spec["resolution"], unit=weight is None)
