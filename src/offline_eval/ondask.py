@@ -1,10 +1,15 @@
 """The metrics on Dask: logs bigger than memory, the same results as in memory.
 
-Every function takes a ``dask.dataframe.DataFrame`` (or a Parquet path, read with only the columns it
-needs) and column names, fills one accumulator of :mod:`offline_eval.mergeable` per partition, merges
-them in a binary tree of ``dask.delayed`` tasks, and returns what the in-memory function returns.
-Nothing but the accumulators leaves a worker.  The work runs on Dask's default scheduler (threads), or
-on a ``distributed`` client when one is active (``with Client(...):``).
+Every function takes a ``dask.dataframe.DataFrame`` (or a Parquet path: a file, a directory or a glob,
+read by pyarrow with only the columns it needs, in tasks of at most :data:`ROWS_PER_TASK` rows) and
+column names, fills one accumulator of :mod:`offline_eval.mergeable` per task, merges them in a binary
+tree of ``dask.delayed`` tasks, and returns what the in-memory function returns.  Nothing but the
+accumulators leaves a worker.  The work runs on Dask's default scheduler (threads), or on a
+``distributed`` client when one is active (``with Client(...):``).
+
+:func:`summarize` computes every requested family (AUC/ROC, the losses and RIG, calibration by quantile,
+joint counts, utility sums) from one read of the data; the per-family functions read it once each
+(:func:`quantile_breakdown` twice).
 
 >>> import pandas as pd, dask.dataframe as dd
 >>> df = pd.DataFrame({"click": [0, 1, 1, 0], "p": [0.1, 0.4, 0.35, 0.8]})
