@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import platform
 import sys
 from pathlib import Path
@@ -54,10 +55,14 @@ def main(argv=None) -> int:
         rows.append({"module": name, **row})
         print("   " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items() if k not in ("case", "note")), flush=True)
     df = pd.DataFrame(rows)
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.machine()) if Path("/proc/cpuinfo").exists() else platform.machine()
+    load = "/".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
     header = (
-        f"# Benchmarks\n\nMachine: {platform.machine()}, Python {platform.python_version()}, "
-        f"NumPy {np.__version__}. Times are medians of >= 3 runs (seconds); ratio = ours / peer; "
-        "peak memory from tracemalloc.\n\n"
+        f"# Benchmarks\n\nMachine: {cpu}, {os.cpu_count()} cores (load average 1/5/15 min at the end: {load}), "
+        f"Python {platform.python_version()}, NumPy {np.__version__}. Times are medians of >= 3 runs (seconds); "
+        "ratio = ours / peer; peak memory from tracemalloc (it does not see DuckDB's and Polars' own "
+        "allocators).\n\n"
     )
     md = header + to_markdown(df, floatfmt=".3g")
     print()

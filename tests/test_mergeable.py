@@ -134,3 +134,50 @@ def test_accumulators_reject_bad_input():
         QuantileSums.edges(ScoreCounts.from_arrays([0, 1], [0.1, 0.2]), True)
     with pytest.raises(ValueError, match="non-negative"):
         JointCounts.from_arrays([-1], [0])
+
+
+# -- the sort-free paths give the bytes of the sort (np.unique) -------------------------------------------
+def _unique_reference(y, s, w=None, resolution=None):
+    """ScoreCounts' cells by np.unique, as they were filled before the grid path."""
+    y = np.asarray(y, float)
+    w = np.ones(y.size) if w is None else np.asarray(w, float)
+    s = np.asarray(s, float)
+    if resolution is not None:
+        s = np.round(s / resolution) * resolution
+    v, inv = np.unique(s, return_inverse=True)
+    return v, np.bincount(inv, weights=w * y, minlength=len(v)), np.bincount(inv, weights=w * (1.0 - y), minlength=len(v))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_score_counts_grid_path_is_bit_identical_to_the_sort(seed):
+    rng = np.random.default_rng(seed)
+    for trial in range(60):
+        n = int(rng.integers(0, 3000))
+        d = int(rng.integers(0, 11))
+        x = rng.random(n) * rng.choice([1, 3, 1e-3, 100]) - rng.choice([0, 0.5])
+        s = np.round(x, d) if d < 10 else x  # d = 10: continuous scores (the sort)
+        if trial % 7 == 0 and n:
+            s[::5] = -0.0
+        y = (rng.random(n) < 0.3).astype(int)
+        w = rng.random(n) * 3 if trial % 2 else None
+        res = [None, 1e-3, 0.01, 1e-6][trial % 4]
+        got = ScoreCounts.from_arrays(y, s, w, resolution=res)
+        want = _unique_reference(y, s, w, res)
+        for a, b in zip((got.values, got.pos, got.neg), want):
+            assert a.tobytes() == b.tobytes()
+        other = ScoreCounts.from_arrays(y[::-1], s[::-1] * 0.5, None if w is None else w[::-1], resolution=res)
+        merged = got.merge(other)
+        v, inv = np.unique(np.r_[got.values, other.values], return_inverse=True)
+        assert merged.values.tobytes() == v.tobytes()
+        assert merged.pos.tobytes() == np.bincount(inv, weights=np.r_[got.pos, other.pos], minlength=len(v)).tobytes()
+        assert merged.neg.tobytes() == np.bincount(inv, weights=np.r_[got.neg, other.neg], minlength=len(v)).tobytes()
+
+
+def test_joint_counts_key_path_equals_the_row_sort():
+    rng = np.random.default_rng(5)
+    for _ in range(100):
+        n, k = int(rng.integers(1, 3000)), int(rng.choice([2, 5, 50, 3000, 2**40]))
+        cols = [rng.integers(0, k, n).astype(np.int8 if k < 100 else np.int64) for _ in range(int(rng.integers(2, 4)))]
+        got = JointCounts.from_arrays(*cols)
+        cells, counts = np.unique(np.stack([c.astype(np.int64) for c in cols], 1), axis=0, return_counts=True)
+        assert got.cells.tobytes() == cells.tobytes() and got.counts.tobytes() == counts.astype(np.int64).tobytes()

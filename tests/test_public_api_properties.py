@@ -321,6 +321,21 @@ ex("ondask.utility_sums", lambda: (None, (ddf(), "net", "a", "v", "p", "cb"), di
 ex("ondask.read", lambda: (None, (ddf(), ["click", "p"]), {}))
 ex("ondask.clustered_bootstrap", lambda: (None, (ddf(), "click", "p"), dict(groups="g", weight="w", n_boot=20, rng=0)),
    project=lambda r: r.table(0.9, method="percentile"))
+ex("ondask.summarize", lambda: (None, (ddf(), "click", "p"), dict(weight="w", n_quantiles=3, joint=("b", "c", "g"),
+                                                                 utility=dict(group="net", a="a", v="v", p="p", c="cb"))))
+
+
+def _summary():
+    from offline_eval import ondask
+
+    return ondask.summarize(ddf(), "click", "p", weight="w", n_quantiles=3)
+
+
+ex("ondask.Summary", lambda: (None, (), {k: getattr(_summary(), k) for k in inspect.signature(
+    type(_summary())).parameters}))
+for f in ("roc_auc_score", "roc_curve", "log_loss", "rig_score", "mean_squared_error", "calibration_ratio",
+          "prediction_error", "quantile_breakdown"):
+    ex(f"ondask.Summary.{f}", bound(lambda f=f: getattr(_summary(), f)))
 ex("ondask.reduce_partitions", lambda: (None, (ddf(), lambda part: len(part)), dict(merge=lambda a, b: a + b)))
 # synth
 ex("synth.classifiers.apportion", call(np.array([1.0, 1.0, 4.0]), 10, capacity=np.array([5, 5, 5])))

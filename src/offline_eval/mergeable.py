@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from . import bidding
+from ._chunks import chunk_arrays, score_cells, sorted_union, weight_scale
 from ._losses import entropy, pointwise_log_loss
 from ._validation import (
     InputTypeError,
@@ -53,7 +54,6 @@ from ._validation import (
     check_consistent_length,
     check_finite,
     check_int,
-    check_nonnegative,
     check_real,
     floor_snapped,
     integer_weights,
@@ -63,41 +63,6 @@ from ._validation import (
 from .metrics import LOG_LOSS_EPS, roc_auc_score_from_counts, roc_curve_from_counts
 
 __all__ = ["JointCounts", "LossSums", "QuantileSums", "ScoreCounts", "UtilitySums"]
-
-
-def _arrays(y, s, w=None, *, names=("y_true", "y_score")):
-    """Labels, scores and weights of one chunk, validated as the in-memory metrics validate them.
-
-    A chunk may be empty (a partition of a log can be).  Labels are 0/1 or bool; scores and weights are
-    real numbers (complex numbers, strings, bytes and datetimes are refused, not coerced).
-    """
-    check_aligned(**{names[0]: y, names[1]: s, "sample_weight": w})
-    y = as_1d(y, names[0], dtype=None, allow_empty=True)
-    if y.dtype.kind == "f":
-        check_finite(y, names[0])
-    if y.size and not np.isin(y, (0, 1)).all():
-        raise ValueError(f"`{names[0]}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
-    s = check_finite(as_1d(s, names[1], allow_empty=True), names[1])
-    check_consistent_length(**{names[0]: y, names[1]: s})
-    if w is None:
-        w = np.ones(y.size)
-    else:
-        w = check_nonnegative(w, "sample_weight", allow_empty=True)
-        check_consistent_length(**{names[0]: y, "sample_weight": w})
-    return y.astype(np.float64), s, w
-
-
-def _weight_scale(w: np.ndarray) -> int:
-    """The power of two by which the sums of a chunk are stored, 0 for weights of ordinary size.
-
-    Sums of weights near 1e308 overflow and of weights near 1e-320 lose every bit; weights whose largest
-    lies outside [2**-500, 2**500] are stored times ``2**-scale`` (exact), so that every ratio of sums
-    is the same at any power-of-two rescale of the weights.  Ordinary weights keep their bits.
-    """
-    top = float(w.max()) if w.size else 0.0
-    if top == 0.0 or 2.0**-500 <= top <= 2.0**500:
-        return 0
-    return int(np.frexp(top)[1])
 
 
 def _check_fields(obj, names, *, ndim=None, labels=(), nonnegative=()):
@@ -170,21 +135,10 @@ class ScoreCounts:
             Round scores to multiples of it first (bounded memory; see the class notes).  It must be
             coarse enough that ``score / resolution`` is finite.
         """
-        y, s, w = _arrays(y_true, y_score, sample_weight)
+        y, s, w = chunk_arrays(y_true, y_score, sample_weight)
         if resolution is not None:
             check_real(resolution, "resolution", low=0, closed="right")
-            with np.errstate(over="ignore"):
-                ratio = s / resolution
-            if not np.isfinite(ratio).all():
-                raise ValueError(f"`resolution` = {resolution!r} is too fine for scores up to "
-                                 f"{float(np.abs(s).max()):g}: score / resolution overflows; pass a coarser "
-                                 "resolution or none")
-            s = np.round(ratio) * resolution
-        scale = _weight_scale(w)
-        w = np.ldexp(w, -scale) if scale else w
-        values, inv = np.unique(s, return_inverse=True)
-        pos = np.bincount(inv, weights=w * y, minlength=len(values))
-        neg = np.bincount(inv, weights=w * (1.0 - y), minlength=len(values))
+        values, pos, neg, scale, _ = score_cells(y, s, w, resolution, unit=sample_weight is None)
         return cls(values, pos, neg, None if resolution is None else float(resolution), scale)
 
     def merge(self, other: ScoreCounts) -> ScoreCounts:
@@ -199,7 +153,7 @@ class ScoreCounts:
         if self.resolution != other.resolution:
             raise ValueError(f"cannot merge counts at resolution {self.resolution} and {other.resolution}")
         scale = max(self.scale, other.scale)
-        values, inv = np.unique(np.r_[self.values, other.values], return_inverse=True)
+        values, inv = sorted_union(self.values, other.values)
         pos = np.bincount(inv, weights=np.r_[np.ldexp(self.pos, self.scale - scale),
                                              np.ldexp(other.pos, other.scale - scale)], minlength=len(values))
         neg = np.bincount(inv, weights=np.r_[np.ldexp(self.neg, self.scale - scale),
@@ -275,11 +229,11 @@ class LossSums:
         eps : float, default 1e-15
             Clipping of the log loss, as in :func:`offline_eval.metrics.log_loss`.
         """
-        y, p, w = _arrays(y_true, y_prob, sample_weight, names=("y_true", "y_prob"))
+        y, p, w = chunk_arrays(y_true, y_prob, sample_weight, names=("y_true", "y_prob"))
         if ((p < 0) | (p > 1)).any():
             raise ValueError(f"`y_prob` must lie in [0, 1]; got min {p.min():.6g}, max {p.max():.6g}")
         eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
-        scale = _weight_scale(w)
+        scale = weight_scale(w)
         w = np.ldexp(w, -scale) if scale else w
         d = y - p
         return cls(float(y.size), float(w.sum()), float(np.dot(w, y)), float(np.dot(w, p)),
@@ -423,7 +377,7 @@ class QuantileSums:
         if len(bins) and int(np.max(bins)) >= q:
             raise ValueError(f"`n_quantiles` = {q} disagrees with `edges` (bins up to {int(np.max(bins))})")
         check_aligned(y_true=y_true, y_prob=y_prob, by=by, sample_weight=sample_weight)
-        y, p, w = _arrays(y_true, y_prob, sample_weight, names=("y_true", "y_prob"))
+        y, p, w = chunk_arrays(y_true, y_prob, sample_weight, names=("y_true", "y_prob"))
         s = p if by is None else check_finite(as_1d(by, "by", allow_empty=True), "by")
         check_consistent_length(y_true=y, by=s)
         at = np.searchsorted(values, s)
@@ -525,6 +479,10 @@ class JointCounts:
                 raise ValueError(f"`{name}` must hold non-negative class codes; got min {int(arr.min())}")
             cols.append(arr)
         check_consistent_length(**dict(zip(named, cols)))
+        if cols[0].size:
+            fast = _joint_by_key(cols)
+            if fast is not None:
+                return cls(*fast)
         stacked = np.stack([c.astype(np.int64) for c in cols], axis=1) if cols[0].size else np.zeros((0, len(cols)), np.int64)
         cells, counts = np.unique(stacked, axis=0, return_counts=True)
         return cls(cells.reshape(-1, len(cols)), counts.astype(np.int64))
@@ -568,6 +526,31 @@ class JointCounts:
         out = np.zeros((k,) * self.cells.shape[1], np.int64)
         out[tuple(self.cells.T)] = self.counts
         return out
+
+
+def _joint_by_key(cols):
+    """``(cells, counts)`` of ``np.unique(np.stack(cols, 1), axis=0, return_counts=True)`` through one integer key.
+
+    The codes are non-negative: ``key = (b * K_c + c) * K_g + g`` with ``K = max + 1`` per column orders
+    the cells lexicographically, so the distinct keys (a bincount when the key space is small, else a
+    1-D sort) are the distinct rows in the same order.  ``None`` when the key space exceeds 2**62.
+    """
+    radix = [int(c.max()) + 1 for c in cols]
+    total = int(np.prod(radix, dtype=object))
+    if total > 2**62:
+        return None
+    key = cols[0].astype(np.int64)
+    for c, r in zip(cols[1:], radix[1:]):
+        key = key * r + c
+    n = key.size
+    if total <= min(max(4 * n, 4096), 2**24):
+        full = np.bincount(key, minlength=total)
+        keys = np.flatnonzero(full)
+        counts = full[keys]
+    else:
+        keys, counts = np.unique(key, return_counts=True)
+    cells = np.stack(np.unravel_index(keys, radix), axis=1).astype(np.int64) if len(radix) > 1 else keys[:, None]
+    return cells.reshape(-1, len(cols)), counts.astype(np.int64)
 
 
 # -- bidding: utility, weighted squared error and the expected utility, per group ----------------------------

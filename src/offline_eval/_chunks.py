@@ -1,0 +1,171 @@
+"""The per-chunk arithmetic shared by :mod:`offline_eval.mergeable` and :mod:`offline_eval.ondask` (a private
+module: the public API is the accumulators): a chunk's arrays validated, the power-of-two scale of its weights,
+and the cells of its scores counted without a sort where they lie on a grid."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import as_1d, check_aligned, check_consistent_length, check_finite, check_nonnegative
+
+__all__ = ["GRID_DECIMALS", "MAX_GRID_CELLS", "chunk_arrays", "grid_cells", "score_cells", "sorted_union",
+           "weight_scale"]
+
+
+def chunk_arrays(y, s, w=None, *, names=("y_true", "y_score")):
+    """Labels, scores and weights of one chunk, validated as the in-memory metrics validate them.
+
+    A chunk may be empty (a partition of a log can be).  Labels are 0/1 or bool; scores and weights are
+    real numbers (complex numbers, strings, bytes and datetimes are refused, not coerced).
+    """
+    check_aligned(**{names[0]: y, names[1]: s, "sample_weight": w})
+    y = as_1d(y, names[0], dtype=None, allow_empty=True)
+    if y.dtype.kind == "f":
+        check_finite(y, names[0])
+    # integers are 0/1 when they lie in [0, 1] (two reductions, cheaper than a set test)
+    if y.size and not ((y.min() >= 0 and y.max() <= 1) if y.dtype.kind in "iub" else np.isin(y, (0, 1)).all()):
+        raise ValueError(f"`{names[0]}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
+    s = check_finite(as_1d(s, names[1], allow_empty=True), names[1])
+    check_consistent_length(**{names[0]: y, names[1]: s})
+    if w is None:
+        w = np.ones(y.size)
+    else:
+        w = check_nonnegative(w, "sample_weight", allow_empty=True)
+        check_consistent_length(**{names[0]: y, "sample_weight": w})
+    return y.astype(np.float64), s, w
+
+
+def weight_scale(w: np.ndarray) -> int:
+    """The power of two by which the sums of a chunk are stored, 0 for weights of ordinary size.
+
+    Sums of weights near 1e308 overflow and of weights near 1e-320 lose every bit; weights whose largest
+    lies outside [2**-500, 2**500] are stored times ``2**-scale`` (exact), so that every ratio of sums
+    is the same at any power-of-two rescale of the weights.  Ordinary weights keep their bits.
+    """
+    top = float(w.max()) if w.size else 0.0
+    if top == 0.0 or 2.0**-500 <= top <= 2.0**500:
+        return 0
+    return int(np.frexp(top)[1])
+
+
+# The cells of a chunk's scores without a sort: the same values, cells and sums as np.unique.
+GRID_DECIMALS = range(0, 10)
+MAX_GRID_CELLS = 2**22
+
+
+def grid_cells(s, k=None, step=None, *, divide=True):
+    """``(values, inv, m, count)`` of scores that lie on a grid, or ``None`` to fall back on a sort.
+
+    Scores stored at a fixed precision (multiples of ``10**-d`` as ``np.round(x, d)`` writes them, or of a
+    ``resolution``) are integers ``k`` times a step: their cell is ``k - min(k)``, counted by ``np.bincount``
+    in O(n) instead of the O(n log n) sort of ``np.unique``.  The grid is used only when it is exact for
+    every score (``k / 10**d == s``, or ``k * step == s`` with distinct ``k`` giving distinct values) and
+    small (at most ``max(4 n, 4096)`` and ``2**22`` cells); ``values`` are then ``s``'s distinct values
+    bit for bit, ``inv`` maps each score to its cell among ``m`` grid cells (``values`` holds those
+    with a row, in order), ``count`` the rows per grid cell.  A negative zero falls back on the sort, which decides which zero it keeps.
+    """
+    n = s.size
+    if n < 64 or s.dtype != np.float64:
+        return None
+    if k is None:
+        head, scale = s[:256], None
+        with np.errstate(over="ignore", invalid="ignore"):
+            for d in GRID_DECIMALS:  # the first decimal grid that holds every score
+                if np.all(np.rint(head * 10.0**d) / 10.0**d == head):
+                    k = np.multiply(s, 10.0**d)
+                    np.rint(k, out=k)
+                    if np.array_equal(k / 10.0**d, s):
+                        scale = 10.0**d
+                        break
+        if scale is None:
+            return None
+    lo, hi = float(k.min()), float(k.max())
+    if not (np.isfinite(lo) and np.isfinite(hi)) or max(abs(lo), abs(hi)) > 2.0**52:
+        return None
+    m = int(hi - lo) + 1
+    if m > min(max(4 * n, 4096), MAX_GRID_CELLS):
+        return None
+    zero = s == 0
+    if zero.any() and np.signbit(s[zero]).any():
+        return None
+    np.subtract(k, lo, out=k)  # k is this function's own array, or score_cells'
+    inv = k.astype(np.intp)
+    del k
+    count = np.bincount(inv, minlength=m)
+    cells = np.flatnonzero(count)
+    values = (cells + lo) / scale if divide else (cells + lo) * step
+    if not divide and len(values) > 1 and not (np.diff(values) > 0).all():
+        return None  # two grid points round to one float: let np.unique merge them
+    return values, inv, m, count
+
+
+def sorted_union(a, b):
+    """``np.unique(np.r_[a, b], return_inverse=True)`` for two sorted arrays of distinct values, by a merge.
+
+    A stable sort of two sorted runs is linear (timsort merges them); values that compare equal form one
+    cell holding the first of them in sorted order (``a``'s before ``b``'s), as np.unique's sort keeps
+    one of them.  A zero in both falls back on np.unique (it decides which of 0.0 and -0.0 it keeps).
+    """
+    both = np.concatenate([a, b])
+    if (a.size and b.size and (a == 0).any() and (b == 0).any()) or both.dtype.kind != "f":
+        return np.unique(both, return_inverse=True)
+    order = np.argsort(both, kind="stable")
+    srt = both[order]
+    new = np.empty(srt.size, bool)
+    new[:1] = True
+    np.not_equal(srt[1:], srt[:-1], out=new[1:])
+    inv = np.empty(srt.size, np.intp)
+    inv[order] = np.cumsum(new) - 1
+    return srt[new], inv
+
+
+def score_cells(y, s, w, resolution=None, *, rows=False, unit=False):
+    """The cells of :meth:`ScoreCounts.from_arrays` on validated arrays: ``(values, pos, neg, scale, extra)``.
+
+    With ``rows``, ``extra`` is ``(n, n_pos, n_neg)`` per value: the rows, and the rows of positive weight
+    with and without a click (``None`` otherwise).  ``unit`` says that every weight is 1 (no weight was
+    given): the sums are then whole numbers, exact, and ``neg`` is the rows less ``pos``, bit for bit.
+    """
+    if resolution is not None:
+        with np.errstate(over="ignore"):
+            ratio = s / resolution
+        if not np.isfinite(ratio).all():
+            raise ValueError(f"`resolution` = {resolution!r} is too fine for scores up to "
+                             f"{float(np.abs(s).max()):g}: score / resolution overflows; pass a coarser "
+                             "resolution or none")
+        k = np.round(ratio)
+        s = k * resolution
+        grid = grid_cells(s, k, resolution, divide=False)
+    else:
+        grid = grid_cells(s)
+    scale = weight_scale(w)
+    w = np.ldexp(w, -scale) if scale else w
+    if grid is None:
+        values, inv = np.unique(s, return_inverse=True)
+        m, count = len(values), None
+    else:
+        values, inv, m, count = grid
+    extra = None
+    if unit and y.size < 2**53:
+        if count is None:
+            count = np.bincount(inv, minlength=m)
+        # w * y = y: the sum over a cell is its number of clicks (whole numbers, exact)
+        pos = np.bincount(inv[y == 1], minlength=m).astype(np.float64)
+        neg = count - pos  # sum of (1 - y) over whole numbers: exact
+        if rows:
+            extra = (count.astype(np.float64), pos.copy(), neg.copy())
+    else:
+        pos = np.bincount(inv, weights=w * y, minlength=m)
+        neg = np.bincount(inv, weights=w * (1.0 - y), minlength=m)
+        if count is None and (rows or m != len(values)):
+            count = np.bincount(inv, minlength=m)
+    if rows and extra is None:
+        live = w > 0
+        n_pos = np.bincount(inv, weights=live & (y == 1), minlength=m)
+        n_neg = (count - n_pos) if live.all() else np.bincount(inv, weights=live & (y == 0), minlength=m)
+        extra = (count.astype(np.float64), n_pos, n_neg.astype(np.float64))
+    if m != len(values):  # grid cells: keep those that hold a row (the cells np.unique gives)
+        held = count > 0
+        pos, neg = pos[held], neg[held]
+        extra = None if extra is None else tuple(x[held] for x in extra)
+    return values, pos, neg, scale, extra
