@@ -243,6 +243,22 @@ out.table(t1, "table1", floatfmt=".3f")
 t1
 
 # %% [markdown]
+# ### What sets the spread of Pearson r over the trials
+# The paper's trials redraw "the online profits according to their confidence intervals" (Section 3), the
+# same law for every network.  To first order in that noise, Pearson r moves by
+# `sqrt(sum_k se_k^2 (x~_k - r y~_k)^2) / (n sd(y))` (`x~`, `y~` the z-scores; `pearson_r_std_delta`), about
+# `sqrt(1 - r^2) sqrt(s / n)` with `s` the noise share of the online variance: a correlation near 1, or one
+# network carrying most of the online variance (`top_share`), leaves Pearson r almost still while Kendall tau
+# still reorders the small networks.  Solved for `s`, the paper's printed r and sd give the noise share its
+# Table 1 implies (`paper_noise_share`) and the ceiling that share puts on Algorithm 1's r of a metric equal to
+# the expected online difference (`paper_ceiling_alg1`).
+
+# %%
+noise_diag = ch.noise_diagnosis(offline, online, corr, beta_best, ref)
+out.table(noise_diag, "noise_diagnosis", floatfmt=".3g")
+noise_diag
+
+# %% [markdown]
 # ## Fig. 2: offline vs online differences per network
 
 # %%
@@ -291,7 +307,8 @@ costs.describe()
 ch.add_claims(ledger, ref=ref, cf=cf, formulas=formulas, variance=variance, price_fit=price_fit, ab_fitted=ab_fitted,
               noise_fit=noise_fit,
               world=world, betas=betas, corr=corr, beta_best=beta_best, noise_table=noise_table,
-              paper_displays=paper_displays, tracking=tracking, sweep=sweep, controls=controls, costs=costs)
+              paper_displays=paper_displays, tracking=tracking, sweep=sweep, controls=controls, costs=costs,
+              noise_diag=noise_diag)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "status", "reproduced_value", "control"]]
 

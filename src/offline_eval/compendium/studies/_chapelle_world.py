@@ -24,7 +24,8 @@ from ...synth.rtb import RTBWorld, expected_ab, resize_ab, simulate_rtb
 __all__ = [
     "BASELINES", "CALIBRATION_METRICS", "CLICK_NOISE_MAX_RATIO", "CONTROLS", "NOISE_BOUNDS", "PRICE_BOUNDS",
     "SWEEP_WHY", "calibrate_ab_noise", "calibrate_price_level", "click_noise", "correlation_table", "eu_column", "expected_online_differences", "fig1",
-    "fig2", "offline_differences", "one_seed", "online_differences", "paper_table1", "seed_costs", "signal_noise",
+    "fig2", "noise_diagnosis", "offline_differences", "one_seed", "online_differences", "paper_table1", "pearson_sd_delta",
+    "seed_costs", "signal_noise",
     "signal_noise_tables", "sweep_why", "table1", "typical_cost",
 ]
 
@@ -403,6 +404,69 @@ def signal_noise_tables(worlds, betas, *, n_trials: int, n_contexts: int, rng) -
     sn = sn[["world", "networks", "ab_displays"] + [c for c in sn.columns if c not in ("world", "networks", "ab_displays")]]
     tracking = pd.concat(tr_rows, ignore_index=True)
     return sn, tracking[["world", "metric", "r_expected", "tau_expected", "r_observed", "r_alg1", "r_alg1_std"]]
+
+
+def pearson_sd_delta(x, y, se) -> float:
+    """Standard deviation of Pearson's r over Algorithm 1's trials, to first order in the A/B noise (delta method).
+
+    Notes
+    -----
+    With ``x~`` and ``y~`` the z-scores (ddof 0) of the offline and online
+    differences over the ``n`` networks and ``r`` their Pearson correlation,
+    ``d r / d y_k = (x~_k - r y~_k) / (n sd(y))``, so a trial that moves each
+    ``y_k`` by ``se_k z_k`` (``z ~ N(0, I)``) moves ``r`` with standard deviation
+    ``sqrt(sum_k se_k^2 (x~_k - r y~_k)^2) / (n sd(y))``.  With equal ``se`` this
+    is about ``sqrt(1 - r^2) sqrt(s / n)``, ``s = se^2 / var(y)`` the noise
+    share: the closer ``|r|`` is to 1, the less the noise moves ``r``, and a
+    network far from the others in ``x`` and ``y`` weighs in by its residual
+    only.
+
+    Examples
+    --------
+    >>> round(pearson_sd_delta([0.0, 1.0, 2.0], [0.0, 1.0, 2.0], [0.1, 0.1, 0.1]), 12)  # r = 1: no first-order move
+    0.0
+    """
+    x, y, se = (np.asarray(v, dtype=float) for v in (x, y, se))
+    xs, ys = (x - x.mean()) / x.std(), (y - y.mean()) / y.std()
+    r = float(np.mean(xs * ys))
+    return float(np.sqrt(np.sum(se**2 * (xs - r * ys) ** 2)) / (len(y) * y.std()))
+
+
+def noise_diagnosis(offline: pd.DataFrame, online: pd.DataFrame, corr: pd.DataFrame, beta_best: float,
+                    ref: pd.DataFrame) -> pd.DataFrame:
+    """Why Pearson's spread over the trials is what it is, in our world and in the paper's Table 1.
+
+    One row per Table 1 metric: our Pearson r and its sd over the trials
+    (``corr``, :func:`correlation_table`), the sd to first order in the noise
+    (:func:`pearson_sd_delta`), the largest share of the online variance one
+    network carries (``top_share``, of ``(y_k - mean y)^2``) and the noise share
+    ``mean(se^2) / var(y)``; beside the paper's printed r and sd and the noise
+    share they imply with equal noise on every network,
+    ``s = n sd^2 / (1 - r^2)`` (``n`` the paper's 25 networks, the first-order law of
+    :func:`pearson_sd_delta` solved for ``s``), and the ceiling that noise share
+    puts on Algorithm 1's r of a metric equal to the expected online difference,
+    ``sqrt((1 - s) / (1 + s))`` (the observed differences hold the noise once,
+    the trials add it again).
+    """
+    m = offline.merge(online, on="network")
+    y, se = m["online"].to_numpy(), m["online_se"].to_numpy()
+    share = (y - y.mean()) ** 2 / np.sum((y - y.mean()) ** 2)
+    noise_share = float(np.mean(se**2) / np.var(y, ddof=1))
+    c = corr.set_index("metric")
+    n_paper = reference.lookup_number(ref, "Section 3", "publisher networks", "value")
+    rows = []
+    for col, row in (("MSE", "MSE"), ("Weighted MSE", "Weighted MSE"), ("Utility", "Utility"),
+                     (eu_column(beta_best), "EU (best beta)")):
+        r_p = reference.parse_printed(reference.lookup(ref, "Table 1", row, "Pearson r"))
+        sd_p = reference.parse_printed(reference.lookup(ref, "Table 1", row, "Pearson r std"))
+        s_p = n_paper * sd_p**2 / (1 - r_p**2)
+        rows.append({
+            "metric": col, "pearson_r": float(c.loc[col, "pearson_r"]), "pearson_r_std": float(c.loc[col, "pearson_r_std"]),
+            "pearson_r_std_delta": pearson_sd_delta(m[col].to_numpy(), y, se), "top_share": float(share.max()),
+            "noise_share": noise_share, "paper_pearson_r": r_p, "paper_pearson_r_std": sd_p,
+            "paper_noise_share": s_p, "paper_ceiling_alg1": float(np.sqrt((1 - s_p) / (1 + s_p))),
+        })
+    return pd.DataFrame(rows)
 
 
 def paper_table1(ref: pd.DataFrame, column: str = "Pearson r") -> dict:

@@ -42,7 +42,7 @@ from ._chapelle_formulas import (  # noqa: F401  (the notebook's and the tests' 
 from ._chapelle_world import (  # noqa: F401
     BASELINES, CALIBRATION_METRICS, CLICK_NOISE_MAX_RATIO, CONTROLS, NOISE_BOUNDS, PRICE_BOUNDS, SWEEP_WHY,
     calibrate_ab_noise, calibrate_price_level, click_noise, correlation_table, eu_column, expected_online_differences, fig1, fig2, offline_differences, one_seed,
-    online_differences, paper_table1, seed_costs, signal_noise, signal_noise_tables, sweep_why, table1, typical_cost,
+    noise_diagnosis, online_differences, paper_table1, pearson_sd_delta, seed_costs, signal_noise, signal_noise_tables, sweep_why, table1, typical_cost,
 )
 
 WORLD = ("synthetic: rtb (25 publisher networks, won-only logs, candidate predicting above production, "
@@ -131,7 +131,7 @@ CLAIMS = declare(
           "test results and offline metrics. (the standard deviations of the MSE, weighted MSE and utility)",
           "calibration", "the A/B test's size fitted (least squares) to these six printed standard deviations; each "
           "within 0.02 of its target", world=WORLD,
-          evidence=("chapelle/noise_calibration.csv", "chapelle/networks.csv")),
+          evidence=("chapelle/noise_calibration.csv", "chapelle/networks.csv", "chapelle/noise_diagnosis.csv")),
     Claim("chapelle-check-click-noise", "Section 3",
           "The metrics (offline and online) were computed on a 4 days period ... Small networks were grouped together "
           "in order to ensure that each of them had at least 30M impressions.",
@@ -224,7 +224,7 @@ CLAIMS = declare(
           "because of noise in the online measurements), ...",
           "claim", "the EU's Pearson r with the noise-free (expected) A/B differences above its Algorithm 1 r with "
           "the observed ones (no control world without A/B noise is run)", world=WORLD,
-          evidence=("chapelle/fig2.png", SWEEP) + _NOISE),
+          evidence=("chapelle/fig2.png", SWEEP) + _NOISE + ("chapelle/noise_diagnosis.csv",)),
 )
 
 #: The sweep's claims: (outcome column of :func:`one_seed`, control world in :data:`CONTROLS` or None).
@@ -293,8 +293,15 @@ def add_price_calibration(ledger, world, price_fit: pd.DataFrame, ref: pd.DataFr
               "costs sit below the competing bids; a target, not evidence"))
 
 
-def add_noise_calibration(ledger, ab_impressions: float, table: pd.DataFrame, ref: pd.DataFrame) -> None:
-    """The calibrated A/B noise: one ``calibration`` row per printed standard deviation it was fitted to."""
+def add_noise_calibration(ledger, ab_impressions: float, table: pd.DataFrame, ref: pd.DataFrame,
+                          diagnosis: pd.DataFrame | None = None) -> None:
+    """The calibrated A/B noise: one ``calibration`` row per printed standard deviation it was fitted to.
+
+    With ``diagnosis`` (:func:`noise_diagnosis`), each Pearson row's note says
+    what holds its spread over the trials: the correlation, the largest share
+    of the online variance one network carries and the first-order spread.
+    """
+    diag = None if diagnosis is None else diagnosis.set_index("metric")
     for _, r in table.iterrows():
         slug = r["metric"].lower().replace(" ", "-")
         coef = "r" if r["coefficient"] == "Pearson r" else "tau"
@@ -303,7 +310,19 @@ def add_noise_calibration(ledger, ab_impressions: float, table: pd.DataFrame, re
             printed=reference.lookup(ref, "Table 1", r["metric"], f"{r['coefficient']} std"), value=round(r["ours"], 3),
             atol=0.02, note=(f"the A/B test's size was fitted to these six printed standard deviations (least squares, "
                              f"scipy.optimize.minimize_scalar): {ab_impressions:.3g} impressions per network; a "
-                             "target, not evidence"))
+                             "target, not evidence" + _pearson_why(diag, r["metric"], coef)))
+
+
+def _pearson_why(diag: pd.DataFrame | None, metric: str, coef: str) -> str:
+    """Why a Pearson row's spread over the trials is what it is (empty for Kendall rows or without a diagnosis)."""
+    if diag is None or coef != "r":
+        return ""
+    d = diag.loc[metric]
+    return (f"; to first order the trials move Pearson r by about sqrt(1 - r^2) sqrt(s / n), s the noise's share of "
+            f"the online variance: here r = {d['pearson_r']:.3f}, s = {d['noise_share']:.2%} and one network carries "
+            f"{d['top_share']:.0%} of the online variance (first-order sd {d['pearson_r_std_delta']:.3f}), while "
+            f"Kendall tau reorders the small networks; the paper's r = {d['paper_pearson_r']:g} +- "
+            f"{d['paper_pearson_r_std']:g} implies s = {d['paper_noise_share']:.1%}")
 
 
 def add_world_checks(ledger, noise_table: pd.DataFrame, n_displays: float, betas, corr: pd.DataFrame) -> None:
@@ -407,8 +426,12 @@ def add_sweep_claims(ledger, sweep: pd.DataFrame, controls: dict, *, beta_star: 
 
 
 def add_fig2_claims(ledger, sweep: pd.DataFrame, corr: pd.DataFrame, tracking: pd.DataFrame, beta_star: float,
-                    ref: pd.DataFrame) -> None:
-    """Fig. 2's sentence: the EU's correlation beats the weighted MSE's; its size limited by the online noise."""
+                    ref: pd.DataFrame, diagnosis: pd.DataFrame | None = None) -> None:
+    """Fig. 2's sentence: the EU's correlation beats the weighted MSE's; its size limited by the online noise.
+
+    With ``diagnosis`` (:func:`noise_diagnosis`), the reason given when the
+    noise claim differs quotes the noise share the paper's own Table 1 implies.
+    """
     r = paper_table1(ref)
     eu, col = f"eu_{beta_star:g}", eu_column(beta_star)
     m = corr.set_index("metric")["pearson_r"]
@@ -426,17 +449,28 @@ def add_fig2_claims(ledger, sweep: pd.DataFrame, corr: pd.DataFrame, tracking: p
                       f"{sweep['signal_share'].median():.3f}",
                  why=("the A/B size fitted to Table 1's standard deviations leaves the online noise a small share of "
                       "the networks' spread of profit differences, so removing it moves the EU's correlation by "
-                      "less than the seeds' spread; the paper's correlations (0.24 to 0.61) leave room for noise, "
-                      "this world's do not: its networks differ more in profit than the paper's did"))
+                      "less than the seeds' spread" + _paper_noise_why(diagnosis)))
+
+
+def _paper_noise_why(diag: pd.DataFrame | None) -> str:
+    """What Table 1's own standard deviations say of the paper's A/B noise (empty without a diagnosis)."""
+    if diag is None:
+        return ("; the paper's correlations (0.24 to 0.61) leave room for noise, this world's do not: its networks "
+                "differ more in profit than the paper's did")
+    s, c = diag["paper_noise_share"], diag["paper_ceiling_alg1"]
+    return (f"; the paper's own Table 1 does not leave much room either: with equal noise on its 25 networks, each "
+            f"printed r and its sd over the trials imply a noise share of {s.min():.1%} to {s.max():.1%} of the online "
+            f"variance, which caps Algorithm 1's r of a metric equal to the expected A/B difference at {c.min():.2f} "
+            f"to {c.max():.2f}, well above the printed 0.24 to 0.61 (chapelle/noise_diagnosis.csv)")
 
 
 def add_claims(ledger, *, ref, cf, formulas, variance, price_fit, ab_fitted, noise_fit, world, betas, corr, beta_best, noise_table,
-               paper_displays, tracking, sweep, controls, costs) -> None:
+               paper_displays, tracking, sweep, controls, costs, noise_diag=None) -> None:
     """Fill every row of :data:`CLAIMS` from the notebook's results, in the table's order."""
     add_formula_claims(ledger, cf, formulas, variance, ref)
     add_price_calibration(ledger, world, price_fit, ref)
-    add_noise_calibration(ledger, ab_fitted, noise_fit, ref)
+    add_noise_calibration(ledger, ab_fitted, noise_fit, ref, noise_diag)
     add_world_checks(ledger, noise_table, paper_displays, betas, corr)
     add_predictions(ledger, sweep, costs, corr, beta_best, typical_cost(world), ref)
     add_sweep_claims(ledger, sweep, controls, beta_star=beta_best, ref=ref, main=corr)
-    add_fig2_claims(ledger, sweep, corr, tracking, beta_best, ref)
+    add_fig2_claims(ledger, sweep, corr, tracking, beta_best, ref, noise_diag)
