@@ -51,6 +51,9 @@ __all__ = [
     "CONTROL_MODEL_2",
     "F3_THRESHOLD",
     "low_high_gap",
+    "make_logs",
+    "offline_deltas",
+    "seeded_world",
     "printed_tables",
     "MODEL_1",
     "MODEL_2",
@@ -116,13 +119,13 @@ class Experiment:
     scores: dict
 
 
-def _seeded_world(seed, n_queries, world_kwargs):
+def seeded_world(seed, n_queries, world_kwargs):
     """The world of ``seed`` and the generators of the run's later steps (models, logs, the two A/B tests)."""
     r_world, r_models, r_log, r_ab1, r_ab2 = np.random.default_rng(seed).spawn(5)
     return sp.make_world(r_world, n_queries=n_queries, **(world_kwargs or {})), r_models, r_log, r_ab1, r_ab2
 
 
-def _logs(world, r_models, r_log, *, n_log, baseline_quantile, models, model_1, model_2, miscalibration,
+def make_logs(world, r_models, r_log, *, n_log, baseline_quantile, models, model_1, model_2, miscalibration,
           min_impressions=1):
     """The two models' predictions and the baseline's logs (steps 1-2 of :func:`run`)."""
     if models == "table5":
@@ -140,7 +143,7 @@ def _logs(world, r_models, r_log, *, n_log, baseline_quantile, models, model_1, 
     return p1, p2, pv, op_base, logged, log
 
 
-def _offline(p1, p2, logged, log, n_mainline):
+def offline_deltas(p1, p2, logged, log, n_mainline):
     """Step 3 of :func:`run`: AUC and RIG of both models on the logged impressions.
 
     ``auc_*`` is the AUC the paper's logs give for its Tables 5-6: the
@@ -186,8 +189,8 @@ def cross_validate_history(seed, *, n_queries=2000, n_log=100_000, baseline_quan
     online result).  Returns its table (``min_impressions``,
     ``squared_error``, ``chosen``).
     """
-    world, r_models, r_log, _, _ = _seeded_world(seed, n_queries, world_kwargs)
-    _, _, pv, _, logged, _ = _logs(world, r_models, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
+    world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
+    _, _, pv, _, logged, _ = make_logs(world, r_models, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
                                    models=models, model_1=model_1, model_2=model_2, miscalibration=miscalibration)
     return au.cross_validate_min_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
                                              n_slots=world.n_slots, grid=grid, n_folds=n_folds, rng=seed)
@@ -222,12 +225,12 @@ def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=
     """
     if models not in ("table5", "table6"):
         raise ValueError(f"`models` must be 'table5' or 'table6'; got {models!r}")
-    world, r_models, r_log, r_ab1, r_ab2 = _seeded_world(seed, n_queries, world_kwargs)
-    p1, p2, pv, op_base, logged, log = _logs(world, r_models, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
+    world, r_models, r_log, r_ab1, r_ab2 = seeded_world(seed, n_queries, world_kwargs)
+    p1, p2, pv, op_base, logged, log = make_logs(world, r_models, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
                                              min_impressions=min_impressions,
                                              models=models, model_1=model_1, model_2=model_2,
                                              miscalibration=miscalibration)
-    y, s1, s2, offline = _offline(p1, p2, logged, log, world.n_mainline)
+    y, s1, s2, offline = offline_deltas(p1, p2, logged, log, world.n_mainline)
     sim1 = au.simulate(log, p1, op=op_base)
     sim2 = au.simulate(log, p2, op=op_base)
     # 0.95 (an almost empty mainline) is always in the grid, so the mainline budget can be met

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ...synth import sponsored as sp
-from ._yi_auction import MISCALIBRATION, MODEL_1, MODEL_2, _logs, _offline, _seeded_world, run
+from ._yi_auction import MISCALIBRATION, MODEL_1, MODEL_2, make_logs, offline_deltas, run, seeded_world
 
 __all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
            "calibrate_table6", "offline_accepted_worlds"]
@@ -64,14 +64,14 @@ def calibrate_model_1(seed, target_rig_delta: float, *, n_queries=2000, n_log=10
     """
     from scipy import optimize
 
-    world, r_models, r_log, _, _ = _seeded_world(seed, n_queries, world_kwargs)
+    world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
     rows = []
     for noise_sd in grid:
-        p1, p2, _, _, logged, log = _logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
+        p1, p2, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
                                           baseline_quantile=baseline_quantile, models="table5",
                                           model_1={**MODEL_1, "noise_sd": float(noise_sd)}, model_2=model_2,
                                           miscalibration=MISCALIBRATION)
-        off = _offline(p1, p2, logged, log, world.n_mainline)[3]
+        off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
         rows.append(dict(noise_sd=float(noise_sd), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"]))
     trace = pd.DataFrame(rows)
     cubic = np.polynomial.Polynomial.fit(trace["noise_sd"], trace["rig_delta"], 3)
@@ -101,7 +101,7 @@ def calibrate_models(seed, target_auc_delta: float, target_rig_delta: float, *, 
     model-1 at that noise (the world, the models' error draws and the page
     views are those of :func:`run`) and measures model-2's relative offline
     AUC delta (mainline impressions, the models' own pClicks, see
-    :func:`_offline`) and RIG delta on those logs.  Which ads are logged
+    :func:`offline_deltas`) and RIG delta on those logs.  Which ads are logged
     changes discretely with the noise, and the RIG delta falls steeply with
     a large over-estimation, so the fit has two stages: (1) the deltas are
     measured on the grid and interpolated bilinearly between its points
@@ -154,20 +154,20 @@ def calibrate_models(seed, target_auc_delta: float, target_rig_delta: float, *, 
     for name, v in (("target_auc_delta", target_auc_delta), ("target_rig_delta", target_rig_delta)):
         if not np.isfinite(v) or v == 0:
             raise ValueError(f"`{name}` must be finite and non-zero; got {v!r}")
-    world, r_models, r_log, _, _ = _seeded_world(seed, n_queries, world_kwargs)
+    world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
 
     def measure(noises, shifts, stage):
         rows = []
         for noise_sd in noises:
             m1 = {**model_1, "noise_sd": float(noise_sd)}
             rm = copy.deepcopy(r_models)
-            sp.distorted_pclick(world.ctr, rm, **m1)  # advance the models' generator past model-1's draw, as _logs does
-            p1, _, _, _, logged, log = _logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
+            sp.distorted_pclick(world.ctr, rm, **m1)  # advance the models' generator past model-1's draw, as make_logs does
+            p1, _, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
                                              baseline_quantile=baseline_quantile, models="table5", model_1=m1,
                                              model_2=model_2, miscalibration=MISCALIBRATION)
             for shift in shifts:
                 p2 = sp.distorted_pclick(world.ctr, copy.deepcopy(rm), **{**model_2, "low_shift": float(shift)})
-                off = _offline(p1, p2, logged, log, world.n_mainline)[3]
+                off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
                 rows.append(dict(stage=stage, noise_sd=float(noise_sd), low_shift=float(shift),
                                  auc_delta=off["auc_delta"], rig_delta=off["rig_delta"],
                                  auc_all_delta=off["auc_all_delta"]))
@@ -280,14 +280,14 @@ def calibrate_table6(seed, target_rig_delta: float, *, n_queries=2000, n_log=100
     grid = np.asarray(shift_grid, dtype=float)
     if grid.ndim != 1 or grid.size < 2 or not np.all(np.diff(grid) > 0) or grid[0] <= 0:
         raise ValueError("`shift_grid` must be an increasing sequence of at least 2 positive values")
-    world, r_models, r_log, _, _ = _seeded_world(seed, n_queries, world_kwargs)
+    world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
     rows = []
     for shift in grid:
         mis = dict(low_ctr=float(low_ctr), low_shift=float(shift), width=float(shift) / 4)
-        p1, p2, _, _, logged, log = _logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
+        p1, p2, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
                                           baseline_quantile=baseline_quantile, models="table6", model_1=model,
                                           model_2=MODEL_2, miscalibration=mis)
-        off = _offline(p1, p2, logged, log, world.n_mainline)[3]
+        off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
         rows.append(dict(low_shift=float(shift), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"]))
     trace = pd.DataFrame(rows)
     d = np.round(trace["rig_delta"].to_numpy(float) - target_rig_delta, 9)
