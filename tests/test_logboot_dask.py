@@ -197,8 +197,19 @@ def test_dask_result_gives_percentile_intervals_and_refuses_bca():
     # (1 - 0.9) / 2 is not 0.05 to the last bit: the percentiles agree to rounding
     assert (ci.low, ci.high) == pytest.approx(tuple(np.percentile(r, [5, 95])), rel=1e-12)
     with pytest.raises(ValueError, match="`method` = 'bca' needs the jackknife"):
-        res.a.log_loss.confidence_interval()
-    assert len(res.table(method="percentile")) == 12
+        res.a.log_loss.confidence_interval(method="bca")
+    # the default is the interval the result holds: percentile here, as the results' protocol asks
+    assert res.difference.roc_auc_score.confidence_interval(0.9) == ci
+    assert res.table(0.9).equals(res.table(0.9, method="percentile"))
+    assert len(res.table()) == 12
+
+
+def test_in_memory_default_interval_is_bca():
+    df = _frame(13)
+    res = logboot.clustered_bootstrap(df["click"], df["p"], groups=df["q"], n_boot=200, rng=0)
+    r = res.a.log_loss
+    assert r.confidence_interval(0.9) == r.confidence_interval(0.9, method="bca")
+    assert r.confidence_interval(0.9) != r.confidence_interval(0.9, method="percentile")
 
 
 # -- errors ----------------------------------------------------------------------------------------------------

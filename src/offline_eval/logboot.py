@@ -157,16 +157,18 @@ class BootstrapResult:
         r = self.replicates[np.isfinite(self.replicates)]
         return float(np.std(r, ddof=1)) if len(r) > 1 else float("nan")
 
-    def confidence_interval(self, level: float = 0.95, *, method: str = "bca") -> ConfidenceInterval:
+    def confidence_interval(self, level: float = 0.95, *, method: str | None = None) -> ConfidenceInterval:
         """The bootstrap confidence interval of the statistic.
 
         Parameters
         ----------
         level : float in (0, 1), default 0.95
             Coverage of the two-sided interval.
-        method : {"bca", "percentile"}, default "bca"
+        method : {"bca", "percentile"}, optional
             ``"percentile"``: the ``(1 - level) / 2`` and ``(1 + level) / 2`` percentiles of the replicates;
             ``"bca"``: the percentiles moved by the bias correction and the acceleration (see the module notes).
+            By default BCa where the jackknife over clusters was computed (in memory), else percentile (the
+            one-pass Dask bootstrap).
 
         Returns
         -------
@@ -180,6 +182,8 @@ class BootstrapResult:
         default, as ``scipy.stats.bootstrap``).
         """
         level = check_real(level, "level", low=0, high=1, closed="neither")
+        if method is None:
+            method = "percentile" if np.isnan(self.acceleration) else "bca"
         check_choice(method, "method", ("bca", "percentile"))
         if method == "bca" and np.isnan(self.acceleration):
             raise ValueError(f"`method` = 'bca' needs the jackknife over clusters, which {self.name} does not hold "
@@ -252,13 +256,14 @@ class LogBootstrap:
         self.metrics = tuple(metrics)
         self.n_boot, self.n_clusters = int(n_boot), int(n_clusters)
 
-    def table(self, level: float = 0.95, *, method: str = "bca"):
+    def table(self, level: float = 0.95, *, method: str | None = None):
         """One row per metric and model: statistic, standard error, interval and p-value.
 
         Parameters
         ----------
         level : float in (0, 1), default 0.95
-        method : {"bca", "percentile"}, default "bca"
+        method : {"bca", "percentile"}, optional
+            As in :meth:`BootstrapResult.confidence_interval` (by default BCa where it was computed).
 
         Returns
         -------
