@@ -395,6 +395,10 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     counts = []
     for title, table in count_tables(ledger):
         counts += [f"**{title}**", "", _raw(frame_html(table)), ""]
+    counts += ["**The worlds: what each was fitted to, what it predicts**", "",
+               "A world's knobs are fitted to its calibrations; every other printed cell it yields is a prediction, "
+               "counted here when the printed value lies inside the 20 seeds' 5-95% interval.", "",
+               _raw(frame_html(claims.worlds_table(ledger))), ""]
     paper_rows = "".join(
         f'<tr><td><a href="papers/{p}/index.html">{p}</a></td><td>{esc(TITLES[p])}</td>'
         f'<td>{status_counts_html(ledger.loc[(ledger["paper"] == p) & ~ledger["kind"].isin(("calibration", "check")), "status"])}'
