@@ -12,13 +12,14 @@ __all__ = ["GRID_DECIMALS", "MAX_GRID_CELLS", "chunk_arrays", "grid_cells", "sco
            "weight_scale"]
 
 
-def chunk_arrays(y, s, w=None, *, names=("y_true", "y_score")):
+def chunk_arrays(y, s, w=None, *, names=("y_true", "y_score"), weight_name="sample_weight"):
     """Labels, scores and weights of one chunk, validated as the in-memory metrics validate them.
 
     A chunk may be empty (a partition of a log can be).  Labels are 0/1 or bool; scores and weights are
-    real numbers (complex numbers, strings, bytes and datetimes are refused, not coerced).
+    real numbers (complex numbers, strings, bytes and datetimes are refused, not coerced).  Errors name
+    the arguments ``names`` and ``weight_name``.
     """
-    check_aligned(**{names[0]: y, names[1]: s, "sample_weight": w})
+    check_aligned(**{names[0]: y, names[1]: s, weight_name: w})
     y = as_1d(y, names[0], dtype=None, allow_empty=True)
     if y.dtype.kind == "f":
         check_finite(y, names[0])
@@ -30,8 +31,8 @@ def chunk_arrays(y, s, w=None, *, names=("y_true", "y_score")):
     if w is None:
         w = np.ones(y.size)
     else:
-        w = check_nonnegative(w, "sample_weight", allow_empty=True)
-        check_consistent_length(**{names[0]: y, "sample_weight": w})
+        w = check_nonnegative(w, weight_name, allow_empty=True)
+        check_consistent_length(**{names[0]: y, weight_name: w})
     return y.astype(np.float64), s, w
 
 

@@ -21,18 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from ._losses import entropies, pointwise_log_loss
-from ._validation import (
-    InputTypeError,
-    as_1d,
-    check_aligned,
-    check_consistent_length,
-    check_finite,
-    check_nonnegative,
-    check_probability,
-    check_work,
-)
-from .logboot import BLOCK_ELEMENTS, cluster_keys, hashed_poisson_weights
+from ._chunks import chunk_arrays
+from ._losses import pointwise_log_loss
+from ._validation import InputTypeError, check_probability, check_work
+from .logboot import BLOCK_ELEMENTS, cluster_keys, hashed_poisson_weights, metrics_from_sums
 
 __all__ = ["MAX_SUM_CELLS", "BootSums", "ModelSums"]
 
@@ -102,23 +94,13 @@ class ModelSums:
         e = -int(np.frexp(self.sums[0, 0])[1]) if self.sums[0, 0] > 0 else 0
         tw, twy, tloss, twp = np.ldexp(self.sums, e).T
         pos, neg = np.ldexp(self.pos, e), np.ldexp(self.neg, e)
-        out = {}
-        with np.errstate(divide="ignore", invalid="ignore"):
-            tw_ok = np.where(tw > 0, tw, np.nan)
-            for m in metrics:
-                if m == "log_loss":
-                    out[m] = tloss / tw_ok
-                elif m == "rig_score":
-                    out[m] = 1.0 - (tloss / tw_ok) / entropies(twy / tw_ok)
-                elif m == "calibration_ratio":
-                    out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
-                elif m == "roc_auc_score":
-                    # bins ascending: a positive outscores the negatives of lower bins, ties count one half
-                    below = np.cumsum(neg, axis=0) - neg
-                    num = np.sum(pos * (below + 0.5 * neg), axis=0)
-                    den = twy * (tw - twy)
-                    out[m] = np.where(den > 0, np.clip(num / np.where(den > 0, den, 1.0), 0.0, 1.0), np.nan)
-        return out
+
+        def auc_numerator():
+            # bins ascending: a positive outscores the negatives of lower bins, ties count one half
+            below = np.cumsum(neg, axis=0) - neg
+            return np.sum(pos * (below + 0.5 * neg), axis=0)
+
+        return metrics_from_sums(metrics, tw, twy, tloss, twp, auc_numerator)
 
     def auc_error_bound(self) -> float:
         """Bound on ``|AUC of the binned scores - AUC of the raw scores|`` on the data (row 0), as
@@ -173,7 +155,7 @@ class BootSums:
         probs = any(m in _PROB_METRICS for m in metrics)
         cols = []
         for s, name in zip(scores, names[1]):
-            yy, ss, ww = _arrays(y, s, w, names=(names[0], name))
+            yy, ss, ww = chunk_arrays(y, s, w, names=(names[0], name), weight_name="weight")
             if probs and ss.size:  # an empty partition is legal; check_probability refuses empty input
                 check_probability(ss, name)
             cols.append(ss)
@@ -253,24 +235,6 @@ class BootSums:
             check_cells(self.n_boot, max(len(m.bins) for m in models), len(models), "resolution", self.resolution)
         return BootSums(models, np.union1d(self.keys, other.keys), self.n + other.n, self.seed, self.n_boot,
                         self.resolution, self.metrics, s)
-
-
-def _arrays(y, s, w, *, names):
-    """Labels, scores and weights of one chunk (it may be empty), validated as :mod:`offline_eval.mergeable` does."""
-    check_aligned(**{names[0]: y, names[1]: s, "weight": w})
-    y = as_1d(y, names[0], dtype=None, allow_empty=True)
-    if y.dtype.kind == "f":
-        check_finite(y, names[0])
-    if y.size and not np.isin(y, (0, 1)).all():
-        raise ValueError(f"`{names[0]}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
-    s = check_finite(as_1d(s, names[1], allow_empty=True), names[1])
-    check_consistent_length(**{names[0]: y, names[1]: s})
-    if w is None:
-        w = np.ones(y.size)
-    else:
-        w = check_nonnegative(w, "weight", allow_empty=True)
-        check_consistent_length(**{names[0]: y, "weight": w})
-    return y.astype(np.float64), s, w
 
 
 def _bin_index(s, resolution, name):

@@ -642,43 +642,37 @@ class _ModelEngine:
 
     def values(self, W):
         T = W @ self.S  # (B, 4)
-        tw, twy, tloss, twp = T.T
-        out = {}
-        with np.errstate(divide="ignore", invalid="ignore"):
-            tw_ok = np.where(tw > 0, tw, np.nan)
-            ctr = twy / tw_ok
-            for m in self.metrics:
-                if m == "log_loss":
-                    out[m] = tloss / tw_ok
-                elif m == "rig_score":
-                    out[m] = 1.0 - (tloss / tw_ok) / entropies(ctr)
-                elif m == "calibration_ratio":
-                    out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
-                elif m == "roc_auc_score":
-                    den = twy * (tw - twy)
-                    num = self._auc_numerator(W)
-                    out[m] = np.where(den > 0, np.clip(num / np.where(den > 0, den, 1.0), 0.0, 1.0), np.nan)
-        return out
+        return metrics_from_sums(self.metrics, *T.T, lambda: self._auc_numerator(W))
 
     # leave one cluster out, for BCa's acceleration
     def jackknife(self):
         T = self.S.sum(axis=0)[None, :] - self.S  # (G, 4)
-        tw, twy, tloss, twp = T.T
-        out = {}
-        with np.errstate(divide="ignore", invalid="ignore"):
-            tw_ok = np.where(tw > 0, tw, np.nan)
-            for m in self.metrics:
-                if m == "log_loss":
-                    out[m] = tloss / tw_ok
-                elif m == "rig_score":
-                    out[m] = 1.0 - (tloss / tw_ok) / entropies(twy / tw_ok)
-                elif m == "calibration_ratio":
-                    out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
-                elif m == "roc_auc_score":
-                    num = _auc_leave_one_cluster_out(*self._sorted, self.n_clusters)
-                    den = twy * (tw - twy)
-                    out[m] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-        return out
+        return metrics_from_sums(self.metrics, *T.T,
+                                 lambda: _auc_leave_one_cluster_out(*self._sorted, self.n_clusters), clip_auc=False)
+
+
+def metrics_from_sums(metrics, tw, twy, tloss, twp, auc_numerator, *, clip_auc=True) -> dict:
+    """Each metric from the summed weight, clicks, log loss and predictions of every resample (arrays).
+
+    ``auc_numerator()`` gives the AUC's weighted count of correctly ordered pairs (ties one half); it is
+    called only when the AUC is asked for.  A metric is ``nan`` where it is undefined (no weight, no click,
+    one class).  Shared by the in-memory and the one-pass (:mod:`offline_eval.ondask`) bootstraps.
+    """
+    out = {}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tw_ok = np.where(tw > 0, tw, np.nan)
+        for m in metrics:
+            if m == "log_loss":
+                out[m] = tloss / tw_ok
+            elif m == "rig_score":
+                out[m] = 1.0 - (tloss / tw_ok) / entropies(twy / tw_ok)
+            elif m == "calibration_ratio":
+                out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
+            elif m == "roc_auc_score":
+                den = twy * (tw - twy)
+                ratio = auc_numerator() / np.where(den > 0, den, 1.0)
+                out[m] = np.where(den > 0, np.clip(ratio, 0.0, 1.0) if clip_auc else ratio, np.nan)
+    return out
 
 
 def _runs(x):
