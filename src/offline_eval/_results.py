@@ -32,7 +32,7 @@ from scipy.special import ndtr, ndtri
 
 from ._validation import check_real
 
-__all__ = ["ConfidenceInterval", "NormalEstimate", "check_level", "short_repr"]
+__all__ = ["ConfidenceInterval", "NormalEstimate", "check_level", "normal_interval", "short_repr"]
 
 
 class ConfidenceInterval(NamedTuple):
@@ -47,6 +47,13 @@ def check_level(level, default: float = 0.95) -> float:
     if level is None:
         return float(default)
     return check_real(level, "level", low=0, high=1, closed="neither")
+
+
+def normal_interval(center: float, standard_error: float, level, *, low: float = -np.inf,
+                    high: float = np.inf) -> ConfidenceInterval:
+    """``center -/+ z_{(1 + level)/2} standard_error``, clipped to ``[low, high]``."""
+    half = float(ndtri(0.5 + check_level(level) / 2.0)) * standard_error
+    return ConfidenceInterval(float(max(center - half, low)), float(min(center + half, high)))
 
 
 def short_repr(name: str, **fields) -> str:
@@ -123,8 +130,7 @@ class NormalEstimate(float):
         -------
         ConfidenceInterval
         """
-        half = float(ndtri(0.5 + check_level(level) / 2.0)) * self.standard_error
-        return ConfidenceInterval(float(self) - half, float(self) + half)
+        return normal_interval(float(self), self.standard_error, level)
 
     def __repr__(self) -> str:
         p = {"pvalue": self.pvalue} if self._test_zero else {}

@@ -359,12 +359,7 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     >>> res.a.roc_auc_score
     BootstrapResult(roc_auc_score, a: statistic=0.75, standard_error=0.378, 200 resamples of 2 clusters)
     """
-    metrics = tuple(metrics) if not isinstance(metrics, str) else (metrics,)
-    if not metrics:
-        raise ValueError(f"`metrics` must name at least one of {list(METRICS)}; got none")
-    for m in metrics:
-        check_choice(m, "metrics", METRICS)
-    metrics = tuple(dict.fromkeys(metrics))
+    metrics = check_metrics(metrics)
     check_boot(n_boot, 0.5)
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
     check_choice(weights, "weights", ("stream", "hashed"))
@@ -442,6 +437,16 @@ def assemble(stat, reps, jack, metrics, n_boot, n_clusters) -> LogBootstrap:
             m: BootstrapResult(stat[1][m] - stat[0][m], reps[1][m] - reps[0][m], acc(0, m, True),
                                name=f"{m}, b - a", n_clusters=n_clusters, difference=True) for m in metrics})
     return LogBootstrap(a, b, diff, metrics, n_boot, n_clusters)
+
+
+def check_metrics(metrics) -> tuple:
+    """``metrics`` as a tuple of distinct names of :data:`METRICS` (one name or a sequence), in the order given."""
+    metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
+    if not metrics:
+        raise ValueError(f"`metrics` must name at least one of {list(METRICS)}; got none")
+    for m in metrics:
+        check_choice(m, "metrics", METRICS)
+    return tuple(dict.fromkeys(metrics))
 
 
 def _poisson_thresholds() -> np.ndarray:

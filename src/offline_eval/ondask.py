@@ -868,18 +868,13 @@ def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None
     """
     from ._bootstrap import check_boot
     from ._logboot_sums import check_cells
-    from ._validation import check_choice, check_real, check_rng
-    from .logboot import METRICS, assemble, draw_seed
+    from ._validation import check_real, check_rng
+    from .logboot import assemble, check_metrics, draw_seed
     from .metrics import LOG_LOSS_EPS
 
     import numpy as np
 
-    metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
-    if not metrics:
-        raise ValueError(f"`metrics` must name at least one of {list(METRICS)}; got none")
-    for m in metrics:
-        check_choice(m, "metrics", METRICS)
-    metrics = tuple(dict.fromkeys(metrics))
+    metrics = check_metrics(metrics)
     check_boot(n_boot, 0.5)
     n_boot = int(n_boot)
     eps = LOG_LOSS_EPS if eps is None else check_real(eps, "eps", low=0, high=0.5, closed="left")

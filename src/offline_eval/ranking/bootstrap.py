@@ -8,7 +8,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._bootstrap import MAX_BOOT
-from .._results import ConfidenceInterval, check_level, short_repr
+from .._results import ConfidenceInterval, normal_interval, short_repr
 from .._validation import (
     as_1d,
     check_aligned,
@@ -56,10 +56,7 @@ class BootstrapComparison(NamedTuple):
         -------
         ConfidenceInterval
         """
-        from scipy.special import ndtri
-
-        half = float(ndtri(0.5 + check_level(level) / 2.0)) * self.sd
-        return ConfidenceInterval(self.difference - half, self.difference + half)
+        return normal_interval(self.difference, self.sd, level)
 
     def __repr__(self) -> str:
         return short_repr("BootstrapComparison", statistic=self.difference, value_a=self.value_a,

@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri, stdtr
 
-from .._results import ConfidenceInterval, check_level, short_repr
+from .._results import ConfidenceInterval, check_level, normal_interval, short_repr
 from .._validation import check_bool, check_choice, check_nonnegative, check_real, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
 from ._pairs import average_ranks, check_pair, pair_counts, tau_from_counts
@@ -353,8 +353,7 @@ def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str
 
 def _clipped_normal_interval(tau, var, level) -> ConfidenceInterval:
     """``tau -/+ z sqrt(var)`` clipped to [-1, 1]."""
-    half = float(ndtri(0.5 + level / 2.0)) * np.sqrt(var)
-    return ConfidenceInterval(float(max(tau - half, -1.0)), float(min(tau + half, 1.0)))
+    return normal_interval(tau, np.sqrt(var), level, low=-1.0, high=1.0)
 
 
 class TauSummary(NamedTuple):
@@ -470,8 +469,7 @@ class TauResult:
         ConfidenceInterval
             ``(low, high)``, centred on ``statistic``.
         """
-        half = float(ndtri(0.5 + check_level(level) / 2.0)) * np.sqrt(self.variance)
-        return ConfidenceInterval(float(max(self.statistic - half, -1.0)), float(min(self.statistic + half, 1.0)))
+        return _clipped_normal_interval(self.statistic, self.variance, level)
 
     def __repr__(self) -> str:
         return short_repr("TauResult", variant=self.variant, statistic=self.statistic, pvalue=self.pvalue,
