@@ -84,15 +84,12 @@ ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)
 ledger = Ledger("piovano", "piovano_table2_digits", claims=P.CLAIMS)
 seeds = range(seed, seed + n_seeds)
-accuracy = P.paper_online_accuracy(ref, "Table II")
-dist = P.offline_distortion(ref, sigma, None, flatten)
-kwc = dict(n_live=n_live, n_offline=n_offline, n_classes=n_classes, accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent)
-knobs, calib_grid = P.calibrate_table2_world(ref, sigma=dist.sigma, flatten=dist.flatten,
-                                             seeds=range(1000, 1000 + n_calibration_seeds), **kwc)
-knobs = P.override_knobs(knobs, disagreement_boost=disagreement_boost, error_correlation=error_correlation)
-kw2 = dict(ref=ref, accuracy=accuracy, **kwc, **knobs)
+dist, knobs, calib_grid, kw2 = P.table2_world(
+    ref, sigma=sigma, flatten=flatten, disagreement_boost=disagreement_boost, error_correlation=error_correlation,
+    n_calibration_seeds=n_calibration_seeds, n_live=n_live, n_offline=n_offline, n_classes=n_classes,
+    accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent)
 kwd = dict(train_fraction=train_fraction, n_offline=n_offline_digits, sigma=digits_sigma, disagreement_boost=digits_boost)
-accuracy
+kw2["accuracy"]
 
 # %% [markdown]
 # ## The claims, declared before the experiment

@@ -44,7 +44,7 @@ from ._piovano_common import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table,
                               std_of_differences, sweep_claims, sweep_row)
 
 __all__ = ["CLAIMS", "CONTROL_RANDOM", "add_claims", "add_distortion_calibration", "digits_experiment",
-           "digits_sweep_row", "calibrate_table2_world", "fig1_counts", "override_knobs", "tried_worlds_table", "fig1_figure", "fig1_row", "offline_distortion",
+           "digits_sweep_row", "calibrate_table2_world", "fig1_counts", "override_knobs", "table2_world", "tried_worlds_table", "fig1_figure", "fig1_row", "offline_distortion",
            "paper_online_accuracy", "paper_table", "table2_experiment", "table2_sets", "table2_sweep_row"]
 
 T2_WORLD = ("synthetic: Table II world (41 classes, the offline distortion's shape fitted to the printed 5-class pair, "
@@ -439,3 +439,18 @@ def add_claims(ledger: Ledger, *, ref: pd.DataFrame, dist, tab2: pd.DataFrame, r
 def override_knobs(knobs: dict, **given) -> dict:
     """The calibrated knobs of :func:`calibrate_table2_world`, with any knob given (not None) in its place."""
     return {**knobs, **{k: float(v) for k, v in given.items() if v is not None}}
+
+
+def table2_world(ref: pd.DataFrame, *, sigma, flatten, disagreement_boost, error_correlation, n_calibration_seeds: int,
+                 **world):
+    """Table II's world, calibrated as declared: the distortion's shape (``sigma``, ``flatten``) fitted to Table I's
+    printed pair, its strength and the models' error correlation to Table II's printed offline accuracies
+    (:func:`calibrate_table2_world`, on seeds 1000.. apart from the sweep's); a knob given (not None) is used as
+    given.  ``world`` holds the sizes (``n_live``, ``n_offline``, ``n_classes``, ``accuracy_spread``,
+    ``zipf_exponent``).  Returns ``(dist, knobs, calibration_grid, kw)``: ``kw`` the keyword arguments of
+    :func:`table2_experiment` and :func:`table2_sweep_row`."""
+    dist = offline_distortion(ref, sigma, None, flatten)
+    knobs, grid = calibrate_table2_world(ref, sigma=dist.sigma, flatten=dist.flatten,
+                                         seeds=range(1000, 1000 + n_calibration_seeds), **world)
+    knobs = override_knobs(knobs, disagreement_boost=disagreement_boost, error_correlation=error_correlation)
+    return dist, knobs, grid, dict(ref=ref, accuracy=paper_online_accuracy(ref, "Table II"), **world, **knobs)
