@@ -26,7 +26,7 @@ ALL_NAMES := $(notdir $(basename $(NOTEBOOKS)))
 # What `make run NB=...` takes: the notebooks and the guide (guide/your_own_data).
 RUN_NAMES := $(ALL_NAMES) $(patsubst notebooks/%.py,%,$(sort $(wildcard notebooks/guide/*.py)))
 NAMES := $(foreach n,$(SLOW_FIRST),$(filter $(n),$(ALL_NAMES))) $(filter-out $(SLOW_FIRST),$(ALL_NAMES))
-SRC := $(shell find src -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
+SRC := $(shell find src compendium -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 REFERENCE := $(shell find data -type f -not -name '.*' 2>/dev/null)
 
 # Papers of a notebook: the part of its name before the first underscore.
@@ -38,17 +38,17 @@ help: ## List the targets with a one-line description
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {n++; name[n] = $$1; text[n] = $$2; if (length($$1) > w) w = length($$1)} \
 	  END {for (i = 1; i <= n; i++) printf "  \033[1m%-*s\033[0m  %s\n", w, name[i], text[i]}' $(MAKEFILE_LIST)
 
-venv: $(VENV_STAMP) ## Create .venv/ with the pinned dependencies and the package (editable)
+venv: $(VENV_STAMP) ## Create .venv/ with the pinned dependencies, the library and the compendium (both editable)
 
-$(VENV_STAMP): requirements.lock pyproject.toml
+$(VENV_STAMP): requirements.lock pyproject.toml compendium/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) -r requirements.lock 2>&1 | { grep -v "^WARNING: Location" || true; }
-	$(PIP) --no-deps --no-build-isolation -e . 2>&1 | { grep -v "^WARNING: Location" || true; }
+	$(PIP) --no-deps --no-build-isolation -e . -e ./compendium 2>&1 | { grep -v "^WARNING: Location" || true; }
 	@touch $@
 
 lock: ## Re-resolve every pin: a fresh venv from pyproject.toml (all extras), frozen into requirements.lock and environment.yml
 	rm -rf $(BUILD)/lockenv && $(PYTHON) -m venv $(BUILD)/lockenv
-	$(BUILD)/lockenv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[compendium,test,dask,report,bench]'
+	$(BUILD)/lockenv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,dask,bench]' -e './compendium[report]'
 	$(BUILD)/lockenv/bin/python tools/lock.py $(BUILD)/lockenv/bin/python
 	rm -rf $(BUILD)/lockenv
 
@@ -56,29 +56,29 @@ reproduce: figures/claims.csv ## Execute every notebook (papermill) and write al
 
 # One stamp per notebook: re-run when the notebook, src/ or data/ change.
 $(STAMPS)/%.done: notebooks/%.py $(SRC) $(REFERENCE) | $(VENV_STAMP)
-	$(PY) -m offline_eval.compendium.pipeline run $<
+	$(PY) -m offline_eval_compendium.pipeline run $<
 	@mkdir -p $(@D) && touch $@
 
 figures/claims.csv: $(addprefix $(STAMPS)/,$(addsuffix .done,$(NAMES))) | $(VENV_STAMP)
-	$(PY) -m offline_eval.compendium.pipeline ledger
+	$(PY) -m offline_eval_compendium.pipeline ledger
 	@echo "the browsable report of all of it: make report"
 
 report: figures/claims.csv ## Build the static HTML report (Sphinx + MyST-NB, offline) into build/report/html/index.html
-	$(PY) -m offline_eval.compendium.report --out $(BUILD)/report
+	$(PY) -m offline_eval_compendium.report --out $(BUILD)/report
 
 browser: ## Install Debian's chromium for the report's browser test (apt; nothing if it is there)
 	@command -v chromium >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
 
 test-report: report browser ## The report and JupyterLab in headless Chromium (links, layout at 1400 and 390 px, math, offline; every notebook opens in Lab); screenshots in build/report/screenshots/
-	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q tests/test_report_browser.py tests/test_lab_browser.py
+	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q tests/compendium/test_report_browser.py tests/compendium/test_lab_browser.py
 
 run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/ with what changed against figures/ (changes.md): make run NB=rosset_wallet ARGS="-p seed 7"
 	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(RUN_NAMES)"; exit 2; }
 	@test -f "notebooks/$(NB).py" || { echo "ERROR: no notebook $(NB); the notebooks are: $(RUN_NAMES)" >&2; exit 2; }
 	@case " $(ARGS) " in *" --output-root"*|*" --record"*) \
 	  echo "ERROR: make run: ARGS takes notebook parameters only (-p name value); where outputs go is the pipeline's own setting (runs/$(NB)/<time>/outputs/); got ARGS=\"$(ARGS)\"" >&2; exit 2;; esac
-	$(PY) -m offline_eval.compendium.pipeline run notebooks/$(NB).py --record runs $(ARGS)
+	$(PY) -m offline_eval_compendium.pipeline run notebooks/$(NB).py --record runs $(ARGS)
 
 test: $(VENV_STAMP) ## Run the full test suite: unit, property, the doctests of src/ and a smoke run of every notebook
 	$(PY) -m pytest -n 2
@@ -93,11 +93,11 @@ check: ## What CI runs: make test, make check-figures, then make test-report
 
 check-figures: ## make reproduce on this CPU, then as an older CPU computes: the committed figures/ must not change
 	$(MAKE) reproduce
-	$(PY) -m offline_eval.compendium.pipeline verify
+	$(PY) -m offline_eval_compendium.pipeline verify
 	@$(call figures_unchanged,this CPU)
 	rm -rf $(STAMPS)
-	$(PY) -m offline_eval.compendium.machine --baseline-cpu -- $(MAKE) reproduce
-	$(PY) -m offline_eval.compendium.pipeline verify
+	$(PY) -m offline_eval_compendium.machine --baseline-cpu -- $(MAKE) reproduce
+	$(PY) -m offline_eval_compendium.pipeline verify
 	@$(call figures_unchanged,numpy's baseline SIMD and an older OpenBLAS core)
 
 # Fails, listing them, when tracked files under figures/ changed or new ones appeared.
@@ -113,8 +113,8 @@ bench-dask: $(VENV_STAMP) ## Opt-in, minutes: ondask beside DuckDB and Polars on
 	$(PY) benchmarks/scale_dask.py --rows $${ROWS:-1e8} --table-rows $${TABLE_ROWS:-2e7} --out $(BUILD)/bench --data $(BUILD)/bench/logs $(ARGS)
 
 lab: $(VENV_STAMP) ## JupyterLab at the repository root: text notebooks open as notebooks on the project's kernel; runs by hand write to build/lab/
-	$(PY) -m offline_eval.compendium.lab settings
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. --ServerApp.contents_manager_class=offline_eval.compendium.lab.ContentsManager \
+	$(PY) -m offline_eval_compendium.lab settings
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. --ServerApp.contents_manager_class=offline_eval_compendium.lab.ContentsManager \
 	  $(if $(filter 0,$(shell id -u)),--allow-root)
 
 clean: ## Remove build products (build/, executed notebooks); keeps .venv/, figures/ and the recorded runs in runs/

@@ -74,7 +74,7 @@ def cases(quick):
             name="cutoff_auc: AUC_i of all n - 1 cutoffs vs one kendalltau",
             n=n, setup=lambda: _data(n), ours=lambda y, m: rk.cutoff_auc(y, m).auc,
             peer=kendalltau, peer_name="scipy.stats.kendalltau", max_ratio=5.0,
-            note="exactness of every AUC_i against roc_auc_score is in tests/test_ranking.py",
+            note="exactness of every AUC_i against roc_auc_score is in tests/library/test_ranking.py",
         ),
         Case(
             name="most_influential tau: exact leave-one-out of all n vs one kendalltau",

@@ -1,6 +1,6 @@
 """The peers on Parquet logs: DuckDB SQL and Polars, for the benchmarks only (the ``bench`` extra).
 
-The library never imports them (``tests/test_ondask.py`` checks it).  Each function reads the same
+The library never imports them (``tests/library/test_ondask.py`` checks it).  Each function reads the same
 Parquet files as :func:`offline_eval.ondask.summarize` and computes the same metric by the same
 definition, so that the values can be compared, not only the times:
 

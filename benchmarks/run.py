@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE))
 
 from harness import measure  # noqa: E402
 
-from offline_eval.compendium.io import atomic_write_text, to_markdown  # noqa: E402
+from offline_eval_compendium.io import atomic_write_text, to_markdown  # noqa: E402
 
 
 def load_modules(only=None):

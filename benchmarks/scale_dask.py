@@ -241,7 +241,7 @@ def main(argv=None) -> int:
     import pandas as pd
 
     import peers_logs as peers
-    from offline_eval.compendium.io import atomic_write_text, to_markdown
+    from offline_eval_compendium.io import atomic_write_text, to_markdown
 
     small, big = int(args.table_rows), int(args.rows)
     info = machine()

@@ -37,7 +37,7 @@
 # millions of page views) to fit `make reproduce`; the CTR level of the RTB world is raised to 1% so that a
 # few thousand logged requests per network hold enough clicks.
 #
-# The claims are declared first, in the study `offline_eval.compendium.studies.arena_offline_online`, each
+# The claims are declared first, in the study `offline_eval_compendium.studies.arena_offline_online`, each
 # beside the control world that switches its paper's mechanism off; the sweep alone decides a status.
 
 # %% tags=["parameters"]
@@ -56,9 +56,9 @@ output_root = None
 # %%
 import time
 
-from offline_eval.compendium.claims import Ledger
-from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import arena_offline_online as A
+from offline_eval_compendium.claims import Ledger
+from offline_eval_compendium.io import OutputDir
+from offline_eval_compendium.studies import arena_offline_online as A
 
 out = OutputDir("arena", output_root)
 ledger = Ledger("arena", "arena_offline_online", claims=A.CLAIMS)

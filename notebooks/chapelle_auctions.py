@@ -87,10 +87,10 @@ output_root = None
 import numpy as np
 import pandas as pd
 
-from offline_eval.compendium import reference
-from offline_eval.compendium.claims import Ledger, seed_sweep
-from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import chapelle_auctions as ch
+from offline_eval_compendium import reference
+from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.io import OutputDir
+from offline_eval_compendium.studies import chapelle_auctions as ch
 from offline_eval.synth.rtb import resize_ab, simulate_rtb
 
 betas = np.logspace(beta_exp_min, beta_exp_max, (beta_exp_max - beta_exp_min) * betas_per_decade + 1)

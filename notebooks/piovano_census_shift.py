@@ -38,9 +38,9 @@ output_root = None
 # %%
 import pandas as pd
 
-from offline_eval.compendium.claims import Ledger
-from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import piovano_census_shift as P
+from offline_eval_compendium.claims import Ledger
+from offline_eval_compendium.io import OutputDir
+from offline_eval_compendium.studies import piovano_census_shift as P
 
 out = OutputDir("piovano", output_root)
 ledger = Ledger("piovano", "piovano_census_shift", claims=P.CLAIMS)

@@ -25,7 +25,7 @@
 # * **Eqs. (1)–(13) and Algorithm 1** — the library's implementation against direct loops on random inputs.
 #
 # All printed numbers come from `data/reference/piovano/`. The claims are declared first, in the study
-# `offline_eval.compendium.studies.piovano_matrices_table1` (table below); the experiment only fills values.
+# `offline_eval_compendium.studies.piovano_matrices_table1` (table below); the experiment only fills values.
 
 # %% tags=["parameters"]
 seed = 0
@@ -41,10 +41,10 @@ output_root = None
 import numpy as np
 import pandas as pd
 
-from offline_eval.compendium import reference
-from offline_eval.compendium.claims import Ledger, seed_sweep
-from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import piovano_matrices_table1 as P
+from offline_eval_compendium import reference
+from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.io import OutputDir
+from offline_eval_compendium.studies import piovano_matrices_table1 as P
 
 ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)

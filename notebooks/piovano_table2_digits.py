@@ -45,7 +45,7 @@
 # beside a **control world** whose offline set is drawn without bias (`sigma = 0`, no over-sampling of
 # disagreements, no flattening: `P.CONTROL_RANDOM`), the paper's mechanism switched off. The online accuracies are the
 # world's calibration targets (rows of kind `calibration`). The claims are declared first, in the study
-# `offline_eval.compendium.studies.piovano_table2_digits` (table below); the experiment only fills values.
+# `offline_eval_compendium.studies.piovano_table2_digits` (table below); the experiment only fills values.
 #
 # * **Fig. 1** — the paper's motivating figure (an NLU application: "the offline data are sampled
 #   according to the Gaussian distribution while the online data are skewed and heavy-tailed"). Its data
@@ -75,10 +75,10 @@ output_root = None
 # %%
 import pandas as pd
 
-from offline_eval.compendium import reference
-from offline_eval.compendium.claims import Ledger, seed_sweep
-from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import piovano_table2_digits as P
+from offline_eval_compendium import reference
+from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.io import OutputDir
+from offline_eval_compendium.studies import piovano_table2_digits as P
 
 ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)

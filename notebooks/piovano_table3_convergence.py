@@ -27,7 +27,7 @@
 #   averaged over `n_seeds` seeds. Theorem 2 holds on this world by construction (it meets the theorem's
 #   assumption), so its rows are checks of ours.
 #
-# The claims are declared first, in the study `offline_eval.compendium.studies.piovano_table3_convergence`
+# The claims are declared first, in the study `offline_eval_compendium.studies.piovano_table3_convergence`
 # (table below); the experiment only fills values.
 
 # %% tags=["parameters"]
@@ -49,10 +49,10 @@ output_root = None
 import numpy as np
 import pandas as pd
 
-from offline_eval.compendium import reference
-from offline_eval.compendium.claims import Ledger, seed_sweep
-from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import piovano_table3_convergence as P
+from offline_eval_compendium import reference
+from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.io import OutputDir
+from offline_eval_compendium.studies import piovano_table3_convergence as P
 
 ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)

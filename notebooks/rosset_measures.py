@@ -37,9 +37,9 @@ import numpy as np
 import pandas as pd
 
 from offline_eval import ranking as rk
-from offline_eval.compendium.claims import Ledger
-from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import rosset_measures as rm
+from offline_eval_compendium.claims import Ledger
+from offline_eval_compendium.io import OutputDir
+from offline_eval_compendium.studies import rosset_measures as rm
 from offline_eval.synth.wallet import wallet_survey
 
 out = OutputDir("rosset", output_root)

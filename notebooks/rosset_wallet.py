@@ -53,10 +53,10 @@ output_root = None  # where figures/ outputs go (the pipeline passes a staging f
 import numpy as np
 import pandas as pd
 
-from offline_eval.compendium import reference
-from offline_eval.compendium.claims import Ledger, seed_sweep
-from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import rosset_wallet as rw
+from offline_eval_compendium import reference
+from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.io import OutputDir
+from offline_eval_compendium.studies import rosset_wallet as rw
 from offline_eval.synth.wallet import wallet_survey
 
 ref = reference.load("rosset")

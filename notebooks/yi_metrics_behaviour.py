@@ -46,10 +46,10 @@ output_root = None
 # %%
 import numpy as np
 
-from offline_eval.compendium import reference
-from offline_eval.compendium.claims import Ledger, seed_sweep
-from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import yi_metrics_behaviour as study
+from offline_eval_compendium import reference
+from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.io import OutputDir
+from offline_eval_compendium.studies import yi_metrics_behaviour as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)

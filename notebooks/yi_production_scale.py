@@ -23,10 +23,10 @@ output_root = None  # where figures/ outputs go (the pipeline passes a staging f
 # %%
 from IPython.display import Markdown
 
-from offline_eval.compendium import reference
-from offline_eval.compendium.claims import Ledger
-from offline_eval.compendium.io import OutputDir
-from offline_eval.compendium.studies import yi_production_scale as study
+from offline_eval_compendium import reference
+from offline_eval_compendium.claims import Ledger
+from offline_eval_compendium.io import OutputDir
+from offline_eval_compendium.studies import yi_production_scale as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)

@@ -3,7 +3,7 @@ the rule "a right value, nan with OfflineEvalWarning, or a ValueError/TypeError 
 
     python tools/fuzz_api.py [--seed 0] [--rounds 40] [--dask-every 25] [--timeout 20]
 
-Every public callable is reached through the example calls of ``tests/test_public_api_properties.py`` (the
+Every public callable is reached through the example calls of ``tests/library/test_public_api_properties.py`` (the
 registry that test keeps complete), perturbed at random: a masked array, complex numbers or numeric strings, a
 NaN, one row fewer, a pandas input on another order of the same index, a flag given as a string or an int,
 ``True`` as a seed, weights rescaled by a random power of two.  The metric families are also fuzzed on random

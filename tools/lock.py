@@ -10,11 +10,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK_HEADER = """# Exact pins of every package in the environment (direct and transitive).
-# The Makefile installs from this file; environment.yml lists the same pins (tests/test_environment.py).
+# The Makefile installs from this file; environment.yml lists the same pins (tests/compendium/test_environment.py).
 # Regenerate with: make lock
 """
 ENV_HEADER = """# Conda environment for those who use conda; the same exact pins as requirements.lock
-# (tests/test_environment.py fails when the two disagree).  Without conda: `make venv`.
+# (tests/compendium/test_environment.py fails when the two disagree).  Without conda: `make venv`.
 name: offline-eval
 channels:
   - conda-forge
@@ -32,7 +32,8 @@ def main(python: str) -> None:
                    if "==" in line and not line.startswith(("offline_eval", "offline-eval", "pip=="))),
                   key=str.lower)
     (ROOT / "requirements.lock").write_text(LOCK_HEADER + "".join(p + "\n" for p in pins))
-    (ROOT / "environment.yml").write_text(ENV_HEADER + "".join(f"      - {p}\n" for p in pins) + "      - -e .\n")
+    (ROOT / "environment.yml").write_text(ENV_HEADER + "".join(f"      - {p}\n" for p in pins)
+                                        + "      - -e .\n      - -e ./compendium\n")
     print(f"{len(pins)} pins written to requirements.lock and environment.yml")
 
 

@@ -47,7 +47,7 @@ DIGITS = 10
 
 def _rules():
     """``studies/_census_data.py`` loaded by its path (this environment does not have the package)."""
-    path = ROOT / "src" / "offline_eval" / "compendium" / "studies" / "_census_data.py"
+    path = ROOT / "compendium" / "offline_eval_compendium" / "studies" / "_census_data.py"
     spec = importlib.util.spec_from_file_location("_census_data", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -27,9 +27,9 @@ Synthetic worlds
 
 The compendium
 --------------
-``offline_eval.compendium`` holds the machinery that reproduces the papers (the studies, the claims ledger,
-the papers' printed numbers, the notebook pipeline, the report); it needs the extra ``compendium`` and the
-library never imports it. See :mod:`offline_eval.compendium`.
+The machinery that reproduces the papers (the studies, the claims ledger, the papers' printed numbers, the
+notebook pipeline, the report) is a package of its own, ``offline_eval_compendium``, in the repository's
+``compendium/`` folder; it is not part of this library's wheel, and it uses only this library's public names.
 """
 
 from __future__ import annotations

@@ -398,7 +398,7 @@ def expected_utility_per_row(a, v, p, c, *, beta, check_input: bool = True) -> n
     ``int_0^x t f(t) dt = (alpha/beta) P(alpha + 1, beta x)``.  The paper
     prints ``gamma(beta c, beta p v)`` in the second term; its shape is off by
     two (see the chapelle notebook's erratum claim and
-    ``tests/test_bidding.py``).
+    ``tests/library/test_bidding.py``).
 
     Computed with *one* incomplete-gamma evaluation per row: with
     ``Q = P(alpha + 1, x)``, ``x = beta p v`` and the recurrence

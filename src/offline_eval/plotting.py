@@ -1,7 +1,7 @@
 """The one figure style of the compendium (two-column-paper sizes).
 
 No backend is chosen on import, so figures show inline in JupyterLab; saved files are rendered by
-:func:`offline_eval.compendium.io.figure_bytes` (Agg for PNG, matplotlib's own PDF/SVG writers) whatever the
+:func:`offline_eval_compendium.io.figure_bytes` (Agg for PNG, matplotlib's own PDF/SVG writers) whatever the
 backend, so their bytes do not depend on it.
 """
 

@@ -1,0 +1,22 @@
+"""The compendium: what reproduces the four papers with the library ``offline_eval``, apart from it.
+
+A project of its own (``compendium/pyproject.toml``), installed from the repository's checkout by
+``make venv``: it reads ``notebooks/`` and ``data/`` and writes ``figures/``.  ``pip install offline_eval``
+gives the library alone (metrics, simulators, generators, with numpy, scipy and pandas); this package
+depends on it and uses only its public names (``tests/compendium/test_package.py``); the library never
+imports this one (``tests/library/test_api.py``).  Its own dependencies (papermill, jupytext, JupyterLab,
+matplotlib, scikit-learn, Dask) are declared in its ``pyproject.toml``; the report's in its extra ``report``.
+
+``studies``     per notebook: its claims table, world and experiment, tables and figures, and ``add_claims``
+``claims``      the claims ledger (declared claims, published value beside ours, kind, status, control)
+``reference``   the papers' printed numbers (``data/reference/``) and our corrections of their typos
+``io``          atomic, deterministic tables (six significant digits) and figures
+``pipeline``    notebook execution through papermill (``python -m offline_eval_compendium.pipeline``)
+``install``     all-or-nothing install of a notebook's outputs
+``changes``     what a recorded run changed against the committed outputs (``make run``)
+``machine``     pinned threads; running "as an older CPU computes"
+``report``      the static HTML report (``make report``); ``report_papers``: each paper's tables, figures
+                and sections in its order; ``report_html``: the ledger and tables as HTML
+``lab``         JupyterLab's settings, the project's kernel and contents manager (``make lab``)
+``paths``       where the project's folders are
+"""

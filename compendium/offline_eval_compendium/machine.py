@@ -1,0 +1,84 @@
+"""What of the machine can change a result's last bits, and how to change it on purpose.
+
+The compendium promises the same bytes in every table and figure on any CPU.
+Three things of the machine change the last bits of floating-point results:
+
+* numpy's **SIMD dispatch**: ``exp``, ``log``, ``power`` and some reductions
+  have one implementation per instruction-set level (baseline, AVX2, AVX-512)
+  that differ in the last bit; ``NPY_DISABLE_CPU_FEATURES`` forces the
+  baseline;
+* **OpenBLAS's kernel** for the CPU (``dot``, ``@``, ``einsum`` through
+  BLAS): ``OPENBLAS_CORETYPE`` forces an older core's kernel;
+* **BLAS threads**: a multi-threaded dot product splits its sum by thread.
+
+:func:`pinned_threads_env` is what every notebook run uses (one BLAS thread,
+so the split never depends on the core count); :func:`baseline_cpu_env` is
+what the same-bytes test adds to run the notebooks as on an older CPU.  Code
+never lets a discrete decision hinge on those bits (exact ties are decided in
+exact arithmetic, see :func:`offline_eval.auction.allocate` and
+:func:`offline_eval.synth.classifiers.apportion`), and tables are written at
+:data:`offline_eval_compendium.io.FLOAT_DIGITS` significant digits.
+"""
+
+from __future__ import annotations
+
+import platform
+
+__all__ = ["baseline_cpu_env", "main", "pinned_threads_env"]
+
+# An older core of each architecture whose OpenBLAS kernels differ from a current CPU's.
+_OLD_CORE = {"x86_64": "Nehalem", "amd64": "Nehalem", "aarch64": "ARMV8", "arm64": "ARMV8"}
+
+
+def pinned_threads_env() -> dict[str, str]:
+    """Environment variables that pin the BLAS / OpenMP thread pools to one thread.
+
+    >>> pinned_threads_env()["OPENBLAS_NUM_THREADS"]
+    '1'
+    """
+    return {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def baseline_cpu_env() -> dict[str, str]:
+    """Environment variables that make this machine compute like an older CPU.
+
+    Disables every SIMD target numpy can dispatch to on this build (so numpy
+    runs its baseline code paths, whatever this CPU has) and forces
+    OpenBLAS's kernel for an older core of this architecture.  Set them
+    before numpy is imported (in a child process).
+
+    >>> env = baseline_cpu_env()
+    >>> sorted(env)
+    ['NPY_DISABLE_CPU_FEATURES', 'OPENBLAS_CORETYPE']
+    """
+    from numpy._core._multiarray_umath import __cpu_dispatch__
+
+    env = {"NPY_DISABLE_CPU_FEATURES": " ".join(__cpu_dispatch__)}
+    core = _OLD_CORE.get(platform.machine().lower())
+    if core:
+        env["OPENBLAS_CORETYPE"] = core
+    return env
+
+
+def main(argv=None) -> int:
+    """``python -m offline_eval_compendium.machine --baseline-cpu -- CMD ...``: run CMD as on an older CPU."""
+    import argparse
+    import os
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m offline_eval_compendium.machine", description=main.__doc__)
+    parser.add_argument("--baseline-cpu", action="store_true", help="numpy's baseline SIMD and an older OpenBLAS core")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the command to run (after --)")
+    args = parser.parse_args(argv)
+    env = {**os.environ, **pinned_threads_env(), **(baseline_cpu_env() if args.baseline_cpu else {})}
+    cmd = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not cmd:
+        for name in sorted(set(env) - set(os.environ) | set(pinned_threads_env()) | (set(baseline_cpu_env()) if args.baseline_cpu else set())):
+            print(f"{name}={env[name]}")
+        return 0
+    print(" ".join(f"{k}={v!r}" for k, v in env.items() if os.environ.get(k) != v) + " " + " ".join(cmd), file=sys.stderr, flush=True)
+    os.execvpe(cmd[0], cmd, env)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

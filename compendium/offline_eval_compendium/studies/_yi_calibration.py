@@ -1,0 +1,300 @@
+"""Table 5's calibration of the yi sponsored-search world (:mod:`._yi_auction`) on printed offline deltas.
+
+:func:`calibrate_models` fits model-1's log-odds noise and model-2's low-range
+over-estimation to Table 5's offline AUC and RIG deltas; :func:`offline_accepted_worlds`
+measures how loosely that pair pins the online deltas down; :func:`calibrate_model_1`
+is the earlier one-knob fit (model-1's noise to the RIG delta alone); :func:`calibrate_table6` fits the
+Table 6 baseline's over-estimation to Table 6's offline RIG delta.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pandas as pd
+
+from offline_eval.synth import sponsored as sp
+from ._yi_auction import MISCALIBRATION, MODEL_1, MODEL_2, make_logs, offline_deltas, run, seeded_world
+
+__all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
+           "calibrate_table6", "offline_accepted_worlds"]
+
+
+#: Table 5's calibration: model-1's log-odds noise (the baseline's quality,
+#: which the paper does not print) is the one free knob, fitted so that model-2's relative RIG delta on
+#: the logs is the printed one; the AUC delta is then a prediction.  The grid of model-1 noise levels
+#: over which the RIG delta is measured (model-2's noise is 0.35).
+CALIBRATION_GRID = tuple(np.round(np.linspace(0.4, 1.2, 17), 3))
+
+
+def calibrate_model_1(seed, target_rig_delta: float, *, n_queries=2000, n_log=100_000, baseline_quantile=0.6,
+                      model_2=MODEL_2, grid=CALIBRATION_GRID, world_kwargs=None):
+    """Fit model-1's log-odds noise so that model-2's offline RIG delta on the logs is ``target_rig_delta``.
+
+    Every noise level of ``grid`` re-serves the same page views with model-1
+    at that noise (the world, the models' error draws and the page views are
+    fixed by ``seed`` as in :func:`run`) and measures model-2's relative RIG
+    delta on the new logs.  Which ads are logged, and so which clicks, changes
+    discretely with the noise, so the measured delta is a noisy function of
+    it (jumps of a few points between neighbouring values); the fit is
+    therefore a least-squares cubic through the grid's points
+    (``numpy.polynomial``), and the fitted noise its crossing of the target
+    (``scipy.optimize.brentq`` on the cubic), rounded to 3 decimals.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed (as in :func:`run`).
+    target_rig_delta : float
+        The printed relative RIG delta, as a fraction (yi Table 5: 0.195).
+    n_queries, n_log, baseline_quantile, model_2, world_kwargs
+        As in :func:`run`.
+    grid : sequence of float
+        Model-1 noise levels, increasing; the measured deltas at its ends
+        must bracket the target.
+
+    Returns
+    -------
+    noise_sd : float
+        Model-1's fitted log-odds noise.
+    trace : DataFrame
+        One row per grid point: ``noise_sd, auc_delta, rig_delta`` and the
+        cubic's ``rig_fit``.
+    """
+    from scipy import optimize
+
+    world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
+    rows = []
+    for noise_sd in grid:
+        p1, p2, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
+                                          baseline_quantile=baseline_quantile, models="table5",
+                                          model_1={**MODEL_1, "noise_sd": float(noise_sd)}, model_2=model_2,
+                                          miscalibration=MISCALIBRATION)
+        off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
+        rows.append(dict(noise_sd=float(noise_sd), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"]))
+    trace = pd.DataFrame(rows)
+    cubic = np.polynomial.Polynomial.fit(trace["noise_sd"], trace["rig_delta"], 3)
+    trace["rig_fit"] = cubic(trace["noise_sd"].to_numpy())
+    lo, hi = float(trace["noise_sd"].iloc[0]), float(trace["noise_sd"].iloc[-1])
+    if not (cubic(lo) - target_rig_delta) * (cubic(hi) - target_rig_delta) < 0:
+        raise ValueError(f"the RIG deltas over `grid` ({cubic(lo):.3g} to {cubic(hi):.3g}) do not bracket "
+                         f"`target_rig_delta` = {target_rig_delta!r}")
+    root = optimize.brentq(lambda x: cubic(x) - target_rig_delta, lo, hi, xtol=1e-6)
+    return round(float(root), 3), trace
+
+
+#: Table 5's two-knob calibration on the offline deltas only: model-1's log-odds noise (the baseline's
+#: quality) and model-2's low-range over-estimation (log-odds below CTR ``low_ctr``), neither printed, are
+#: fitted to the printed offline AUC and RIG deltas; the online CY and mainline CY deltas are then predictions.
+NOISE_GRID = tuple(np.round(np.linspace(0.6, 1.6, 11), 3))
+#: The grid of model-2's low-range over-estimation (log-odds) of :func:`calibrate_models`.
+SHIFT_GRID = tuple(np.round(np.linspace(0.0, 8.0, 17), 3))
+
+
+def calibrate_models(seed, target_auc_delta: float, target_rig_delta: float, *, n_queries=2000, n_log=100_000,
+                     baseline_quantile=0.6, model_1=MODEL_1, model_2=MODEL_2, noise_grid=NOISE_GRID,
+                     shift_grid=SHIFT_GRID, world_kwargs=None):
+    """Fit model-1's noise and model-2's low-range over-estimation to the printed offline deltas (yi Table 5).
+
+    Every (noise, shift) of the grid serves the seed's page views with
+    model-1 at that noise (the world, the models' error draws and the page
+    views are those of :func:`run`) and measures model-2's relative offline
+    AUC delta (mainline impressions, the models' own pClicks, see
+    :func:`offline_deltas`) and RIG delta on those logs.  Which ads are logged
+    changes discretely with the noise, and the RIG delta falls steeply with
+    a large over-estimation, so the fit has two stages: (1) the deltas are
+    measured on the grid and interpolated bilinearly between its points
+    (``scipy.interpolate.RegularGridInterpolator``), and the pair minimising
+    the summed squared *relative* misses of the two interpolants on a lattice
+    of step 0.01 in noise and 0.05 in shift is found; (2) the deltas are
+    measured exactly on a local lattice around it (noise +-0.05 by 0.01,
+    shift +-0.5 by 0.05, inside the grid) and the measured pair with the
+    smallest miss is the fit.  Misses are rounded to 9 decimals before each
+    argmin (the first minimum in the lattice's order), so no choice hinges
+    on the last bits of a float.  No online quantity enters.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed (as in :func:`run`).
+    target_auc_delta, target_rig_delta : float
+        The printed relative deltas, as fractions (yi Table 5: 0.086, 0.195).
+    n_queries, n_log, baseline_quantile, world_kwargs
+        As in :func:`run`.
+    model_1, model_2 : dict
+        The models' other parameters (``noise_sd`` of model-1 and
+        ``low_shift`` of model-2 are the grid's).
+    noise_grid, shift_grid : sequence of float
+        Increasing grids, at least 4 values each.
+
+    Returns
+    -------
+    model_1, model_2 : dict
+        The fitted models.
+    trace : DataFrame
+        One row per measured point: ``stage`` (1: the grid, 2: the local
+        lattice), ``noise_sd, low_shift, auc_delta, rig_delta,
+        auc_all_delta`` and ``miss`` (the objective; stage 2 only).
+
+    Notes
+    -----
+    Objective: :math:`((A(n, s) - A^*) / A^*)^2 + ((R(n, s) - R^*) / R^*)^2`
+    with :math:`A, R` the bilinear interpolants of the measured AUC and RIG deltas.
+
+    Examples
+    --------
+    >>> m1, m2, t = calibrate_models(0, 0.05, 0.2, n_queries=100, n_log=3000, noise_grid=(0.6, 0.9, 1.2, 1.5),
+    ...                              shift_grid=(0.0, 2.0, 4.0, 6.0))  # doctest: +SKIP
+    """
+    noise_grid, shift_grid = np.asarray(noise_grid, dtype=float), np.asarray(shift_grid, dtype=float)
+    for name, g in (("noise_grid", noise_grid), ("shift_grid", shift_grid)):
+        if g.ndim != 1 or g.size < 4 or not np.all(np.diff(g) > 0):
+            raise ValueError(f"`{name}` must be an increasing sequence of at least 4 values")
+    for name, v in (("target_auc_delta", target_auc_delta), ("target_rig_delta", target_rig_delta)):
+        if not np.isfinite(v) or v == 0:
+            raise ValueError(f"`{name}` must be finite and non-zero; got {v!r}")
+    world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
+
+    def measure(noises, shifts, stage):
+        rows = []
+        for noise_sd in noises:
+            m1 = {**model_1, "noise_sd": float(noise_sd)}
+            rm = copy.deepcopy(r_models)
+            sp.distorted_pclick(world.ctr, rm, **m1)  # advance the models' generator past model-1's draw, as make_logs does
+            p1, _, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
+                                             baseline_quantile=baseline_quantile, models="table5", model_1=m1,
+                                             model_2=model_2, miscalibration=MISCALIBRATION)
+            for shift in shifts:
+                p2 = sp.distorted_pclick(world.ctr, copy.deepcopy(rm), **{**model_2, "low_shift": float(shift)})
+                off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
+                rows.append(dict(stage=stage, noise_sd=float(noise_sd), low_shift=float(shift),
+                                 auc_delta=off["auc_delta"], rig_delta=off["rig_delta"],
+                                 auc_all_delta=off["auc_all_delta"]))
+        return pd.DataFrame(rows)
+
+    def miss(auc, rig):
+        return np.round(((np.asarray(auc) - target_auc_delta) / target_auc_delta) ** 2
+                        + ((np.asarray(rig) - target_rig_delta) / target_rig_delta) ** 2, 9)
+
+    from scipy.interpolate import RegularGridInterpolator
+
+    grid = measure(noise_grid, shift_grid, 1)
+    shape = (noise_grid.size, shift_grid.size)
+    n_fine = np.round(np.arange(noise_grid[0], noise_grid[-1] + 0.005, 0.01), 2)
+    s_fine = np.round(np.arange(shift_grid[0], shift_grid[-1] + 0.025, 0.05), 2)
+    nn, ss = np.meshgrid(np.clip(n_fine, noise_grid[0], noise_grid[-1]), np.clip(s_fine, shift_grid[0], shift_grid[-1]),
+                         indexing="ij")
+    pts = np.stack([nn.ravel(), ss.ravel()], axis=-1)
+    f = {key: RegularGridInterpolator((noise_grid, shift_grid), grid[key].to_numpy(float).reshape(shape))(pts)
+         for key in ("auc_delta", "rig_delta")}
+    k = int(np.argmin(miss(f["auc_delta"], f["rig_delta"])))
+    n0, s0 = float(nn.ravel()[k]), float(ss.ravel()[k])
+    n_loc = np.round(n0 + 0.01 * np.arange(-5, 6), 2)
+    s_loc = np.round(s0 + 0.05 * np.arange(-10, 11), 2)
+    local = measure(n_loc[(n_loc >= noise_grid[0]) & (n_loc <= noise_grid[-1])],
+                    s_loc[(s_loc >= shift_grid[0]) & (s_loc <= shift_grid[-1])], 2)
+    local["miss"] = miss(local["auc_delta"], local["rig_delta"])
+    best = local.iloc[int(np.argmin(local["miss"].to_numpy()))]
+    trace = pd.concat([grid, local], ignore_index=True)
+    return ({**model_1, "noise_sd": float(best["noise_sd"])}, {**model_2, "low_shift": float(best["low_shift"])}, trace)
+
+
+def offline_accepted_worlds(seed, calibration: pd.DataFrame, target_auc_delta: float, target_rig_delta: float, *,
+                            rtol=0.5, n_queries=2000, n_log=100_000, n_ab=100_000, baseline_quantile=0.6,
+                            model_1=MODEL_1, model_2=MODEL_2, min_impressions=1, world_kwargs=None) -> pd.DataFrame:
+    """How far the offline deltas pin down the online ones: the A/B test of every over-estimation the offline pair accepts.
+
+    From :func:`calibrate_models`' grid (stage 1), for each over-estimation
+    (``low_shift``) the grid point with the smallest miss is kept when both its
+    offline deltas lie within ``rtol`` of the printed ones (the calibration
+    rows' tolerance); each kept world is then run on ``seed`` (:func:`run`,
+    its A/B test at the baseline operating point, ``n_ab`` page views per
+    arm) and its online CY and mainline CY deltas measured.  The spread of
+    those online deltas is what the printed offline pair leaves open.
+
+    Returns
+    -------
+    DataFrame
+        ``noise_sd, low_shift, auc_delta, rig_delta, online_cy_delta,
+        online_ml_cy_delta`` (fractions), one row per accepted over-estimation.
+    """
+    g = calibration.loc[calibration["stage"] == 1].copy()
+    g["miss"] = np.round(((g["auc_delta"] - target_auc_delta) / target_auc_delta) ** 2
+                         + ((g["rig_delta"] - target_rig_delta) / target_rig_delta) ** 2, 9)
+    ok = ((np.abs(g["auc_delta"] - target_auc_delta) <= rtol * abs(target_auc_delta))
+          & (np.abs(g["rig_delta"] - target_rig_delta) <= rtol * abs(target_rig_delta)))
+    g = g.loc[ok].sort_values(["low_shift", "miss", "noise_sd"], kind="stable").drop_duplicates("low_shift")
+    rows = []
+    for r in g.itertuples():
+        exp = run(seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab, baseline_quantile=baseline_quantile,
+                  alphas=(1.0,), mainline_quantiles=(baseline_quantile,), models="table5",
+                  model_1={**model_1, "noise_sd": r.noise_sd}, model_2={**model_2, "low_shift": r.low_shift},
+                  min_impressions=min_impressions, world_kwargs=world_kwargs)
+        rows.append(dict(noise_sd=r.noise_sd, low_shift=r.low_shift, auc_delta=r.auc_delta, rig_delta=r.rig_delta,
+                         online_cy_delta=exp.online_base.cy_delta, online_ml_cy_delta=exp.online_base.ml_cy_delta))
+    return pd.DataFrame(rows, columns=["noise_sd", "low_shift", "auc_delta", "rig_delta", "online_cy_delta",
+                                       "online_ml_cy_delta"])
+
+
+#: The Table 6 baseline's over-estimation (log-odds, switch width = shift / 4) over which its offline RIG
+#: delta is measured (:func:`calibrate_table6`).
+T6_SHIFT_GRID = tuple(np.round(np.arange(3.0, 6.0 + 1e-9, 0.05), 2))
+
+
+def calibrate_table6(seed, target_rig_delta: float, *, n_queries=2000, n_log=100_000, baseline_quantile=0.6,
+                     model=MODEL_1, low_ctr=MISCALIBRATION["low_ctr"], shift_grid=T6_SHIFT_GRID, world_kwargs=None):
+    """Fit the Table 6 baseline's low-range over-estimation to Table 6's printed offline RIG delta.
+
+    The Table 6 pair (:func:`run` with ``models="table6"``): the new model is
+    ``distorted_pclick(ctr, **model)``, the baseline that serves the logs the
+    same predictions over-estimated below ``low_ctr`` by up to ``shift``
+    log-odds (switch width ``shift / 4``, the narrowest that keeps their
+    order).  For every shift of ``shift_grid`` the seed's page views are
+    served by that baseline and the new model's relative offline RIG delta is
+    measured on those logs; the fit is the first crossing of the target in
+    the grid's order, linearly interpolated between the two bracketing grid
+    points and rounded to 2 decimals.  Only an offline delta enters.
+
+    Parameters
+    ----------
+    seed : int
+    target_rig_delta : float
+        The printed relative RIG delta, as a fraction (yi Table 6: 0.78).
+    n_queries, n_log, baseline_quantile, world_kwargs
+        As in :func:`run`.
+    model : dict
+        The new model's parameters.
+    low_ctr : float
+        Centre of the over-estimated range.
+    shift_grid : sequence of float
+        Increasing over-estimations, at least 2.
+
+    Returns
+    -------
+    miscalibration : dict
+        ``low_ctr, low_shift, width`` for :func:`run`.
+    trace : DataFrame
+        ``low_shift, auc_delta, rig_delta`` per grid point.
+    """
+    grid = np.asarray(shift_grid, dtype=float)
+    if grid.ndim != 1 or grid.size < 2 or not np.all(np.diff(grid) > 0) or grid[0] <= 0:
+        raise ValueError("`shift_grid` must be an increasing sequence of at least 2 positive values")
+    world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
+    rows = []
+    for shift in grid:
+        mis = dict(low_ctr=float(low_ctr), low_shift=float(shift), width=float(shift) / 4)
+        p1, p2, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
+                                          baseline_quantile=baseline_quantile, models="table6", model_1=model,
+                                          model_2=MODEL_2, miscalibration=mis)
+        off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
+        rows.append(dict(low_shift=float(shift), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"]))
+    trace = pd.DataFrame(rows)
+    d = np.round(trace["rig_delta"].to_numpy(float) - target_rig_delta, 9)
+    cross = np.flatnonzero((d[:-1] <= 0) & (d[1:] > 0) | (d[:-1] >= 0) & (d[1:] < 0))
+    if cross.size == 0:
+        raise ValueError(f"the RIG deltas over `shift_grid` never cross `target_rig_delta` = {target_rig_delta!r}")
+    i = int(cross[0])
+    shift = grid[i] + (grid[i + 1] - grid[i]) * (0 - d[i]) / (d[i + 1] - d[i]) if d[i + 1] != d[i] else grid[i]
+    shift = round(float(shift), 2)
+    return dict(low_ctr=float(low_ctr), low_shift=shift, width=shift / 4), trace

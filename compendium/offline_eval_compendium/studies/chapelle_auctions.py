@@ -1,0 +1,476 @@
+"""chapelle: the expected utility against A/B tests across publisher networks (notebook ``chapelle_auctions``).
+
+Protocol.  The paper's equations are checked first, on random inputs, against
+direct implementations (a loop over rows for the utility, eq. 1-2; adaptive
+quadrature for the expected utility, eq. 3; a loop over the trials for
+Algorithm 1), with the two limits of Section 2.3, the calibration property of
+the expected utility and the Gamma's variance in the Section 3 example
+(:mod:`._chapelle_formulas`).  Then one synthetic RTB world
+(:mod:`offline_eval.synth.rtb`, the paper's mechanisms as knobs: won-only
+logs, a candidate that predicts above the production model -- eq. 2's premise
+-- click values that differ between items, a noisy A/B test) is drawn; its
+price level is *calibrated* on the paper's cost of $1 CPM (footnote 2, the
+median logged cost) and its A/B test's size on Table 1's printed standard
+deviations;
+Algorithm 1 gives Fig. 1, Table 1 and Fig. 2 on it (:mod:`._chapelle_world`).
+Every claim of the paper on that world is judged on a 20-seed sweep beside
+the control world of the mechanism the paper credits (exploration data
+logged; click values equal within a network), and Table 1's printed
+correlations and the best beta are *predictions*: the printed value beside
+the seeds' 5-95% interval.  Units: costs are in dollars per impression in the
+world; the paper's beta applies to costs in CPM units (dollars per thousand
+impressions), the one reading under which its example variance (0.1 at
+c = 10^-3, i.e. 1 CPM) holds, so its best beta of 10 is 10 per CPM dollar
+(1e4 per dollar per impression) and beta c = 10 at the example cost.  The main run's values are shown beside the sweep
+they illustrate, never with a status of their own.
+
+The claims table :data:`CLAIMS` is declared before any result; the notebook
+fills it with :func:`add_claims` at the end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import reference
+from ..claims import Claim, declare
+from ._chapelle_formulas import (  # noqa: F401  (the notebook's and the tests' names)
+    CLOSED_FORM_TOL, FORMULA_TOL, IMPRESSIONS_PER_MILLE, closed_form_check, closed_form_table, eu_by_quadrature,
+    formula_table, gamma_variance, variance_example,
+)
+from ._chapelle_world import (  # noqa: F401
+    BASELINES, CALIBRATION_METRICS, CLICK_NOISE_MAX_RATIO, CONTROLS, NOISE_BOUNDS, PRICE_BOUNDS, SWEEP_WHY,
+    calibrate_ab_noise, calibrate_price_level, click_noise, correlation_table, eu_column, expected_online_differences, fig1, fig2, offline_differences, one_seed,
+    noise_diagnosis, online_differences, paper_table1, pearson_sd_delta, seed_costs, signal_noise, signal_noise_tables, sweep_why, table1, typical_cost,
+)
+
+WORLD = ("synthetic: rtb (25 publisher networks, won-only logs, candidate predicting above production, "
+         "calibrated price level and A/B noise)")
+SWEEP = "chapelle/seed_sweep.csv"
+#: The control world of each mechanism, as the claims table names it (what the control switches off).
+CONTROL = {name: f"{name}: {what}" for name, (_, what) in CONTROLS.items()}
+_EXPL = ("chapelle/seed_sweep_control_exploration.csv",)
+_VALUE = ("chapelle/seed_sweep_control_equal_values.csv",)
+_NOISE = ("chapelle/signal_noise.csv", "chapelle/signal_tracking.csv")
+_OLD_PREDICTION = ("kind 'printed', within-tolerance when the printed cell lies in the seeds' 5-95% interval, "
+                   "whatever the interval's width; re-judged as a prediction of the synthetic world, whose interval "
+                   "must also be narrower than the printed value (issue 21)")
+
+CLAIMS = declare(
+    # -- the paper's equations, on random inputs (world: the paper's formulas) -------------------------
+    Claim("chapelle-eq1-utility", "eq. (1), Section 2.2",
+          "The payoff for the auction can thus be written as: av - c if pv > c; 0 otherwise. (1) ... "
+          "sum_i (a_i v_i - c_i) I(p(x_i) v_i > c_i) ... We call this metric the utility.",
+          "formula", "offline_eval.bidding.utility and utility_per_row equal eq. (1) summed row by row in a plain "
+          f"loop, on random rows with ties p v = c (a tie loses): scaled gap <= {FORMULA_TOL:g}",
+          evidence=("chapelle/formulas.csv",)),
+    Claim("chapelle-eq2", "eq. (2), Section 2.2",
+          "The issue with that metric is that without any exploration data, overpredictions are not penalized. In "
+          "particular, if p >= pbar, then p(x_i)v_i >= pbar(x_i)v_i > c_i and the utility is the same for p and pbar",
+          "formula", "on random won-only logs (pbar v > c) and any p >= pbar, utility(p) = utility(pbar) = "
+          f"sum(a v - c) to {FORMULA_TOL:g} relative; with lost auctions (exploration) in the logs the identity fails",
+          evidence=("chapelle/formulas.csv",),
+          revised="earlier a check of ours on the main world's won-only logs, which hold eq. (2) by construction; "
+                  "now the paper's derivation on random inputs, beside logs where its premise fails"),
+    Claim("chapelle-eu-quadrature", "eq. (3), Section 2.4",
+          "EU = int_0^{pv} (av - c~) Pr(c~ | c) dc~ (3) ... A Gamma distribution with alpha = beta c + 1 and free "
+          "parameter beta has the following density function: Pr(c~ | c, beta) ~ c~^{beta c} exp(-beta c~)",
+          "formula", "offline_eval.bidding.expected_utility_per_row equals eq. (3) integrated numerically "
+          "(scipy.integrate.quad of (a v - t) Gamma(t; beta c + 1, rate beta) on [0, p v]) on random rows, beta from "
+          "1e-3 to 1e4: max |closed form - quadrature| / (v + c + 1/beta) <= 1e-9",
+          evidence=("chapelle/closed_form.csv",),
+          revised="earlier kind 'check' (ours); it is the paper's eq. (3) as the library implements it"),
+    Claim("chapelle-eu-closed-form", "Section 2.4",
+          "With this choice of the highest competing bid distribution, the expected utility becomes: "
+          "av gamma(beta c + 1, beta pv) - (beta c + 1)/beta gamma(beta c, beta pv)",
+          "formula", "the printed closed form against quadrature of eq. (3) on the same random rows: an erratum when "
+          "it is off by a thousand times the implemented form's error",
+          evidence=("chapelle/closed_form.csv",)),
+    Claim("chapelle-limit-utility", "Section 2.3",
+          "Dirac at the observed price c: this original utility (1). ... as beta -> infinity ... it converges towards "
+          "a Dirac distribution at c.",
+          "formula", "on the rows of the main world's logs (as inputs), sum |EU diff at beta = 1e16 - utility diff| / "
+          "sum |utility diff| <= 1e-6, no row tied at p v = c", evidence=("chapelle/formulas.csv",)),
+    Claim("chapelle-limit-wmse", "Section 2.3",
+          "Uniform: it is easy to show (see [5, Theorem 2]) that the expected utility is, up to an irrelevant additive "
+          "term and multiplicative factor, equal to the squared error, weighted by the value: v^2(a - p)^2.",
+          "formula", "on the rows of the main world's logs (as inputs), |sum EU diff / beta at beta = 1e-9 + 1/2 sum "
+          "weighted-squared-error diff| <= 1e-6 relative (factor -1/2, intercept a v^2 / 2 independent of p)",
+          evidence=("chapelle/formulas.csv",)),
+    Claim("chapelle-eu-calibrated", "Section 2.3",
+          "And it also well-calibrated in the sense that its expected value is maximized under perfect predictions, "
+          "p_i = E(a_i | x_i) [5, Theorem 4].",
+          "formula", "on random (q, v, c, beta), q EU(a=1, p) + (1 - q) EU(a=0, p) with the library's EU: no p on a "
+          f"grid of [0, 1] beats p = q by more than {FORMULA_TOL:g} (scaled by v^2 beta), and the grid's argmax lies "
+          "within one grid step of q", evidence=("chapelle/formulas.csv",)),
+    Claim("chapelle-alg1", "Algorithm 1, Section 3",
+          "This was done by randomly sampling the online profits according to their confidence intervals, computing "
+          "the correlation with the offline metrics, and averaging the correlations over 100 trials.",
+          "formula", "offline_eval.bidding.ab_test_correlation equals a loop of Algorithm 1 over the trials with "
+          "scipy.stats.pearsonr and kendalltau, on random networks and metrics with the same normal draws: max gap of "
+          f"the means and standard deviations <= {FORMULA_TOL:g}", evidence=("chapelle/formulas.csv",)),
+    Claim("chapelle-variance-example", "Section 3 and footnote 2",
+          "Note that this value corresponds to a rather large variance: for a cost c = 10^-3 the variance is about "
+          "0.1. [footnote 2:] a cost for thousand impressions (CPM) is indeed of the order of $1",
+          "printed", "the Gamma's variance alpha / beta^2 = (beta c + 1) / beta^2 at the printed best beta, with beta "
+          "applied to costs in CPM units (c = 10^-3 dollars per impression is 1 CPM), equal at the printed precision",
+          evidence=("chapelle/variance_example.csv",),
+          revised="earlier an erratum: with beta on costs in dollars per impression the variance is 0.0101 and 0.1 "
+                  "its standard deviation; with beta on costs in CPM units the printed 0.1 is right, so the reading "
+                  "is ambiguous, not an erratum (issue 21)"),
+    # -- the synthetic world's calibration and our checks ------------------------------------------------
+    Claim("chapelle-price-level", "Section 3 and footnote 2",
+          "for a cost c = 10^-3 the variance is about 0.1. [footnote 2:] a cost for thousand impressions (CPM) is "
+          "indeed of the order of $1",
+          "calibration", "the world's price level (the networks' median highest competing bid) fitted so that the "
+          "median logged cost of the main world is 10^-3 dollars per impression ($1 CPM); within 5%", world=WORLD,
+          evidence=("chapelle/price_calibration.csv",)),
+    Claim("chapelle-calib-*", "Table 1",
+          "Table 1: Correlations coefficients and their standard deviation - as computed by algorithm 1 - between A/B "
+          "test results and offline metrics. (the standard deviations of the MSE, weighted MSE and utility)",
+          "calibration", "the A/B test's size fitted (least squares) to these six printed standard deviations; each "
+          "within 0.02 of its target", world=WORLD,
+          evidence=("chapelle/noise_calibration.csv", "chapelle/networks.csv", "chapelle/noise_diagnosis.csv")),
+    Claim("chapelle-check-click-noise", "Section 3",
+          "The metrics (offline and online) were computed on a 4 days period ... Small networks were grouped together "
+          "in order to ensure that each of them had at least 30M impressions.",
+          "check", f"at the paper's log size, median click-noise sd / spread across networks < {CLICK_NOISE_MAX_RATIO} "
+          "for every metric, so each metric's expectation over the click stands for the paper's logs",
+          world=WORLD, evidence=("chapelle/click_noise.csv",)),
+    Claim("chapelle-fig1-limits", "Fig. 1",
+          "As beta -> 0, the metric is equivalent to a weighted MSE, while as beta -> +infinity, it is equivalent to "
+          "the utility.",
+          "check", "on the main run, |r(EU, smallest beta of the grid) - r(weighted MSE)| <= 0.02 and |r(EU, largest "
+          "beta) - r(utility)| <= 0.02 (follows from the limits: a check of ours)", world=WORLD,
+          evidence=("chapelle/fig1.png",)),
+    # -- predictions of printed cells by the synthetic world ---------------------------------------------
+    Claim("chapelle-t1-*", "Table 1",
+          "Table 1: Correlations coefficients and their standard deviation - as computed by algorithm 1 - between A/B "
+          "test results and offline metrics.",
+          "prediction", "the printed correlation inside the 5-95% interval of the 20 seeds (the world calibrated on "
+          "the median logged cost and the standard deviations only; the EU at the main run's beta)", world=WORLD,
+          evidence=(SWEEP, "chapelle/table1.csv"), revised=_OLD_PREDICTION),
+    Claim("chapelle-best-beta", "Section 3 / Fig. 1",
+          "The correlation coefficients as a function of beta are plotted in figure 1. The best correlation is "
+          "achieved for beta = 10.",
+          "prediction", "the printed beta inside the 5-95% interval of the seeds' best beta (argmax of Pearson r on the "
+          "sweep's grid), both in inverse CPM dollars: beta applies to costs in dollars per thousand impressions, the "
+          "reading under which the paper's variance example holds (chapelle-variance-example)", world=WORLD,
+          evidence=(SWEEP, "chapelle/fig1.png"),
+          revised="earlier a claim on the main run alone: its best beta within one decade of the paper's (differs: "
+                  "1000); then the seeds' best betas in inverse dollars per impression against the printed 10 "
+                  "(differs: median 1000); now both in the units the paper's example fixes (issue 24)"),
+    Claim("chapelle-best-beta-dimensionless", "Section 3",
+          "The best correlation is achieved for beta = 10. Note that this value corresponds to a rather large "
+          "variance: for a cost c = 10^-3 the variance is about 0.1.",
+          "prediction", "the paper's beta times its example cost, both in CPM units (10 x 1 CPM = 10), inside the "
+          "5-95% interval of each seed's best beta times its median logged cost (beta c is the same in any unit: "
+          "only it compares across markets)",
+          world=WORLD, evidence=("chapelle/seed_sweep_costs.csv", "chapelle/differences.csv"),
+          revised="earlier a claim on the main run alone: beta_best times the median logged cost within a factor 10 "
+                  "of the paper's (differs); then the seeds' values against 10 x 10^-3 = 0.01, beta read as applying "
+                  "to dollars per impression, the reading under which the paper's printed variance is off tenfold; "
+                  "now against beta c = 10 of the CPM reading (issue 24)"),
+    # -- the paper's claims on the synthetic world, beside their controls --------------------------------
+    Claim("chapelle-table1-eu-best-r", "Table 1 / Section 4",
+          "This paper demonstrated empirically that indeed the expected utility achieves better correlations with "
+          "online results.",
+          "claim", "Pearson r of the EU at the main run's beta above MSE, weighted MSE and utility", world=WORLD,
+          control=CONTROL["exploration"], evidence=(SWEEP,) + _EXPL),
+    Claim("chapelle-table1-eu-best-tau", "Table 1 / Section 4",
+          "We present here an empirical evaluation of a metric that is specifically tailored for auctions in online "
+          "advertising and show that it correlates better than standard metrics with A/B test results.",
+          "claim", "Kendall tau of the EU at the main run's beta above MSE, weighted MSE and utility", world=WORLD,
+          control=CONTROL["exploration"], evidence=(SWEEP,) + _EXPL),
+    Claim("chapelle-table1-wmse-gt-mse", "Table 1 / Section 3",
+          "The correlation of the regular MSE is worse than the weighted MSE, presumably because the regular MSE does "
+          "not take into account the values associated with each action: it is more costly to make a prediction "
+          "error while bidding on an item with a large value than on one with a small value.",
+          "claim", "Pearson r of the weighted MSE above that of the MSE", world=WORLD,
+          control=CONTROL["equal_values"], evidence=(SWEEP,) + _VALUE + _NOISE,
+          revised="the same criterion, earlier on a world whose models erred more on items of high (or low) value "
+                  "(a per-network slope of the logit error on the log value), beside the control without that "
+                  "slope: 4/20 seeds against 13/20 in the control, the value-correlated error worked against the "
+                  "claim and is not the mechanism the sentence names (the cost of an error grows with the item's "
+                  "value); now without that slope, beside the control whose items of a network share one value "
+                  "(issue 24)"),
+    Claim("chapelle-table1-utility-worst", "Table 1 / Section 4",
+          "The regular utility on the other hand tries to estimate the bidder profit but may fail to correctly "
+          "penalize mispredictions. [Section 2.2:] without any exploration data, overpredictions are not penalized. "
+          "In particular, if p >= pbar, then p(x_i)v_i >= pbar(x_i)v_i > c_i and the utility is the same for p and "
+          "pbar",
+          "claim", "Pearson r of the utility below MSE, weighted MSE and the EU at the main run's beta", world=WORLD,
+          control=CONTROL["exploration"], evidence=(SWEEP,) + _EXPL + _NOISE),
+    Claim("chapelle-table1-order", "Table 1",
+          "Table 1: Correlations coefficients and their standard deviation - as computed by algorithm 1 - between A/B "
+          "test results and offline metrics. [its Pearson r column, in decreasing order: EU, weighted MSE, MSE, "
+          "utility]",
+          "claim", "Pearson r: EU (main run's beta) > weighted MSE > MSE > utility", world=WORLD,
+          control=CONTROL["exploration"], evidence=(SWEEP,) + _EXPL + _NOISE),
+    Claim("chapelle-fig1-interior", "Fig. 1 / Section 4",
+          "The best correlation is achieved for beta = 10. ... The expected utility, a metric recently proposed in "
+          "[5], captures best of both worlds.",
+          "claim", "the argmax of Pearson r over the sweep's beta grid is at neither end (neither the weighted-MSE nor "
+          "the utility limit)", world=WORLD, control=CONTROL["exploration"], evidence=(SWEEP,) + _EXPL),
+    Claim("chapelle-fig2-eu-beats-wmse", "Fig. 2 / Section 3",
+          "Finally a scatter plot of the offline / online differences is shown in figure 2. Even though the "
+          "correlation between expected utility and online results is not that large ..., it is still much better "
+          "than the correlation with the weighted MSE.",
+          "claim", "Pearson r of the EU at the main run's beta above that of the weighted MSE (no control world "
+          "switches the competing-bid distribution off)", world=WORLD, evidence=("chapelle/fig2.png", SWEEP)),
+    Claim("chapelle-fig2-online-noise", "Fig. 2 / Section 3",
+          "Even though the correlation between expected utility and online results is not that large (probably "
+          "because of noise in the online measurements), ...",
+          "claim", "the EU's Pearson r with the noise-free (expected) A/B differences above its Algorithm 1 r with "
+          "the observed ones (no control world without A/B noise is run)", world=WORLD,
+          evidence=("chapelle/fig2.png", SWEEP) + _NOISE + ("chapelle/noise_diagnosis.csv",)),
+)
+
+#: The sweep's claims: (outcome column of :func:`one_seed`, control world in :data:`CONTROLS` or None).
+SWEEP_KEYS = {
+    "chapelle-table1-eu-best-r": ("eu_best_r", "exploration"),
+    "chapelle-table1-eu-best-tau": ("eu_best_tau", "exploration"),
+    "chapelle-table1-wmse-gt-mse": ("wmse_beats_mse_r", "equal_values"),
+    "chapelle-table1-utility-worst": ("utility_worst_r", "exploration"),
+    "chapelle-table1-order": ("paper_order_r", "exploration"),
+    "chapelle-fig1-interior": ("best_beta_interior", "exploration"),
+}
+_T1_KEYS = {"MSE": "mse", "Weighted MSE": "wmse", "Utility": "utility"}
+_FORMULA_NOTES = {
+    "chapelle-limit-utility": "at beta = 1e16 the Gamma's sd sqrt(beta c + 1)/beta is about 3e-10 at c ~ 1e-3: a row "
+                              "whose bid p v lies that close to c is not yet at the limit",
+    "chapelle-limit-wmse": "EU / beta -> a v^2 / 2 - v^2 (a - p)^2 / 2: factor -1/2, intercept a v^2 / 2 independent of p",
+    "chapelle-eu-calibrated": "Hummel and McAfee's Theorem 4: d/dp E[EU] = v^2 (q - p) f(p v), zero at p = q; the EU "
+                              "is the library's closed form, itself checked against quadrature (chapelle-eu-quadrature)",
+}
+
+
+# -- filling the table -------------------------------------------------------------------------
+def add_formula_claims(ledger, cf: pd.DataFrame, formulas: pd.DataFrame, variance: pd.DataFrame, ref) -> None:
+    """The paper's equations on random inputs, the closed form (an erratum) and the variance example."""
+    worst_ours, worst_printed = cf["closed_form_err"].max(), cf["printed_form_err"].max()
+    worst_shown = closed_form_table(cf.agg(["max"]))["closed_form_err"].iloc[0]  # "< 1e-10": rounding noise
+    ledger.check("chapelle-eu-quadrature", holds=worst_ours <= 1e-9, reproduced_value=worst_shown)
+    for claim_id, rows in formulas.groupby("claim_id", sort=False):
+        ledger.check(claim_id, holds=bool(rows["passes"].all()), note=_FORMULA_NOTES.get(claim_id, ""),
+                     reproduced_value="; ".join(f"{s}: {v}" for s, v in zip(rows["statistic"], rows["value"])))
+    closed = dict(paper_value="second term gamma(beta c, .)", reproduced_value="second term gamma(beta c + 2, .)")
+    if worst_printed > 1e3 * max(worst_ours, 1e-15):
+        ledger.erratum("chapelle-eu-closed-form", printed=closed["paper_value"], value=closed["reproduced_value"],
+                       kind="formula", evidence=(
+            f"int_0^x t f(t) dt = (alpha/beta) P(alpha+1, beta x) with alpha = beta c + 1, so the shape of the second "
+            f"term is beta c + 2, not beta c; the printed form is off by up to {worst_printed:.3g} (scaled) from the "
+            f"quadrature, the corrected one by {worst_shown}; e.g. a=0, v=2, p=0.5, c=1, beta=1: eq. (3) = 5/e - 2 = "
+            f"-0.1606, printed form -2(1 - 1/e) = -1.2642 (pinned in tests/library/test_bidding.py); at c = 0 the printed "
+            f"shape 0 is not even a valid gamma argument"))
+    else:
+        ledger.check("chapelle-eu-closed-form", holds=True, paper_value=closed["paper_value"],
+                     reproduced_value=f"printed form off by {worst_printed:.3g}")
+    v = variance.set_index("reading")["value"]
+    ledger.printed(
+        "chapelle-variance-example", printed=reference.lookup(ref, "Section 3", "variance at best beta and c", "value"),
+        value=float(v["beta on costs in CPM units: variance"]),
+        note=(f"two readings of the units: with beta on costs in dollars per impression (c = 10^-3, as written) the "
+              f"variance alpha/beta^2 is {v.iloc[0]:.4f} and 0.1 would be its standard deviation ({v.iloc[1]:.4f}); "
+              f"with beta on costs in CPM units (footnote 2: c = 10^-3 dollars per impression is $1 CPM) it is "
+              f"{v.iloc[2]:.4f}, about 0.1 as printed. The paper's text settles the units: only the second reading "
+              "gives its printed variance, and footnote 2 counts costs per thousand impressions; so beta is in "
+              "inverse CPM dollars (10 per CPM dollar is 1e4 per dollar per impression, beta c = 10 at the example "
+              "cost), the units of the best-beta rows"))
+
+
+def add_price_calibration(ledger, world, price_fit: pd.DataFrame, ref: pd.DataFrame) -> None:
+    """The world's price level, fitted so that the main world's median logged cost is the paper's $1 CPM."""
+    row = price_fit.iloc[0]
+    ledger.calibration(
+        "chapelle-price-level", printed=reference.lookup(ref, "Section 3", "cost c for the variance example",
+                                                               "value"),
+        value=float(f"{typical_cost(world):.4g}"), rtol=0.05,
+        note=(f"the networks' median highest competing bid fitted (scipy.optimize.brentq on its log10, "
+              f"{int(row['n_log']):,} requests per network) to a median logged cost of $1 CPM: "
+              f"{row['price_median']:.4g} dollars per impression; the bidder wins the cheaper auctions, so the logged "
+              "costs sit below the competing bids; a target, not evidence"))
+
+
+def add_noise_calibration(ledger, ab_impressions: float, table: pd.DataFrame, ref: pd.DataFrame,
+                          diagnosis: pd.DataFrame | None = None) -> None:
+    """The calibrated A/B noise: one ``calibration`` row per printed standard deviation it was fitted to.
+
+    With ``diagnosis`` (:func:`noise_diagnosis`), each Pearson row's note says
+    what holds its spread over the trials: the correlation, the largest share
+    of the online variance one network carries and the first-order spread.
+    """
+    diag = None if diagnosis is None else diagnosis.set_index("metric")
+    for _, r in table.iterrows():
+        slug = r["metric"].lower().replace(" ", "-")
+        coef = "r" if r["coefficient"] == "Pearson r" else "tau"
+        ledger.calibration(
+            f"chapelle-calib-{slug}-{coef}-std", detail=f"{r['coefficient']} of the {r['metric']}",
+            printed=reference.lookup(ref, "Table 1", r["metric"], f"{r['coefficient']} std"), value=round(r["ours"], 3),
+            atol=0.02, note=(f"the A/B test's size was fitted to these six printed standard deviations (least squares, "
+                             f"scipy.optimize.minimize_scalar): {ab_impressions:.3g} impressions per network; a "
+                             "target, not evidence" + _pearson_why(diag, r["metric"], coef)))
+
+
+def _pearson_why(diag: pd.DataFrame | None, metric: str, coef: str) -> str:
+    """Why a Pearson row's spread over the trials is what it is (empty for Kendall rows or without a diagnosis)."""
+    if diag is None or coef != "r":
+        return ""
+    d = diag.loc[metric]
+    return (f"; to first order the trials move Pearson r by about sqrt(1 - r^2) sqrt(s / n), s the noise's share of "
+            f"the online variance: here r = {d['pearson_r']:.3f}, s = {d['noise_share']:.2%} and one network carries "
+            f"{d['top_share']:.0%} of the online variance (first-order sd {d['pearson_r_std_delta']:.3f}), while "
+            f"Kendall tau reorders the small networks; the paper's r = {d['paper_pearson_r']:g} +- "
+            f"{d['paper_pearson_r_std']:g} implies s = {d['paper_noise_share']:.1%}")
+
+
+def add_world_checks(ledger, noise_table: pd.DataFrame, n_displays: float, betas, corr: pd.DataFrame) -> None:
+    """Our checks on the main world: the click noise at the paper's log size, and Fig. 1's two limits."""
+    worst = noise_table.loc[noise_table["ratio_at_size"].idxmax()]
+    ledger.check(
+        "chapelle-check-click-noise", criterion=f"{n_displays:,.0f} displays per network",
+        holds=bool((noise_table["ratio_at_size"] < CLICK_NOISE_MAX_RATIO).all()),
+        reproduced_value=f"largest {worst['ratio_at_size']:.4f} ({worst['metric']})",
+        note=f"at the simulated rows per network the ratio reaches {noise_table['ratio_simulated'].max():.3f} "
+             f"({noise_table.loc[noise_table['ratio_simulated'].idxmax(), 'metric']}): why the drawn clicks are not used")
+    r = corr.set_index("metric")["pearson_r"]
+    betas = np.asarray(betas, dtype=float)
+    gap_lo = float(abs(r[eu_column(betas[0])] - r["Weighted MSE"]))
+    gap_hi = float(abs(r[eu_column(betas[-1])] - r["Utility"]))
+    ledger.check("chapelle-fig1-limits", criterion=f"grid from beta = {betas[0]:g} to {betas[-1]:g}",
+                 holds=gap_lo <= 0.02 and gap_hi <= 0.02, reproduced_value=f"gaps {gap_lo:.3f}, {gap_hi:.3f}")
+
+
+def add_predictions(ledger, sweep: pd.DataFrame, costs: pd.DataFrame, corr: pd.DataFrame, beta_best: float,
+                    c_typ: float, ref: pd.DataFrame) -> None:
+    """Table 1's printed correlations and the best beta, each beside the seeds' 5-95% interval."""
+    main = corr.set_index("metric")
+    keys = {**_T1_KEYS, "EU (best beta)": f"eu_{beta_best:g}"}
+    rexp = ", ".join(f"{k} {sweep[f'rexp_{key}'].median():.3f}" for k, key in (
+        ("MSE", "mse"), ("weighted MSE", "wmse"), ("utility", "utility"), ("EU", keys["EU (best beta)"]))
+        if f"rexp_{key}" in sweep)
+    t1_why = (f"the seeds' median signal share of the online variance is {sweep['signal_share'].median():.3f}: the A/B "
+              "size fitted to the printed standard deviations leaves little noise, so each correlation sits near its "
+              f"noise-free value (the seeds' median r with the expected A/B difference: {rexp}), set by how the "
+              "world's networks differ, which the paper does not print; tried: the earlier world (independent calibration errors with a slope on the value, a "
+              "median logged cost of 0.6 CPM), whose intervals were wider than most printed values"
+              ) if "signal_share" in sweep else ""
+    cols = {**{m: m for m in _T1_KEYS}, "EU (best beta)": eu_column(beta_best)}
+    for metric, key in keys.items():
+        for coef, col, mcol in (("Pearson r", "r", "pearson_r"), ("Kendall tau", "tau", "kendall_tau")):
+            slug = metric.lower().replace(" ", "-").replace("(", "").replace(")", "")
+            ledger.predict(
+                f"chapelle-t1-{slug}-{col}", detail=f"{coef} of the {metric}",
+                printed=reference.lookup(ref, "Table 1", metric, coef), values=sweep[f"{col}_{key}"].to_numpy(float),
+                main_seed=round(float(main.loc[cols[metric], mcol]), 3),
+                note=f"the world was calibrated on the median logged cost ($1 CPM) and Table 1's standard deviations "
+                     f"only; the EU at beta = {beta_best:g} "
+                     "(chosen on the main run)", why=t1_why)
+    paper_beta = reference.lookup_number(ref, "Section 3", "best beta", "value")
+    c_paper = reference.lookup_number(ref, "Section 3", "cost c for the variance example", "value")
+    per_mille = IMPRESSIONS_PER_MILLE  # the world's beta is per dollar per impression; the paper's per CPM dollar
+    bc_paper = paper_beta * c_paper * per_mille
+    bc_seeds = float(costs["beta_c"].median())
+    shape = (f"at the paper's beta c = {bc_paper:g} the Gamma of the competing bid has shape {bc_paper + 1:g}, a "
+             f"relative sd of {1 / np.sqrt(bc_paper + 1):.2f} around the cost; the seeds' best beta c (median "
+             f"{bc_seeds:.3g}) gives a relative sd of {1 / np.sqrt(bc_seeds + 1):.2f}: the world's A/B differences "
+             "are tracked best by a wider law, closer to the weighted-MSE limit, than the paper's")
+    ledger.predict("chapelle-best-beta", printed=reference.lookup(ref, "Section 3", "best beta", "value"),
+                   values=sweep["best_beta"].to_numpy(float) / per_mille,
+                   main_seed=f"{beta_best / per_mille:g} per CPM dollar ({beta_best:g} per dollar per impression, "
+                             "finer grid)", why=shape)
+    ledger.predict(
+        "chapelle-best-beta-dimensionless", printed=f"{bc_paper:g}", values=costs["beta_c"].to_numpy(float),
+        main_seed=f"{beta_best * c_typ:.3g} (beta {beta_best:g} x median logged c {c_typ:.3g})", why=shape)
+
+
+def add_sweep_claims(ledger, sweep: pd.DataFrame, controls: dict, *, beta_star: float, ref: pd.DataFrame,
+                     main: pd.DataFrame | None = None) -> None:
+    """The :data:`SWEEP_KEYS` claims, each beside the control world of its mechanism (:data:`CONTROLS`).
+
+    ``controls`` maps each name of :data:`CONTROLS` to its sweep (the same
+    seeds); ``main`` is the main run's correlation table, shown beside the sweep.
+    """
+    r, tau = paper_table1(ref), paper_table1(ref, "Kendall tau")
+    paper = {
+        "eu_best_r": f"{r['EU (best beta)']} vs {r['MSE']} / {r['Weighted MSE']} / {r['Utility']}",
+        "eu_best_tau": f"{tau['EU (best beta)']} vs {tau['MSE']} / {tau['Weighted MSE']} / {tau['Utility']}",
+        "wmse_beats_mse_r": f"{r['Weighted MSE']} vs {r['MSE']}",
+        "utility_worst_r": f"{r['Utility']} vs {r['MSE']} / {r['Weighted MSE']} / {r['EU (best beta)']}",
+        "paper_order_r": f"{r['EU (best beta)']} > {r['Weighted MSE']} > {r['MSE']} > {r['Utility']}",
+        "best_beta_interior": reference.lookup(ref, "Section 3", "best beta", "value"),
+    }
+    eu = f"eu_{beta_star:g}"
+
+    def medians(df):
+        return ", ".join(f"{k} {df[f'r_{k}'].median():.3f}" for k in ("mse", "wmse", "utility", eu))
+
+    def shown(key):  # the main run's values, beside the sweep they illustrate
+        if main is None:
+            return ""
+        if key == "best_beta_interior":
+            return f"best beta {beta_star:g} on the main run's grid"
+        m, (name, col) = main.set_index("metric"), (("Kendall tau", "kendall_tau") if key == "eu_best_tau"
+                                                    else ("Pearson r", "pearson_r"))
+        return f"{name} " + ", ".join(f"{k} {m.loc[c, col]:.3f}" for k, c in (
+            ("mse", "MSE"), ("wmse", "Weighted MSE"), ("utility", "Utility"), (eu, eu_column(beta_star))))
+
+    for claim_id, (key, control) in SWEEP_KEYS.items():
+        _, what = CONTROLS[control]
+        ledger.sweep(claim_id, outcomes=sweep[key].to_numpy(bool), control=controls[control][key].to_numpy(bool),
+                     paper_value=paper[key], main_seed=shown(key),
+                     note=(f"EU at beta = {beta_star:g} (chosen on the main run); median Pearson r over the seeds: "
+                           f"{medians(sweep)}; control world ({what}): {medians(controls[control])}"),
+                     why=(lambda key=key: sweep_why(sweep, key, beta_star)) if key in SWEEP_WHY else "")
+
+
+def add_fig2_claims(ledger, sweep: pd.DataFrame, corr: pd.DataFrame, tracking: pd.DataFrame, beta_star: float,
+                    ref: pd.DataFrame, diagnosis: pd.DataFrame | None = None) -> None:
+    """Fig. 2's sentence: the EU's correlation beats the weighted MSE's; its size limited by the online noise.
+
+    With ``diagnosis`` (:func:`noise_diagnosis`), the reason given when the
+    noise claim differs quotes the noise share the paper's own Table 1 implies.
+    """
+    r = paper_table1(ref)
+    eu, col = f"eu_{beta_star:g}", eu_column(beta_star)
+    m = corr.set_index("metric")["pearson_r"]
+    ledger.sweep("chapelle-fig2-eu-beats-wmse", outcomes=(sweep[f"r_{eu}"] > sweep["r_wmse"]).to_numpy(bool),
+                 paper_value=f"{r['EU (best beta)']} vs {r['Weighted MSE']}",
+                 main_seed=f"Pearson r EU {m[col]:.3f} vs weighted MSE {m['Weighted MSE']:.3f}",
+                 note=f"median Pearson r over the seeds: EU {sweep[f'r_{eu}'].median():.3f}, weighted MSE "
+                      f"{sweep['r_wmse'].median():.3f}")
+    t = tracking[(tracking["world"] == "calibrated") & (tracking["metric"] == col)].iloc[0]
+    ledger.sweep("chapelle-fig2-online-noise", outcomes=(sweep[f"rexp_{eu}"] > sweep[f"r_{eu}"]).to_numpy(bool),
+                 paper_value=r["EU (best beta)"],
+                 main_seed=f"EU r with the expected A/B {t['r_expected']:.3f} vs Algorithm 1 r {t['r_alg1']:.3f}",
+                 note=f"median over the seeds: EU r with the expected A/B differences {sweep[f'rexp_{eu}'].median():.3f},"
+                      f" Algorithm 1 r {sweep[f'r_{eu}'].median():.3f}; median signal share of the online variance "
+                      f"{sweep['signal_share'].median():.3f}",
+                 why=("the A/B size fitted to Table 1's standard deviations leaves the online noise a small share of "
+                      "the networks' spread of profit differences, so removing it moves the EU's correlation by "
+                      "less than the seeds' spread" + _paper_noise_why(diagnosis)))
+
+
+def _paper_noise_why(diag: pd.DataFrame | None) -> str:
+    """What Table 1's own standard deviations say of the paper's A/B noise (empty without a diagnosis)."""
+    if diag is None:
+        return ("; the paper's correlations (0.24 to 0.61) leave room for noise, this world's do not: its networks "
+                "differ more in profit than the paper's did")
+    s, c = diag["paper_noise_share"], diag["paper_ceiling_alg1"]
+    return (f"; the paper's own Table 1 does not leave much room either: with equal noise on its 25 networks, each "
+            f"printed r and its sd over the trials imply a noise share of {s.min():.1%} to {s.max():.1%} of the online "
+            f"variance, which caps Algorithm 1's r of a metric equal to the expected A/B difference at {c.min():.2f} "
+            f"to {c.max():.2f}, well above the printed 0.24 to 0.61 (chapelle/noise_diagnosis.csv)")
+
+
+def add_claims(ledger, *, ref, cf, formulas, variance, price_fit, ab_fitted, noise_fit, world, betas, corr, beta_best, noise_table,
+               paper_displays, tracking, sweep, controls, costs, noise_diag=None) -> None:
+    """Fill every row of :data:`CLAIMS` from the notebook's results, in the table's order."""
+    add_formula_claims(ledger, cf, formulas, variance, ref)
+    add_price_calibration(ledger, world, price_fit, ref)
+    add_noise_calibration(ledger, ab_fitted, noise_fit, ref, noise_diag)
+    add_world_checks(ledger, noise_table, paper_displays, betas, corr)
+    add_predictions(ledger, sweep, costs, corr, beta_best, typical_cost(world), ref)
+    add_sweep_claims(ledger, sweep, controls, beta_star=beta_best, ref=ref, main=corr)
+    add_fig2_claims(ledger, sweep, corr, tracking, beta_best, ref, noise_diag)

@@ -1,0 +1,456 @@
+"""piovano: Table II (many classes), real classifiers on real data, and Fig. 1.
+
+Protocol.  Table II's news headlines and its SVM / BERT models are not
+available, so its mechanism is simulated (world ``synthetic: Table II world``):
+a 41-class live set (Zipf prior, per-class accuracies whose prior-weighted
+means are the printed online accuracies -- calibrations), and an offline set
+drawn by (B, C) cell from a cell distribution "randomly generated from the
+live one" (:func:`offline_eval.synth.classifiers.random_offline_joint`) whose
+three knobs are first fitted to the paper's printed 5-class pair ``M^(l)``,
+``M^(o)`` (a calibration, :func:`._piovano_common.calibrate_offline_distortion`);
+the distortion's strength (the disagreement boost) and the live models' error
+correlation are then fitted to Table II's two printed offline accuracies
+(:func:`calibrate_table2_world`, declared calibration rows), since the world
+calibrated on Table I alone is far less distorted than Table II's offline set.
+Every claim of Table II is a seed sweep beside the control world whose offline
+set is drawn without bias (:data:`CONTROL_RANDOM`); every other printed offline
+and OAM cell is a prediction beside the seeds' 5-95% interval and the control's.
+
+The same protocol runs on scikit-learn's handwritten digits (real images,
+labels and models -- naive Bayes vs logistic regression -- with a simulated
+offline bias of its own hand-set knobs).  Fig. 1's analogue shows the class
+shares of the Table II world's live and offline sets; its offline set is
+flatter by construction (the flattening knob was fitted to produce it), so
+that row is a check of ours.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pandas as pd
+
+from .. import reference
+from offline_eval.synth import check_rng
+from offline_eval.adaptive import joint_distribution, metrics_from_joint
+from ..io import format_float
+from ..claims import Claim, Ledger, declare
+from offline_eval.plotting import new_figure
+from offline_eval.synth import classifiers as synth
+from ._piovano_common import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, fill_predictions,
+                              fill_sweep_claims, many_class_world, offline_accuracy_note, offline_distortion,
+                              paper_online_accuracy, paper_sizes, paper_table, prediction_claim, quiet_warnings,
+                              std_of_differences, sweep_claims, sweep_row)
+
+__all__ = ["CLAIMS", "CONTROL_RANDOM", "add_claims", "add_distortion_calibration", "digits_experiment",
+           "digits_sweep_row", "calibrate_table2_world", "fig1_counts", "override_knobs", "table2_world", "tried_worlds_table", "fig1_figure", "fig1_row", "offline_distortion",
+           "paper_online_accuracy", "paper_table", "table2_experiment", "table2_sets", "table2_sweep_row"]
+
+T2_WORLD = ("synthetic: Table II world (41 classes, the offline distortion's shape fitted to the printed 5-class pair, "
+            "its strength and the models' error correlation to Table II's printed offline accuracies)")
+DIGITS_WORLD = "synthetic: sklearn digits (real images, labels and models; a simulated offline bias)"
+UNBIASED = "the offline set drawn without bias: sigma 0, no over-sampled disagreements, no flattening"
+T2_SWEEPS = ("piovano/table2_seed_sweep.csv", "piovano/table2_seed_sweep_control.csv", "piovano/table2_tried.csv")
+DIGITS_SWEEPS = ("piovano/digits_seed_sweep.csv", "piovano/digits_seed_sweep_control.csv", "piovano/digits.csv")
+FIG1 = ("Figure 1 shows a natural language understanding (NLU) application on the distribution of utterance intent "
+        "counts: the offline data are sampled according to the Gaussian distribution while the online data are "
+        "skewed and heavy-tailed.")
+
+CLAIMS = declare(
+    Claim("piovano-calib-offline-distortion", SECTION, "From the M_BC^(l) of each dataset, we random generate another "
+          "joint distribution matrix which will correspond to the one of the offline test set M_BC^(o)", "calibration",
+          "the generator's three knobs (sigma, boost, flatten) fitted by least squares to the printed 5-class pair; "
+          "checked on what the fit did not use: the printed agreement mass trace(M^(o)) inside the 5-95% range of "
+          "matrices the fitted generator draws from the printed M^(l)", world=T2_WORLD,
+          evidence=("piovano/offline_distortion_calibration.csv",)),
+    Claim("piovano-T2-calib-offline-acc-*", "Table II", "Table II: Offline metrics, Acc. (the world's calibration "
+          "targets: the strength of its offline distortion)", "calibration",
+          "the disagreement boost of the offline generator and the live models' error correlation fitted by an "
+          "exhaustive grid search (calibrate_table2_world: least squared distance of the mean over 4 calibration "
+          "seeds, 1000-1003, to the two printed offline accuracies); checked on the sweep's seeds, which the fit did "
+          "not use: the printed value inside their 5-95% interval", world=T2_WORLD,
+          evidence=("piovano/table2_calibration.csv", "piovano/table2_seed_sweep.csv")),
+    Claim("piovano-T2-online-acc-*", "Table II", "Table II: Online metrics, Acc. (the simulated live set's target)",
+          "calibration", "the simulated online accuracy (main seed) within 0.01 of the printed one (the generator "
+          "hits it in expectation)", world=T2_WORLD, evidence=("piovano/table2.csv",)),
+    *sweep_claims("T2", "Table II", T2_WORLD, UNBIASED, T2_SWEEPS),
+    prediction_claim("T2", "Table II", T2_WORLD, UNBIASED, T2_SWEEPS + ("piovano/table2.csv",)),
+    *sweep_claims("digits", "Tables I-II (protocol)", DIGITS_WORLD, UNBIASED, DIGITS_SWEEPS),
+    Claim("piovano-fig1-offline-flatter", "Fig. 1", FIG1, "check",
+          "normalised entropy of the offline class shares > that of the live ones, on >= 80% of the seeds; holds by "
+          "construction: the flattening exponent of the offline generator was fitted to make the offline cells "
+          "flatter than the live ones", world=T2_WORLD, control=UNBIASED,
+          evidence=("piovano/fig1_seed_sweep.csv", "piovano/fig1.png", "piovano/fig1_class_counts.csv")),
+)
+
+
+#: What the std claims of Table II gave in the worlds tried before (the notes of the rows that differ).
+_BEFORE = ("in the world calibrated on Table I's pair alone (offline accuracies far above the printed: baseline 0.296 "
+           "against {{printed}}) it held in {} of 20 seeds; calibrated on Table II's offline accuracies (this row) the "
+           "world's offline sets are as distorted as the paper's, but the distortion shifts every class alike, so the "
+           "sd of the offline differences stays about half the printed one (the offline std cells, predictions)")
+T2_TRIED = {"joint_stdrec_below_offline": _BEFORE.format(16), "joint_stdprec_below_offline": _BEFORE.format(10),
+            "joint_stdrec_below_inddis": _BEFORE.format(15)}
+#: Worlds tried beside the calibrated one, each with offline accuracies near the printed ones: a larger random
+#: distortion of every cell ("we random generate another joint distribution matrix"), which spreads the
+#: per-class offline bias (:func:`tried_worlds_table`).
+T2_TRIED_WORLDS = {"sigma 1.5, boost 8": {"sigma": 1.5, "disagreement_boost": 8.0},
+                   "sigma 2.5, boost 16, error correlation 0.8": {"sigma": 2.5, "disagreement_boost": 16.0,
+                                                                   "error_correlation": 0.8}}
+_STD_KEYS = ("joint_stdrec_below_offline", "joint_stdprec_below_offline", "joint_stdrec_below_inddis")
+
+
+def tried_worlds_table(seeds, *, calibrated: pd.DataFrame, **kw) -> pd.DataFrame:
+    """The calibrated Table II world (its sweep ``calibrated``, on the world of ``kw``) and each of
+    :data:`T2_TRIED_WORLDS` on ``seeds``: medians of the offline accuracies, of the offline and JointDis sd of
+    recall and precision and of the uncovered live mass, and the share of seeds passing each std criterion."""
+    rows = []
+    for name, knobs in {"calibrated": {}, **T2_TRIED_WORLDS}.items():
+        sw = calibrated if name == "calibrated" else pd.DataFrame([table2_sweep_row(s, **{**kw, **knobs})
+                                                                   for s in seeds])
+        row = {"world": name, **{k: kw.get(k) for k in ("sigma", "disagreement_boost", "error_correlation")}, **knobs}
+        for col in ("baseline_offline_Acc", "candidate_offline_Acc", "baseline_offline_std_Rec",
+                    "baseline_offline_std_Prec", "baseline_joint_std_Rec", "baseline_joint_std_Prec", "uncovered_mass"):
+            row[col] = float(sw[col].median())
+        row.update({k: f"{int(sw[k].sum())}/{len(sw)}" for k in _STD_KEYS})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _tried_note(tried: pd.DataFrame, key: str) -> str:
+    t = tried[tried["world"] != "calibrated"]
+    return ("a larger random distortion of every cell (" + "; ".join(
+        f"{r['world']}: offline sd of the baseline's recall {r['baseline_offline_std_Rec']:.2f}, JointDis's "
+        f"{r['baseline_joint_std_Rec']:.2f}, uncovered live mass {r['uncovered_mass']:.2f}, {r[key]} seeds"
+        for _, r in t.iterrows()) + ") spreads the per-class offline bias only by leaving live cells without offline "
+        "items, which JointDis cannot re-weight (table2_tried.csv): the paper's pair (a large offline sd with a small "
+        "JointDis sd) needs per-class bias with every live cell still sampled offline")
+
+
+# -- the offline-set generator calibrated on the printed 5-class pair --------------------------------
+def add_distortion_calibration(ledger: Ledger, sigma: float, boost: float, cells: pd.DataFrame, *, flatten: float = 1.0,
+                               n_draws: int = 2000, rng=0) -> None:
+    """The fitted offline-distortion knobs as a ``calibration`` row (:func:`calibrate_offline_distortion`).
+
+    The row's check: the agreement mass ``trace(M^(o))`` of the printed
+    offline matrix (0.38) lies inside the 5-95% range of ``n_draws`` matrices
+    the fitted generator draws from the printed ``M^(l)`` (the fit used the
+    log-shares cell by cell, not the trace, so the check can fail).
+    """
+    from offline_eval.synth.classifiers import random_offline_joint
+
+    k = int(round(np.sqrt(len(cells))))
+    live = cells["live"].to_numpy().reshape(k, k) / cells["live"].sum()
+    printed = float(np.trace(cells["offline"].to_numpy().reshape(k, k)) / cells["offline"].sum())
+    gen = check_rng(rng)
+    draws = np.array([np.trace(random_offline_joint(live, sigma=sigma, disagreement_boost=boost, flatten=flatten, rng=gen))
+                      for _ in range(n_draws)])
+    lo, med, hi = np.quantile(draws, [0.05, 0.5, 0.95])
+    used = cells[cells["used"]]
+    ledger.calibration(
+        "piovano-calib-offline-distortion", printed=f"{printed:.2f}", value=(lo + hi) / 2, atol=(hi - lo) / 2,
+        detail=f"agreement mass of the printed M^(o); the fitted knobs sigma {sigma:g}, boost {boost:g}, flatten "
+               f"{flatten:g}",
+        note=(f"the value is the midpoint of the 5-95% range [{lo:.2f}, {hi:.2f}] (median {med:.2f}) of the agreement "
+              f"mass of {n_draws} matrices drawn from M^(l) by the fitted generator, the tolerance its half-width: "
+              "within tolerance = the printed agreement mass inside that range; "
+              f"least squares of log M^(o) on log M^(l) and the disagreement indicator over the {len(used)} of "
+              f"{len(cells)} cells positive in both (flatten = the slope on log M^(l), boost = exp(the indicator's), "
+              "sigma = residual sd); M^(o) is a sample of 100 items, so its counting noise is in sigma (an upper "
+              "bound); the flattening term (Section I: offline 'sampled according to the Gaussian distribution', "
+              "online 'skewed and heavy-tailed') was added after the Table II world without it predicted offline "
+              "accuracies far above the printed ones; it is fitted here, to Table I's pair, not to Table II "
+              "(before: sigma 0.55, boost 4.37 without it; by hand sigma 1.0, boost 8)"),
+    )
+
+
+def _table2_live(seed, *, n_live, n_classes, accuracy, accuracy_spread, zipf_exponent, error_correlation,
+                 shared_confusion):
+    """The Table II world's live traffic ``(rng, b, c, g)``; ``rng`` is left where the offline draw starts."""
+    rng = check_rng(seed)
+    b, c, g = many_class_world(None, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
+                               accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent,
+                               error_correlation=error_correlation, shared_confusion=shared_confusion, rng=rng)
+    return rng, b, c, g
+
+
+def _table2_offline(rng, b, c, *, n_offline, n_classes, sigma, disagreement_boost, flatten):
+    """The offline sample's row indices, drawn by (B, C) cell from a distorted copy of the live cells."""
+    m_l = joint_distribution(b, c, n_classes=n_classes)
+    m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, flatten=flatten, rng=rng)
+    live_counts = joint_distribution(b, c, n_classes=n_classes, normalize=False)
+    off_counts = synth.apportion(m_o, n_offline, capacity=live_counts)
+    return synth.sample_by_cell(b, c, off_counts, n_classes=n_classes, rng=rng)
+
+
+def _table2_defaults(ref, n_live, n_offline, accuracy):
+    if n_live is None or n_offline is None or accuracy is None:
+        ref = reference.load("piovano") if ref is None else ref
+        sizes = paper_sizes(ref, "news headlines")
+        n_live = sizes["live samples M"] if n_live is None else n_live
+        n_offline = sizes["offline samples N"] if n_offline is None else n_offline
+        accuracy = paper_online_accuracy(ref, "Table II") if accuracy is None else accuracy
+    return n_live, n_offline, accuracy
+
+
+def table2_sets(seed, *, n_live: int | None = None, n_offline: int | None = None, n_classes: int = 41,
+                accuracy=None, accuracy_spread: float = 0.15, zipf_exponent: float = 1.0,
+                sigma: float = 1.0, disagreement_boost: float = 8.0, flatten: float = 1.0,
+                error_correlation: float = 0.5, shared_confusion: float = 0.5, ref: pd.DataFrame | None = None):
+    """The Table II world: live ``(b, c, g)`` and the offline sample's row indices ``idx``.
+
+    A many-class live set; the offline cell distribution is randomly generated
+    from the live one (:func:`offline_eval.synth.classifiers.random_offline_joint`).
+    ``None`` sizes and accuracies are the paper's (news headlines: its live
+    and offline sizes, Table II's online accuracies; ``data/reference``).
+    ``sigma=0, disagreement_boost=1, flatten=1`` (:data:`CONTROL_RANDOM`) is
+    the control world: an offline set without sampling bias.
+    ``error_correlation`` and ``shared_confusion`` set how the two models'
+    errors relate in the live traffic (:func:`many_class_world`; the live
+    joint of Table II is not printed; :func:`calibrate_table2_world` fits
+    ``error_correlation`` with the offline knobs).  Returns ``(b, c, g, idx)``.
+    """
+    n_live, n_offline, accuracy = _table2_defaults(ref, n_live, n_offline, accuracy)
+    rng, b, c, g = _table2_live(seed, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
+                                accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent,
+                                error_correlation=error_correlation, shared_confusion=shared_confusion)
+    idx = _table2_offline(rng, b, c, n_offline=n_offline, n_classes=n_classes, sigma=sigma,
+                          disagreement_boost=disagreement_boost, flatten=flatten)
+    return b, c, g, idx
+
+
+#: The declared optimiser of :func:`calibrate_table2_world`: its grid and its calibration seeds (apart from
+#: the sweep's seeds 0-19).
+T2_CALIBRATION_GRID = {"error_correlation": tuple(round(0.5 + 0.05 * i, 2) for i in range(10)),
+                       "disagreement_boost": tuple(2.0 ** (i / 2) for i in range(2, 13))}
+T2_CALIBRATION_SEEDS = (1000, 1001, 1002, 1003)
+#: The printed cells the Table II world is calibrated on: the two accuracies of its Offline metrics row (the
+#: strength of the offline distortion); the row's std cells stay predictions.
+T2_CALIBRATION_CELLS = tuple((m, "Acc") for m in MODELS)
+
+
+def _offline_row(b, c, g, idx, n_classes) -> dict:
+    """The Offline metrics row of both models (Acc, sd of recall and precision differences) of one draw."""
+    with quiet_warnings():
+        on = metrics_from_joint(joint_distribution(b, c, g, n_classes=n_classes))
+        off = metrics_from_joint(joint_distribution(b[idx], c[idx], g[idx], n_classes=n_classes))
+    out = {}
+    for m in MODELS:
+        o, l = off.model(m), on.model(m)
+        out.update({(m, "Acc"): o.accuracy, (m, "std_Rec"): std_of_differences(o.recall, l.recall),
+                    (m, "std_Prec"): std_of_differences(o.precision, l.precision)})
+    return out
+
+
+def calibrate_table2_world(ref: pd.DataFrame, *, sigma: float, flatten: float, n_classes: int = 41,
+                           accuracy_spread: float = 0.15, zipf_exponent: float = 1.0, shared_confusion: float = 0.5,
+                           grid=None, seeds=T2_CALIBRATION_SEEDS, n_live: int | None = None,
+                           n_offline: int | None = None) -> tuple[dict, pd.DataFrame]:
+    """The Table II world's knobs fitted to Table II's printed Offline accuracies (a declared calibration).
+
+    The optimiser: an exhaustive search of :data:`T2_CALIBRATION_GRID` --
+    ``error_correlation`` of the live models (how often the baseline is wrong
+    where the candidate is, which bounds how low an offline set drawn by cell
+    can take the baseline) and ``disagreement_boost`` of the offline generator
+    (``sigma`` and ``flatten`` stay those fitted to Table I's printed pair) --
+    on the calibration seeds :data:`T2_CALIBRATION_SEEDS` (none a sweep seed).
+    The objective is the sum over :data:`T2_CALIBRATION_CELLS` (both models'
+    offline Acc.) of the squared difference between the seeds' mean, as
+    written at six significant digits, and the printed value, in exact
+    rational arithmetic; the least objective wins, equal objectives by grid
+    order, so no decision hinges on the last bits of a float.  The offline std
+    cells are recorded per grid point (``*_std_*``) but not fitted.
+
+    Returns the knobs (keywords of :func:`table2_sets`) and one row per grid
+    point with its means and objective.
+    """
+    from fractions import Fraction
+
+    grid = T2_CALIBRATION_GRID if grid is None else grid
+    n_live, n_offline, accuracy = _table2_defaults(ref, n_live, n_offline, None)
+    target = {(m, c): Fraction(str(reference.parse_printed(reference.lookup(ref, "Table II", "Offline metrics", "Acc.",
+                                                                            panel=m.capitalize()))))
+              for m, c in T2_CALIBRATION_CELLS}
+    cells = tuple((m, c) for m in MODELS for c in ("Acc", "std_Rec", "std_Prec"))
+    rows, best = [], None
+    for ec in grid["error_correlation"]:
+        lives = [_table2_live(s, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
+                              accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent, error_correlation=ec,
+                              shared_confusion=shared_confusion) for s in seeds]
+        for boost in grid["disagreement_boost"]:
+            draws = []
+            for rng, b, c, g in lives:
+                idx = _table2_offline(copy.deepcopy(rng), b, c, n_offline=n_offline, n_classes=n_classes,
+                                      sigma=sigma, disagreement_boost=boost, flatten=flatten)
+                draws.append(_offline_row(b, c, g, idx, n_classes))
+            means = {cell: format_float(float(np.mean([d[cell] for d in draws]))) for cell in cells}
+            objective = sum((Fraction(means[cell]) - target[cell]) ** 2 for cell in T2_CALIBRATION_CELLS)
+            row = {"error_correlation": ec, "disagreement_boost": boost,
+                   **{f"{m}_offline_{c}": float(v) for (m, c), v in means.items()}, "objective": float(objective)}
+            rows.append(row)
+            if best is None or objective < best[0]:
+                best = (objective, row)
+    knobs = {"sigma": sigma, "flatten": flatten, "error_correlation": best[1]["error_correlation"],
+             "disagreement_boost": best[1]["disagreement_boost"]}
+    return knobs, pd.DataFrame(rows)
+
+
+def table2_experiment(seed, *, n_classes: int = 41, **kw):
+    """Table II analogue on the world of :func:`table2_sets` (same keywords): ``(table, res)``."""
+    b, c, g, idx = table2_sets(seed, n_classes=n_classes, **kw)
+    return evaluation_table(b[idx], c[idx], g[idx], b, c, g, n_classes=n_classes)
+
+
+def fig1_counts(seed, *, n_classes: int = 41, **kw) -> pd.DataFrame:
+    """Fig. 1 analogue: per class, the live and offline item counts of the Table II world.
+
+    Takes :func:`table2_sets`'s keywords; classes are ordered by live
+    count (largest first).  Columns ``class, live, offline, live_share,
+    offline_share``.
+    """
+    b, c, g, idx = table2_sets(seed, n_classes=n_classes, **kw)
+    live = np.bincount(g, minlength=n_classes)
+    off = np.bincount(g[idx], minlength=n_classes)
+    order = np.argsort(-live, kind="stable")
+    df = pd.DataFrame({"class": order, "live": live[order], "offline": off[order]})
+    return df.assign(live_share=df["live"] / df["live"].sum(), offline_share=df["offline"] / df["offline"].sum())
+
+
+def _entropy(share) -> float:
+    p = np.asarray(share, dtype=float)
+    p = p[p > 0]
+    return float(-(p * np.log(p)).sum() / np.log(len(share)))
+
+
+def fig1_row(seed, **kw) -> dict:
+    """One seed of the Fig. 1 claim: normalised entropies of the live and offline class distributions."""
+    df = fig1_counts(seed, **kw)
+    h_live, h_off = _entropy(df["live_share"]), _entropy(df["offline_share"])
+    return dict(entropy_live=h_live, entropy_offline=h_off, offline_flatter=bool(h_off > h_live))
+
+
+def fig1_figure(df: pd.DataFrame):
+    """Fig. 1 analogue: class shares of the live traffic and of the offline set, classes by live frequency."""
+    fig, ax = new_figure(1, 1, width="single", height=2.5)
+    x = np.arange(1, len(df) + 1)
+    ax.bar(x - 0.2, 100 * df["live_share"], width=0.4, label="online (live)", color="0.3")
+    ax.bar(x + 0.2, 100 * df["offline_share"], width=0.4, label="offline", color="C1")
+    ax.set_xlabel("class (intent), by decreasing online count")
+    ax.set_ylabel("% of items")
+    ax.set_title("Fig. 1: offline vs online class distribution")
+    ax.legend()
+    return fig
+
+
+def table2_sweep_row(seed, **kw) -> dict:
+    return sweep_row(*table2_experiment(seed, **kw))
+
+
+def digits_experiment(seed, *, train_fraction: float = 0.35, n_offline: int = 200, sigma: float = 1.0,
+                      disagreement_boost: float = 4.0, flatten: float = 1.0):
+    """Real classifiers on scikit-learn's bundled handwritten digits (1,797 images, 10 classes).
+
+    Baseline: Gaussian naive Bayes; candidate: multinomial logistic
+    regression; both trained on a random ``train_fraction`` of the images.
+    The rest is the live traffic; the offline set (``n_offline`` items) is
+    drawn from it by (B, C) cell with a random cell distribution
+    (:func:`offline_eval.synth.classifiers.random_offline_joint`, with
+    ``sigma``, ``disagreement_boost`` and ``flatten``).
+    """
+    from sklearn.datasets import load_digits
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+
+    rng = check_rng(seed)
+    x, y = load_digits(return_X_y=True)
+    x = x / 16.0
+    perm = rng.permutation(len(y))
+    n_train = int(round(train_fraction * len(y)))
+    tr, live = perm[:n_train], perm[n_train:]
+    base = GaussianNB().fit(x[tr], y[tr])
+    cand = LogisticRegression(max_iter=2000).fit(x[tr], y[tr])
+    b, c, g = base.predict(x[live]).astype(np.int64), cand.predict(x[live]).astype(np.int64), y[live].astype(np.int64)
+    k = 10
+    m_l = joint_distribution(b, c, n_classes=k)
+    m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, flatten=flatten, rng=rng)
+    off_counts = synth.apportion(m_o, n_offline, capacity=joint_distribution(b, c, n_classes=k, normalize=False))
+    idx = synth.sample_by_cell(b, c, off_counts, n_classes=k, rng=rng)
+    table, res = evaluation_table(b[idx], c[idx], g[idx], b, c, g, n_classes=k)
+    return table, res
+
+
+def digits_sweep_row(seed, **kw) -> dict:
+    return sweep_row(*digits_experiment(seed, **kw))
+
+
+# -- the ledger ------------------------------------------------------------------------------------
+def add_claims(ledger: Ledger, *, ref: pd.DataFrame, dist, tab2: pd.DataFrame, res2: dict, sweep2: pd.DataFrame,
+               control2: pd.DataFrame, tabd: pd.DataFrame, resd: dict, sweepd: pd.DataFrame,
+               controld: pd.DataFrame, fig1_sweep: pd.DataFrame, fig1_control: pd.DataFrame, n_classes: int,
+               knobs: dict, calib_grid: pd.DataFrame, tried: pd.DataFrame) -> None:
+    """Fill every declared claim of :data:`CLAIMS` from the notebook's results."""
+    add_distortion_calibration(ledger, dist.sigma_fit, dist.boost_fit, dist.cells, flatten=dist.flatten_fit)
+    for model in MODELS:
+        ledger.calibration(f"piovano-T2-online-acc-{model}",
+                           printed=reference.lookup(ref, "Table II", "Online metrics", "Acc.", panel=model.capitalize()),
+                           value=float(tab2.query("model == @model and setting == 'Online metrics'")["Acc"].iloc[0]),
+                           atol=0.01, detail=model,
+                           note="the generator's calibration target (in expectation), not an independent reproduction")
+    printed_b = reference.lookup(ref, "Table II", "Offline metrics", "Acc.", panel="Baseline")
+    fill_sweep_claims(ledger, sweep2, control2, prefix="T2", what=f"Table II analogue ({n_classes} classes)", ref=ref,
+                      source="Table II", main=sweep_row(tab2, res2),
+                      notes={k: f"{v.replace('{printed}', printed_b)}; {_tried_note(tried, k)}"
+                             for k, v in T2_TRIED.items()},
+                      note=f"simulated live set, calibrated on Table II's offline accuracies; uncovered live mass "
+                           f"{sweep2['uncovered_mass'].mean():.3f} on average; "
+                           + offline_accuracy_note(sweep2, ref, "Table II"))
+    for model in MODELS:
+        lo, hi = np.quantile(sweep2[f"{model}_offline_Acc"].to_numpy(float), [0.05, 0.95])
+        lo, hi = float(format_float(float(lo))), float(format_float(float(hi)))
+        ledger.calibration(f"piovano-T2-calib-offline-acc-{model}",
+                           printed=reference.lookup(ref, "Table II", "Offline metrics", "Acc.", panel=model.capitalize()),
+                           value=(lo + hi) / 2, atol=(hi - lo) / 2, detail=model,
+                           note=f"the value is the midpoint of the sweep seeds' 5-95% interval [{lo:g}, {hi:g}], the "
+                                f"tolerance its half-width; fitted: error correlation {knobs['error_correlation']:g}, "
+                                f"disagreement boost {knobs['disagreement_boost']:.4g} (sigma {knobs['sigma']:g} and "
+                                f"flatten {knobs['flatten']:g} from Table I's pair); the world calibrated on Table I "
+                                "alone gave offline accuracies far above the printed ones (baseline 0.296): Table "
+                                "II's offline set is more distorted; a calibration, not a reproduction")
+    reach = ", ".join(f"{m} {label} {calib_grid[f'{m}_offline_{col}'].max():.3f} (printed "
+                      f"{reference.lookup(ref, 'Table II', 'Offline metrics', label, panel=m.capitalize())})"
+                      for m in MODELS for col, label in (("std_Rec", "std. Rec."), ("std_Prec", "std. Prec.")))
+    fill_predictions(ledger, sweep2, control2, ref, source="Table II", prefix="T2", main=tab2,
+                     skip={(m, "offline", "Acc") for m in MODELS},
+                     note="the offline accuracies (calibration) and the online accuracies are the world's targets; "
+                          f"over the whole calibration grid the offline std cells reach at most: {reach}")
+    fill_sweep_claims(ledger, sweepd, controld, prefix="digits",
+                      what="Real models on real data (sklearn digits: naive Bayes vs logistic regression)",
+                      main=sweep_row(tabd, resd),
+                      note=f"new train/live split, models and offline draw per seed; uncovered live mass "
+                           f"{sweepd['uncovered_mass'].mean():.3f} on average")
+    ledger.sweep("piovano-fig1-offline-flatter", outcomes=fig1_sweep["offline_flatter"].to_numpy(bool),
+                 control=fig1_control["offline_flatter"].to_numpy(bool),
+                 main_seed=bool(fig1_sweep["offline_flatter"].iloc[0]),
+                 note="a check of ours, not a reproduction: the flattening knob was set (fitted to Table I's pair) to "
+                      "produce a flatter offline set; the paper's own Fig. 1 data are not given")
+
+
+def override_knobs(knobs: dict, **given) -> dict:
+    """The calibrated knobs of :func:`calibrate_table2_world`, with any knob given (not None) in its place."""
+    return {**knobs, **{k: float(v) for k, v in given.items() if v is not None}}
+
+
+def table2_world(ref: pd.DataFrame, *, sigma, flatten, disagreement_boost, error_correlation, n_calibration_seeds: int,
+                 **world):
+    """Table II's world, calibrated as declared: the distortion's shape (``sigma``, ``flatten``) fitted to Table I's
+    printed pair, its strength and the models' error correlation to Table II's printed offline accuracies
+    (:func:`calibrate_table2_world`, on seeds 1000.. apart from the sweep's); a knob given (not None) is used as
+    given.  ``world`` holds the sizes (``n_live``, ``n_offline``, ``n_classes``, ``accuracy_spread``,
+    ``zipf_exponent``).  Returns ``(dist, knobs, calibration_grid, kw)``: ``kw`` the keyword arguments of
+    :func:`table2_experiment` and :func:`table2_sweep_row`."""
+    dist = offline_distortion(ref, sigma, None, flatten)
+    knobs, grid = calibrate_table2_world(ref, sigma=dist.sigma, flatten=dist.flatten,
+                                         seeds=range(1000, 1000 + n_calibration_seeds), **world)
+    knobs = override_knobs(knobs, disagreement_boost=disagreement_boost, error_correlation=error_correlation)
+    return dist, knobs, grid, dict(ref=ref, accuracy=paper_online_accuracy(ref, "Table II"), **world, **knobs)

@@ -1,0 +1,78 @@
+"""The compendium as a package of its own: its docstring, its use of the library's public names only."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import offline_eval_compendium
+from offline_eval_compendium.paths import PROJ_ROOT
+
+PACKAGE = Path(offline_eval_compendium.__file__).parent
+
+
+def test_package_docstring_names_every_module():
+    modules = {p.stem for p in PACKAGE.glob("*.py") if not p.stem.startswith("_")} | {"studies", "claims"}
+    modules = {m for m in modules if (PACKAGE / f"{m}.py").exists() or (PACKAGE / m).is_dir()}
+    assert [m for m in sorted(modules) if f"``{m}``" not in offline_eval_compendium.__doc__] == []
+
+
+@pytest.mark.parametrize("module_name", ["reference", "claims", "io"])
+def test_the_tools_a_researcher_adding_a_notebook_uses_document_every_parameter(module_name):
+    import importlib
+    import inspect
+
+    module = importlib.import_module(f"offline_eval_compendium.{module_name}")
+    undocumented = []
+    for name in getattr(module, "__all__", []):
+        obj = getattr(module, name)
+        methods = [obj] if inspect.isfunction(obj) else [
+            getattr(v, "__func__", v) for k, v in vars(obj).items() if not k.startswith("_")] \
+            if inspect.isclass(obj) else []
+        for fn in (m for m in methods if inspect.isfunction(m)):
+            doc = inspect.getdoc(fn) or ""
+            undocumented += [f"{name}.{fn.__name__}({p})" for p in inspect.signature(fn).parameters
+                             if p not in ("self", "cls") and p not in doc]
+    assert undocumented == []
+
+
+def _private_library_imports(path: Path, root: Path = PROJ_ROOT) -> list[str]:
+    """``offline_eval`` names a file imports whose dotted path has a part starting with an underscore."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.split(".")[0] == "offline_eval":
+            names = [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names if a.name.split(".")[0] == "offline_eval"]
+        else:
+            continue
+        found += [f"{path.relative_to(root)}:{node.lineno}: {n}" for n in names
+                  if any(part.startswith("_") and part != "__version__" for part in n.split(".")[1:])]
+    return found
+
+
+def test_the_compendium_and_the_notebooks_import_only_public_library_names():
+    files = sorted(PACKAGE.rglob("*.py")) + sorted((PROJ_ROOT / "notebooks").rglob("*.py"))
+    assert len(files) > 30
+    assert [hit for f in files for hit in _private_library_imports(f)] == []
+
+
+def test_the_private_import_check_can_fail(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from offline_eval._validation import check_rng\nimport offline_eval.ranking._pairs\n"
+                   "from offline_eval.metrics import roc_auc_score\n")
+    hits = [h.split(": ")[1] for h in _private_library_imports(bad, tmp_path)]
+    assert hits == ["offline_eval._validation.check_rng", "offline_eval.ranking._pairs"]
+
+
+def test_a_non_numeric_reference_cell_names_the_cell():
+    from offline_eval_compendium import reference
+
+    ref = reference.load("rosset")
+    assert reference.lookup_number(ref, "Table 2", "tau", "p-value") == 0.00007
+    ref.loc[(ref["source"] == "Table 2") & (ref["row"] == "tau") & (ref["column"] == "p-value"), "value"] = "n/a"
+    with pytest.raises(ValueError, match=r"data/reference/rosset/.*source='Table 2'.*row='tau' column='p-value' holds 'n/a'"):
+        reference.lookup_number(ref, "Table 2", "tau", "p-value")
+
+

@@ -1,0 +1,278 @@
+"""The report in a real browser: every page loads, no broken link or image, no console error, no request
+leaves the machine; tables fit their column at 1400 px and at 390 px, paper pages stay below
+``MAX_SCREENS`` screens, math is typeset, every table and figure of the papers has its section with the
+printed values and statuses, and the API page lists every public name.
+
+Runs on the site ``make report`` built (``build/report/html``; ``OFFLINE_EVAL_REPORT`` points
+elsewhere) in headless Chromium (Debian's ``chromium``) driven by playwright.  ``make test-report``
+installs the browser, builds the site and runs this file with ``OFFLINE_EVAL_REQUIRE_REPORT=1``, so
+that a missing site or browser fails instead of skipping; in ``make test`` it skips when the site has
+not been built.  Screenshots of the home page and of one paper page are saved beside the site
+(``build/report/screenshots/``): the home page, a paper page, a section of it and the ledger, at both widths.
+"""
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+import offline_eval
+from offline_eval_compendium.paths import BUILD_DIR
+from offline_eval_compendium.report_papers import ITEMS
+
+SITE = Path(os.environ.get("OFFLINE_EVAL_REPORT", BUILD_DIR / "report" / "html"))
+REQUIRED = os.environ.get("OFFLINE_EVAL_REQUIRE_REPORT") == "1"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+WIDE, NARROW = {"width": 1400, "height": 1000}, {"width": 390, "height": 844}
+MAX_SCREENS = 15  # no paper page taller than 15 screens of 1000 px at 1400 px wide
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+
+def _skip_or_fail(reason):
+    if REQUIRED:
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not (SITE / "index.html").is_file():
+        _skip_or_fail(f"no report at {SITE}: run `make report`")
+    handler = functools.partial(QuietHandler, directory=str(SITE))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api") if not REQUIRED else __import__(
+        "playwright.sync_api", fromlist=["sync_playwright"])
+    if not CHROMIUM:
+        _skip_or_fail("Debian's chromium is not installed (make test-report installs it)")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+def _internal(base, href):
+    url = urllib.parse.urljoin(base, href)
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme in ("http", "https") and url.startswith(base.split("/", 3)[0] + "//" + parts.netloc), \
+        urllib.parse.urlunsplit(parts._replace(fragment=""))
+
+
+def test_every_page_loads_with_no_broken_link_image_or_console_error(server, browser):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = []
+    page.on("console", lambda m: errors.append(f"console {m.type}: {m.text} ({page.url})") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e} ({page.url})"))
+    # A request cut short by the next navigation (net::ERR_ABORTED) is the crawler's doing, not the site's.
+    page.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "") else errors.append(
+        f"request failed: {r.url}: {r.failure} ({page.url})"))
+    todo, seen, checked, problems = [server], set(), {}, []
+    while todo:
+        url = todo.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        response = page.goto(url, wait_until="load")
+        if response is None or response.status != 200:
+            problems.append(f"{url}: status {None if response is None else response.status}")
+            continue
+        broken = page.evaluate("Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)")
+        problems += [f"{url}: broken image {src}" for src in broken]
+        for href in page.evaluate("Array.from(document.querySelectorAll('a[href]')).map(a => a.getAttribute('href'))"):
+            if href.startswith(("mailto:", "javascript:")):
+                continue
+            internal, target = _internal(server, urllib.parse.urljoin(url, href))
+            if not internal:
+                problems.append(f"{url}: external link {href} (the report is offline)")
+                continue
+            if target not in checked:
+                checked[target] = page.request.get(target).status
+            if checked[target] != 200:
+                problems.append(f"{url}: broken link {href} -> {checked[target]}")
+            elif target.endswith(".html") or target.endswith("/"):
+                todo.append(target)
+    assert len(seen) >= 10, f"the site has its pages (home, four papers, ledger, notebooks); found {len(seen)}"
+    assert not problems, "\n".join(problems[:30])
+    assert not errors, "\n".join(errors[:30])
+
+
+def test_ledger_filters_and_pages(server, browser):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(server, wait_until="load")
+    assert "offline-eval" in page.title()
+    page.goto(server + "papers/yi/fig1.html", wait_until="load")
+    assert page.locator("img[src$='yi/fig1.png']").count() == 1, "the yi Figure 1 page shows the figure"
+    page.goto(server + "ledger.html", wait_until="load")
+    rows = page.locator("table.oe-ledger tbody tr")
+    total = rows.count()
+    assert total > 100
+    assert 0 < page.locator("table.oe-ledger tbody tr:visible").count() <= 50, "one page of rows at a time"
+    page.locator(".oe-pager button").nth(1).click()
+    assert page.locator(".oe-pager button[aria-current=page]").inner_text() == "2"
+    page.select_option("select[data-col=paper]", "rosset")
+    visible = page.locator("table.oe-ledger tbody tr:visible")
+    n_rosset = visible.count()
+    assert 0 < n_rosset < total
+    assert set(visible.evaluate_all("rs => rs.map(r => r.dataset.paper)")) == {"rosset"}
+    page.select_option("select[data-col=status]", "differs")
+    assert set(page.locator("table.oe-ledger tbody tr:visible").evaluate_all("rs => rs.map(r => r.dataset.status)")) <= {"differs"}
+    page.select_option("select[data-col=paper]", "")
+    page.select_option("select[data-col=status]", "")
+    page.select_option("select[data-col=kind]", "calibration")
+    assert set(page.locator("table.oe-ledger tbody tr:visible").evaluate_all("rs => rs.map(r => r.dataset.kind)")) <= {"calibration"}
+
+
+def _offline_page(browser, server, viewport):
+    """A page whose requests outside the test server are blocked and recorded."""
+    page = browser.new_page(viewport=viewport)
+    outside = []
+    host = urllib.parse.urlsplit(server).netloc
+
+    def route(r):
+        if urllib.parse.urlsplit(r.request.url).netloc == host or r.request.url.startswith(("data:", "blob:")):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.outside = outside
+    return page
+
+
+def _pages(server):
+    pages = ["", "ledger.html", "api/index.html", "internals.html", "guide/your_own_data.html",
+             "notebooks/rosset_wallet.html"]
+    for paper, items in ITEMS.items():
+        pages.append(f"papers/{paper}/index.html")
+        pages += [f"papers/{paper}/{it.slug}.html" for it in items]
+    return [server + p for p in pages]
+
+
+# Elements wider than the viewport or than the article's column, unless they scroll inside a box of their own.
+OVERFLOW_JS = """() => {
+  const vw = document.documentElement.clientWidth;
+  const col = document.querySelector('.bd-article') || document.body;
+  const c = col.getBoundingClientRect();
+  const scrolls = el => { for (let a = el.parentElement; a && a !== col; a = a.parentElement) {
+      const s = getComputedStyle(a); if (['auto', 'scroll', 'hidden'].includes(s.overflowX)) return true; }
+    return false; };
+  const bad = [];
+  if (document.documentElement.scrollWidth > vw + 1) bad.push('page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + vw);
+  for (const el of col.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || getComputedStyle(el).position === 'fixed') continue;
+    if ((r.right > c.right + 1 || r.left < c.left - 1) && !scrolls(el))
+      bad.push(el.tagName.toLowerCase() + '.' + el.className + ' ' + Math.round(r.width) + ' px in a ' + Math.round(c.width) + ' px column');
+    if (bad.length > 5) break;
+  }
+  const side = document.querySelector('.bd-sidebar-primary');
+  if (side && getComputedStyle(side).display !== 'none' && side.getBoundingClientRect().width > 0 && vw > 1000) {
+    const s = side.getBoundingClientRect();
+    if (s.right > c.left + 1) bad.push('the article runs under the sidebar');
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["1400px", "390px"])
+def test_layout_fits_and_pages_are_short_with_nothing_from_outside(server, browser, viewport):
+    page = _offline_page(browser, server, viewport)
+    problems, heights = [], {}
+    for url in _pages(server):
+        page.goto(url, wait_until="load")
+        problems += [f"{url}: {b}" for b in page.evaluate(OVERFLOW_JS)]
+        heights[url] = page.evaluate("document.documentElement.scrollHeight")
+    assert not problems, "\n".join(problems[:40])
+    assert not page.outside, f"requests leaving the machine: {page.outside[:10]}"
+    if viewport is WIDE:
+        limit = MAX_SCREENS * viewport["height"]
+        tall = {u: h for u, h in heights.items() if "/papers/" in u and h > limit}
+        assert not tall, f"paper pages taller than {MAX_SCREENS} screens ({limit} px): {tall}"
+
+
+def test_math_is_typeset_offline(server, browser):
+    page = _offline_page(browser, server, WIDE)
+    for url in ("papers/rosset/section2.html", "papers/rosset/section3-1.html", "api/ranking-coefficients.html"):
+        page.goto(server + url, wait_until="load")
+        page.wait_for_function("document.querySelectorAll('mjx-container').length > 0", timeout=20000)
+        left = page.evaluate("""Array.from(document.querySelectorAll('.math')).filter(
+            m => !m.querySelector('mjx-container')).length""")
+        assert left == 0, f"{url}: {left} math elements not typeset"
+        assert page.evaluate("document.querySelectorAll('mjx-merror').length") == 0, f"{url}: a MathJax error"
+    assert not page.outside, f"requests leaving the machine: {page.outside}"
+
+
+def test_every_table_and_figure_has_its_section_with_printed_values_and_status(server, browser):
+    page = browser.new_page(viewport=WIDE)
+    ids = set()
+    for paper, items in ITEMS.items():
+        page.goto(server + f"papers/{paper}/index.html", wait_until="load")
+        listed = page.locator("table.oe-contents a").all_inner_texts()
+        assert listed[:len(items)] == [it.label for it in items], f"{paper}: sections in the paper's order"
+        for it in items:
+            page.goto(server + f"papers/{paper}/{it.slug}.html", wait_until="load")
+            assert it.label in page.locator("blockquote.oe-paper-caption").inner_text(), (paper, it.label)
+            text = page.locator(".bd-article").inner_text()
+            assert "printed values beside ours" in text, (paper, it.label)
+            if page.locator("table.oe-ledger").count():
+                heads = page.locator("table.oe-ledger").first.locator("th").all_inner_texts()
+                assert heads == ["claim", "printed", "ours", "status"], heads
+                n_rows = page.locator("table.oe-ledger tbody tr").count()
+                assert page.locator("table.oe-ledger tbody tr .oe-badge").count() == n_rows, (paper, it.label)
+                bad = page.locator("table.oe-ledger tbody tr.oe-diff").evaluate_all("rs => rs.map(r => r.dataset.status)")
+                assert set(bad) <= {"differs", "erratum"}
+            else:
+                assert "prints no number" in text, (paper, it.label)
+            for img in it.figures:
+                assert page.locator(f"img[src$='{paper}/{img}.png']").count() == 1, (paper, it.label, img)
+            ids |= set(page.locator("table.oe-ledger tbody tr").evaluate_all("rs => rs.map(r => r.id)"))
+    page.goto(server + "ledger.html", wait_until="load")
+    every = set(page.locator("table.oe-ledger tbody tr").evaluate_all("rs => rs.map(r => r.id)"))
+    assert every - ids == set(), f"ledger rows on no paper page: {sorted(every - ids)[:10]}"
+
+
+def test_api_page_lists_every_public_name(server, browser):
+    page = browser.new_page(viewport=WIDE)
+    page.goto(server + "api/index.html", wait_until="load")
+    listed = set(page.locator("table.oe-api code").all_inner_texts())
+    public = {n for n in offline_eval.__all__ if not n.startswith("_")}
+    assert public <= listed, f"missing from the API page: {sorted(public - listed)}"
+    for href in page.locator("table.oe-api a").evaluate_all("as => as.map(a => a.href)")[:60]:
+        target = href.split("#")[1]
+        page.goto(href, wait_until="load")
+        assert page.locator(f"[id='{target}']").count() == 1, f"{href}: no documented object"
+        break
+    page.goto(server + "api/metrics.html", wait_until="load")
+    assert page.locator("dl.py.function").count() >= 5, "the functions carry their docstrings"
+    assert "Parameters" in page.locator(".bd-article").inner_text()
+
+
+def test_screenshots_at_both_widths(server, browser):
+    shots = SITE.parent / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    for name, viewport in (("", WIDE), ("_390", NARROW)):
+        page = browser.new_page(viewport=viewport)
+        for stem, url in (("home", ""), ("paper_yi", "papers/yi/index.html"), ("paper_yi_table2", "papers/yi/table2.html"),
+                          ("paper_rosset_section2", "papers/rosset/section2.html"), ("ledger", "ledger.html")):
+            page.goto(server + url, wait_until="load")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(shots / f"{stem}{name}.png"), full_page=False)

@@ -1,0 +1,289 @@
+"""The synthetic IT-wallet survey and the rosset study modules."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from offline_eval import ranking as rk
+from offline_eval_compendium import reference
+from offline_eval_compendium.claims import Ledger
+from offline_eval_compendium.studies import rosset_measures as rm
+from offline_eval_compendium.studies import rosset_wallet as rw
+from offline_eval.synth.wallet import DEFAULTS, gumbel_normal_scores, positive_stable, wallet_survey
+
+
+def test_survey_is_deterministic_and_well_formed():
+    a, b = wallet_survey(rng=3), wallet_survey(rng=np.random.default_rng(3))
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == DEFAULTS["n"] == 500
+    assert np.isfinite(a[["wallet", "m1", "m2"]].to_numpy()).all() and (a[["wallet", "m1", "m2"]] > 0).all().all()
+    assert not a.equals(wallet_survey(rng=4))
+
+
+def test_wallets_are_long_tailed():
+    w = wallet_survey(20_000, rng=0)["wallet"]
+    assert abs(np.median(w) / DEFAULTS["median_wallet"] - 1) < 0.05
+    # a few firms hold a large share of the total: heavier than a log-normal of the same scale
+    top1 = np.sort(w)[-200:].sum() / w.sum()
+    assert top1 > 0.2
+
+
+@pytest.mark.parametrize("estimates", ["upper_tail", "regression", "noisy_truth"])
+def test_population_tau_follows_the_copula(estimates):
+    # without the size effect, tau(wallet, m_k) = 2/pi arcsin(corr_k) for any monotone marginals, in the Gaussian
+    # worlds; the upper-tail world's Gumbel copula is set to the same tau for M1, and M2 lands on it too
+    df = wallet_survey(40_000, rng=1, estimates=estimates)
+    for col, corr in (("m1", DEFAULTS["corr_m1"]), ("m2", DEFAULTS["corr_m2"])):
+        assert abs(rk.kendall_tau(df["wallet"], df[col]) - 2 / np.pi * np.arcsin(corr)) < 0.01
+
+
+def _residual_sd_by_estimate(df, col):
+    zhat = stats.norm.ppf(stats.rankdata(df[col]) / (len(df) + 1))  # the model's standardised estimate
+    corr = np.corrcoef(df["size"], zhat)[0, 1]
+    resid = df["size"] - corr * zhat
+    deciles = pd.qcut(zhat, 10, labels=False)
+    return np.corrcoef(resid, zhat)[0, 1], pd.Series(resid).groupby(deciles).std().to_numpy()
+
+
+def test_regression_estimates_the_truth_scatters_around_the_estimate():
+    # a regression estimate: the residual is uncorrelated with the estimate; with size_skill it shrinks where the
+    # estimate is large (the paper's "loss functions ... emphasize on the largest potential absolute errors")
+    df = wallet_survey(60_000, rng=7, **rw.SHRINKING_RESIDUAL)
+    c, sd = _residual_sd_by_estimate(df, "m1")
+    assert abs(c) < 0.02 and sd[-1] < 0.75 * sd[0]
+    flat = wallet_survey(60_000, rng=7, **rw.CONTROL)
+    c0, sd0 = _residual_sd_by_estimate(flat, "m1")
+    assert abs(c0) < 0.02 and abs(sd0[-1] / sd0[0] - 1) < 0.1
+    # the earlier world: the estimate scatters around the truth, so the residual *given the estimate* is not flat
+    old = wallet_survey(60_000, rng=7, estimates="noisy_truth", size_skill=0.25)
+    assert _residual_sd_by_estimate(old, "m1")[1][-1] > 0.9 * _residual_sd_by_estimate(old, "m1")[1][0]
+
+
+def _fig1_gap(df):
+    share = rk.correct_pairs_curve(df["wallet"], df["m1"]).share
+    k = len(df) // 10
+    return share[:k].mean() - share[-k:].mean()
+
+
+def _fig2_gap(df):
+    res = rk.cutoff_auc(df["wallet"].to_numpy(), df["m1"].to_numpy())
+    share = res.n_positive / len(df)
+    return res.auc[share <= 0.1].mean() - res.auc[share >= 0.9].mean()
+
+
+def test_top_predictions_are_ranked_better_only_with_the_size_effect():
+    assert _fig1_gap(wallet_survey(6000, rng=11, **rw.SHRINKING_RESIDUAL)) > 0.03
+    assert _fig1_gap(wallet_survey(6000, rng=11)) > 0.03
+    assert abs(_fig1_gap(wallet_survey(6000, rng=11, **rw.CONTROL))) < 0.02
+
+
+def test_positive_stable_has_its_laplace_transform():
+    gen = np.random.default_rng(0)
+    for alpha in (0.3, 0.7, 1.0):
+        s = positive_stable(alpha, 200_000, gen)
+        for t in (0.5, 1.0, 2.0):
+            lt = np.exp(-t * s)
+            assert abs(lt.mean() - np.exp(-(t**alpha))) < 4 * lt.std() / np.sqrt(len(s)) + 1e-12
+    with pytest.raises(ValueError, match="`alpha` must lie in"):
+        positive_stable(1.5, 3, gen)
+
+
+def test_gumbel_scores_have_the_copulas_tau_and_upper_tail_only():
+    theta = 1.5
+    z, h = gumbel_normal_scores(100_000, theta, np.random.default_rng(1))
+    assert stats.kendalltau(z[:20_000], h[:20_000])[0] == pytest.approx(1 - 1 / theta, abs=0.01)
+    assert abs(z.mean()) < 0.02 and abs(z.std() - 1) < 0.02  # standard normal margins
+    q = stats.norm.isf(0.01)
+    upper = np.mean(h[z > q] > q)  # P(V > q | U > q) -> 2 - 2^(1/theta) = 0.413 as q -> 1
+    lower = np.mean(h[z < -q] < -q)  # -> 0 in the lower tail
+    assert 0.3 < upper < 0.5 and lower < 0.15 and upper > 3 * lower
+    with pytest.raises(ValueError, match="`theta` must be >= 1"):
+        gumbel_normal_scores(3, 0.5, np.random.default_rng(1))
+
+
+def test_upper_tail_estimates_rank_as_a_regression_estimate():
+    # the Gumbel copula is stochastically increasing: the mean size rises with every decile of the estimate, so
+    # the estimate orders the firms as E[z | estimate] does; the top decile of the estimate holds far more of the
+    # top decile of the sizes than the bottom decile holds of the bottom one (the Gaussian control: as many)
+    def hits(df):
+        deciles, true = (pd.qcut(df[c], 10, labels=False).to_numpy() for c in ("m1", "size"))
+        return np.mean(true[deciles == 9] == 9), np.mean(true[deciles == 0] == 0), deciles
+
+    df = wallet_survey(60_000, rng=4)
+    top, bottom, deciles = hits(df)
+    assert (np.diff(df.groupby(deciles)["size"].mean().to_numpy()) > 0).all()
+    assert top > bottom + 0.1
+    top0, bottom0, _ = hits(wallet_survey(60_000, rng=4, **rw.CONTROL))
+    assert abs(top0 - bottom0) < 0.03
+    with pytest.raises(ValueError, match="apply to the regression and noisy_truth estimates only"):
+        wallet_survey(size_skill=0.25)
+
+
+def test_paper_world_is_the_gaussian_identity_of_the_printed_taus():
+    ref = reference.load("rosset")
+    w = rw.paper_world(ref)
+    for model in ("M1", "M2"):
+        tau = rw.num(reference.lookup(ref, "Table 2", "tau", model))
+        assert 2 / np.pi * np.arcsin(w[f"corr_{model.lower()}"]) == pytest.approx(tau, rel=1e-12)
+    with pytest.raises(ValueError, match="`corr_m2` must lie in"):
+        wallet_survey(corr_m1=0.2, corr_m2=0.3)
+    with pytest.raises(ValueError, match="`estimates` must be one of"):
+        wallet_survey(estimates="oracle")
+
+
+def test_m1_ranks_better_than_m2_and_the_size_effect_splits_figs_1_and_2():
+    # Fig. 2 conditions on the truth, Fig. 1 on the prediction. Dependence concentrated among the large firms
+    # (the upper-tail world) ranks both the largest wallets and the largest predictions better; a residual that
+    # shrinks with the estimate ranks the largest predictions better but lets true giants hide among the small
+    # estimates (Fig. 2 reversed); noise that shrinks with the truth ranks the largest wallets better but puts
+    # noisy small firms among the top predictions; the control is symmetric
+    df = wallet_survey(20_000, rng=2)
+    y = df["wallet"].to_numpy()
+    assert rk.kendall_tau(y, df["m1"]) > rk.kendall_tau(y, df["m2"]) + 0.08
+    assert _fig2_gap(df) > 0.05 and _fig1_gap(df) > 0.03
+    assert _fig2_gap(wallet_survey(20_000, rng=2, **rw.SHRINKING_RESIDUAL)) < -0.1
+    noisy = wallet_survey(20_000, rng=2, **rw.NOISY_TRUTH)
+    assert _fig2_gap(noisy) > 0.05 and _fig1_gap(noisy) < 0
+    control = wallet_survey(20_000, rng=2, **rw.CONTROL)
+    assert abs(_fig2_gap(control)) < 0.03 and abs(_fig1_gap(control)) < 0.02
+
+
+def test_skewed_errors_clean_the_top_predictions():
+    df = wallet_survey(5000, rng=5, miss_shape=1.0, corr_m1=0.37, **rw.SHRINKING_RESIDUAL)
+    c = rk.correct_pairs_curve(df["wallet"], df["m1"])
+    assert c.share[:500].mean() > c.share[2500:].mean()
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [(dict(n=1), "`n` must be an integer >= 2"), (dict(corr_m1=1.5), "`corr_m1` must lie in"),
+     (dict(tail_df=0), "`tail_df` must be positive"), (dict(rng=-1), "`rng` seed must be non-negative")],
+)
+def test_generator_rejects_invalid_knobs(kw, match):
+    with pytest.raises(ValueError, match=match):
+        wallet_survey(**kw)
+
+
+def test_printed_interval_and_dollar_cells():
+    assert rw.num("$3,872,481") == 3872481.0
+    lo, hi = rw.printed_interval(lambda a, b: 100 * abs(b - a) / a, "0.2845", "0.2896")
+    assert lo < 100 * (0.2896 - 0.2845) / 0.2845 < hi
+    assert lo <= 1.80 <= hi
+
+
+def test_consistency_claims_find_the_table1_errata():
+    ref = reference.load("rosset")
+    ledger = Ledger("rosset", "rosset_wallet", claims=rw.CLAIMS)
+    rw._printed_claims(ledger, ref, rw.printed_consistency(ref), n=500)
+    df = ledger.frame().set_index("claim_id")
+    status = df["status"]
+    # 1,940,415 / 3,872,481 gives 49.89%, printed 49.8%: truncation, not an erratum
+    assert status["rosset-t1-change-rmse"] == "exact" and "truncated" in df.loc["rosset-t1-change-rmse", "note"]
+    assert status["rosset-t1-change-mae"] == "exact"
+    assert (status[["rosset-t1-change-tau", "rosset-t1-change-rho"]] == "within-tolerance").all()
+    assert status["rosset-t1-model"] == "erratum" and (status == "erratum").sum() == 1
+    # p-values: one-sided Gaussian within the rounding of the printed inputs, except RMSE's 0.14778 (0.148 from
+    # its inputs, one- and two-sided alike beyond rounding)
+    assert status["rosset-t2-pvalue-rmse"] == "differs"
+    assert (status[[f"rosset-t2-pvalue-{m}" for m in ("mae", "tau", "rho")]] == "holds").all()
+    kinds = df["kind"]
+    assert (kinds.filter(like="rosset-t2-pvalue") == "formula").all() and kinds["rosset-t1-model"] == "printed"
+    assert status[[f"rosset-t2-diff-{m}" for m in ("rmse", "mae", "tau", "rho")]].isin(["exact", "within-tolerance"]).all()
+    assert status["rosset-fig3-optimal-10"] == "exact" and (df["world"] == "paper").all()
+
+
+def test_expected_shares_from_the_papers_z_scores():
+    from scipy.stats import norm
+
+    exp = rw.expected_shares(reference.load("rosset"))
+    z = exp["z"]
+    assert z["RMSE"] == pytest.approx(96890 / 92649) and z["tau"] == pytest.approx(0.1154 / 0.0304)
+    # a faithful world passes "RMSE and MAE not significant" only about 60% of the time
+    assert exp["residual_not_significant"] == pytest.approx(norm.cdf(1.6449 - z["RMSE"]) * norm.cdf(1.6449 - z["MAE"]), rel=1e-3)
+    assert 0.5 < exp["residual_not_significant"] < 0.7 and exp["ranking_significant"] > 0.95
+    assert 0.6 < exp["m1_better"] < 0.7
+
+
+def test_sweep_claims_test_every_cutoff_and_sit_beside_the_control():
+    seeds = range(3)
+    ref = reference.load("rosset")
+    sweep = pd.DataFrame([rw.one_seed(s, n=120, n_boot=5) for s in seeds])
+    control = pd.DataFrame([rw.one_seed(s, n=120, n_boot=5, **rw.CONTROL) for s in seeds])
+    tails = pd.DataFrame([rw.wallet_tail(s, n=120) for s in seeds])
+    df0 = wallet_survey(120, rng=0)
+    t2 = rw.table2(*(df0[c].to_numpy() for c in ("wallet", "m1", "m2")), n_boot=5)
+    ledger = Ledger("rosset", "rosset_wallet", claims=rw.CLAIMS)
+    local = pd.DataFrame([rw.fig1_local_row(s, n=120, tau="0.2845") for s in seeds])
+    rw.add_claims(ledger, ref, rw.printed_consistency(ref), t2, sweep, control, tails, fig1_local=local)
+    assert ledger.unfilled() == []
+    df = ledger.frame().set_index("claim_id")
+    assert "every cutoff i = 1, ..., n - 1" in df.loc["rosset-fig5-all-cutoffs", "criterion"]
+    assert df.loc["rosset-fig1-top-better", "control"].endswith(("mechanism off: fails", "mechanism off: passes"))
+    assert "bottom 50%" in df.loc["rosset-fig1-top-better", "revised"]
+    # Fig. 1's outliers: the paper's "less than 50 percent correct pairs", beside the local-errors control
+    assert "5%" in df.loc["rosset-fig1-outliers", "revised"] and "5%" not in df.loc["rosset-fig1-outliers", "criterion"]
+    assert df.loc["rosset-fig1-outliers", "control"].endswith("mechanism off: fails")
+    assert df.loc["rosset-t1-robustness", "control"] == ""
+    assert df.loc["rosset-t1-robustness", "status"] in ("not tested", "differs")  # no control world: never holds
+    assert df.loc["rosset-scale-rho-m1", "kind"] == "prediction" and df.loc["rosset-scale-tau-m1", "kind"] == "calibration"
+    # "all cutoffs" really is all of them: M1 loses some cutoff whenever the count says so
+    assert (sweep["fig5_all_cutoffs"] == (sweep["fig5_cutoffs_lost"] == 0)).all()
+
+
+def test_table1_matches_brute_force_and_one_seed_is_flat():
+    df = wallet_survey(80, rng=0)
+    y, m1 = df["wallet"].to_numpy(), df["m1"].to_numpy()
+    t1 = rw.table1(y, m1).set_index("Measure")
+    for m in rw.MEASURES:
+        f = rk.MEASURES[m]
+        gaps = [abs(f(np.delete(y, i), np.delete(m1, i)) - f(y, m1)) for i in range(80)]
+        assert t1.loc[m, "firm"] == int(np.argmax(gaps))
+    out = rw.one_seed(0, n=80, n_boot=5)
+    assert all(np.isscalar(v) for v in out.values())
+
+
+def test_identities_hold_on_the_survey_and_breakdown_claims():
+    df = wallet_survey(150, rng=0)
+    y, m1 = df["wallet"].to_numpy(), df["m1"].to_numpy()
+    ident = rm.identities(y, m1)
+    assert (ident["relative_gap"] <= 1e-9).all()
+    ledger = Ledger("rosset", "rosset_measures", claims=rm.CLAIMS)
+    one, many = rm.breakdown(y, m1, rng=0, k_max=3)
+    coverage = rm.tau_coverage(150, 40, rng=0)
+    rm.add_claims(ledger, ident, y, m1, one, many, coverage, rm.aoc_bound(y, m1, one))
+    assert ledger.unfilled() == []
+    rows = ledger.frame().set_index("claim_id")
+    assert (rows.drop("rosset-tau-ci")["status"] != "differs").all() and (rows["status"] == "erratum").sum() == 4
+    assert (rows["kind"] == "formula").all() and (rows["world"] == "paper").all()
+
+
+def test_rec_area_over_curve_is_the_mean_absolute_residual_and_its_bound_holds():
+    gen = np.random.default_rng(0)
+    y, pred = gen.standard_normal(50), gen.standard_normal(50)
+    aoc = rm.rec_area_over_curve(y, pred)
+    r = np.abs(y - pred)
+    assert aoc == pytest.approx(r.mean(), rel=1e-12)
+    assert aoc >= r.max() / 50 >= r.sum() / 50**2
+
+
+def test_tau_interval_covers_the_population_tau():
+    cov = rm.tau_coverage(200, 300, rng=1, taus=(0.3,))
+    assert abs(cov["coverage"].iloc[0] - 0.95) < 0.04
+
+
+def test_segment_reversed_ranking_keeps_every_firm_above_one_half_at_the_printed_tau():
+    rng = np.random.default_rng(3)
+    y = rng.lognormal(size=500)
+    m = rw.segment_reversed_ranking(y, "0.2845")
+    # by brute force: the tau and every firm's share of correctly ordered pairs
+    conc = np.sign(y[:, None] - y[None, :]) * np.sign(m[:, None] - m[None, :])
+    share = (conc > 0).sum(axis=1) / 499
+    tau = conc[np.triu_indices(500, 1)].mean()
+    assert abs(tau - 0.2845) < 0.002 and share.min() >= 0.5
+    assert np.sort(share) == pytest.approx(np.sort(rk.correct_pairs_curve(y, m).share))
+    # the paper's world at the same tau puts firms below one half (the claim can fail on the control only)
+    df = wallet_survey(500, rng=1000, **rw.paper_world(reference.load("rosset")))
+    assert (rk.correct_pairs_curve(df["wallet"].to_numpy(), df["m1"].to_numpy()).share < 0.5).sum() > 0
+    with pytest.raises(ValueError, match="tau"):
+        rw.segment_reversed_ranking(y, "1.5")
