@@ -58,7 +58,7 @@ _EXPORTS = {
         "ab_test_correlation", "expected_utility", "utility", "weighted_mean_squared_error")},
     **{name: "logboot" for name in ("BootstrapResult", "LogBootstrap", "clustered_bootstrap")},
     **{name: "auction" for name in (
-        "ClickLog", "OperatingPoint", "PageViews", "ab_test", "allocate", "best_operating_point",
+        "ClickLog", "OperatingPoint", "PageViews", "allocate", "best_operating_point",
         "cross_validate_min_impressions", "simulate", "sweep_operating_points")},
 }
 

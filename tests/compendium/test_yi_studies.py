@@ -165,6 +165,7 @@ def test_calibrated_low_range_keeps_poor_ads_out_and_gains_clicks(seed):
     # (alpha 1, mainline reserve at the 0.6 quantile of the model's own rank scores), the calibrated model
     # shows fewer poor ads in the mainline and gets more expected clicks than the baseline.
     from offline_eval import auction as au
+    from offline_eval.synth import search_world
     from offline_eval.synth import sponsored as sp
 
     rng = np.random.default_rng(seed)
@@ -176,7 +177,7 @@ def test_calibrated_low_range_keeps_poor_ads_out_and_gains_clicks(seed):
     for name, p in (("base", p_base), ("new", p_new)):
         r = pv.bids * p[pv.query]
         op = au.OperatingPoint(1.0, 0.0, float(np.quantile(r[r > 0], 0.6)))
-        imp = au.serve(w, p, pv, op=op, expected=True)
+        imp = search_world.serve(w, p, pv, op=op, expected=True)
         ml = imp.slot < w.n_mainline
         res[name] = dict(cy=au.click_yield(imp).expected_cy,
                          poor_ml=np.mean(w.ctr[imp.query[ml], imp.ad[ml]] < yi_auction.MISCALIBRATION["low_ctr"]))

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import offline_eval
 from offline_eval import OfflineEvalWarning, adaptive, auction, bidding, metrics
 from offline_eval import ranking as rk
+from offline_eval.synth import search_world
 
 SRC = Path(offline_eval.__file__).parent
 #: The library one uses on one's own data, and the synthetic-data generators.
@@ -82,11 +83,9 @@ def test_the_library_imports_neither_the_generators_nor_the_compendium():
             "print(sorted(m for m in sys.modules if m.startswith(('offline_eval.synth', 'offline_eval_compendium'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
-    # the one way in: the online world's old names in ``auction``, looked up in the generator on first use
-    from offline_eval.synth import search_world
-
-    assert {name: getattr(auction, name) for name in auction._WORLD} == {
-        name: getattr(search_world, name) for name in auction._WORLD}
+    # no way back up: the online world lives in the generator alone, ``auction`` neither holds nor re-exports it
+    for name in search_world.__all__:
+        assert not hasattr(auction, name) and name not in auction.__all__ and name not in offline_eval.__all__
 
 
 def test_no_private_name_is_imported_across_modules():
@@ -133,7 +132,7 @@ def test_ab_test_interval_is_the_normal_interval_of_its_standard_error():
     from offline_eval.synth.sponsored import make_world
 
     w = make_world(0, n_queries=30, n_candidates=4)
-    res = auction.ab_test(w, (w.ctr, None), (w.ctr * 0.5, None), n_page_views=3000, rng=1)
+    res = search_world.ab_test(w, (w.ctr, None), (w.ctr * 0.5, None), n_page_views=3000, rng=1)
     for delta, se in ((res.cy_delta, res.cy_delta_se), (res.ml_cy_delta, res.ml_cy_delta_se)):
         lo, hi = delta.confidence_interval(level=0.95)
         assert (hi - lo) / 2 == pytest.approx(1.959963984540054 * se)
@@ -151,8 +150,8 @@ def test_click_log_from_frames_equals_the_log_of_the_served_impressions():
     from offline_eval.synth.sponsored import make_world
 
     w = make_world(3, n_queries=40, n_candidates=5)
-    pv = auction.sample_page_views(w, 4000, rng=2)
-    imp = auction.serve(w, w.ctr, pv, rng=3)
+    pv = search_world.sample_page_views(w, 4000, rng=2)
+    imp = search_world.serve(w, w.ctr, pv, rng=3)
     frame = imp.frame().rename(columns={"query": "q", "ad": "a"})
     frame["q"] = "query-" + frame["q"].astype(str).str.zfill(3)  # string labels, sorted as the codes
     frame["a"] = "ad-" + frame["a"].astype(str)

@@ -15,6 +15,7 @@ from sklearn import metrics as skm
 
 from offline_eval import OfflineEvalWarning, adaptive, auction, bidding, metrics, ranking
 from offline_eval.synth import classifiers as synth
+from offline_eval.synth import search_world
 
 
 # -- pandas inputs are aligned or rejected, never silently positional ------------------------
@@ -361,8 +362,8 @@ def small_log():
     from offline_eval.synth import sponsored
 
     w = sponsored.make_world(0, n_queries=5, n_candidates=3)
-    pv = auction.sample_page_views(w, 300, 1)
-    imp = auction.serve(w, w.ctr, pv, rng=1)
+    pv = search_world.sample_page_views(w, 300, 1)
+    imp = search_world.serve(w, w.ctr, pv, rng=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)
         log = auction.ClickLog.from_impressions(pv, imp, n_queries=5, n_candidates=3, n_slots=w.n_slots, n_iter=20)

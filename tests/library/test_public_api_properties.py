@@ -32,6 +32,7 @@ import pytest
 
 import offline_eval
 from offline_eval import OfflineEvalWarning
+from offline_eval.synth import search_world
 
 MODULES = ["offline_eval", "offline_eval.metrics", "offline_eval.ranking", "offline_eval.adaptive",
            "offline_eval.bidding", "offline_eval.auction", "offline_eval.mergeable", "offline_eval.ondask",
@@ -90,8 +91,8 @@ def served():
     from offline_eval import auction
 
     w = world()
-    pv = auction.sample_page_views(w, 400, 1)
-    return pv, auction.serve(w, w.ctr, pv, rng=2)
+    pv = search_world.sample_page_views(w, 400, 1)
+    return pv, search_world.serve(w, w.ctr, pv, rng=2)
 
 
 @functools.cache

@@ -17,6 +17,7 @@ from scipy import stats
 
 import offline_eval as oe
 from offline_eval import auction, logboot
+from offline_eval.synth import search_world
 from offline_eval._bootstrap import percentile_ci
 from offline_eval._results import ConfidenceInterval, NormalEstimate
 from offline_eval.ranking.bootstrap import BootstrapComparison
@@ -34,7 +35,7 @@ def _ab_test():
     from offline_eval.synth.sponsored import make_world
 
     w = make_world(0, n_queries=30, n_candidates=4)
-    return auction.ab_test(w, (w.ctr, None), (w.ctr * 0.7, None), n_page_views=3000, rng=1)
+    return search_world.ab_test(w, (w.ctr, None), (w.ctr * 0.7, None), n_page_views=3000, rng=1)
 
 
 def _oam():

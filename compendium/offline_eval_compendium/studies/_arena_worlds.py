@@ -20,6 +20,7 @@ from offline_eval import bidding as bd
 from offline_eval.metrics import calibration_ratio, log_loss, mean_squared_error, rig_score, roc_auc_score
 from offline_eval.ranking import spearman_rho
 from offline_eval.synth import rtb
+from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 
 #: Metrics of the leaderboards: column -> (label, paper).  Every delta is oriented "higher is better".
@@ -194,7 +195,7 @@ def sponsored_arena(seed, *, n_candidates=16, n_queries=400, n_log=40_000, n_ab=
     r_bids = pv.bids * p0[pv.query]
     op = au.OperatingPoint(1.0, 0.0, float(np.quantile(r_bids[r_bids > 0], baseline_quantile)) if reserves else 0.0)
     p_log = r_log.random(p0.shape) if exploration else p0
-    logged = au.serve(world, p_log, pv, op=au.OperatingPoint() if exploration else op, rng=r_log)
+    logged = sw.serve(world, p_log, pv, op=au.OperatingPoint() if exploration else op, rng=r_log)
     log = au.ClickLog.from_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
                                        n_slots=world.n_slots)
     y = logged.click.astype(np.int8)
@@ -222,7 +223,7 @@ def sponsored_arena(seed, *, n_candidates=16, n_queries=400, n_log=40_000, n_ab=
     for j in range(n_candidates):
         p1 = _sponsored_candidate(r_cand, world.ctr)
         off = offline(p1)
-        ab = au.ab_test(world, (p0, op), (p1, op), n_page_views=n_ab, rng=r_ab)
+        ab = sw.ab_test(world, (p0, op), (p1, op), n_page_views=n_ab, rng=r_ab)
         rows.append({"candidate": j, **{f"off_{k}": off[k] - base[k] for k in off},
                      "online": ab.cy_delta, "online_expected": ab.expected_cy_delta})
     return pd.DataFrame(rows)

@@ -43,6 +43,7 @@ from .. import reference
 from ..claims import sweep_verdict
 from offline_eval.metrics import roc_auc_score, quantile_breakdown, rig_score
 from offline_eval.plotting import new_figure
+from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 
 __all__ = [
@@ -137,7 +138,7 @@ def make_logs(world, r_models, r_log, *, n_log, baseline_quantile, models, model
     pv = sp.sample_page_views(world, n_log, r_log)
     r_bids = pv.bids * p1[pv.query]
     op_base = au.OperatingPoint(1.0, 0.0, float(np.quantile(r_bids[r_bids > 0], baseline_quantile)))
-    logged = au.serve(world, p1, pv, op=op_base, rng=r_log)
+    logged = sw.serve(world, p1, pv, op=op_base, rng=r_log)
     log = au.ClickLog.from_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
                                        n_slots=world.n_slots, min_impressions=min_impressions)
     return p1, p2, pv, op_base, logged, log
@@ -244,8 +245,8 @@ def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=
         share_same_slot=sim2.share_same_slot, share_calibrated=sim2.share_calibrated,
         share_reference=sim2.share_reference,
     )
-    online_base = au.ab_test(world, (p1, op_base), (p2, op_base), n_page_views=n_ab, rng=r_ab1)
-    online_best = au.ab_test(world, (p1, op_base), (p2, op_best), n_page_views=n_ab, rng=r_ab2)
+    online_base = sw.ab_test(world, (p1, op_base), (p2, op_base), n_page_views=n_ab, rng=r_ab1)
+    online_best = sw.ab_test(world, (p1, op_base), (p2, op_best), n_page_views=n_ab, rng=r_ab2)
     return Experiment(world, p1, p2, op_base, op_best, log, logged, offline, online_base, online_best, simulated,
                       sweep, dict(y=y, s1=s1, s2=s2))
 

@@ -21,13 +21,10 @@ One module per concept, all vectorised over auctions (arrays of shape ``(n_aucti
 
 The online world (a marketplace's true CTRs, the page views it draws, their serving and an A/B test in it:
 :class:`SponsoredWorld`, :func:`sample_page_views`, :func:`serve`, :func:`ab_test`) is a generator and lives in
-:mod:`offline_eval.synth.search_world`.  Its names stay reachable here, where they used to live, so that
-existing callers run unchanged; they are looked up on first use, so importing this package loads no generator.
+:mod:`offline_eval.synth.search_world`: generators sit above the library's types, never the other way round.
 """
 
 from __future__ import annotations
-
-import importlib
 
 from .abtest import ABTest, ClickYield, click_yield, compare_click_yields
 from .allocation import Allocation, OperatingPoint, allocate
@@ -42,9 +39,6 @@ from .replay import (
     sweep_operating_points,
 )
 
-#: The online world's names, defined in :mod:`offline_eval.synth.search_world` (which imports this package).
-_WORLD = ("SponsoredWorld", "ab_test", "sample_page_views", "serve")
-
 __all__ = [
     "ABTest",
     "Allocation",
@@ -54,8 +48,6 @@ __all__ = [
     "OperatingPoint",
     "PageViews",
     "SimulatedMetrics",
-    "SponsoredWorld",
-    "ab_test",
     "allocate",
     "best_operating_point",
     "click_yield",
@@ -63,20 +55,7 @@ __all__ = [
     "cross_validate_min_impressions",
     "MIN_IMPRESSIONS_GRID",
     "rank_score_quantiles",
-    "sample_page_views",
-    "serve",
     "simulate",
     "sweep_operating_points",
 ]
 
-
-def __getattr__(name: str):
-    if name not in _WORLD:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module("..synth.search_world", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
