@@ -18,6 +18,8 @@ Metrics and tools, for one's own data
                 differences from the same resamples, percentile and BCa intervals
 ``mergeable``   accumulators of the metric families that chunks of a log fill and merge
 ``ondask``      the same metrics on a Dask DataFrame or a Parquet path (optional extra ``dask``)
+``counterfactual`` off-policy estimates of a new policy's online value from a randomised log: IPS, SNIPS and
+                doubly robust, with standard errors
 
 Synthetic worlds
 ----------------
@@ -57,6 +59,7 @@ _EXPORTS = {
     **{name: "bidding" for name in (
         "ab_test_correlation", "expected_utility", "utility", "weighted_mean_squared_error")},
     **{name: "logboot" for name in ("BootstrapResult", "LogBootstrap", "clustered_bootstrap")},
+    **{name: "counterfactual" for name in ("dr_estimate", "ips_estimate", "snips_estimate")},
     **{name: "auction" for name in (
         "ClickLog", "OperatingPoint", "PageViews", "allocate", "best_operating_point",
         "cross_validate_min_impressions", "simulate", "sweep_operating_points")},
