@@ -133,3 +133,16 @@ $(PEERS_STAMP): tools/peers-requirements.txt
 .PHONY: peers
 peers: $(PEERS_STAMP) ## Re-create data/real/census_ma/ (the vendored ACS data and NannyML CBPE's estimates) from the nannyml wheel; network, minutes
 	NML_DISABLE_USAGE_LOGGING=1 $(PEERS_VENV)/bin/python tools/peers.py
+
+# Open Bandit Pipeline in its own environment (it needs PyTorch): the peer of offline_eval.counterfactual.
+PEERS_OBP_VENV := $(BUILD)/peers-obp-venv
+PEERS_OBP_STAMP := $(PEERS_OBP_VENV)/.installed
+
+$(PEERS_OBP_STAMP): tools/peers-obp-requirements.txt
+	@test -x $(PEERS_OBP_VENV)/bin/python || $(PYTHON) -m venv $(PEERS_OBP_VENV)
+	$(PEERS_OBP_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-input --no-deps --ignore-requires-python -r tools/peers-obp-requirements.txt 2>&1 | { grep -v "^WARNING: Location" || true; }
+	@touch $@
+
+.PHONY: peers-obp
+peers-obp: $(PEERS_OBP_STAMP) ## Re-create data/peers/open_bandit_pipeline/ (OBP's IPS, SNIPS and DR on fixed logs, which tests/library/test_counterfactual.py matches to 1e-12); minutes, PyTorch
+	$(PEERS_OBP_VENV)/bin/python tools/peers_obp.py

@@ -179,3 +179,25 @@ def test_results_follow_the_protocol():
     low, high = res.confidence_interval(0.9)
     assert low < res.statistic < high
     assert len(repr(res)) < 200 and "dr" in repr(res)
+
+
+# -- the peer: Open Bandit Pipeline's own estimates on fixed logs (tools/peers_obp.py, make peers-obp) --------
+PEER = __import__("pathlib").Path(__file__).resolve().parents[2] / "data" / "peers" / "open_bandit_pipeline"
+
+
+def test_agrees_with_open_bandit_pipeline_to_1e12():
+    import json
+
+    logs = pd.read_csv(PEER / "logs.csv", dtype={"case": int, "row": int}, float_precision="round_trip")
+    estimates = pd.read_csv(PEER / "estimates.csv", float_precision="round_trip")
+    assert json.loads((PEER / "run.json").read_text())["obp"] == "0.5.7"
+    assert len(estimates) == 4 * logs["case"].nunique() >= 40
+    for (case, name), obp_value in estimates.set_index(["case", "estimator"])["value"].items():
+        d = logs[logs["case"] == case]
+        args = (d["reward"].to_numpy(), d["target_pscore"].to_numpy(), d["logging_pscore"].to_numpy())
+        ours = {"ips": lambda: ips_estimate(*args),
+                "ips_clipped": lambda: ips_estimate(*args, clip=3.0),
+                "snips": lambda: snips_estimate(*args),
+                "dr": lambda: dr_estimate(*args, d["reward_hat"].to_numpy(), d["target_reward_hat"].to_numpy()),
+                }[name]()
+        assert ours.statistic == pytest.approx(obp_value, rel=1e-12, abs=1e-15), (case, name)
