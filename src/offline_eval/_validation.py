@@ -19,7 +19,7 @@ The vocabulary, declarative and the same everywhere:
   :func:`check_aligned` (pandas indexes);
 * scalars: :func:`check_int` and :func:`check_real` (an interval, open or
   closed at each end), :func:`check_bool`, :func:`check_choice`, :func:`check_rng`;
-* tables and work: :func:`reject_masked`, :func:`check_matrix`, :func:`check_work`
+* tables and work: :func:`reject_masked`, :func:`check_matrix`, :func:`check_distribution`, :func:`check_work`
   (a named error before a request whose memory or time the inputs do not justify);
 * scale: :func:`scale_weights` (a power-of-two rescale: exact) and :func:`floor_snapped`
   (a bin decision that does not hinge on a float's last bits).
@@ -35,6 +35,7 @@ non-finite real is never inside an interval.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -43,7 +44,11 @@ __all__ = [
     "InputTypeError",
     "OfflineEvalWarning",
     "as_array",
+    "asarray_named",
+    "cast_checked",
+    "check_distribution",
     "check_matrix",
+    "is_missing",
     "check_work",
     "floor_snapped",
     "integer_weights",
@@ -84,12 +89,52 @@ class InputTypeError(TypeError, ValueError):
     """
 
 
+
+def asarray_named(x, name: str) -> np.ndarray:
+    """``np.asarray(x)``, with numpy's errors on ragged lists and the like turned into named ones."""
+    try:
+        return np.asarray(x)
+    except Exception as exc:  # noqa: BLE001 - numpy raises ValueError or TypeError by version
+        if "inhomogeneous" in str(exc) or "sequence" in str(exc):
+            raise ValueError(f"`{name}` is ragged (nested lists of different lengths) and cannot be an array; "
+                             f"got {type(x).__name__} of {len(x) if hasattr(x, '__len__') else '?'} items") from None
+        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
+
+
+def cast_checked(arr: np.ndarray, dtype, name: str) -> np.ndarray:
+    """``arr`` cast to ``dtype``, checked in its own dtype first: an integer target takes no value it would wrap
+    (uint64 beyond int64, a float beyond the range) or truncate (a fraction)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu" and arr.dtype.kind in "iuf" and arr.size:
+        info = np.iinfo(dtype)
+        if arr.dtype.kind == "f":
+            check_finite(arr, name)
+            frac = arr != np.floor(arr)
+            if frac.any():
+                raise ValueError(f"`{name}` must hold integers; got {int(frac.sum())} non-integer value(s) "
+                                 f"(e.g. {arr[frac][:3].tolist()})")
+            # compared as floats: 2.0**63 is exact, and int64's max rounds up to it
+            big = (arr >= float(info.max) + 1.0) | (arr < float(info.min))
+        elif int(arr.max()) > info.max or int(arr.min()) < info.min:  # Python ints: exact in any dtype
+            big = np.fromiter((int(v) > info.max or int(v) < info.min for v in arr.ravel().tolist()), bool,
+                              count=arr.size).reshape(arr.shape)
+        else:
+            big = None
+        if big is not None and big.any():
+            raise ValueError(f"`{name}` holds {int(big.sum())} value(s) outside the range of {dtype} "
+                             f"[{info.min}, {info.max}] (e.g. {arr[big][:3].tolist()}); they would wrap")
+    return arr.astype(dtype, copy=False)
+
+
 def reject_masked(x, name: str) -> None:
     """Raise :class:`InputTypeError` when ``x`` is a masked array (its mask would be dropped silently)."""
     if isinstance(x, np.ma.MaskedArray):
         raise InputTypeError(f"`{name}` is a masked array, whose mask would be ignored; pass `{name}.compressed()` "
                              f"(and the same rows of the other inputs) or `{name}.filled(value)`")
 
+
+#: How far from 1 the total of a distribution may be: numpy's tolerance in ``Generator.choice(p=...)``.
+DISTRIBUTION_TOL = math.sqrt(np.finfo(np.float64).eps)
 
 #: Largest number of float64 cells a request may allocate (8 GiB) unless the data itself is that big.
 MAX_CELLS = 1 << 30
@@ -114,15 +159,12 @@ def as_array(x, name: str, dtype=np.float64) -> np.ndarray:
     (and bools) only.
     """
     reject_masked(x, name)
-    try:
-        arr = np.asarray(x)
-    except Exception as exc:  # ragged lists and the like
-        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
+    arr = asarray_named(x, name)
     want_int = np.dtype(dtype).kind in "iu"
     kinds = "biu" if want_int else "biuf"
     if arr.dtype.kind not in kinds and not (arr.size == 0 and arr.dtype.kind == "f"):
         raise ValueError(f"`{name}` must hold {'integers' if want_int else 'numbers'}; got dtype {arr.dtype}")
-    return arr.astype(dtype, copy=False)
+    return cast_checked(arr, dtype, name)
 
 
 def check_matrix(x, name: str, *, allow_empty: bool = False, rows_1d: bool = False) -> np.ndarray:
@@ -131,10 +173,7 @@ def check_matrix(x, name: str, *, allow_empty: bool = False, rows_1d: bool = Fal
     With ``rows_1d`` a 1-D ``x`` is taken as one row.
     """
     reject_masked(x, name)
-    try:
-        arr = np.asarray(x)
-    except Exception as exc:  # ragged lists and the like
-        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
+    arr = asarray_named(x, name)
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {arr.dtype}")
     if rows_1d and arr.ndim == 1:
@@ -180,10 +219,7 @@ def as_1d(x, name: str, *, dtype=np.float64, allow_empty: bool = False) -> np.nd
     (numeric or not), bytes and datetimes are not numbers here.
     """
     reject_masked(x, name)
-    try:
-        arr = np.asarray(x)
-    except Exception as exc:  # ragged lists and the like
-        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
+    arr = asarray_named(x, name)
     if arr.ndim != 1:
         raise ValueError(f"`{name}` must be 1-D; got an array of shape {arr.shape}")
     if arr.size == 0 and not allow_empty:
@@ -191,7 +227,7 @@ def as_1d(x, name: str, *, dtype=np.float64, allow_empty: bool = False) -> np.nd
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {arr.dtype}")
     if dtype is not None and arr.dtype != dtype:
-        arr = arr.astype(dtype)
+        arr = cast_checked(arr, dtype, name)
     return arr
 
 
@@ -243,10 +279,7 @@ def check_consistent_length(**arrays) -> int:
 def as_labels(x, name: str) -> np.ndarray:
     """``x`` as a non-empty 1-D array of labels of any hashable kind: no mask, no NaN, no ``None``."""
     reject_masked(x, name)
-    try:
-        arr = np.asarray(x)
-    except Exception as exc:
-        raise ValueError(f"`{name}` could not be converted to an array: {exc}") from None
+    arr = asarray_named(x, name)
     if arr.ndim != 1:
         raise ValueError(f"`{name}` must be 1-D; got an array of shape {arr.shape}")
     if arr.size == 0:
@@ -255,8 +288,38 @@ def as_labels(x, name: str) -> np.ndarray:
         raise ValueError(f"`{name}` must hold labels (integers, strings, bools); got dtype {arr.dtype}")
     if arr.dtype.kind == "f":
         check_finite(arr, name)
-    if arr.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in arr.tolist()):
-        raise ValueError(f"`{name}` holds missing labels (None or NaN); drop those rows first")
+    if arr.dtype.kind == "O" and any(is_missing(v) for v in arr.tolist()):
+        raise ValueError(f"`{name}` holds missing labels (None, NaN, pd.NA or NaT); drop those rows first")
+    return arr
+
+
+def is_missing(x) -> bool:
+    """True for a missing scalar: ``None``, NaN, ``pd.NA``, ``pd.NaT`` (anything not equal to itself, or whose
+    equality has no truth value)."""
+    if x is None:
+        return True
+    try:
+        return not bool(x == x)
+    except (TypeError, ValueError):  # pd.NA: "boolean value of NA is ambiguous"
+        return True
+
+
+def check_distribution(p, name: str, *, ndim: int = 1) -> np.ndarray:
+    """``p`` as a float64 array of ``ndim`` dimensions that is a probability distribution.
+
+    Non-empty, finite, non-negative and summing to 1 within :data:`DISTRIBUTION_TOL` (numpy's own tolerance
+    for ``Generator.choice(p=...)``, ``sqrt(eps)``): the one tolerance of every "is a distribution" check.
+    """
+    arr = as_array(p, name)
+    if arr.ndim != ndim or arr.size == 0:
+        raise ValueError(f"`{name}` must be a distribution: a non-empty {ndim}-D array; got shape {arr.shape}")
+    check_finite(arr, name)
+    if (arr < 0).any():
+        raise ValueError(f"`{name}` must be a distribution (non-negative); got min {arr.min():.6g}")
+    total = math.fsum(arr.ravel().tolist())
+    if abs(total - 1.0) > DISTRIBUTION_TOL:
+        raise ValueError(f"`{name}` must be a distribution (summing to 1 within {DISTRIBUTION_TOL:.3g}); "
+                         f"got sum {total:.17g}")
     return arr
 
 
@@ -264,6 +327,8 @@ def _labels_of(y, name: str, pos_label) -> np.ndarray:
     """0/1 from any two labels, 1 where ``y == pos_label``."""
     if isinstance(pos_label, (list, tuple, dict, set, np.ndarray)) or pos_label is None:
         raise ValueError(f"`pos_label` must be one label (a str, int or bool); got {pos_label!r}")
+    if is_missing(pos_label):
+        raise ValueError(f"`pos_label` must be a label, not a missing value; got {pos_label!r}")
     arr = as_labels(y, name)
     if arr.dtype.kind in "biufUS":  # vectorised for numbers and fixed-width strings
         labels = np.unique(arr).tolist()

@@ -43,6 +43,7 @@ from ._validation import (
     as_1d,
     as_array,
     as_labels,
+    cast_checked,
     check_aligned,
     check_bool,
     check_choice,
@@ -51,6 +52,7 @@ from ._validation import (
     check_int,
     check_nonnegative,
     check_rng,
+    scale_weights,
     warn_undefined,
 )
 
@@ -132,8 +134,10 @@ def _encode(named: dict, classes) -> tuple[dict, np.ndarray | None]:
         try:
             labels = np.unique(np.concatenate([a.astype(object) for a in arrays.values()]))
         except TypeError as exc:
-            raise ValueError(f"class labels of different types cannot be sorted ({exc}); pass `classes`, the "
-                             "labels in the order you want") from None
+            kinds = {name: sorted({type(v).__name__ for v in a.tolist()}) for name, a in arrays.items()}
+            where = ", ".join(f"`{name}` {k}" for name, k in kinds.items())
+            raise ValueError(f"class labels of different types cannot be sorted ({exc}): {where}; pass `classes`, "
+                             "the labels in the order you want, or labels of one type") from None
     else:
         labels = np.asarray(classes, dtype=object)
         if labels.ndim != 1 or labels.size == 0:
@@ -170,7 +174,8 @@ def _check_labels(x, name: str) -> np.ndarray:
             f"`{name}` must hold class codes 0..K-1; got {int(neg.sum())} negative "
             f"value{'s' if neg.sum() != 1 else ''} (min {arr.min():g})"
         )
-    return arr.astype(np.int64, copy=False)
+    # checked in its own dtype before the cast: 1e19 or a uint64 beyond int64 would wrap to another class
+    return cast_checked(arr, np.int64, name)
 
 
 #: The largest dense table of class codes built without being asked for explicitly, in cells (beyond
@@ -218,6 +223,7 @@ def _check_tensor(m, name: str, ndim: int) -> np.ndarray:
         want = " x ".join(["K"] * ndim)
         raise ValueError(f"`{name}` must be a {want} array; got shape {arr.shape}")
     check_nonnegative(arr.ravel(), name)
+    arr = scale_weights(arr)  # a power of two: exact, and a total of 1e308-sized cells does not overflow
     total = arr.sum()
     if total <= 0:
         raise ValueError(f"`{name}` must have positive total mass; got {total:g}")

@@ -34,6 +34,7 @@ from .ranking._pairs import pair_counts
 
 from ._validation import (
     as_1d,
+    asarray_named,
     check_aligned,
     check_work,
     reject_masked,
@@ -86,11 +87,15 @@ def _fast_range(x, name, upper=None):
     return check_nonnegative(x, name)
 
 
-def _check_rows(a, v, p, c=None):
+def _check_rows(a, v, p, c=None, *, need_c=False):
     # Rows are combined by position: pandas inputs must share one index, and a mask would be dropped.
+    if need_c and c is None:
+        raise ValueError("`c` must be an array of the highest competing bids (>= 0); got None")
     check_aligned(a=a, v=v, p=p, c=c)
     for name, x in (("a", a), ("v", v), ("p", p), ("c", c)):
         reject_masked(x, name)
+    a, v, p = asarray_named(a, "a"), asarray_named(v, "v"), asarray_named(p, "p")
+    c = None if c is None else asarray_named(c, "c")
     a = _fast_binary(a)
     v = _fast_range(v, "v")
     p = _fast_range(p, "p", upper=1.0)
@@ -156,7 +161,7 @@ def utility_per_row(a, v, p, c, *, check_input: bool = True) -> np.ndarray:
     [1.5, 0.0]
     """
     if check_bool(check_input, "check_input"):
-        a, v, p, c = _check_rows(a, v, p, c)
+        a, v, p, c = _check_rows(a, v, p, c, need_c=True)
     return _utility_rows(a, v, p, c)
 
 
@@ -196,7 +201,7 @@ def utility(a, v, p, c) -> float:
     >>> utility([1, 0, 1], [2.0, 2.0, 1.0], [0.5, 0.5, 0.9], [0.5, 1.5, 0.2])
     2.3
     """
-    a, v, p, c = _check_rows(a, v, p, c)
+    a, v, p, c = _check_rows(a, v, p, c, need_c=True)
     return float(_utility_rows(a, v, p, c).sum())
 
 
@@ -438,7 +443,7 @@ def expected_utility_per_row(a, v, p, c, *, beta, check_input: bool = True) -> n
     """
     b = _check_beta(beta)
     if check_bool(check_input, "check_input"):
-        a, v, p, c = _check_rows(a, v, p, c)
+        a, v, p, c = _check_rows(a, v, p, c, need_c=True)
     return _eu_rows(a, v, p, c, b)
 
 
@@ -469,7 +474,7 @@ def expected_utility(a, v, p, c, *, beta) -> float:
     0.7358
     """
     b = _check_beta(beta)
-    a, v, p, c = _check_rows(a, v, p, c)
+    a, v, p, c = _check_rows(a, v, p, c, need_c=True)
     return float(_eu_rows(a, v, p, c, b, total=True))
 
 

@@ -656,7 +656,8 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
         baseline's pClick to break two models down on the same rows (yi
         Figs. 3-4).
     sample_weight : array-like of shape (n,), optional
-        Non-negative weights (not all zero).
+        Non-negative weights (not all zero).  Only their ratios matter: every column but ``weight`` and
+        ``clicks`` (the totals as given) is the same for weights rescaled by a power of two, 5e-324 or 1e308.
     eps : float, default 1e-15
         Clipping of :func:`log_loss`.
     pos_label : str, int or bool, optional
@@ -691,7 +692,7 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
     """
     import pandas as pd
 
-    # `weight` and `clicks` are reported as given
+    # `weight` and `clicks` are reported as given; every ratio is computed from power-of-two-rescaled weights
     y, p, w = _check_probs(y_true, y_prob, sample_weight, scale=False, pos_label=pos_label)
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
     check_int(n_quantiles, "n_quantiles", low=1)
@@ -708,7 +709,8 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
     s_sorted = s[order]
     # The bins from power-of-two-rescaled weights (no overflow at 1e308, the same bits otherwise), and a
     # boundary that is an integer in exact arithmetic stays one at any weight scale (floor_snapped).
-    ws = scale_weights(wt)[order]
+    wsc = scale_weights(wt)  # every total below from these: 5e-324 or 1e308 weights neither vanish nor overflow
+    ws = wsc[order]
     cum_before = np.cumsum(ws) - ws
     q = int(n_quantiles)
     bins_sorted = np.minimum(floor_snapped(q * cum_before / ws.sum(), len(ws), exact=integer_weights(w)).astype(np.int64),
@@ -723,9 +725,9 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
     loss = pointwise_log_loss(y, p, eps)
 
     def total(x):
-        return np.bincount(b, weights=wt * x, minlength=q)
+        return np.bincount(b, weights=wsc * x, minlength=q)
 
-    wsum = np.bincount(b, weights=wt, minlength=q)
+    wsum = np.bincount(b, weights=wsc, minlength=q)
     clicks = total(y.astype(np.float64))
     psum = total(p)
     lsum = total(loss)
@@ -753,8 +755,8 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
             "quantile": np.arange(1, q + 1),
             "score_lo": lo,
             "score_hi": hi,
-            "weight": wsum,
-            "clicks": clicks,
+            "weight": np.bincount(b, weights=wt, minlength=q),  # as given, not rescaled
+            "clicks": np.bincount(b, weights=wt * y, minlength=q),
             "ctr": ctr,
             "avg_pclick": avg_p,
             "log_loss": ll,

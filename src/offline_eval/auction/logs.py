@@ -294,8 +294,20 @@ class ClickLog:
                    limit=bound, what="cells of the dense (page view, candidate) bid table",
                    hint="the log is too sparse for dense tables (page views with few of many ads): split it by query")
         clicks = check_nonnegative(impressions[click].to_numpy(), "impressions[click]")
-        shown = (np.ones(len(impressions)) if count is None
-                 else check_nonnegative(impressions[count].to_numpy(), "impressions[count]"))
+        if count is None:
+            # one impression per row: a click happened or not (fractional clicks need a `count` column)
+            bad = (clicks != 0) & (clicks != 1)
+            if bad.any():
+                raise ValueError(f"`impressions[click]` must be 0 or 1 per impression without a `count` column; got "
+                                 f"{int(bad.sum())} other value(s) (e.g. {np.unique(clicks[bad])[:3].tolist()}); pass "
+                                 "`count` for rows that aggregate impressions")
+            shown = np.ones(len(impressions))
+        else:
+            shown = check_nonnegative(impressions[count].to_numpy(), "impressions[count]")
+            over = clicks > shown
+            if over.any():
+                raise ValueError(f"`impressions[click]` has more clicks than impressions (`impressions[count]`) in "
+                                 f"{int(over.sum())} row(s), e.g. {clicks[over][0]:g} clicks of {shown[over][0]:g}")
         q, c = locate(impressions)
         key = (q * n_c + c) * n_s + slots
         N = np.bincount(key, weights=shown, minlength=n_q * n_c * n_s).reshape(n_q, n_c, n_s)

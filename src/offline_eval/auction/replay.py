@@ -304,8 +304,14 @@ def best_operating_point(sweep: pd.DataFrame, *, objective="cy", max_ml_ads_per_
                and pd.api.types.is_numeric_dtype(sweep[c])]
     if objective not in numeric:
         raise ValueError(f"`objective` must be a metric column of the sweep ({', '.join(numeric)}); got {objective!r}")
+    need = ["alpha", "reserve", "mainline_reserve"] + (["ml_ads_per_pv"] if max_ml_ads_per_pv is not None else [])
+    missing = [c for c in need if c not in sweep.columns]
+    if missing:
+        raise ValueError(f"`sweep` lacks the column(s) {missing} of sweep_operating_points; it has {list(sweep.columns)}")
     ok = sweep if max_ml_ads_per_pv is None else sweep[sweep["ml_ads_per_pv"] <= max_ml_ads_per_pv + 1e-12]
     if ok.empty:
         raise ValueError(f"no operating point has at most {max_ml_ads_per_pv} mainline ads per page view")
+    if ok[objective].isna().all():
+        raise ValueError(f"`objective` {objective!r} has no value in the sweep (all {len(ok)} candidate rows are NaN)")
     row = ok.loc[ok[objective].idxmax()]
     return OperatingPoint(row["alpha"], row["reserve"], row["mainline_reserve"]), row

@@ -30,7 +30,17 @@ from fractions import Fraction
 import numpy as np
 from scipy.special import ndtr
 
-from .._validation import as_array, check_aligned, check_bool, check_int, check_real, check_rng, check_work
+from .._validation import (
+    as_array,
+    check_aligned,
+    check_bool,
+    check_distribution,
+    check_int,
+    check_real,
+    check_rng,
+    check_work,
+    scale_weights,
+)
 
 __all__ = [
     "apportion",
@@ -173,11 +183,7 @@ def class_accuracies(mean: float, prior, *, spread: float = 0.15, lo: float = 0.
     rng : None, int or numpy.random.Generator
     """
     rng = check_rng(rng)
-    prior = as_array(prior, "prior")
-    if prior.ndim != 1 or prior.size == 0 or not np.isfinite(prior).all() or (prior < 0).any() \
-            or abs(math.fsum(prior) - 1.0) > 1e-9:
-        raise ValueError("`prior` must be a non-empty 1-D distribution (finite, non-negative, summing to 1); "
-                         f"got sum {math.fsum(prior.ravel()) if np.isfinite(prior).all() else 'not finite'}")
+    prior = check_distribution(prior, "prior")
     if not (np.isfinite(spread) and spread >= 0):
         raise ValueError(f"`spread` must be a finite number >= 0; got {spread!r}")
     if not lo <= mean <= hi:
@@ -262,11 +268,7 @@ def two_model_world(n: int, *, accuracy_b, accuracy_c, prior, error_correlation:
     check_int(n, "n", low=1, high=1 << 31)
     rng = check_rng(rng)
     check_aligned(prior=prior, accuracy_b=accuracy_b, accuracy_c=accuracy_c)
-    prior = as_array(prior, "prior")
-    if prior.ndim != 1 or prior.size == 0 or not np.isfinite(prior).all() or (prior < 0).any() \
-            or abs(math.fsum(prior) - 1.0) > 1.5e-8:  # numpy's own tolerance for the draw below
-        raise ValueError("`prior` must be a non-empty 1-D distribution (finite, non-negative, summing to 1); "
-                         f"got {prior.tolist()[:8]}")
+    prior = check_distribution(prior, "prior")  # numpy's own tolerance, that of the draw below
     k = prior.size
     acc_b, acc_c = as_array(accuracy_b, "accuracy_b"), as_array(accuracy_c, "accuracy_c")
     if acc_b.shape != (k,) or acc_c.shape != (k,):
@@ -381,7 +383,8 @@ def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: f
     Parameters
     ----------
     m_bc_live : array-like of shape (K, K)
-        The live joint distribution of the two models' hypotheses.
+        The live joint distribution of the two models' hypotheses (or any multiple of it: counts, or shares
+        of any scale).
     sigma : float >= 0, default 1.0
         Log-normal distortion of every cell.
     disagreement_boost : float > 0, default 4.0
@@ -395,8 +398,12 @@ def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: f
     m_l = as_array(m_bc_live, "m_bc_live")
     if m_l.ndim != 2 or m_l.shape[0] != m_l.shape[1] or m_l.size == 0:
         raise ValueError(f"`m_bc_live` must be a K x K table; got shape {m_l.shape}")
-    if not np.isfinite(m_l).all() or (m_l < 0).any() or not m_l.sum() > 0:
+    if not np.isfinite(m_l).all() or (m_l < 0).any() or not m_l.max() > 0:
         raise ValueError("`m_bc_live` must be finite, non-negative and not all zero")
+    if not 2.0**-500 <= m_l.max() <= 2.0**500:
+        # Only the shares matter; a table of 1e-320s or 1e308s is brought to the scale of a distribution (a
+        # power of two: exact) before the power `flatten` under- or overflows.  In range nothing changes.
+        m_l = scale_weights(m_l)
     k = m_l.shape[0]
     factor = np.exp(sigma * rng.standard_normal((k, k)))
     if not (np.isfinite(sigma) and sigma >= 0):
