@@ -17,9 +17,13 @@ joint counts, utility sums) from one read of the data; the per-family functions 
 0.5
 
 Precision: counts are exact; sums agree with the in-memory functions to about 1e-12 relative (their
-order of addition differs).  For continuous scores at scale, pass ``resolution`` to :func:`roc_auc_score` (see
-:class:`offline_eval.mergeable.ScoreCounts`: the error is bounded by
-:meth:`~offline_eval.mergeable.ScoreCounts.auc_error_bound`).
+order of addition differs).  Exact is the default, on continuous float64 scores too: the AUC, ROC and
+calibration breakdown hold one cell per distinct score.  Scores stored at a fixed precision give few
+cells, filled per task and merged in a tree; continuous scores (almost every score distinct) are split by
+score range instead, each range sorted into its cells by one task (about the cost of one sort of the
+scores, spread over the workers; see :func:`summarize`'s notes).  ``resolution`` is an opt-in
+approximation: scores rounded to its multiples, the AUC within
+:meth:`~offline_eval.mergeable.ScoreCounts.auc_error_bound`.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import numpy as np
 
 from ._losses import pointwise_log_loss
 from ._validation import InputTypeError, as_1d, check_choice, check_finite, check_int, check_real
-from ._chunks import chunk_arrays, score_cells, sorted_union
+from ._chunks import chunk_arrays, grid_cells, merge_sorted, score_cells, sorted_unit_cells
 from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums
 from .metrics import LOG_LOSS_EPS
 
@@ -246,8 +250,14 @@ def score_counts(data, label, score, *, weight=None, resolution=None) -> ScoreCo
     resolution : float > 0, optional
         Round scores to multiples of it (bounded memory; see :class:`~offline_eval.mergeable.ScoreCounts`).
     """
-    return _reduce(_source(data, [label, score, weight]), functools.partial(_score_chunk, label=label, score=score, weight=weight,
-                                                    resolution=resolution))
+    source = _source(data, [label, score, weight])
+    if resolution is None and isinstance(score, str):
+        # continuous scores: one sort per score range rather than a tree of merges (see _reduce_summary)
+        spec = dict(label=label, scores=(score,), weight=weight, families=("auc",), resolution=None,
+                    eps=LOG_LOSS_EPS, exact=False, joint=None, utility=None, betas=())
+        return _reduce_summary(source, spec).counts[score]
+    return _reduce(source, functools.partial(_score_chunk, label=label, score=score, weight=weight,
+                                             resolution=resolution))
 
 
 def _score_chunk(part, *, label, score, weight, resolution):
@@ -471,36 +481,45 @@ class _Cells:
 
     def merge(self, other):
         scale = max(self.scale, other.scale)
-        values, inv = sorted_union(self.values, other.values)
-        m = len(values)
 
-        def tot(a, b, shift=True):
-            x = np.r_[np.ldexp(a, self.scale - scale), np.ldexp(b, other.scale - scale)] if shift else np.r_[a, b]
-            return np.bincount(inv, weights=x, minlength=m)
+        def at(x, own):
+            return np.ldexp(x, own - scale) if own != scale else x
 
+        pairs = [(at(self.pos, self.scale), at(other.pos, other.scale)),
+                 (at(self.neg, self.scale), at(other.neg, other.scale))]
         if self.rows is None and other.rows is None:
-            return _Cells(values, tot(self.pos, other.pos), tot(self.neg, other.neg), scale)
-        (ra, pa, na), (rb, pb, nb) = self.row_counts(), other.row_counts()
-        return _Cells(values, tot(self.pos, other.pos), tot(self.neg, other.neg), scale, tot(ra, rb, False),
-                      tot(pa, pb, False), tot(na, nb, False))
+            values, (pos, neg) = merge_sorted(self.values, other.values, *pairs)
+            return _Cells(values, pos, neg, scale)
+        values, merged = merge_sorted(self.values, other.values, *pairs, *zip(self.row_counts(), other.row_counts()))
+        return _Cells(values, *merged[:2], scale, *merged[2:])
 
     def counts(self, resolution=None) -> ScoreCounts:
         return ScoreCounts(self.values, self.pos, self.neg, resolution, self.scale)
 
-    def loss_sums(self, eps, keep=None) -> LossSums:
-        """The :class:`LossSums` of the rows (of the cells in ``keep``): a cell's rows share one score ``v``,
-        so ``sum w loss = pos * loss(1, v) + neg * loss(0, v)`` summed over the cells."""
-        sl = slice(None) if keep is None else keep
-        v, pos, neg = self.values[sl], self.pos[sl], self.neg[sl]
-        if not v.size:
-            return LossSums(eps=eps, scale=self.scale)
-        rows, n_pos, n_neg = (x[sl] for x in self.row_counts())
-        l1, l0 = pointwise_log_loss(np.ones_like(v), v, eps), pointwise_log_loss(np.zeros_like(v), v, eps)
+    def terms(self, eps) -> dict:
+        """Per cell, the summands of :class:`LossSums`: a cell's rows share one score ``v``, so
+        ``sum w loss = pos * loss(1, v) + neg * loss(0, v)`` (likewise the squared and absolute errors)."""
+        v, pos, neg = self.values, self.pos, self.neg
+        rows, n_pos, n_neg = self.row_counts()
+        p = np.clip(v, eps, 1.0 - eps) if eps > 0 else v
+        # each log only where its class has weight: a cell of continuous scores holds one row, one class
+        with np.errstate(divide="ignore"):
+            l1 = np.log(p, where=pos > 0, out=np.zeros_like(p))
+            l0 = np.log1p(-p, where=neg > 0, out=np.zeros_like(p))
         w = pos + neg
-        return LossSums(float(rows.sum()), float(w.sum()), float(pos.sum()), float(np.dot(w, v)),
-                        float(np.dot(pos, l1) + np.dot(neg, l0)), float(np.dot(pos, (1.0 - v) ** 2) + np.dot(neg, v * v)),
-                        float(np.dot(pos, 1.0 - v) + np.dot(neg, v)), eps, self.scale,
-                        float(n_pos.sum()), float(n_neg.sum()))
+        q = 1.0 - v
+        return dict(n=rows, w=w, wy=pos, wp=w * v, wloss=-(pos * l1 + neg * l0), wsq=pos * q * q + neg * v * v,
+                    wabs=pos * q + neg * v, n_pos=n_pos, n_neg=n_neg)
+
+    def loss_sums(self, eps, keep=None, terms=None) -> LossSums:
+        """The :class:`LossSums` of the rows (of the cells in ``keep``, a slice), from :meth:`terms`."""
+        if not self.values[keep or slice(None)].size:
+            return LossSums(eps=eps, scale=self.scale)
+        t = self.terms(eps) if terms is None else terms
+        sl = keep or slice(None)
+        tot = {k: float(x[sl].sum()) for k, x in t.items()}
+        n_pos, n_neg = tot.pop("n_pos"), tot.pop("n_neg")
+        return LossSums(**tot, eps=eps, scale=self.scale, n_pos=n_pos, n_neg=n_neg)
 
 
 @dataclass(frozen=True)
@@ -513,6 +532,7 @@ class _Part:
     sums: dict = field(default_factory=dict)
     joint: JointCounts | None = None
     utility: UtilitySums | None = None
+    pieces: dict = field(default_factory=dict)  #: per shuffled score, its rows split by score range (not merged)
 
     def merge(self, other):
         def both(a, b):
@@ -523,8 +543,9 @@ class _Part:
                      None if self.utility is None else self.utility.merge(other.utility))
 
 
-def _summary_chunk(part, *, spec):
+def _summary_chunk(part, *, spec, splits=None):
     out = {}
+    splits = splits or {}
     label, scores, weight, families = spec["label"], spec["scores"], spec["weight"], spec["families"]
     rows = 0
     if scores:
@@ -538,7 +559,9 @@ def _summary_chunk(part, *, spec):
                 s = check_finite(as_1d(s_raw, name, allow_empty=True), name)
                 if s.size != rows:
                     raise ValueError(f"`{name}` has {s.size} rows; `{label}` has {rows}")
-            if spec["exact"]:
+            if splits.get(name) is not None:
+                out.setdefault("pieces", {})[name] = _split_by_score(s, y, None if weight is None else w, splits[name])
+            elif spec["exact"]:
                 unit = weight is None
                 values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=not unit, unit=unit)
                 out.setdefault("cells", {})[name] = _Cells(values, pos, neg, scale, *(extra or ()))
@@ -556,6 +579,156 @@ def _summary_chunk(part, *, spec):
         out["utility"] = UtilitySums.from_arrays(*(_col(part, u[k]) for k in _UTILITY_KEYS), betas=spec["betas"])
         rows = rows if scores or "joint" in families else int(out["utility"].n.sum())
     return _Part(rows, **out)
+
+
+# -- continuous scores: the cells of a range of scores in one task (a sort, not a tree of merges) -------------
+#: Most score ranges (reduce tasks) of the exact cells of continuous scores.
+MAX_RANGES = 32  # at most 256: a range is a uint8
+#: Rows of the first task that choose the score ranges at most.
+SAMPLE_ROWS = 1 << 16
+
+
+#: Bits of a score's order-preserving key that pick its range (sign, exponent, 8 bits of mantissa).
+_PREFIX_BITS = 20
+
+
+def _prefix(s):
+    """The top :data:`_PREFIX_BITS` bits of each score's order-preserving 64-bit key (``+0.0`` for ``-0.0``):
+    ``a < b`` gives ``prefix(a) <= prefix(b)``, and equal scores share a prefix."""
+    b = (s + 0.0).view(np.uint64)
+    if s.size and s.min() < 0:  # negative floats: every bit flipped (larger magnitude, smaller key)
+        b = np.where(b >> np.uint64(63), ~b, b | np.uint64(1 << 63))
+    else:
+        b = b | np.uint64(1 << 63)
+    return (b >> np.uint64(64 - _PREFIX_BITS)).astype(np.intp)
+
+
+def _split_by_score(s, y, w, lut):
+    """The rows of one task split by score range: ``[(scores, clicks, weights), ...]``, range ``k`` holding the
+    scores whose key prefix ``lut`` maps to ``k`` (equal scores share a prefix: a cell never straddles two)."""
+    k = lut[_prefix(s)]
+    count = np.bincount(k, minlength=int(lut.max()) + 1)
+    order = np.argsort(k, kind="stable")  # numpy's stable sort of 8-bit integers is a radix sort: linear
+    ends = np.cumsum(count)[:-1]
+    ss, yy = np.split(s[order], ends), np.split(y[order] == 1, ends)
+    ww = [None] * len(ss) if w is None else np.split(w[order], ends)
+    return list(zip(ss, yy, ww))
+
+
+def _range_cells(exact, *pieces):
+    """The :class:`_Cells` of one score range from its pieces of every task (the rows in task order)."""
+    s = np.concatenate([p[0] for p in pieces])
+    click = np.concatenate([p[1] for p in pieces])
+    if pieces[0][2] is None and s.size < 2**53:
+        cells = sorted_unit_cells(click, s)
+        if cells is not None:
+            return _Cells(*cells, 0)
+    y = click.astype(np.float64)
+    unit = pieces[0][2] is None
+    w = np.ones(s.size) if unit else np.concatenate([p[2] for p in pieces])
+    values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=exact and not unit, unit=unit)
+    return _Cells(values, pos, neg, scale, *(extra or ()))
+
+
+def _concat_cells(*ranges):
+    """The cells of consecutive score ranges as one :class:`_Cells` (values stay sorted: the ranges are ordered)."""
+    scale = max(c.scale for c in ranges)
+
+    def cat(k, shift):
+        arrs = [getattr(c, k) for c in ranges]
+        if arrs[0] is None:
+            return None
+        return np.concatenate([np.ldexp(a, c.scale - scale) if shift and c.scale != scale else a
+                               for a, c in zip(arrs, ranges)])
+
+    return _Cells(cat("values", False), cat("pos", True), cat("neg", True), scale, cat("rows", False),
+                  cat("n_pos", False), cat("n_neg", False))
+
+
+def _choose_splits(first, scores, n_ranges):
+    """Per score column: the table from a score's key prefix (:func:`_prefix`) to its range, ``n_ranges``
+    ranges of about equal rows in a sample of the first row group's scores; ``None`` when the sample's scores repeat (stored at a fixed precision:
+    the per-task cells are then small and merge fast).  Only the speed depends on the sample, never a value."""
+    out = {}
+    for name in scores:
+        x = np.asarray(_col(first, name), dtype=np.float64)
+        if x.size > SAMPLE_ROWS:
+            x = x[:: x.size // SAMPLE_ROWS]
+        x = np.sort(x[np.isfinite(x)])
+        if x.size < 64 or grid_cells(x) is not None or 2 * len(np.unique(x)) < x.size:
+            out[name] = None
+            continue
+        pre = _prefix(x)
+        cut = np.unique(pre[(np.arange(1, n_ranges) * x.size) // n_ranges])
+        # range k: the prefixes from cut[k - 1] (included) to cut[k]; uint8 keys sort by radix
+        out[name] = np.searchsorted(cut, np.arange(1 << _PREFIX_BITS), side="right").astype(np.uint8)
+    return out
+
+
+def _sample(source, scores):
+    """The score columns of the first row group of the first task (or of the first partition)."""
+    if isinstance(source, _Pieces):
+        import pyarrow.parquet as pq
+
+        f, groups = source.tasks[0]
+        if not groups:
+            return {name: np.zeros(0) for name in scores}
+        table = pq.ParquetFile(f).read_row_group(groups[0], columns=list(scores), use_threads=False)
+        return {name: table.column(name).to_numpy() for name in scores}
+    first = source.partitions[0][list(scores)].compute()
+    return {name: first[name].to_numpy() for name in scores}
+
+
+def _piece(part, name, k):
+    return part.pieces[name][k]
+
+
+def _strip(part):
+    return _Part(part.rows, part.cells, part.counts, part.sums, part.joint, part.utility)
+
+
+def _read_split_and_fill(task, columns, chunk, splits):
+    return chunk(_read_piece(task, columns), splits=splits)
+
+
+def _reduce_summary(source, spec):
+    """The merged :class:`_Part` of :func:`summarize`'s chunks.
+
+    Scores stored at a fixed precision: each task's cells, merged in a binary tree.  Continuous scores
+    (almost every score distinct): every cell's merge would move every row again at each level of the tree,
+    so the tasks instead split their rows by score range (cut from the scores of the first row group read
+    once more), one task per
+    range sorts its rows into cells (the sort of the in-memory functions, on ``1 / ranges`` of the rows), and
+    the ranges are concatenated in order.  The counts are the same either way (exact); weighted sums are
+    added in another order (agreeing to about 1e-15 relative).
+    """
+    import dask
+
+    chunk = functools.partial(_summary_chunk, spec=spec)
+    n_tasks = len(source.tasks) if isinstance(source, _Pieces) else source.npartitions
+    if spec["resolution"] is not None or not spec["scores"] or n_tasks < 2:
+        return _reduce(source, chunk)
+    n_ranges = int(min(MAX_RANGES, max(2, n_tasks)))
+    splits = _choose_splits(_sample(source, spec["scores"]), spec["scores"], n_ranges)
+    if all(v is None for v in splits.values()):
+        return _reduce(source, chunk)
+    if isinstance(source, _Pieces):
+        tasks = [dask.delayed(_read_split_and_fill)(t, source.columns, chunk, splits) for t in source.tasks]
+    else:
+        tasks = [dask.delayed(chunk)(p, splits=splits) for p in source.to_delayed()]
+    level = [dask.delayed(_strip)(t) for t in tasks]
+    while len(level) > 1:
+        nxt = [dask.delayed(lambda a, b: a.merge(b))(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        level = nxt + ([level[-1]] if len(level) % 2 else [])
+    exact = spec["exact"]
+    cells = {name: dask.delayed(_concat_cells)(*[
+        dask.delayed(_range_cells)(exact, *[dask.delayed(_piece)(t, name, k) for t in tasks])
+        for k in range(int(lut.max()) + 1)]) for name, lut in splits.items() if lut is not None}
+    part, cells = dask.compute(level[0], cells)
+    if exact:
+        return _Part(part.rows, {**part.cells, **cells}, part.counts, part.sums, part.joint, part.utility)
+    counts = {**part.counts, **{k: c.counts() for k, c in cells.items()}}
+    return _Part(part.rows, part.cells, counts, part.sums, part.joint, part.utility)
 
 
 @dataclass(frozen=True)
@@ -716,12 +889,16 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
     ``sum_i w_i loss(y_i, p_i) = sum_v P_v loss(1, v) + N_v loss(0, v)`` (likewise the squared and
     absolute errors and ``sum w p``).  The quantile bin of every value follows from the same counts
     (:meth:`~offline_eval.mergeable.QuantileSums.edges`), and the per-bin sums are the sums over the cells
-    of a bin: calibration by quantile needs no second pass.  The memory is one entry per distinct score,
-    bounded for scores stored at a fixed precision (1e-6: at most 10^6 + 1 entries); for continuous
-    scores pass ``resolution`` (AUC within
-    :meth:`~offline_eval.mergeable.ScoreCounts.auc_error_bound`) and compute the quantiles by
-    :func:`quantile_breakdown` (two passes).  Counts are exact; sums agree with the in-memory functions
-    to about 1e-12 relative (another order of addition).
+    of a bin: calibration by quantile needs no second pass.  The memory is one entry per distinct score
+    (24 bytes; 40 with weights): bounded for scores stored at a fixed precision (1e-6: at most 10^6 + 1
+    entries), about the rows for continuous scores.  How the cells are filled: per task and merged in a
+    binary tree when the scores repeat (a sample of the first row group decides; only the speed depends on
+    it); for continuous scores each task splits its rows by the top 20 bits of an order-preserving 64-bit
+    key of the score (sign, exponent, 8 bits of mantissa; the ranges cut from that sample so that they hold
+    about equal rows), and one task per range sorts its rows into cells (two value sorts without weights,
+    no argsort); the ranges are concatenated in order.  Equal scores share a key, so a cell never
+    straddles two ranges.  Counts are exact; sums agree with the in-memory functions to about 1e-12
+    relative (another order of addition).
 
     Examples
     --------
@@ -775,7 +952,7 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
     spec = dict(label=label, scores=scores, weight=weight, families=families, resolution=resolution, eps=eps,
                 exact=resolution is None and ("losses" in families or "quantiles" in families), joint=joint, utility=utility, betas=betas)
     # -- the pass
-    part = _reduce(source, functools.partial(_summary_chunk, spec=spec))
+    part = _reduce_summary(source, spec)
     # -- the metrics
     counts, sums, quantiles = {}, {}, {}
     for name in scores:
@@ -788,10 +965,11 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
                     (cells.values[0] < 0 or cells.values[-1] > 1):
                 raise ValueError(f"`score` column {name!r} must lie in [0, 1] for the losses and quantiles; got min "
                                  f"{cells.values[0]:.6g}, max {cells.values[-1]:.6g}")
+            terms = cells.terms(eps) if "losses" in families or "quantiles" in families else None
             if "losses" in families:
-                sums[name] = cells.loss_sums(eps)
+                sums[name] = cells.loss_sums(eps, terms=terms)
             if "quantiles" in families:
-                quantiles[name] = _quantile_table(cells, n_quantiles, eps)
+                quantiles[name] = _quantile_table(cells, n_quantiles, eps, terms)
         else:
             if "auc" in families:
                 counts[name] = _checked_counts(part.counts[name], weight)
@@ -800,13 +978,14 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
     return Summary(part.rows, scores, families, counts, sums, quantiles, part.joint, part.utility)
 
 
-def _quantile_table(cells: _Cells, n_quantiles: int, eps: float):
+def _quantile_table(cells: _Cells, n_quantiles: int, eps: float, terms=None):
     """The quantile table from the per-score cells: the bins of :meth:`QuantileSums.edges`, the sums per bin."""
     values, bins = QuantileSums.edges(cells.counts(), n_quantiles)
     q = int(n_quantiles)
     starts = np.searchsorted(bins, np.arange(q), side="left")
     stops = np.searchsorted(bins, np.arange(q), side="right")
-    sums = tuple(cells.loss_sums(eps, slice(a, b)) for a, b in zip(starts, stops))
+    terms = cells.terms(eps) if terms is None else terms
+    sums = tuple(cells.loss_sums(eps, slice(a, b), terms) for a, b in zip(starts, stops))
     lo = np.array([values[a] if b > a else np.inf for a, b in zip(starts, stops)])
     hi = np.array([values[b - 1] if b > a else -np.inf for a, b in zip(starts, stops)])
     return QuantileSums(sums, lo, hi).frame()
