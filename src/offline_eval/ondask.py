@@ -37,7 +37,7 @@ import numpy as np
 
 from ._losses import pointwise_log_loss
 from ._validation import InputTypeError, as_1d, check_choice, check_finite, check_int, check_real
-from ._chunks import chunk_arrays, grid_cells, merge_sorted, score_cells, sorted_unit_cells
+from ._chunks import chunk_arrays, grid_cells, merge_sorted, score_cells, sorted_unit_cells, weight_scale
 from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums
 from .metrics import LOG_LOSS_EPS
 
@@ -472,6 +472,8 @@ class _Cells:
     rows: np.ndarray | None = None
     n_pos: np.ndarray | None = None
     n_neg: np.ndarray | None = None
+    #: with ``resolution``: per cell of rounded scores, the :meth:`terms` of its rows' own (unrounded) scores
+    raw: dict | None = None
 
     def row_counts(self):
         """``(rows, n_pos, n_neg)`` per value."""
@@ -487,6 +489,13 @@ class _Cells:
 
         pairs = [(at(self.pos, self.scale), at(other.pos, other.scale)),
                  (at(self.neg, self.scale), at(other.neg, other.scale))]
+        if self.raw is not None:
+            names = list(self.raw)
+            shift = {"n", "n_pos", "n_neg"}
+            values, merged = merge_sorted(self.values, other.values, *pairs, *zip(self.row_counts(), other.row_counts()),
+                                          *((self.raw[k], other.raw[k]) if k in shift else
+                                            (at(self.raw[k], self.scale), at(other.raw[k], other.scale)) for k in names))
+            return _Cells(values, *merged[:2], scale, *merged[2:5], dict(zip(names, merged[5:])))
         if self.rows is None and other.rows is None:
             values, (pos, neg) = merge_sorted(self.values, other.values, *pairs)
             return _Cells(values, pos, neg, scale)
@@ -498,7 +507,10 @@ class _Cells:
 
     def terms(self, eps) -> dict:
         """Per cell, the summands of :class:`LossSums`: a cell's rows share one score ``v``, so
-        ``sum w loss = pos * loss(1, v) + neg * loss(0, v)`` (likewise the squared and absolute errors)."""
+        ``sum w loss = pos * loss(1, v) + neg * loss(0, v)`` (likewise the squared and absolute errors).
+        Cells of rounded scores carry their rows' own sums (``raw``)."""
+        if self.raw is not None:
+            return self.raw
         v, pos, neg = self.values, self.pos, self.neg
         rows, n_pos, n_neg = self.row_counts()
         p = np.clip(v, eps, 1.0 - eps) if eps > 0 else v
@@ -543,6 +555,33 @@ class _Part:
                      None if self.utility is None else self.utility.merge(other.utility))
 
 
+def _rounded_cells(y, s, w, resolution, eps, name):
+    """The cells of the scores rounded to multiples of ``resolution`` (as :class:`ScoreCounts` rounds them),
+    each with the sums of its rows' own scores (``raw``): the quantile table of :func:`summarize` with
+    ``resolution``."""
+    if ((s < 0) | (s > 1)).any():
+        raise ValueError(f"`score` column {name!r} must lie in [0, 1] for the losses and quantiles; got min "
+                         f"{s.min():.6g}, max {s.max():.6g}")
+    with np.errstate(over="ignore"):
+        ratio = s / resolution
+    r = np.round(ratio) * resolution
+    values, inv = np.unique(r, return_inverse=True)
+    m = len(values)
+    scale = weight_scale(w)
+    w = np.ldexp(w, -scale) if scale else w
+    live = w > 0
+    d = y - s
+
+    def tot(x):
+        return np.bincount(inv, weights=x, minlength=m)
+
+    pos, neg = tot(w * y), tot(w * (1.0 - y))
+    rows, n_pos, n_neg = tot(np.ones(y.size)), tot(live & (y == 1)), tot(live & (y == 0))
+    raw = dict(n=rows, w=tot(w), wy=pos, wp=tot(w * s), wloss=tot(w * pointwise_log_loss(y, s, eps)),
+               wsq=tot(w * d * d), wabs=tot(w * np.abs(d)), n_pos=n_pos, n_neg=n_neg)
+    return _Cells(values, pos, neg, scale, rows, n_pos, n_neg, raw)
+
+
 def _summary_chunk(part, *, spec, splits=None):
     out = {}
     splits = splits or {}
@@ -571,6 +610,8 @@ def _summary_chunk(part, *, spec, splits=None):
                     out.setdefault("counts", {})[name] = ScoreCounts(values, pos, neg, spec["resolution"], scale)
                 if "losses" in families:
                     out.setdefault("sums", {})[name] = LossSums.from_arrays(y, s, w, eps=spec["eps"])
+                if "quantiles" in families:
+                    out.setdefault("cells", {})[name] = _rounded_cells(y, s, w, spec["resolution"], spec["eps"], name)
     if "joint" in families:
         out["joint"] = JointCounts.from_arrays(*(_col(part, c) for c in spec["joint"]))
         rows = rows if scores else int(out["joint"].counts.sum())
@@ -749,6 +790,26 @@ class Summary:
     quantiles: dict
     joint: JointCounts | None = None
     utility: UtilitySums | None = None
+    resolution: float | None = None  #: ``None``: exact; else the scores were rounded to its multiples
+
+    def __repr__(self) -> str:
+        parts = [f"{self.rows:,} rows", f"families {', '.join(self.families)}"]
+        if self.scores:
+            parts.append(f"scores {', '.join(self.scores)}")
+        if "auc" in self.families and self.scores:
+            parts.append("AUC " + ", ".join(f"{self.counts[k].roc_auc_score():.4g}" for k in self.scores))
+        parts.append("exact" if self.resolution is None else f"resolution {self.resolution:g}")
+        return f"Summary({'; '.join(parts)})"
+
+    def auc_error_bound(self, score=None) -> float:
+        """Bound on ``|roc_auc_score(score) - the AUC of the unrounded scores|``: 0 when exact (no ``resolution``).
+
+        Parameters
+        ----------
+        score : str, optional
+            The score column (default: the only one).
+        """
+        return self._of(self.counts, "auc", score).auc_error_bound()
 
     def _of(self, table, family, score):
         if family not in self.families:
@@ -866,8 +927,13 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
         ``joint`` is given and ``"utility"`` when ``utility`` is given.
     n_quantiles : int, default 10
     resolution : float > 0, optional
-        Round scores to multiples of it for the AUC (as :func:`score_counts`); the losses are then summed
-        per row, and the quantiles (which need the exact scores) are refused.
+        An opt-in approximation (exact is the default, on continuous scores too): round the scores to
+        multiples of it for the AUC (as :func:`score_counts`; the AUC is then within
+        :meth:`Summary.auc_error_bound`, at most the share of positive-negative pairs in one cell, halved)
+        and for the quantile bins (the rows of a cell of rounded scores share a bin; each bin's sums are
+        those of its rows' own scores; a bin's edges move by at most ``resolution / 2`` in score, so only
+        the rows of the cells at its two edges can change bin, and ``score_lo`` / ``score_hi`` are rounded
+        values).  The losses are summed per row (exact).
     eps : float, default 1e-15
         Clipping of the log loss.
     joint : sequence of str, optional
@@ -931,9 +997,6 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
     if resolution is not None:
         resolution = check_real(resolution, "resolution", low=0, closed="right")
-        if "quantiles" in families:
-            raise ValueError("`resolution` rounds the scores, and the quantile bins need the exact scores: drop "
-                             "`resolution`, or compute the quantiles with ondask.quantile_breakdown (two passes)")
     if "joint" in families:
         if isinstance(joint, str) or not hasattr(joint, "__iter__") or len(tuple(joint)) not in (2, 3) \
                 or not all(isinstance(c, str) for c in joint):
@@ -975,7 +1038,11 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
                 counts[name] = _checked_counts(part.counts[name], weight)
             if "losses" in families:
                 sums[name] = _checked_sums(part.sums[name], weight)
-    return Summary(part.rows, scores, families, counts, sums, quantiles, part.joint, part.utility)
+            if "quantiles" in families:  # bins of the rounded scores, sums of the rows' own scores
+                cells = part.cells[name]
+                _require_rows(part.rows, float(cells.pos.sum() + cells.neg.sum()), weight)
+                quantiles[name] = _quantile_table(cells, n_quantiles, eps)
+    return Summary(part.rows, scores, families, counts, sums, quantiles, part.joint, part.utility, resolution)
 
 
 def _quantile_table(cells: _Cells, n_quantiles: int, eps: float, terms=None):

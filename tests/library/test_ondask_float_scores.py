@@ -115,3 +115,35 @@ def test_range_split_keeps_every_row(rng):
     highs = [p[0].max() for p in pieces if p[0].size]
     lows = [p[0].min() for p in pieces if p[0].size]
     assert all(h < lo for h, lo in zip(highs[:-1], lows[1:]))  # ranges in score order
+
+
+def test_summarize_with_resolution_serves_its_default_families(rng):
+    """Issue 36: ``summarize(..., resolution=...)`` used to refuse its own default families (the quantiles)."""
+    df = float_log(rng)
+    df["p3"] = np.round(df["p1"], 3)
+    ddf = dd.from_pandas(df, npartitions=3)
+    y = df["click"].to_numpy()
+    # scores stored at the resolution: the bins are those of the stored scores, the table the in-memory one
+    s = ondask.summarize(ddf, "click", "p3", resolution=1e-3, n_quantiles=5)
+    ref = metrics.quantile_breakdown(y, df["p3"].to_numpy(), n_quantiles=5)
+    mine = s.quantile_breakdown()
+    np.testing.assert_array_equal(mine["weight"], ref["weight"])
+    cols = ["weight", "clicks", "ctr", "avg_pclick", "calibration_ratio"]
+    np.testing.assert_allclose(mine[cols].to_numpy(float), ref[cols].to_numpy(float), rtol=1e-12)
+    assert s.log_loss() == pytest.approx(metrics.log_loss(y, df["p3"].to_numpy()), rel=1e-12)
+    # continuous scores: the AUC within its stated bound, the table's totals those of the rows
+    c = ondask.summarize(ddf, "click", ["p1", "p2"], resolution=1e-4, n_quantiles=4)
+    for col in ("p1", "p2"):
+        exact = metrics.roc_auc_score(y, df[col].to_numpy())
+        assert abs(c.roc_auc_score(col) - exact) <= c.auc_error_bound(col) + 1e-15
+        table = c.quantile_breakdown(col)
+        assert table["weight"].sum() == len(df)
+        assert (table["avg_pclick"] * table["weight"]).sum() == pytest.approx(df[col].sum(), rel=1e-12)
+    assert "resolution 0.0001" in repr(c) and "exact" in repr(ondask.summarize(ddf, "click", "p3"))
+
+
+def test_summary_repr_is_one_short_line(rng):
+    df = float_log(rng)
+    s = ondask.summarize(dd.from_pandas(df, npartitions=2), "click", ["p1", "p2"])
+    r = repr(s)
+    assert "\n" not in r and len(r) < 200 and "array" not in r
