@@ -101,6 +101,7 @@ class _Pieces:
 
     tasks: list
     columns: list
+    rows: int = 0  #: rows of every file, from the Parquet footers
 
 
 def _local_files(data):
@@ -135,9 +136,10 @@ def _source(data, columns):
         return read(data, columns)
     import pyarrow.parquet as pq
 
-    tasks = []
+    tasks, total = [], 0
     for f in files:
         meta = pq.ParquetFile(f).metadata
+        total += meta.num_rows
         names = meta.schema.names
         missing = [c for c in columns if c not in names]
         if missing:
@@ -151,7 +153,7 @@ def _source(data, columns):
             group.append(i)
             rows += n
         tasks.append((f, tuple(group)))
-    return _Pieces(tasks, columns)
+    return _Pieces(tasks, columns, total)
 
 
 def _read_piece(task, columns):
@@ -1060,7 +1062,7 @@ def _quantile_table(cells: _Cells, n_quantiles: int, eps: float, terms=None):
 
 # -- the clustered bootstrap of a log ------------------------------------------------------------------------
 def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None,
-                        metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot=1000, resolution=1e-3,
+                        metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot=1000, resolution=None,
                         eps=None, rng=None):
     """:func:`offline_eval.logboot.clustered_bootstrap` of a whole log in one pass (percentile intervals).
 
@@ -1075,15 +1077,22 @@ def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None
     score_b : str, optional
         Column of model B's predictions: paired, with the differences B - A.
     groups : str
-        Column of the cluster labels (integers or strings): whole clusters are resampled.
+        Column of the cluster labels (integers or strings): whole clusters are resampled.  The convention
+        of the in-memory function with ``data=frame`` (``groups="query_id"``).
     weight : str, optional
         Column of the row weights.
     metrics : sequence of str, default ("roc_auc_score", "log_loss", "rig_score")
         Any of :data:`offline_eval.logboot.METRICS`.
     n_boot : int, default 1000
-    resolution : float > 0 or None, default 1e-3
-        The AUC is that of the scores rounded to multiples of ``resolution`` (as in :func:`roc_auc_score`);
-        the losses use the raw scores.  ``None``: exact scores (one bin per distinct score).
+    resolution : float > 0, optional
+        ``None`` (the default): the AUC of the exact scores, one bin per distinct score of a task.  Each bin
+        holds ``n_boot + 1`` sums per class, so continuous scores (about one bin per row) exceed the bound
+        :data:`offline_eval._logboot_sums.MAX_SUM_CELLS` at log scale: the call is then refused before the
+        pass (from the first row group's distinct scores) or by the first task over the bound, with the
+        bound named.  A float: an opt-in approximation, the AUC of the scores rounded to its multiples (as
+        :func:`roc_auc_score`; the statistic's AUC is then within the bound
+        :meth:`offline_eval._logboot_sums.ModelSums.auc_error_bound` of the exact one); the losses always
+        use the raw scores.
     eps : float, optional
         Clipping of the log loss (default that of :func:`offline_eval.metrics.log_loss`).
     rng : None, int or numpy.random.Generator
@@ -1130,10 +1139,22 @@ def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None
         resolution = check_real(resolution, "resolution", low=0, closed="right")
         if "roc_auc_score" in metrics and any(m != "roc_auc_score" for m in metrics):
             check_cells(n_boot, np.floor(1.0 / resolution) + 2, 1 if score_b is None else 2, "resolution", resolution)
-    ddf = read(data, list(dict.fromkeys([label, score, score_b, groups, weight])))
+    if not isinstance(groups, str):
+        raise InputTypeError(f"`groups` must name the column of the clusters (a string); got {type(groups).__name__}")
+    from .logboot import check_resampled_rows
+
+    scores = (score,) if score_b is None else (score, score_b)
+    source = _source(data, [label, *scores, groups, weight])  # every file's columns checked: a named error
+    if isinstance(source, _Pieces):
+        check_resampled_rows(n_boot, source.rows, len(scores))
+    if resolution is None and "roc_auc_score" in metrics:
+        first = {s: np.asarray(x) for s, x in _sample(source, scores).items()}  # a task holds at least these
+        distinct = [len(np.unique(x)) for x in first.values() if x.dtype.kind in "biuf"]  # else: the task's named error
+        if distinct:
+            check_cells(n_boot, max(distinct), len(scores), "resolution", resolution)
     seed = draw_seed(check_rng(rng))
-    sums = reduce_partitions(ddf, functools.partial(
-        _boot_chunk, label=label, scores=(score,) if score_b is None else (score, score_b), groups=groups,
+    sums = _reduce(source, functools.partial(
+        _boot_chunk, label=label, scores=scores, groups=groups,
         weight=weight, seed=seed, n_boot=n_boot, metrics=metrics, resolution=resolution, eps=eps))
     _require_rows(sums.n, float(sums.models[0].sums[0, 0]), weight)
     vals = [m.values(metrics) for m in sums.models]
