@@ -646,11 +646,14 @@ def _prefix(s):
     return (b >> np.uint64(64 - _PREFIX_BITS)).astype(np.intp)
 
 
-def _split_by_score(s, y, w, lut):
+def _split_by_score(s, y, w, cut):
     """The rows of one task split by score range: ``[(scores, clicks, weights), ...]``, range ``k`` holding the
-    scores whose key prefix ``lut`` maps to ``k`` (equal scores share a prefix: a cell never straddles two)."""
+    scores whose key prefix lies in ``[cut[k - 1], cut[k])`` (equal scores share a prefix: a cell never
+    straddles two ranges)."""
+    # a table from every prefix to its range: one gather per row instead of a binary search per row
+    lut = np.searchsorted(cut, np.arange(1 << _PREFIX_BITS), side="right").astype(np.uint8)
     k = lut[_prefix(s)]
-    count = np.bincount(k, minlength=int(lut.max()) + 1)
+    count = np.bincount(k, minlength=len(cut) + 1)
     order = np.argsort(k, kind="stable")  # numpy's stable sort of 8-bit integers is a radix sort: linear
     ends = np.cumsum(count)[:-1]
     ss, yy = np.split(s[order], ends), np.split(y[order] == 1, ends)
@@ -689,8 +692,8 @@ def _concat_cells(*ranges):
 
 
 def _choose_splits(first, scores, n_ranges):
-    """Per score column: the table from a score's key prefix (:func:`_prefix`) to its range, ``n_ranges``
-    ranges of about equal rows in a sample of the first row group's scores; ``None`` when the sample's scores repeat (stored at a fixed precision:
+    """Per score column: the key prefixes (:func:`_prefix`) that cut the scores into ``n_ranges`` ranges of
+    about equal rows in a sample of the first row group's scores; ``None`` when the sample's scores repeat (stored at a fixed precision:
     the per-task cells are then small and merge fast).  Only the speed depends on the sample, never a value."""
     out = {}
     for name in scores:
@@ -702,9 +705,8 @@ def _choose_splits(first, scores, n_ranges):
             out[name] = None
             continue
         pre = _prefix(x)
-        cut = np.unique(pre[(np.arange(1, n_ranges) * x.size) // n_ranges])
-        # range k: the prefixes from cut[k - 1] (included) to cut[k]; uint8 keys sort by radix
-        out[name] = np.searchsorted(cut, np.arange(1 << _PREFIX_BITS), side="right").astype(np.uint8)
+        # range k: the prefixes from cut[k - 1] (included) to cut[k]
+        out[name] = np.unique(pre[(np.arange(1, n_ranges) * x.size) // n_ranges])
     return out
 
 
@@ -766,7 +768,7 @@ def _reduce_summary(source, spec):
     exact = spec["exact"]
     cells = {name: dask.delayed(_concat_cells)(*[
         dask.delayed(_range_cells)(exact, *[dask.delayed(_piece)(t, name, k) for t in tasks])
-        for k in range(int(lut.max()) + 1)]) for name, lut in splits.items() if lut is not None}
+        for k in range(len(cut) + 1)]) for name, cut in splits.items() if cut is not None}
     part, cells = dask.compute(level[0], cells)
     if exact:
         return _Part(part.rows, {**part.cells, **cells}, part.counts, part.sums, part.joint, part.utility)

@@ -107,8 +107,8 @@ def test_negative_scores_and_signed_zeros(rng):
 def test_range_split_keeps_every_row(rng):
     """Every row lands in exactly one range, equal scores in the same one (a cell never straddles)."""
     s = np.r_[rng.random(1000), -rng.random(100), np.zeros(5), np.full(7, 0.25)]
-    lut = ondask._choose_splits({"s": s}, ("s",), 6)["s"]
-    pieces = ondask._split_by_score(s, np.zeros(s.size), None, lut)
+    cut = ondask._choose_splits({"s": s}, ("s",), 6)["s"]
+    pieces = ondask._split_by_score(s, np.zeros(s.size), None, cut)
     assert sum(p[0].size for p in pieces) == s.size
     ranges = [set(p[0].tolist()) for p in pieces]
     assert all(not (a & b) for i, a in enumerate(ranges) for b in ranges[i + 1:])
