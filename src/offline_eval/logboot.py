@@ -539,6 +539,30 @@ def _poisson_thresholds() -> np.ndarray:
 _POISSON_T = _poisson_thresholds()
 
 
+def _poisson_table() -> np.ndarray:
+    """``#{k : t_k <= u}`` for every ``u`` with the top 16 bits ``h``, where one count holds for the whole
+    range ``[h 2^16, (h + 1) 2^16)``; 255 where a threshold falls inside it (at most one range per threshold)."""
+    low = np.arange(1 << 16, dtype=np.uint64) << np.uint64(16)
+    t = _POISSON_T.astype(np.uint64)
+    k_low = np.searchsorted(t, low, side="right")
+    k_high = np.searchsorted(t, low + np.uint64(0xFFFF), side="right")
+    return np.where(k_low == k_high, k_low, 255).astype(np.uint8)
+
+
+_POISSON_TABLE = _poisson_table()
+
+
+def _poisson_of_uniform(u: np.ndarray) -> np.ndarray:
+    """``#{k : u >= round(2^32 F(k))}`` of 32-bit uniforms, as float64: a table of the top 16 bits, and a
+    binary search for the few ``u`` (about 13 in 65,536) whose 2^16-wide range holds a threshold.  Equal to
+    counting the thresholds one by one, in two passes instead of one per threshold."""
+    k = _POISSON_TABLE[u >> np.uint32(16)]
+    odd = k == 255
+    if odd.any():
+        k[odd] = np.searchsorted(_POISSON_T, u[odd], side="right")
+    return k.astype(np.float64)
+
+
 def poisson_weights(gen: np.random.Generator, shape) -> np.ndarray:
     """Poisson(1) weights as float64, by inversion of one 32-bit uniform each.
 
@@ -552,22 +576,27 @@ def poisson_weights(gen: np.random.Generator, shape) -> np.ndarray:
     gen : numpy.random.Generator
     shape : tuple of int
     """
-    u = gen.integers(0, 2**32, size=shape, dtype=np.uint32)
-    k = np.zeros(shape, dtype=np.uint8)
-    for t in _POISSON_T:
-        k += u >= t
-    return k.astype(np.float64)
+    return _poisson_of_uniform(gen.integers(0, 2**32, size=shape, dtype=np.uint32))
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _mix64(z: np.ndarray) -> np.ndarray:
-    """splitmix64's output function (Stafford's mix 13), elementwise on uint64: a bijection with full avalanche."""
+def _mix64(z: np.ndarray, *, inplace: bool = False) -> np.ndarray:
+    """splitmix64's output function (Stafford's mix 13), elementwise on uint64: a bijection with full avalanche.
+
+    ``inplace``: ``z`` is the caller's scratch array and is overwritten (one temporary instead of five)."""
+    if not inplace:
+        z = np.array(z, dtype=np.uint64)
+    t = np.empty_like(z)
     with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+        for shift, mult in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
+            np.right_shift(z, np.uint64(shift), out=t)
+            np.bitwise_xor(z, t, out=z)
+            np.multiply(z, np.uint64(mult), out=z)
+        np.right_shift(z, np.uint64(31), out=t)
+        np.bitwise_xor(z, t, out=z)
+    return z
 
 
 def draw_seed(gen: np.random.Generator) -> int:
@@ -642,11 +671,8 @@ def hashed_poisson_weights(seed: int, resamples, keys, *, by_cluster: bool = Fal
     with np.errstate(over="ignore"):
         bb = _mix64(s + (np.asarray(resamples, dtype=np.uint64) + np.uint64(1)) * _GOLDEN)
     x = kk[:, None] ^ bb[None, :] if by_cluster else bb[:, None] ^ kk[None, :]
-    u = (_mix64(x) >> np.uint64(32)).astype(np.uint32)
-    k = np.zeros(u.shape, dtype=np.uint8)
-    for t in _POISSON_T:
-        k += u >= t
-    return k.astype(np.float64)
+    u = (_mix64(x, inplace=True) >> np.uint64(32)).astype(np.uint32)
+    return _poisson_of_uniform(u)
 
 
 # -- engines -------------------------------------------------------------------------------------------
