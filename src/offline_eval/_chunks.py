@@ -8,8 +8,8 @@ import numpy as np
 
 from ._validation import as_1d, check_aligned, check_consistent_length, check_finite, check_nonnegative
 
-__all__ = ["GRID_DECIMALS", "MAX_GRID_CELLS", "chunk_arrays", "grid_cells", "score_cells", "sorted_union",
-           "weight_scale"]
+__all__ = ["GRID_DECIMALS", "MAX_GRID_CELLS", "chunk_arrays", "grid_cells", "score_cells", "merge_sorted", "sorted_union",
+           "sorted_unit_cells", "weight_scale"]
 
 
 def chunk_arrays(y, s, w=None, *, names=("y_true", "y_score"), weight_name="sample_weight"):
@@ -120,6 +120,67 @@ def sorted_union(a, b):
     return srt[new], inv
 
 
+def merge_sorted(a, b, *pairs):
+    """The union of two sorted arrays of distinct values and, per pair ``(x_a, x_b)``, the sums per value.
+
+    ``values, [x_a merged with x_b, ...]``: the entries of ``x_a`` and ``x_b`` that belong to one value
+    are added ``a``'s first, in the order of :func:`sorted_union` with ``np.bincount`` (the same bits),
+    by one stable argsort of the concatenation (timsort merges the two runs in linear time) and
+    ``np.add.reduceat`` over the runs of equal values, without an inverse index and a bincount per pair.
+    """
+    both = np.concatenate([a, b])
+    if (a.size and b.size and (a == 0).any() and (b == 0).any()) or both.dtype.kind != "f" or both.size == 0:
+        values, inv = sorted_union(a, b)
+        return values, [np.bincount(inv, weights=np.concatenate([xa, xb]), minlength=len(values)) for xa, xb in pairs]
+    order = np.argsort(both, kind="stable")
+    srt = both[order]
+    new = np.empty(srt.size, bool)
+    new[0] = True
+    np.not_equal(srt[1:], srt[:-1], out=new[1:])
+    if new.all():  # no value in both: the merge is a permutation, nothing to add
+        return srt, [np.concatenate([xa, xb])[order] for xa, xb in pairs]
+    starts = np.flatnonzero(new)
+    return srt[starts], [np.add.reduceat(np.concatenate([xa, xb])[order], starts) for xa, xb in pairs]
+
+
+def _runs_of_sorted(srt):
+    """Distinct values of a sorted array and the length of each run (as float64: exact below 2**53)."""
+    n = srt.size
+    if n == 0:
+        return srt, np.zeros(0)
+    new = np.empty(n, bool)
+    new[0] = True
+    np.not_equal(srt[1:], srt[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    return srt[starts], np.diff(np.append(starts, n)).astype(np.float64)
+
+
+def sorted_unit_cells(y, s):
+    """``(values, pos, neg)`` of unit-weight rows by two value sorts and no argsort, or ``None``.
+
+    The cells of continuous scores (no grid) are the runs of the sorted scores; ``np.unique(...,
+    return_inverse=True)`` finds them with an argsort (indices travel with the values, several times the
+    cost of sorting the values alone).  Without weights a cell's sums are row counts, so only counts are
+    needed: the runs of ``np.sort(s)`` give every value and its rows, the runs of the sorted scores of the
+    smaller class give that class's rows per value (placed by ``searchsorted``, which is exact: those values
+    are among all the values), and the other class's rows are the difference (whole numbers: exact).  The
+    same values, bit for bit, and the same sums as ``np.unique`` and ``np.bincount``.  ``None`` when a
+    score is a negative zero (the sort would pick which zero stands for the cell).
+    """
+    zero = s == 0
+    if zero.any() and np.signbit(s[zero]).any():
+        return None
+    values, count = _runs_of_sorted(np.sort(s))
+    click = y == 1
+    n_click = int(np.count_nonzero(click))
+    small = click if 2 * n_click <= y.size else ~click
+    vs, cs = _runs_of_sorted(np.sort(s[small]))
+    few = np.zeros(values.size)
+    few[np.searchsorted(values, vs)] = cs
+    many = count - few
+    return (values, few, many) if small is click else (values, many, few)
+
+
 def score_cells(y, s, w, resolution=None, *, rows=False, unit=False):
     """The cells of :meth:`ScoreCounts.from_arrays` on validated arrays: ``(values, pos, neg, scale, extra)``.
 
@@ -141,6 +202,10 @@ def score_cells(y, s, w, resolution=None, *, rows=False, unit=False):
         grid = grid_cells(s)
     scale = weight_scale(w)
     w = np.ldexp(w, -scale) if scale else w
+    if grid is None and unit and not rows and y.size < 2**53:
+        sorted_ = sorted_unit_cells(y, s)
+        if sorted_ is not None:
+            return (*sorted_, scale, None)
     if grid is None:
         values, inv = np.unique(s, return_inverse=True)
         m, count = len(values), None

@@ -43,7 +43,7 @@ def check_cells(n_boot, n_bins, n_models, name, value):
 
 @dataclass(frozen=True)
 class ModelSums:
-    """One model's resampled sums: ``sums[b] = (weight, clicks, log loss, predictions)``; ``pos[k, b]``,
+    """One model's resampled sums: ``sums[b] = (weight, clicks, non-clicks, log loss, predictions)``; ``pos[k, b]``,
     ``neg[k, b]`` the weight of positives and negatives in score bin ``bins[k]`` (bin ``k`` holds the scores
     that round to ``bins[k] * resolution``).  Bins are rows: a merge moves whole rows."""
 
@@ -54,8 +54,8 @@ class ModelSums:
 
     def __post_init__(self):
         r = self.sums.shape[0]
-        if self.sums.ndim != 2 or self.sums.shape[1] != 4:
-            raise ValueError(f"`sums` must have shape (n_boot + 1, 4); got {self.sums.shape}")
+        if self.sums.ndim != 2 or self.sums.shape[1] != 5:
+            raise ValueError(f"`sums` must have shape (n_boot + 1, 5); got {self.sums.shape}")
         if self.bins.ndim != 1 or self.bins.dtype != np.int64:
             raise ValueError(f"`bins` must be a 1-D int64 array; got shape {self.bins.shape}, dtype {self.bins.dtype}")
         for k in ("pos", "neg"):
@@ -92,15 +92,17 @@ class ModelSums:
         # a power of two brings the data's total weight near 1 (exact): the AUC's products of two sums
         # neither overflow nor underflow whatever the scale of the weights
         e = -int(np.frexp(self.sums[0, 0])[1]) if self.sums[0, 0] > 0 else 0
-        tw, twy, tloss, twp = np.ldexp(self.sums, e).T
+        tw, twy, twn, tloss, twp = np.ldexp(self.sums, e).T
         pos, neg = np.ldexp(self.pos, e), np.ldexp(self.neg, e)
 
         def auc_numerator():
-            # bins ascending: a positive outscores the negatives of lower bins, ties count one half
-            below = np.cumsum(neg, axis=0) - neg
+            # bins ascending: a positive outscores the negatives of lower bins, ties count one half; the
+            # negatives below a bin summed directly (an exclusive cumulative sum, not a total less the bin)
+            below = np.zeros_like(neg)
+            np.cumsum(neg[:-1], axis=0, out=below[1:])
             return np.sum(pos * (below + 0.5 * neg), axis=0)
 
-        return metrics_from_sums(metrics, tw, twy, tloss, twp, auc_numerator)
+        return metrics_from_sums(metrics, tw, twy, twn, tloss, twp, auc_numerator)
 
     def auc_error_bound(self) -> float:
         """Bound on ``|AUC of the binned scores - AUC of the raw scores|`` on the data (row 0), as
@@ -176,6 +178,7 @@ class BootSums:
         S = [np.column_stack([
             np.bincount(inv, weights=w, minlength=G),
             np.bincount(inv, weights=w * y, minlength=G),
+            np.bincount(inv, weights=w * (1.0 - y), minlength=G),
             np.bincount(inv, weights=w * pointwise_log_loss(y, s, eps), minlength=G) if (
                 "log_loss" in metrics or "rig_score" in metrics) else np.zeros(G),
             np.bincount(inv, weights=w * s, minlength=G) if "calibration_ratio" in metrics else np.zeros(G),
@@ -194,7 +197,7 @@ class BootSums:
             N = sparse.csr_matrix((w * (1.0 - y), (binv, inv)), shape=(len(bins), G))
             parts.append((bins, P, N))
         R = n_boot + 1
-        sums = [np.empty((R, 4)) for _ in cols]
+        sums = [np.empty((R, 5)) for _ in cols]
         pos = [np.empty((len(b), R)) for b, _, _ in parts]
         neg = [np.empty((len(b), R)) for b, _, _ in parts]
         width = max([G, 1] + [len(b) for b, _, _ in parts])

@@ -76,7 +76,7 @@ from scipy import sparse
 from scipy.special import ndtr, ndtri
 
 from ._bootstrap import check_boot
-from ._losses import entropies, pointwise_log_loss
+from ._losses import pointwise_log_loss
 from ._results import ConfidenceInterval
 from ._validation import (
     InputTypeError,
@@ -91,6 +91,7 @@ from ._validation import (
     check_real,
     check_rng,
     check_sample_weight,
+    check_work,
     scale_weights,
     warn_undefined,
 )
@@ -292,7 +293,8 @@ class LogBootstrap:
 # -- the public entry --------------------------------------------------------------------------------
 def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_weight=None,
                         metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot: int = 1000,
-                        eps: float = LOG_LOSS_EPS, pos_label=None, weights: str = "stream", rng=None) -> LogBootstrap:
+                        eps: float = LOG_LOSS_EPS, pos_label=None, weights: str = "stream", rng=None,
+                        data=None) -> LogBootstrap:
     """Poisson bootstrap of a log, clustered by ``groups``: several metrics, one or two models, one set of resamples.
 
     Parameters
@@ -325,6 +327,10 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
         ``groups`` must then hold integers or strings.
     rng : None, int or numpy.random.Generator
         Source of the Poisson weights (drawn as one stream: the result does not depend on the block size).
+    data : pandas.DataFrame, optional
+        The log as a data frame: ``y_true``, ``y_score``, ``y_score_b``, ``groups`` and ``sample_weight``
+        may then be its column names (``groups="query_id"``), the convention of
+        :func:`offline_eval.ondask.clustered_bootstrap`; arrays are taken as they are.
 
     Returns
     -------
@@ -340,7 +346,13 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     with ``sample_weight`` :math:`= W_{b, g(i)} w_i` (a resample where the metric is undefined, e.g. without
     a click, gives ``nan`` and is left out of the intervals).  The algorithms (per-cluster sums; the AUC by
     two sparse products per resample) and the intervals are described in the module notes.
-    Complexity: O(n log n) once (a sort per model), then O(n + G) per resample of G clusters.
+    Complexity: O(n log n) once (a sort per model), then O(n + G) per resample of G clusters; the work
+    ``n_boot x rows x models`` is bounded by :data:`MAX_RESAMPLED_ROWS` (checked before any work; about a
+    minute on one core).  A metric is computed from the two classes' weights summed apart (never a total
+    less a part), so a class of tiny weight beside huge ones still counts; a statistic undefined on the
+    data (one class present) is ``nan`` with an :class:`~offline_eval.OfflineEvalWarning`, and a
+    leave-one-cluster-out value undefined without its cluster is ``nan``, left out of BCa's acceleration
+    with a warning that says how many.
 
     References
     ----------
@@ -359,6 +371,8 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     >>> res.a.roc_auc_score
     BootstrapResult(roc_auc_score, a: statistic=0.75, standard_error=0.378, 200 resamples of 2 clusters)
     """
+    y_true, y_score, y_score_b, groups, sample_weight = columns_of(
+        data, y_true=y_true, y_score=y_score, y_score_b=y_score_b, groups=groups, sample_weight=sample_weight)
     metrics = check_metrics(metrics)
     check_boot(n_boot, 0.5)
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
@@ -372,6 +386,7 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
 
     scores = [score(y_score, "y_score")] + ([] if y_score_b is None else [score(y_score_b, "y_score_b")])
     n = check_consistent_length(y_true=y, y_score=scores[0], y_score_b=scores[1] if len(scores) > 1 else None)
+    check_resampled_rows(n_boot, n, len(scores))
     w = check_sample_weight(sample_weight, n)
     if w is not None and not w.any():
         raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
@@ -413,16 +428,72 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     return assemble([{m: v[0] for m, v in s.items()} for s in stat], reps, jack, metrics, n_boot, n_clusters)
 
 
+#: Most ``n_boot x rows x models`` one clustered bootstrap may ask for (about a minute on one core in
+#: memory; a bound on the work, checked before any starts).
+MAX_RESAMPLED_ROWS = 10**10
+
+
+def check_resampled_rows(n_boot, n_rows, n_models) -> None:
+    """The named bound :data:`MAX_RESAMPLED_ROWS` on ``n_boot x rows x models``, before any work."""
+    check_work(int(n_boot) * int(n_rows) * int(n_models), "n_boot", n_boot, limit=MAX_RESAMPLED_ROWS,
+               what=f"row-resamples (n_boot x {int(n_rows):,} rows x {int(n_models)} model(s))",
+               hint="pass a smaller `n_boot`, or bootstrap a sample of the clusters")
+
+
+def columns_of(data, **arrays):
+    """The arrays of :func:`clustered_bootstrap`, a column name taken from the data frame ``data``.
+
+    A string with ``data`` is a column of it (a named error when it is missing); a string without ``data``
+    is refused with the convention named (``groups="query_id"`` needs ``data=frame``).
+    """
+    if data is not None:
+        import pandas as pd
+
+        if not isinstance(data, pd.DataFrame):
+            raise InputTypeError(f"`data` must be a pandas DataFrame (whose columns the other arguments name); got "
+                                 f"{type(data).__name__} (for a Dask DataFrame or Parquet files: "
+                                 "offline_eval.ondask.clustered_bootstrap)")
+    out = []
+    for name, x in arrays.items():
+        if isinstance(x, str):
+            if data is None:
+                raise InputTypeError(f"`{name}` = {x!r} is a column name: pass the data frame as `data=` "
+                                     f"(or `{name}` as an array)")
+            if x not in data.columns:
+                raise ValueError(f"`{name}` names the column {x!r}, which `data` does not have; it has "
+                                 f"{list(data.columns)}")
+            x = data[x].to_numpy()
+        out.append(x)
+    return out
+
+
 def assemble(stat, reps, jack, metrics, n_boot, n_clusters) -> LogBootstrap:
     """The :class:`LogBootstrap` of one or two models from their statistics, replicates and jackknife values.
 
     ``stat[i][m]`` is a float, ``reps[i][m]`` the replicates of model ``i``; ``jack`` is ``None`` when the
     jackknife over clusters was not computed: the acceleration is then ``nan`` and BCa is refused.
     """
+    # warnings raised here, not in helpers: stacklevel 4 is the caller of clustered_bootstrap
+    for i in range(len(stat)):
+        undefined = [m for m in metrics if not np.isfinite(stat[i][m])]
+        if undefined:
+            warn_undefined(f"{', '.join(undefined)} of model {'ab'[i]} undefined on the data (one class present, no "
+                           "click or no weight); the statistic and its resamples are nan", stacklevel=4)
+    accel = {}
+    for i in range(len(stat)):
+        for m in metrics:
+            j = None if jack is None else jack[i][m]
+            bad = 0 if j is None else int(np.size(j) - np.isfinite(j).sum())
+            if bad and np.isfinite(stat[i][m]):
+                warn_undefined(f"{m} of model {'ab'[i]}: undefined without {bad} of {np.size(j)} clusters (a class "
+                               "or every weight absent once the cluster is left out); those leave-one-cluster-out "
+                               "values are left out of BCa's acceleration", stacklevel=4)
+            accel[i, m] = float("nan") if j is None else _acceleration(j)
+            if i == 1:
+                accel["diff", m] = float("nan") if j is None else _acceleration(jack[1][m] - jack[0][m])
+
     def acc(i, m, diff=False):
-        if jack is None:
-            return float("nan")
-        return _acceleration(jack[1][m] - jack[0][m] if diff else jack[i][m])
+        return accel["diff", m] if diff else accel[i, m]
 
     def results(i, label):
         return ModelResults(label, {
@@ -468,6 +539,30 @@ def _poisson_thresholds() -> np.ndarray:
 _POISSON_T = _poisson_thresholds()
 
 
+def _poisson_table() -> np.ndarray:
+    """``#{k : t_k <= u}`` for every ``u`` with the top 16 bits ``h``, where one count holds for the whole
+    range ``[h 2^16, (h + 1) 2^16)``; 255 where a threshold falls inside it (at most one range per threshold)."""
+    low = np.arange(1 << 16, dtype=np.uint64) << np.uint64(16)
+    t = _POISSON_T.astype(np.uint64)
+    k_low = np.searchsorted(t, low, side="right")
+    k_high = np.searchsorted(t, low + np.uint64(0xFFFF), side="right")
+    return np.where(k_low == k_high, k_low, 255).astype(np.uint8)
+
+
+_POISSON_TABLE = _poisson_table()
+
+
+def _poisson_of_uniform(u: np.ndarray) -> np.ndarray:
+    """``#{k : u >= round(2^32 F(k))}`` of 32-bit uniforms, as float64: a table of the top 16 bits, and a
+    binary search for the few ``u`` (about 13 in 65,536) whose 2^16-wide range holds a threshold.  Equal to
+    counting the thresholds one by one, in two passes instead of one per threshold."""
+    k = _POISSON_TABLE[u >> np.uint32(16)]
+    odd = k == 255
+    if odd.any():
+        k[odd] = np.searchsorted(_POISSON_T, u[odd], side="right")
+    return k.astype(np.float64)
+
+
 def poisson_weights(gen: np.random.Generator, shape) -> np.ndarray:
     """Poisson(1) weights as float64, by inversion of one 32-bit uniform each.
 
@@ -481,22 +576,27 @@ def poisson_weights(gen: np.random.Generator, shape) -> np.ndarray:
     gen : numpy.random.Generator
     shape : tuple of int
     """
-    u = gen.integers(0, 2**32, size=shape, dtype=np.uint32)
-    k = np.zeros(shape, dtype=np.uint8)
-    for t in _POISSON_T:
-        k += u >= t
-    return k.astype(np.float64)
+    return _poisson_of_uniform(gen.integers(0, 2**32, size=shape, dtype=np.uint32))
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _mix64(z: np.ndarray) -> np.ndarray:
-    """splitmix64's output function (Stafford's mix 13), elementwise on uint64: a bijection with full avalanche."""
+def _mix64(z: np.ndarray, *, inplace: bool = False) -> np.ndarray:
+    """splitmix64's output function (Stafford's mix 13), elementwise on uint64: a bijection with full avalanche.
+
+    ``inplace``: ``z`` is the caller's scratch array and is overwritten (one temporary instead of five)."""
+    if not inplace:
+        z = np.array(z, dtype=np.uint64)
+    t = np.empty_like(z)
     with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+        for shift, mult in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
+            np.right_shift(z, np.uint64(shift), out=t)
+            np.bitwise_xor(z, t, out=z)
+            np.multiply(z, np.uint64(mult), out=z)
+        np.right_shift(z, np.uint64(31), out=t)
+        np.bitwise_xor(z, t, out=z)
+    return z
 
 
 def draw_seed(gen: np.random.Generator) -> int:
@@ -571,11 +671,8 @@ def hashed_poisson_weights(seed: int, resamples, keys, *, by_cluster: bool = Fal
     with np.errstate(over="ignore"):
         bb = _mix64(s + (np.asarray(resamples, dtype=np.uint64) + np.uint64(1)) * _GOLDEN)
     x = kk[:, None] ^ bb[None, :] if by_cluster else bb[:, None] ^ kk[None, :]
-    u = (_mix64(x) >> np.uint64(32)).astype(np.uint32)
-    k = np.zeros(u.shape, dtype=np.uint8)
-    for t in _POISSON_T:
-        k += u >= t
-    return k.astype(np.float64)
+    u = (_mix64(x, inplace=True) >> np.uint64(32)).astype(np.uint32)
+    return _poisson_of_uniform(u)
 
 
 # -- engines -------------------------------------------------------------------------------------------
@@ -586,6 +683,8 @@ class _ClusterSums:
         self.g, self.n_clusters = g, n_clusters
         self.w = np.bincount(g, weights=w, minlength=n_clusters)
         self.wy = np.bincount(g, weights=w * y, minlength=n_clusters)
+        # the negatives' weight summed directly, never as w - wy: a difference of totals loses the small class
+        self.wn = np.bincount(g, weights=w * (1.0 - y), minlength=n_clusters)
 
 
 class _ModelEngine:
@@ -594,7 +693,7 @@ class _ModelEngine:
     def __init__(self, y, s, w, g, n_clusters, sums, metrics, eps):
         self.metrics, self.sums, self.n_clusters = metrics, sums, n_clusters
         self.y, self.s, self.w, self.g = y, s, w, g
-        cols = [sums.w, sums.wy]
+        cols = [sums.w, sums.wy, sums.wn]
         if "log_loss" in metrics or "rig_score" in metrics:
             cols.append(np.bincount(g, weights=w * pointwise_log_loss(y, s, eps), minlength=n_clusters))
         else:
@@ -603,7 +702,7 @@ class _ModelEngine:
             cols.append(np.bincount(g, weights=w * s, minlength=n_clusters))
         else:
             cols.append(np.zeros(n_clusters))
-        self.S = np.column_stack(cols)  # (G, 4): w, wy, wloss, wp
+        self.S = np.column_stack(cols)  # (G, 5): w, wy, wn, wloss, wp
         self.width = 0
         if "roc_auc_score" in metrics:
             self._auc_setup()
@@ -637,12 +736,17 @@ class _ModelEngine:
         num = np.empty(len(W))
         for b, wb in enumerate(W):
             V = self.P @ wb  # the positives' weight per run
-            pre = np.cumsum(V)
+            if not len(V):
+                num[b] = 0.0
+                continue
+            suf = np.empty(len(V) + 1)  # Suf_k = sum_{l >= k} V_l, summed directly (never T - a prefix)
+            suf[-1] = 0.0
+            np.cumsum(V[::-1], out=suf[-2::-1])
             D = self.M @ wb  # the larger class's weight per slot
             De, Do = D[0::2], D[1::2]
-            # sum_k De_k Suf_k + Do_k (Suf_{k+1} + V_k / 2), with Suf_k = T - pre_{k-1}
+            # sum_k De_k Suf_k + Do_k (Suf_{k+1} + V_k / 2): every term non-negative, nothing cancels
             # sums of products, not np.dot: a BLAS call per resample is slow on a busy machine (threads spin)
-            num[b] = (pre[-1] * D.sum() - ((De[1:] + Do) * pre).sum() + 0.5 * (Do * V).sum()) if len(V) else 0.0
+            num[b] = (De * suf).sum() + (Do * (suf[1:] + 0.5 * V)).sum()
         return num
 
     def values(self, W):
@@ -651,30 +755,43 @@ class _ModelEngine:
 
     # leave one cluster out, for BCa's acceleration
     def jackknife(self):
-        T = self.S.sum(axis=0)[None, :] - self.S  # (G, 4)
+        # the sums without cluster g as the clusters before g plus those after it (no total less a part:
+        # a class held by g alone leaves exactly 0, so the metric is undefined, not a leftover of rounding)
+        G = self.S.shape[0]
+        pre = np.zeros_like(self.S)
+        np.cumsum(self.S[:-1], axis=0, out=pre[1:])
+        suf = np.zeros_like(self.S)
+        if G > 1:
+            np.cumsum(self.S[:0:-1], axis=0, out=suf[G - 2::-1])
+        T = pre + suf  # (G, 5)
         return metrics_from_sums(self.metrics, *T.T,
                                  lambda: _auc_leave_one_cluster_out(*self._sorted, self.n_clusters), clip_auc=False)
 
 
-def metrics_from_sums(metrics, tw, twy, tloss, twp, auc_numerator, *, clip_auc=True) -> dict:
-    """Each metric from the summed weight, clicks, log loss and predictions of every resample (arrays).
+def metrics_from_sums(metrics, tw, twy, twn, tloss, twp, auc_numerator, *, clip_auc=True) -> dict:
+    """Each metric from the summed weight, clicks, non-clicks, log loss and predictions of every resample (arrays).
 
     ``auc_numerator()`` gives the AUC's weighted count of correctly ordered pairs (ties one half); it is
     called only when the AUC is asked for.  A metric is ``nan`` where it is undefined (no weight, no click,
-    one class).  Shared by the in-memory and the one-pass (:mod:`offline_eval.ondask`) bootstraps.
+    one class): the weights of the two classes are summed apart (``twn`` is never ``tw - twy``), so a class
+    is absent exactly when its sum is 0.  Shared by the in-memory and the one-pass
+    (:mod:`offline_eval.ondask`) bootstraps.
     """
     out = {}
     with np.errstate(divide="ignore", invalid="ignore"):
         tw_ok = np.where(tw > 0, tw, np.nan)
+        both = (twy > 0) & (twn > 0)
         for m in metrics:
             if m == "log_loss":
                 out[m] = tloss / tw_ok
             elif m == "rig_score":
-                out[m] = 1.0 - (tloss / tw_ok) / entropies(twy / tw_ok)
+                g1, g0 = twy / tw_ok, twn / tw_ok  # the CTR and its complement, each from its own sum
+                h = -(np.where(twy > 0, g1 * np.log(g1), 0.0) + np.where(twn > 0, g0 * np.log(g0), 0.0))
+                out[m] = np.where(both, 1.0 - (tloss / tw_ok) / np.where(both, h, 1.0), np.nan)
             elif m == "calibration_ratio":
                 out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
             elif m == "roc_auc_score":
-                den = twy * (tw - twy)
+                den = twy * twn
                 ratio = auc_numerator() / np.where(den > 0, den, 1.0)
                 out[m] = np.where(den > 0, np.clip(ratio, 0.0, 1.0) if clip_auc else ratio, np.nan)
     return out

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from . import bidding
-from ._chunks import chunk_arrays, score_cells, sorted_union, weight_scale
+from ._chunks import chunk_arrays, merge_sorted, score_cells, sorted_union, weight_scale
 from ._losses import entropy, pointwise_log_loss
 from ._validation import (
     InputTypeError,
@@ -153,11 +153,12 @@ class ScoreCounts:
         if self.resolution != other.resolution:
             raise ValueError(f"cannot merge counts at resolution {self.resolution} and {other.resolution}")
         scale = max(self.scale, other.scale)
-        values, inv = sorted_union(self.values, other.values)
-        pos = np.bincount(inv, weights=np.r_[np.ldexp(self.pos, self.scale - scale),
-                                             np.ldexp(other.pos, other.scale - scale)], minlength=len(values))
-        neg = np.bincount(inv, weights=np.r_[np.ldexp(self.neg, self.scale - scale),
-                                             np.ldexp(other.neg, other.scale - scale)], minlength=len(values))
+
+        def at(x, own):
+            return np.ldexp(x, own - scale) if own != scale else x
+
+        values, (pos, neg) = merge_sorted(self.values, other.values, (at(self.pos, self.scale), at(other.pos, other.scale)),
+                                          (at(self.neg, self.scale), at(other.neg, other.scale)))
         return ScoreCounts(values, pos, neg, self.resolution, scale)
 
     @property

@@ -17,9 +17,13 @@ joint counts, utility sums) from one read of the data; the per-family functions 
 0.5
 
 Precision: counts are exact; sums agree with the in-memory functions to about 1e-12 relative (their
-order of addition differs).  For continuous scores at scale, pass ``resolution`` to :func:`roc_auc_score` (see
-:class:`offline_eval.mergeable.ScoreCounts`: the error is bounded by
-:meth:`~offline_eval.mergeable.ScoreCounts.auc_error_bound`).
+order of addition differs).  Exact is the default, on continuous float64 scores too: the AUC, ROC and
+calibration breakdown hold one cell per distinct score.  Scores stored at a fixed precision give few
+cells, filled per task and merged in a tree; continuous scores (almost every score distinct) are split by
+score range instead, each range sorted into its cells by one task (about the cost of one sort of the
+scores, spread over the workers; see :func:`summarize`'s notes).  ``resolution`` is an opt-in
+approximation: scores rounded to its multiples, the AUC within
+:meth:`~offline_eval.mergeable.ScoreCounts.auc_error_bound`.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import numpy as np
 
 from ._losses import pointwise_log_loss
 from ._validation import InputTypeError, as_1d, check_choice, check_finite, check_int, check_real
-from ._chunks import chunk_arrays, score_cells, sorted_union
+from ._chunks import chunk_arrays, grid_cells, merge_sorted, score_cells, sorted_unit_cells, weight_scale
 from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums
 from .metrics import LOG_LOSS_EPS
 
@@ -97,6 +101,7 @@ class _Pieces:
 
     tasks: list
     columns: list
+    rows: int = 0  #: rows of every file, from the Parquet footers
 
 
 def _local_files(data):
@@ -131,9 +136,10 @@ def _source(data, columns):
         return read(data, columns)
     import pyarrow.parquet as pq
 
-    tasks = []
+    tasks, total = [], 0
     for f in files:
         meta = pq.ParquetFile(f).metadata
+        total += meta.num_rows
         names = meta.schema.names
         missing = [c for c in columns if c not in names]
         if missing:
@@ -147,7 +153,7 @@ def _source(data, columns):
             group.append(i)
             rows += n
         tasks.append((f, tuple(group)))
-    return _Pieces(tasks, columns)
+    return _Pieces(tasks, columns, total)
 
 
 def _read_piece(task, columns):
@@ -246,8 +252,14 @@ def score_counts(data, label, score, *, weight=None, resolution=None) -> ScoreCo
     resolution : float > 0, optional
         Round scores to multiples of it (bounded memory; see :class:`~offline_eval.mergeable.ScoreCounts`).
     """
-    return _reduce(_source(data, [label, score, weight]), functools.partial(_score_chunk, label=label, score=score, weight=weight,
-                                                    resolution=resolution))
+    source = _source(data, [label, score, weight])
+    if resolution is None and isinstance(score, str):
+        # continuous scores: one sort per score range rather than a tree of merges (see _reduce_summary)
+        spec = dict(label=label, scores=(score,), weight=weight, families=("auc",), resolution=None,
+                    eps=LOG_LOSS_EPS, exact=False, joint=None, utility=None, betas=())
+        return _reduce_summary(source, spec).counts[score]
+    return _reduce(source, functools.partial(_score_chunk, label=label, score=score, weight=weight,
+                                             resolution=resolution))
 
 
 def _score_chunk(part, *, label, score, weight, resolution):
@@ -462,6 +474,8 @@ class _Cells:
     rows: np.ndarray | None = None
     n_pos: np.ndarray | None = None
     n_neg: np.ndarray | None = None
+    #: with ``resolution``: per cell of rounded scores, the :meth:`terms` of its rows' own (unrounded) scores
+    raw: dict | None = None
 
     def row_counts(self):
         """``(rows, n_pos, n_neg)`` per value."""
@@ -471,36 +485,55 @@ class _Cells:
 
     def merge(self, other):
         scale = max(self.scale, other.scale)
-        values, inv = sorted_union(self.values, other.values)
-        m = len(values)
 
-        def tot(a, b, shift=True):
-            x = np.r_[np.ldexp(a, self.scale - scale), np.ldexp(b, other.scale - scale)] if shift else np.r_[a, b]
-            return np.bincount(inv, weights=x, minlength=m)
+        def at(x, own):
+            return np.ldexp(x, own - scale) if own != scale else x
 
+        pairs = [(at(self.pos, self.scale), at(other.pos, other.scale)),
+                 (at(self.neg, self.scale), at(other.neg, other.scale))]
+        if self.raw is not None:
+            names = list(self.raw)
+            shift = {"n", "n_pos", "n_neg"}
+            values, merged = merge_sorted(self.values, other.values, *pairs, *zip(self.row_counts(), other.row_counts()),
+                                          *((self.raw[k], other.raw[k]) if k in shift else
+                                            (at(self.raw[k], self.scale), at(other.raw[k], other.scale)) for k in names))
+            return _Cells(values, *merged[:2], scale, *merged[2:5], dict(zip(names, merged[5:])))
         if self.rows is None and other.rows is None:
-            return _Cells(values, tot(self.pos, other.pos), tot(self.neg, other.neg), scale)
-        (ra, pa, na), (rb, pb, nb) = self.row_counts(), other.row_counts()
-        return _Cells(values, tot(self.pos, other.pos), tot(self.neg, other.neg), scale, tot(ra, rb, False),
-                      tot(pa, pb, False), tot(na, nb, False))
+            values, (pos, neg) = merge_sorted(self.values, other.values, *pairs)
+            return _Cells(values, pos, neg, scale)
+        values, merged = merge_sorted(self.values, other.values, *pairs, *zip(self.row_counts(), other.row_counts()))
+        return _Cells(values, *merged[:2], scale, *merged[2:])
 
     def counts(self, resolution=None) -> ScoreCounts:
         return ScoreCounts(self.values, self.pos, self.neg, resolution, self.scale)
 
-    def loss_sums(self, eps, keep=None) -> LossSums:
-        """The :class:`LossSums` of the rows (of the cells in ``keep``): a cell's rows share one score ``v``,
-        so ``sum w loss = pos * loss(1, v) + neg * loss(0, v)`` summed over the cells."""
-        sl = slice(None) if keep is None else keep
-        v, pos, neg = self.values[sl], self.pos[sl], self.neg[sl]
-        if not v.size:
-            return LossSums(eps=eps, scale=self.scale)
-        rows, n_pos, n_neg = (x[sl] for x in self.row_counts())
-        l1, l0 = pointwise_log_loss(np.ones_like(v), v, eps), pointwise_log_loss(np.zeros_like(v), v, eps)
+    def terms(self, eps) -> dict:
+        """Per cell, the summands of :class:`LossSums`: a cell's rows share one score ``v``, so
+        ``sum w loss = pos * loss(1, v) + neg * loss(0, v)`` (likewise the squared and absolute errors).
+        Cells of rounded scores carry their rows' own sums (``raw``)."""
+        if self.raw is not None:
+            return self.raw
+        v, pos, neg = self.values, self.pos, self.neg
+        rows, n_pos, n_neg = self.row_counts()
+        p = np.clip(v, eps, 1.0 - eps) if eps > 0 else v
+        # each log only where its class has weight: a cell of continuous scores holds one row, one class
+        with np.errstate(divide="ignore"):
+            l1 = np.log(p, where=pos > 0, out=np.zeros_like(p))
+            l0 = np.log1p(-p, where=neg > 0, out=np.zeros_like(p))
         w = pos + neg
-        return LossSums(float(rows.sum()), float(w.sum()), float(pos.sum()), float(np.dot(w, v)),
-                        float(np.dot(pos, l1) + np.dot(neg, l0)), float(np.dot(pos, (1.0 - v) ** 2) + np.dot(neg, v * v)),
-                        float(np.dot(pos, 1.0 - v) + np.dot(neg, v)), eps, self.scale,
-                        float(n_pos.sum()), float(n_neg.sum()))
+        q = 1.0 - v
+        return dict(n=rows, w=w, wy=pos, wp=w * v, wloss=-(pos * l1 + neg * l0), wsq=pos * q * q + neg * v * v,
+                    wabs=pos * q + neg * v, n_pos=n_pos, n_neg=n_neg)
+
+    def loss_sums(self, eps, keep=None, terms=None) -> LossSums:
+        """The :class:`LossSums` of the rows (of the cells in ``keep``, a slice), from :meth:`terms`."""
+        if not self.values[keep or slice(None)].size:
+            return LossSums(eps=eps, scale=self.scale)
+        t = self.terms(eps) if terms is None else terms
+        sl = keep or slice(None)
+        tot = {k: float(x[sl].sum()) for k, x in t.items()}
+        n_pos, n_neg = tot.pop("n_pos"), tot.pop("n_neg")
+        return LossSums(**tot, eps=eps, scale=self.scale, n_pos=n_pos, n_neg=n_neg)
 
 
 @dataclass(frozen=True)
@@ -513,6 +546,7 @@ class _Part:
     sums: dict = field(default_factory=dict)
     joint: JointCounts | None = None
     utility: UtilitySums | None = None
+    pieces: dict = field(default_factory=dict)  #: per shuffled score, its rows split by score range (not merged)
 
     def merge(self, other):
         def both(a, b):
@@ -523,8 +557,36 @@ class _Part:
                      None if self.utility is None else self.utility.merge(other.utility))
 
 
-def _summary_chunk(part, *, spec):
+def _rounded_cells(y, s, w, resolution, eps, name):
+    """The cells of the scores rounded to multiples of ``resolution`` (as :class:`ScoreCounts` rounds them),
+    each with the sums of its rows' own scores (``raw``): the quantile table of :func:`summarize` with
+    ``resolution``."""
+    if ((s < 0) | (s > 1)).any():
+        raise ValueError(f"`score` column {name!r} must lie in [0, 1] for the losses and quantiles; got min "
+                         f"{s.min():.6g}, max {s.max():.6g}")
+    with np.errstate(over="ignore"):
+        ratio = s / resolution
+    r = np.round(ratio) * resolution
+    values, inv = np.unique(r, return_inverse=True)
+    m = len(values)
+    scale = weight_scale(w)
+    w = np.ldexp(w, -scale) if scale else w
+    live = w > 0
+    d = y - s
+
+    def tot(x):
+        return np.bincount(inv, weights=x, minlength=m)
+
+    pos, neg = tot(w * y), tot(w * (1.0 - y))
+    rows, n_pos, n_neg = tot(np.ones(y.size)), tot(live & (y == 1)), tot(live & (y == 0))
+    raw = dict(n=rows, w=tot(w), wy=pos, wp=tot(w * s), wloss=tot(w * pointwise_log_loss(y, s, eps)),
+               wsq=tot(w * d * d), wabs=tot(w * np.abs(d)), n_pos=n_pos, n_neg=n_neg)
+    return _Cells(values, pos, neg, scale, rows, n_pos, n_neg, raw)
+
+
+def _summary_chunk(part, *, spec, splits=None):
     out = {}
+    splits = splits or {}
     label, scores, weight, families = spec["label"], spec["scores"], spec["weight"], spec["families"]
     rows = 0
     if scores:
@@ -538,7 +600,9 @@ def _summary_chunk(part, *, spec):
                 s = check_finite(as_1d(s_raw, name, allow_empty=True), name)
                 if s.size != rows:
                     raise ValueError(f"`{name}` has {s.size} rows; `{label}` has {rows}")
-            if spec["exact"]:
+            if splits.get(name) is not None:
+                out.setdefault("pieces", {})[name] = _split_by_score(s, y, None if weight is None else w, splits[name])
+            elif spec["exact"]:
                 unit = weight is None
                 values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=not unit, unit=unit)
                 out.setdefault("cells", {})[name] = _Cells(values, pos, neg, scale, *(extra or ()))
@@ -548,6 +612,8 @@ def _summary_chunk(part, *, spec):
                     out.setdefault("counts", {})[name] = ScoreCounts(values, pos, neg, spec["resolution"], scale)
                 if "losses" in families:
                     out.setdefault("sums", {})[name] = LossSums.from_arrays(y, s, w, eps=spec["eps"])
+                if "quantiles" in families:
+                    out.setdefault("cells", {})[name] = _rounded_cells(y, s, w, spec["resolution"], spec["eps"], name)
     if "joint" in families:
         out["joint"] = JointCounts.from_arrays(*(_col(part, c) for c in spec["joint"]))
         rows = rows if scores else int(out["joint"].counts.sum())
@@ -556,6 +622,158 @@ def _summary_chunk(part, *, spec):
         out["utility"] = UtilitySums.from_arrays(*(_col(part, u[k]) for k in _UTILITY_KEYS), betas=spec["betas"])
         rows = rows if scores or "joint" in families else int(out["utility"].n.sum())
     return _Part(rows, **out)
+
+
+# -- continuous scores: the cells of a range of scores in one task (a sort, not a tree of merges) -------------
+#: Most score ranges (reduce tasks) of the exact cells of continuous scores.
+MAX_RANGES = 32  # at most 256: a range is a uint8
+#: Rows of the first task that choose the score ranges at most.
+SAMPLE_ROWS = 1 << 16
+
+
+#: Bits of a score's order-preserving key that pick its range (sign, exponent, 8 bits of mantissa).
+_PREFIX_BITS = 20
+
+
+def _prefix(s):
+    """The top :data:`_PREFIX_BITS` bits of each score's order-preserving 64-bit key (``+0.0`` for ``-0.0``):
+    ``a < b`` gives ``prefix(a) <= prefix(b)``, and equal scores share a prefix."""
+    b = (s + 0.0).view(np.uint64)
+    if s.size and s.min() < 0:  # negative floats: every bit flipped (larger magnitude, smaller key)
+        b = np.where(b >> np.uint64(63), ~b, b | np.uint64(1 << 63))
+    else:
+        b = b | np.uint64(1 << 63)
+    return (b >> np.uint64(64 - _PREFIX_BITS)).astype(np.intp)
+
+
+def _split_by_score(s, y, w, cut):
+    """The rows of one task split by score range: ``[(scores, clicks, weights), ...]``, range ``k`` holding the
+    scores whose key prefix lies in ``[cut[k - 1], cut[k])`` (equal scores share a prefix: a cell never
+    straddles two ranges)."""
+    # a table from every prefix to its range: one gather per row instead of a binary search per row
+    lut = np.searchsorted(cut, np.arange(1 << _PREFIX_BITS), side="right").astype(np.uint8)
+    k = lut[_prefix(s)]
+    count = np.bincount(k, minlength=len(cut) + 1)
+    order = np.argsort(k, kind="stable")  # numpy's stable sort of 8-bit integers is a radix sort: linear
+    ends = np.cumsum(count)[:-1]
+    ss, yy = np.split(s[order], ends), np.split(y[order] == 1, ends)
+    ww = [None] * len(ss) if w is None else np.split(w[order], ends)
+    return list(zip(ss, yy, ww))
+
+
+def _range_cells(exact, *pieces):
+    """The :class:`_Cells` of one score range from its pieces of every task (the rows in task order)."""
+    s = np.concatenate([p[0] for p in pieces])
+    click = np.concatenate([p[1] for p in pieces])
+    if pieces[0][2] is None and s.size < 2**53:
+        cells = sorted_unit_cells(click, s)
+        if cells is not None:
+            return _Cells(*cells, 0)
+    y = click.astype(np.float64)
+    unit = pieces[0][2] is None
+    w = np.ones(s.size) if unit else np.concatenate([p[2] for p in pieces])
+    values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=exact and not unit, unit=unit)
+    return _Cells(values, pos, neg, scale, *(extra or ()))
+
+
+def _concat_cells(*ranges):
+    """The cells of consecutive score ranges as one :class:`_Cells` (values stay sorted: the ranges are ordered)."""
+    scale = max(c.scale for c in ranges)
+
+    def cat(k, shift):
+        arrs = [getattr(c, k) for c in ranges]
+        if arrs[0] is None:
+            return None
+        return np.concatenate([np.ldexp(a, c.scale - scale) if shift and c.scale != scale else a
+                               for a, c in zip(arrs, ranges)])
+
+    return _Cells(cat("values", False), cat("pos", True), cat("neg", True), scale, cat("rows", False),
+                  cat("n_pos", False), cat("n_neg", False))
+
+
+def _choose_splits(first, scores, n_ranges):
+    """Per score column: the key prefixes (:func:`_prefix`) that cut the scores into ``n_ranges`` ranges of
+    about equal rows in a sample of the first row group's scores; ``None`` when the sample's scores repeat (stored at a fixed precision:
+    the per-task cells are then small and merge fast).  Only the speed depends on the sample, never a value."""
+    out = {}
+    for name in scores:
+        x = np.asarray(_col(first, name), dtype=np.float64)
+        if x.size > SAMPLE_ROWS:
+            x = x[:: x.size // SAMPLE_ROWS]
+        x = np.sort(x[np.isfinite(x)])
+        if x.size < 64 or grid_cells(x) is not None or 2 * len(np.unique(x)) < x.size:
+            out[name] = None
+            continue
+        pre = _prefix(x)
+        # range k: the prefixes from cut[k - 1] (included) to cut[k]
+        out[name] = np.unique(pre[(np.arange(1, n_ranges) * x.size) // n_ranges])
+    return out
+
+
+def _sample(source, scores):
+    """The score columns of the first row group of the first task (or of the first partition)."""
+    if isinstance(source, _Pieces):
+        import pyarrow.parquet as pq
+
+        f, groups = source.tasks[0]
+        if not groups:
+            return {name: np.zeros(0) for name in scores}
+        table = pq.ParquetFile(f).read_row_group(groups[0], columns=list(scores), use_threads=False)
+        return {name: table.column(name).to_numpy() for name in scores}
+    first = source.partitions[0][list(scores)].compute()
+    return {name: first[name].to_numpy() for name in scores}
+
+
+def _piece(part, name, k):
+    return part.pieces[name][k]
+
+
+def _strip(part):
+    return _Part(part.rows, part.cells, part.counts, part.sums, part.joint, part.utility)
+
+
+def _read_split_and_fill(task, columns, chunk, splits):
+    return chunk(_read_piece(task, columns), splits=splits)
+
+
+def _reduce_summary(source, spec):
+    """The merged :class:`_Part` of :func:`summarize`'s chunks.
+
+    Scores stored at a fixed precision: each task's cells, merged in a binary tree.  Continuous scores
+    (almost every score distinct): every cell's merge would move every row again at each level of the tree,
+    so the tasks instead split their rows by score range (cut from the scores of the first row group read
+    once more), one task per
+    range sorts its rows into cells (the sort of the in-memory functions, on ``1 / ranges`` of the rows), and
+    the ranges are concatenated in order.  The counts are the same either way (exact); weighted sums are
+    added in another order (agreeing to about 1e-15 relative).
+    """
+    import dask
+
+    chunk = functools.partial(_summary_chunk, spec=spec)
+    n_tasks = len(source.tasks) if isinstance(source, _Pieces) else source.npartitions
+    if spec["resolution"] is not None or not spec["scores"] or n_tasks < 2:
+        return _reduce(source, chunk)
+    n_ranges = int(min(MAX_RANGES, max(2, n_tasks)))
+    splits = _choose_splits(_sample(source, spec["scores"]), spec["scores"], n_ranges)
+    if all(v is None for v in splits.values()):
+        return _reduce(source, chunk)
+    if isinstance(source, _Pieces):
+        tasks = [dask.delayed(_read_split_and_fill)(t, source.columns, chunk, splits) for t in source.tasks]
+    else:
+        tasks = [dask.delayed(chunk)(p, splits=splits) for p in source.to_delayed()]
+    level = [dask.delayed(_strip)(t) for t in tasks]
+    while len(level) > 1:
+        nxt = [dask.delayed(lambda a, b: a.merge(b))(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        level = nxt + ([level[-1]] if len(level) % 2 else [])
+    exact = spec["exact"]
+    cells = {name: dask.delayed(_concat_cells)(*[
+        dask.delayed(_range_cells)(exact, *[dask.delayed(_piece)(t, name, k) for t in tasks])
+        for k in range(len(cut) + 1)]) for name, cut in splits.items() if cut is not None}
+    part, cells = dask.compute(level[0], cells)
+    if exact:
+        return _Part(part.rows, {**part.cells, **cells}, part.counts, part.sums, part.joint, part.utility)
+    counts = {**part.counts, **{k: c.counts() for k, c in cells.items()}}
+    return _Part(part.rows, part.cells, counts, part.sums, part.joint, part.utility)
 
 
 @dataclass(frozen=True)
@@ -576,6 +794,26 @@ class Summary:
     quantiles: dict
     joint: JointCounts | None = None
     utility: UtilitySums | None = None
+    resolution: float | None = None  #: ``None``: exact; else the scores were rounded to its multiples
+
+    def __repr__(self) -> str:
+        parts = [f"{self.rows:,} rows", f"families {', '.join(self.families)}"]
+        if self.scores:
+            parts.append(f"scores {', '.join(self.scores)}")
+        if "auc" in self.families and self.scores:
+            parts.append("AUC " + ", ".join(f"{self.counts[k].roc_auc_score():.4g}" for k in self.scores))
+        parts.append("exact" if self.resolution is None else f"resolution {self.resolution:g}")
+        return f"Summary({'; '.join(parts)})"
+
+    def auc_error_bound(self, score=None) -> float:
+        """Bound on ``|roc_auc_score(score) - the AUC of the unrounded scores|``: 0 when exact (no ``resolution``).
+
+        Parameters
+        ----------
+        score : str, optional
+            The score column (default: the only one).
+        """
+        return self._of(self.counts, "auc", score).auc_error_bound()
 
     def _of(self, table, family, score):
         if family not in self.families:
@@ -693,8 +931,13 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
         ``joint`` is given and ``"utility"`` when ``utility`` is given.
     n_quantiles : int, default 10
     resolution : float > 0, optional
-        Round scores to multiples of it for the AUC (as :func:`score_counts`); the losses are then summed
-        per row, and the quantiles (which need the exact scores) are refused.
+        An opt-in approximation (exact is the default, on continuous scores too): round the scores to
+        multiples of it for the AUC (as :func:`score_counts`; the AUC is then within
+        :meth:`Summary.auc_error_bound`, at most the share of positive-negative pairs in one cell, halved)
+        and for the quantile bins (the rows of a cell of rounded scores share a bin; each bin's sums are
+        those of its rows' own scores; a bin's edges move by at most ``resolution / 2`` in score, so only
+        the rows of the cells at its two edges can change bin, and ``score_lo`` / ``score_hi`` are rounded
+        values).  The losses are summed per row (exact).
     eps : float, default 1e-15
         Clipping of the log loss.
     joint : sequence of str, optional
@@ -716,12 +959,16 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
     ``sum_i w_i loss(y_i, p_i) = sum_v P_v loss(1, v) + N_v loss(0, v)`` (likewise the squared and
     absolute errors and ``sum w p``).  The quantile bin of every value follows from the same counts
     (:meth:`~offline_eval.mergeable.QuantileSums.edges`), and the per-bin sums are the sums over the cells
-    of a bin: calibration by quantile needs no second pass.  The memory is one entry per distinct score,
-    bounded for scores stored at a fixed precision (1e-6: at most 10^6 + 1 entries); for continuous
-    scores pass ``resolution`` (AUC within
-    :meth:`~offline_eval.mergeable.ScoreCounts.auc_error_bound`) and compute the quantiles by
-    :func:`quantile_breakdown` (two passes).  Counts are exact; sums agree with the in-memory functions
-    to about 1e-12 relative (another order of addition).
+    of a bin: calibration by quantile needs no second pass.  The memory is one entry per distinct score
+    (24 bytes; 40 with weights): bounded for scores stored at a fixed precision (1e-6: at most 10^6 + 1
+    entries), about the rows for continuous scores.  How the cells are filled: per task and merged in a
+    binary tree when the scores repeat (a sample of the first row group decides; only the speed depends on
+    it); for continuous scores each task splits its rows by the top 20 bits of an order-preserving 64-bit
+    key of the score (sign, exponent, 8 bits of mantissa; the ranges cut from that sample so that they hold
+    about equal rows), and one task per range sorts its rows into cells (two value sorts without weights,
+    no argsort); the ranges are concatenated in order.  Equal scores share a key, so a cell never
+    straddles two ranges.  Counts are exact; sums agree with the in-memory functions to about 1e-12
+    relative (another order of addition).
 
     Examples
     --------
@@ -754,9 +1001,6 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
     if resolution is not None:
         resolution = check_real(resolution, "resolution", low=0, closed="right")
-        if "quantiles" in families:
-            raise ValueError("`resolution` rounds the scores, and the quantile bins need the exact scores: drop "
-                             "`resolution`, or compute the quantiles with ondask.quantile_breakdown (two passes)")
     if "joint" in families:
         if isinstance(joint, str) or not hasattr(joint, "__iter__") or len(tuple(joint)) not in (2, 3) \
                 or not all(isinstance(c, str) for c in joint):
@@ -775,7 +1019,7 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
     spec = dict(label=label, scores=scores, weight=weight, families=families, resolution=resolution, eps=eps,
                 exact=resolution is None and ("losses" in families or "quantiles" in families), joint=joint, utility=utility, betas=betas)
     # -- the pass
-    part = _reduce(source, functools.partial(_summary_chunk, spec=spec))
+    part = _reduce_summary(source, spec)
     # -- the metrics
     counts, sums, quantiles = {}, {}, {}
     for name in scores:
@@ -788,25 +1032,31 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
                     (cells.values[0] < 0 or cells.values[-1] > 1):
                 raise ValueError(f"`score` column {name!r} must lie in [0, 1] for the losses and quantiles; got min "
                                  f"{cells.values[0]:.6g}, max {cells.values[-1]:.6g}")
+            terms = cells.terms(eps) if "losses" in families or "quantiles" in families else None
             if "losses" in families:
-                sums[name] = cells.loss_sums(eps)
+                sums[name] = cells.loss_sums(eps, terms=terms)
             if "quantiles" in families:
-                quantiles[name] = _quantile_table(cells, n_quantiles, eps)
+                quantiles[name] = _quantile_table(cells, n_quantiles, eps, terms)
         else:
             if "auc" in families:
                 counts[name] = _checked_counts(part.counts[name], weight)
             if "losses" in families:
                 sums[name] = _checked_sums(part.sums[name], weight)
-    return Summary(part.rows, scores, families, counts, sums, quantiles, part.joint, part.utility)
+            if "quantiles" in families:  # bins of the rounded scores, sums of the rows' own scores
+                cells = part.cells[name]
+                _require_rows(part.rows, float(cells.pos.sum() + cells.neg.sum()), weight)
+                quantiles[name] = _quantile_table(cells, n_quantiles, eps)
+    return Summary(part.rows, scores, families, counts, sums, quantiles, part.joint, part.utility, resolution)
 
 
-def _quantile_table(cells: _Cells, n_quantiles: int, eps: float):
+def _quantile_table(cells: _Cells, n_quantiles: int, eps: float, terms=None):
     """The quantile table from the per-score cells: the bins of :meth:`QuantileSums.edges`, the sums per bin."""
     values, bins = QuantileSums.edges(cells.counts(), n_quantiles)
     q = int(n_quantiles)
     starts = np.searchsorted(bins, np.arange(q), side="left")
     stops = np.searchsorted(bins, np.arange(q), side="right")
-    sums = tuple(cells.loss_sums(eps, slice(a, b)) for a, b in zip(starts, stops))
+    terms = cells.terms(eps) if terms is None else terms
+    sums = tuple(cells.loss_sums(eps, slice(a, b), terms) for a, b in zip(starts, stops))
     lo = np.array([values[a] if b > a else np.inf for a, b in zip(starts, stops)])
     hi = np.array([values[b - 1] if b > a else -np.inf for a, b in zip(starts, stops)])
     return QuantileSums(sums, lo, hi).frame()
@@ -814,7 +1064,7 @@ def _quantile_table(cells: _Cells, n_quantiles: int, eps: float):
 
 # -- the clustered bootstrap of a log ------------------------------------------------------------------------
 def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None,
-                        metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot=1000, resolution=1e-3,
+                        metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot=1000, resolution=None,
                         eps=None, rng=None):
     """:func:`offline_eval.logboot.clustered_bootstrap` of a whole log in one pass (percentile intervals).
 
@@ -829,15 +1079,22 @@ def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None
     score_b : str, optional
         Column of model B's predictions: paired, with the differences B - A.
     groups : str
-        Column of the cluster labels (integers or strings): whole clusters are resampled.
+        Column of the cluster labels (integers or strings): whole clusters are resampled.  The convention
+        of the in-memory function with ``data=frame`` (``groups="query_id"``).
     weight : str, optional
         Column of the row weights.
     metrics : sequence of str, default ("roc_auc_score", "log_loss", "rig_score")
         Any of :data:`offline_eval.logboot.METRICS`.
     n_boot : int, default 1000
-    resolution : float > 0 or None, default 1e-3
-        The AUC is that of the scores rounded to multiples of ``resolution`` (as in :func:`roc_auc_score`);
-        the losses use the raw scores.  ``None``: exact scores (one bin per distinct score).
+    resolution : float > 0, optional
+        ``None`` (the default): the AUC of the exact scores, one bin per distinct score of a task.  Each bin
+        holds ``n_boot + 1`` sums per class, so continuous scores (about one bin per row) exceed the bound
+        :data:`offline_eval._logboot_sums.MAX_SUM_CELLS` at log scale: the call is then refused before the
+        pass (from the first row group's distinct scores) or by the first task over the bound, with the
+        bound named.  A float: an opt-in approximation, the AUC of the scores rounded to its multiples (as
+        :func:`roc_auc_score`; the statistic's AUC is then within the bound
+        :meth:`offline_eval._logboot_sums.ModelSums.auc_error_bound` of the exact one); the losses always
+        use the raw scores.
     eps : float, optional
         Clipping of the log loss (default that of :func:`offline_eval.metrics.log_loss`).
     rng : None, int or numpy.random.Generator
@@ -884,10 +1141,22 @@ def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None
         resolution = check_real(resolution, "resolution", low=0, closed="right")
         if "roc_auc_score" in metrics and any(m != "roc_auc_score" for m in metrics):
             check_cells(n_boot, np.floor(1.0 / resolution) + 2, 1 if score_b is None else 2, "resolution", resolution)
-    ddf = read(data, list(dict.fromkeys([label, score, score_b, groups, weight])))
+    if not isinstance(groups, str):
+        raise InputTypeError(f"`groups` must name the column of the clusters (a string); got {type(groups).__name__}")
+    from .logboot import check_resampled_rows
+
+    scores = (score,) if score_b is None else (score, score_b)
+    source = _source(data, [label, *scores, groups, weight])  # every file's columns checked: a named error
+    if isinstance(source, _Pieces):
+        check_resampled_rows(n_boot, source.rows, len(scores))
+    if resolution is None and "roc_auc_score" in metrics:
+        first = {s: np.asarray(x) for s, x in _sample(source, scores).items()}  # a task holds at least these
+        distinct = [len(np.unique(x)) for x in first.values() if x.dtype.kind in "biuf"]  # else: the task's named error
+        if distinct:
+            check_cells(n_boot, max(distinct), len(scores), "resolution", resolution)
     seed = draw_seed(check_rng(rng))
-    sums = reduce_partitions(ddf, functools.partial(
-        _boot_chunk, label=label, scores=(score,) if score_b is None else (score, score_b), groups=groups,
+    sums = _reduce(source, functools.partial(
+        _boot_chunk, label=label, scores=scores, groups=groups,
         weight=weight, seed=seed, n_boot=n_boot, metrics=metrics, resolution=resolution, eps=eps))
     _require_rows(sums.n, float(sums.models[0].sums[0, 0]), weight)
     vals = [m.values(metrics) for m in sums.models]
