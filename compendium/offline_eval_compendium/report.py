@@ -393,16 +393,18 @@ def _api(out: Path) -> None:
     for mod in EXTRA_MODULES:
         module = importlib.import_module(mod)
         slug = mod.removeprefix("offline_eval.")
-        page = [f"# {slug}", "", *intro(mod),
-                "```{eval-rst}", f".. automodule:: {mod}", "   :members:", "   :no-index-entry:", "", "```", ""]
-        (out / "api" / f"{slug}.md").write_text("\n".join(page))
+        page = [f"# {slug}", "", *intro(mod)]
         extra.append(slug)
         for n in getattr(module, "__all__", ()):
             obj = getattr(module, n)
             if not (inspect.isclass(obj) or inspect.isfunction(obj)):
                 continue
+            directive = "autoclass" if inspect.isclass(obj) else "autofunction"
+            opts = "   :members:\n   :no-index-entry:\n" if inspect.isclass(obj) else ""
+            page += ["```{eval-rst}", f".. {directive}:: {mod}.{n}", opts, "```", ""]
             first = (inspect.getdoc(obj) or "").split("\n\n")[0].replace("\n", " ")
             rows.append((n, f"{slug}.html#{mod}.{n}", mod, first))
+        (out / "api" / f"{slug}.md").write_text("\n".join(page))
     table = ['<table class="oe-api oe-fit"><thead><tr><th>name</th><th>module</th><th>what it does</th></tr></thead><tbody>']
     for n, href, mod, first in sorted(rows, key=lambda r: (r[0].lower(), r[2])):
         table.append(f'<tr><td><a href="{esc(href)}"><code>{esc(n)}</code></a></td>'
