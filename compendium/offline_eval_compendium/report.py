@@ -539,8 +539,11 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     kinds = ", ".join(f"`{k}`" for k in claims.KINDS)
     (out / "ledger.md").write_text("\n".join([
         "# The claims ledger", "",
-        f"Every published number or claim beside ours ({len(ledger)} rows, 50 to a page), filterable by paper, "
-        f"kind and status. Kinds: {kinds}; `calibration` rows are values a synthetic world was set to match (never "
+        f"Every published number or claim beside ours ({len(ledger)} rows, 50 to a page). It opens on the rows "
+        "that differ; filter by paper, kind, status and world, search the text, sort by a column (click its "
+        "head): the view is in the page's address, to share or come back to. Our values are shown at the printed "
+        "value's digits (the ledger's own text on hover). "
+        f"Kinds: {kinds}; `calibration` rows are values a synthetic world was set to match (never "
         "reproductions), `check` rows are checks of ours. The rules: [the internals](internals.md).", "",
         _links(("CSV", "figures/claims.csv")),
         _raw(ledger_html(ledger, "", filters=True, page_size=50, show_paper=True))]))
