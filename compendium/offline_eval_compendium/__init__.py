@@ -9,6 +9,7 @@ matplotlib, scikit-learn, Dask) are declared in its ``pyproject.toml``; the repo
 
 ``studies``     per notebook: its claims table, world and experiment, tables and figures, and ``add_claims``
 ``claims``      the claims ledger (declared claims, published value beside ours, kind, status, control)
+``findings``    what we found, first: a few sentences per paper from the ledger (the report's home page, README)
 ``reference``   the papers' printed numbers (``data/reference/``) and our corrections of their typos
 ``io``          atomic, deterministic tables (six significant digits) and figures
 ``pipeline``    notebook execution through papermill (``python -m offline_eval_compendium.pipeline``)

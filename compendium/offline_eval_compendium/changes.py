@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+from offline_eval.display import format_count
 
 from .io import FLOAT_DIGITS, to_markdown
 from .paths import FIGURES_DIR, PROJ_ROOT
@@ -37,6 +38,8 @@ __all__ = ["Changes", "run_changes", "table_changes"]
 FIGURE_SUFFIXES = (".png", ".pdf", ".svg")
 #: Items of each kind named in the printed summary (the file lists them all).
 SHOWN = 3
+#: Ledger rows named in the printed summary, each on a line of its own with its values whole.
+LEDGER_SHOWN = 8
 
 
 @dataclass
@@ -105,17 +108,34 @@ class Changes:
             parts.append(f"{len(self.added)} files added, {len(self.removed)} removed")
         return ", ".join(parts) + f"; {self.unchanged} files unchanged"
 
+    def n_status(self) -> int:
+        """Ledger rows whose status (or kind) moved."""
+        return int((self.ledger["change"] == "status").sum()) if len(self.ledger) else 0
+
+    def headline(self) -> str:
+        """``3 statuses changed`` or ``no status changed``: what a reader of a run asks first."""
+        if self.missing_baseline:
+            return "no comparison: " + self.counts()
+        k = self.n_status()
+        return f"{k} status{'es' if k != 1 else ''} changed" if k else "no status changed"
+
     def summary(self, where: str | None = None) -> str:
-        """The short form printed by ``make run``: the counts, then the first :data:`SHOWN` items of each kind.
+        """The short form printed by ``make run``: the headline (:meth:`headline`), the counts, the ledger rows
+        that moved with their values whole (the status changes first; up to :data:`LEDGER_SHOWN`), then the
+        first :data:`SHOWN` items of each other kind.
 
         Parameters
         ----------
         where : str, optional
             The path of the complete list (``changes.md``), named on the last line.
         """
-        lines = [f"changes against {self.baseline}: {self.counts()}"]
+        lines = [self.headline(), f"changes against {self.baseline}: {self.counts()}"]
         if len(self.ledger):
-            lines.append("  ledger  " + _first([_ledger_item(r) for _, r in self.ledger.iterrows()]))
+            # the rows whose status moved first; every moved value whole, one row a line
+            rows = sorted(self.ledger.iterrows(), key=lambda ir: ir[1]["change"] != "status")
+            items = [_ledger_item(r) for _, r in rows]
+            shown = items[:LEDGER_SHOWN] + ([f"... (+{len(items) - LEDGER_SHOWN} more)"] if len(items) > LEDGER_SHOWN else [])
+            lines += [("  ledger  " if i == 0 else "          ") + item for i, item in enumerate(shown)]
         if self.tables:
             lines.append("  tables  " + _first([f"{t} ({self._table_item(t)})" for t in self.tables]))
         if self.figures:
@@ -148,7 +168,7 @@ class Changes:
         out = [f"# What changed: {self.notebook} ({given})", "",
                f"Compared with {self.baseline}. Table cells are compared at the {FLOAT_DIGITS} significant digits "
                "the tables are written at; figures and other files by their bytes.", "",
-               f"**{self.counts()}**", ""]
+               f"**{self.headline()}**; {self.counts()}.", ""]
         if self.missing_baseline:
             return "\n".join(out)
         out += [f"## Ledger rows ({len(self.ledger)})", ""]
@@ -176,7 +196,7 @@ class Changes:
 
 
 def _n(k: int, what: str) -> str:
-    return f"{k:,} {what}{'' if k == 1 else 's'}"
+    return f"{format_count(k)} {what}{'' if k == 1 else 's'}"
 
 
 def _first(items: list, shown: int = SHOWN) -> str:
@@ -194,8 +214,8 @@ def _ledger_item(row) -> str:
         return f"{row['claim_id']} {row['change']}"
     moved = [c[: -len("_before")] for c in row.index if c.endswith("_before")
              and row[c] != row.get(c[: -len("_before")] + "_after")]
-    return f"{row['claim_id']} " + ", ".join(
-        f"{c} {_short(row[c + '_before']) or '-'} -> {_short(row[c + '_after']) or '-'}" for c in moved)
+    return f"{row['claim_id']} " + "; ".join(
+        f"{c} {row[c + '_before'] or '-'} -> {row[c + '_after'] or '-'}" for c in moved)
 
 
 def _figure_groups(paths: list) -> list:

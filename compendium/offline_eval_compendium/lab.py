@@ -11,7 +11,8 @@
   the notebook's metadata when the kernel starts.
 
 The notebook's metadata is then what the kernel reports (:class:`ContentsManager` fills in the
-``language_info`` the kernel would send), so the tab is not marked modified until the user edits.
+``language_info`` the kernel would send), so the tab is not marked modified until the user edits; and
+saving a notebook whose cells nobody changed leaves its file byte-identical.
 ``make lab`` starts Lab with that contents manager.
 """
 
@@ -82,6 +83,33 @@ class ContentsManager(_contents_manager_base()):
             meta.setdefault("kernelspec", {"name": KERNEL_NAME, "display_name": DISPLAY_NAME, "language": "python"})
             meta.setdefault("language_info", language_info())
         return model
+
+    async def save(self, model, path=""):
+        """Save, except a text notebook whose cells are those of its file: the file is left byte-identical.
+
+        A text notebook holds only its cells (type, source, tags; jupytext.toml filters all other metadata),
+        so when Lab saves a notebook nobody edited (only the kernel's metadata or cell ids changed), there
+        is nothing to write; rewriting would still change the file's bytes or time.
+        """
+        if (model.get("type") == "notebook" and model.get("content") is not None
+                and not str(path).endswith(".ipynb")):
+            try:
+                current = await super().get(path, content=True, type="notebook")
+            except Exception:  # noqa: BLE001 - a new or unreadable file: the ordinary save says why
+                current = None
+            if current is not None and _cells(current["content"]) == _cells(model["content"]):
+                return await super().get(path, content=False)
+        return await super().save(model, path)
+
+
+def _cells(nb) -> list:
+    """What a text notebook keeps of a notebook: each cell's type, source and tags."""
+    cells = nb["cells"] if isinstance(nb, dict) else nb.cells
+    out = []
+    for c in cells:
+        source = c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+        out.append((c["cell_type"], source, tuple(c.get("metadata", {}).get("tags", []))))
+    return out
 
 
 def main(argv=None) -> int:

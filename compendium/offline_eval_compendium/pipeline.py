@@ -44,8 +44,8 @@ from . import install as _inst
 from .machine import pinned_threads_env
 from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PROJ_ROOT
 
-__all__ = ["PIPELINE_PARAMETERS", "NotebookError", "check_parameters", "clean_stale_stages", "execute", "main",
-           "notebook_parameters", "parse_parameters", "record_run", "run", "verify"]
+__all__ = ["EXECUTED_DIR", "PIPELINE_PARAMETERS", "NotebookError", "check_parameters", "clean_stale_stages", "execute",
+           "executed_dir", "main", "notebook_parameters", "parse_parameters", "record_run", "run", "run_record", "verify"]
 
 KERNEL = "python3"
 #: Parameters of every notebook that the pipeline sets itself and that ``-p`` may not.
@@ -229,7 +229,8 @@ def execute(notebook: str | Path, output_root: str | Path, parameters: dict | No
     parameters : dict, optional
         Other parameters (:func:`check_parameters`).
     executed : str or Path, optional
-        Where the executed ``.ipynb`` goes (default ``build/executed/<name>.ipynb``).
+        Where the executed ``.ipynb`` goes (default ``build/other-runs/<name>.ipynb``: never where the
+        report reads, :func:`executed_dir`).
     scratch : str or Path, optional
         Folder for the converted notebook and the kernel's sockets (default ``build/notebooks/``);
         :func:`run` passes its staging folder, so that a killed run leaves them only there.
@@ -252,7 +253,7 @@ def execute(notebook: str | Path, output_root: str | Path, parameters: dict | No
     src_dir.mkdir(parents=True, exist_ok=True)
     src_ipynb = src_dir / f"{name}.{os.getpid()}.ipynb"
     jupytext.write(nb, src_ipynb)
-    executed = Path(executed) if executed else BUILD_DIR / "executed" / f"{name}.ipynb"
+    executed = Path(executed) if executed else OTHER_EXECUTED_DIR / f"{name}.ipynb"
     executed.parent.mkdir(parents=True, exist_ok=True)
     params = {"output_root": str(Path(output_root).resolve()), **(parameters or {})}
     sockets = Path(tempfile.mkdtemp(prefix="kernel.", dir=src_dir))
@@ -297,13 +298,51 @@ def _locate_cell(notebook: Path, nb, executed: Path, exec_count) -> tuple[str, s
         return f"the cell with execution count {exec_count}", "<unavailable>"
 
 
-def run(notebook: str | Path, parameters: dict | None = None, *, output_root: str | Path | None = None) -> list[Path]:
+#: Where the executed notebooks of ``figures/`` are kept: the report reads them, and only them.
+EXECUTED_DIR = BUILD_DIR / "executed"
+#: Where the executed notebooks of runs into any other destination go (tests, ``--output-root``).
+OTHER_EXECUTED_DIR = BUILD_DIR / "other-runs"
+
+
+def executed_dir(output_root: str | Path | None = None) -> Path:
+    """Where :func:`run` keeps the executed notebook of a run into ``output_root``.
+
+    ``build/executed/`` only for a run into ``figures/`` (what the report publishes beside the figures);
+    ``build/other-runs/`` for any other destination, so that a test or a run with other parameters never
+    lands where the report reads.
+    """
+    dest = Path(output_root) if output_root else FIGURES_DIR
+    return EXECUTED_DIR if dest.resolve() == FIGURES_DIR.resolve() else OTHER_EXECUTED_DIR
+
+
+def run_record(notebook: str | Path, parameters: dict | None) -> dict:
+    """What identifies a run: its effective parameters, the inputs' digest, the commit (and whether dirty).
+
+    :func:`run` writes it into the executed notebook's metadata (``offline_eval``); the report compares it
+    with ``figures/manifest/reproduce.yaml`` before it publishes the notebook.
+    """
+    return {"parameters": check_parameters(notebook, parameters),
+            "inputs_sha256": inputs_digest()["sha256"],
+            "git_commit": _git("rev-parse", "HEAD") or "unknown",
+            "git_dirty": bool(_git("status", "--porcelain", "--untracked-files=no"))}
+
+
+def _stamp_executed(executed: Path, record: dict) -> None:
+    nb = json.loads(executed.read_text())
+    nb.setdefault("metadata", {})["offline_eval"] = record
+    executed.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+
+
+def run(notebook: str | Path, parameters: dict | None = None, *, output_root: str | Path | None = None,
+        keep: str | Path | None = None) -> list[Path]:
     """Execute ``notebook`` into a staging folder of its own, then install its outputs as one transaction.
 
     ``output_root`` defaults to ``figures/``.  Nothing is installed unless the
     whole notebook succeeded; a destination that does not take files fails
-    before the notebook runs.  The executed notebook is kept as
-    ``build/executed/<name>.ipynb`` (``<name>.failed.ipynb`` after a failure).
+    before the notebook runs.  The executed notebook, with the run's parameters, inputs digest and
+    commit in its metadata (:func:`run_record`), is kept as ``<keep>/<name>.ipynb``
+    (``<name>.failed.ipynb`` after a failure); ``keep`` defaults to :func:`executed_dir`, so that only
+    runs into ``figures/`` reach ``build/executed/``.
     """
     dest = Path(output_root) if output_root else FIGURES_DIR
     name = Path(notebook).stem
@@ -317,11 +356,13 @@ def run(notebook: str | Path, parameters: dict | None = None, *, output_root: st
     run_dir, owner = _claim_stage(name)
     stage, executed = run_dir / "outputs", run_dir / f"{name}.ipynb"
     stage.mkdir()
-    keep = BUILD_DIR / "executed"
+    keep = Path(keep) if keep is not None else executed_dir(dest)
     keep.mkdir(parents=True, exist_ok=True)
     try:
         try:
+            record = run_record(notebook, parameters)
             execute(notebook, stage, parameters, executed=executed, scratch=run_dir)
+            _stamp_executed(executed, record)
         except NotebookError as exc:
             if executed.is_file():
                 os.replace(executed, keep / f"{name}.failed.ipynb")
@@ -634,18 +675,14 @@ def main(argv=None) -> int:
         output_root = run_dir / "outputs" if run_dir else args.output_root
         print(f"[{name}] start", flush=True)
         try:
-            written = run(args.notebook, params, output_root=output_root)
+            written = run(args.notebook, params, output_root=output_root, keep=run_dir)
         except NotebookError as exc:
             print(f"[{name}] FAILED after {time.perf_counter() - start:.1f} s", flush=True)
             print(f"ERROR: {exc}", file=sys.stderr, flush=True)
             if run_dir:
-                failed = BUILD_DIR / "executed" / f"{name}.failed.ipynb"
-                if failed.is_file():
-                    shutil.copy2(failed, run_dir / f"{name}.failed.ipynb")
                 record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start)
             return 1
         if run_dir:
-            shutil.copy2(BUILD_DIR / "executed" / f"{name}.ipynb", run_dir / f"{name}.ipynb")
             record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start)
             print(f"[{name}] run recorded in {_rel(run_dir)} (run.yaml: parameters, commit, lock hash)", flush=True)
         root = Path(output_root).resolve() if output_root else FIGURES_DIR
@@ -707,6 +744,10 @@ def main(argv=None) -> int:
             df = gather()
             record_reproduce()
         print(f"claims ledger -> {_rel(FIGURES_DIR / 'claims.md')}")
+        from .findings import update_readme
+
+        if update_readme():
+            print("README.md: its findings rewritten from the ledger")
         for key, table in count_tables(df).items():
             total = table.set_index("paper").loc["all"]
             counts = ", ".join(f"{c} {int(v)}" for c, v in total.items() if c != "total" and int(v))

@@ -34,13 +34,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import claims
+from . import claims, findings
 from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PAPERS, PROJ_ROOT
+from .pipeline import EXECUTED_DIR
 from .report_html import (collapsed, count_tables, csv_frame, esc, frame_html, ledger_html,
-                          status_counts_html)
+                          status_counts_html, worlds_html)
 from .report_papers import ITEMS, OTHER, Item, assign
 
-__all__ = ["build", "write_sources"]
+__all__ = ["OtherRunError", "build", "footer", "one_run", "write_sources"]
 
 STATIC = Path(__file__).with_name("report_static")
 DOCS = PROJ_ROOT / "docs"
@@ -308,8 +309,59 @@ def _guide(out: Path, executed: Path) -> list[str]:
     return names
 
 
+def rst_inline_html(text: str) -> str:
+    """A docstring's summary line (reStructuredText inline markup) as HTML, for the API index table.
+
+    ````x```` and ``:func:`x``` become code (``~a.b.c`` shows ``c``), ``:math:`x``` is typeset by MathJax,
+    ```x``` is emphasis; everything else is escaped.
+    """
+    out, pos = [], 0
+    token = re.compile(r"``(.+?)``|:(\w+):`(~?)([^`]+)`|`([^`]+)`")
+    for m in token.finditer(text):
+        out.append(esc(text[pos:m.start()]))
+        literal, role, tilde, target, emph = m.groups()
+        if literal is not None:
+            out.append(f"<code>{esc(literal)}</code>")
+        elif role == "math":
+            out.append(f'<span class="math notranslate nohighlight">\\({esc(target)}\\)</span>')
+        elif role is not None:
+            shown = target.rsplit(".", 1)[-1] if tilde else target
+            out.append(f"<code>{esc(shown)}</code>")
+        else:
+            out.append(f"<em>{esc(emph)}</em>")
+        pos = m.end()
+    out.append(esc(text[pos:]))
+    return "".join(out)
+
+
+#: Modules documented whole, beside the names of ``offline_eval.__all__``: the chunked and the Dask paths.
+EXTRA_MODULES = ("offline_eval.mergeable", "offline_eval.ondask")
+
+
+def _public_home(name: str, obj) -> str:
+    """The public module a name is documented under: where it is defined unless that module is private
+    (``offline_eval._bootstrap``), else the public module whose ``__all__`` lists it, else the package."""
+    import importlib
+    import pkgutil
+
+    import offline_eval
+
+    mod = getattr(obj, "__module__", None) or "offline_eval"
+    if not any(part.startswith("_") for part in mod.split(".")[1:]):
+        return mod
+    for info in pkgutil.walk_packages(offline_eval.__path__, "offline_eval."):
+        if any(part.startswith("_") for part in info.name.split(".")[1:]) or info.name in EXTRA_MODULES:
+            continue
+        module = importlib.import_module(info.name)
+        if name in getattr(module, "__all__", ()) and getattr(module, name, None) is obj:
+            return info.name
+    return "offline_eval"
+
+
 def _api(out: Path) -> None:
-    """``api/index.md`` listing every public name, and one page per module with the docstrings (autodoc)."""
+    """``api/index.md`` listing every public name, one page per public module with the docstrings (autodoc),
+    and the modules of :data:`EXTRA_MODULES` whole."""
+    import importlib
     import inspect
 
     import offline_eval
@@ -317,42 +369,141 @@ def _api(out: Path) -> None:
     names = [n for n in offline_eval.__all__ if not n.startswith("_")]
     by_module: dict[str, list[str]] = {}
     for n in names:
-        obj = getattr(offline_eval, n)
-        mod = getattr(obj, "__module__", "offline_eval") or "offline_eval"
-        by_module.setdefault(mod, []).append(n)
+        by_module.setdefault(_public_home(n, getattr(offline_eval, n)), []).append(n)
     (out / "api").mkdir()
     rows = []
+
+    def intro(mod):
+        first = (inspect.getdoc(importlib.import_module(mod)) or "").split("\n\n")[0]
+        return ["```{eval-rst}", f"``{mod}``: " + first, "```", ""]
+
     for mod, members in sorted(by_module.items()):
-        slug = mod.replace("offline_eval.", "").replace(".", "-")
-        title = ".".join(part.lstrip("_") for part in mod.split(".")[1:]) or "offline_eval"
-        page = [f"# {title}", "", f"`{mod}`: " + (inspect.getdoc(sys.modules[mod]) or "").split("\n\n")[0], ""]
+        slug = mod.replace("offline_eval.", "").replace(".", "-") if mod != "offline_eval" else "package"
+        title = mod.removeprefix("offline_eval.") if mod != "offline_eval" else "offline_eval"
+        page = [f"# {title}", "", *intro(mod)]
         for n in members:
             obj = getattr(offline_eval, n)
             directive = "autoclass" if inspect.isclass(obj) else "autofunction"
             opts = "   :members:\n   :no-index-entry:\n" if inspect.isclass(obj) else ""
             page += ["```{eval-rst}", f".. {directive}:: offline_eval.{n}", opts, "```", ""]
             first = (inspect.getdoc(obj) or "").split("\n\n")[0].replace("\n", " ")
-            rows.append((n, slug, mod, first))
+            rows.append((n, f"{slug}.html#offline_eval.{n}", mod, first))
+        (out / "api" / f"{slug}.md").write_text("\n".join(page))
+    extra = []
+    for mod in EXTRA_MODULES:
+        module = importlib.import_module(mod)
+        slug = mod.removeprefix("offline_eval.")
+        page = [f"# {slug}", "", *intro(mod)]
+        extra.append(slug)
+        for n in getattr(module, "__all__", ()):
+            obj = getattr(module, n)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+                continue
+            directive = "autoclass" if inspect.isclass(obj) else "autofunction"
+            opts = "   :members:\n   :no-index-entry:\n" if inspect.isclass(obj) else ""
+            page += ["```{eval-rst}", f".. {directive}:: {mod}.{n}", opts, "```", ""]
+            first = (inspect.getdoc(obj) or "").split("\n\n")[0].replace("\n", " ")
+            rows.append((n, f"{slug}.html#{mod}.{n}", mod, first))
         (out / "api" / f"{slug}.md").write_text("\n".join(page))
     table = ['<table class="oe-api oe-fit"><thead><tr><th>name</th><th>module</th><th>what it does</th></tr></thead><tbody>']
-    for n, slug, mod, first in sorted(rows, key=lambda r: r[0].lower()):
-        table.append(f'<tr><td><a href="{slug}.html#offline_eval.{n}"><code>{esc(n)}</code></a></td>'
-                     f"<td><code>{esc(mod)}</code></td><td>{esc(first)}</td></tr>")
+    for n, href, mod, first in sorted(rows, key=lambda r: (r[0].lower(), r[2])):
+        table.append(f'<tr><td><a href="{esc(href)}"><code>{esc(n)}</code></a></td>'
+                     f"<td><code>{esc(mod)}</code></td><td>{rst_inline_html(first)}</td></tr>")
     table.append("</tbody></table>")
     index = ["# API reference", "",
              f"Every public name of the library (`offline_eval.__all__`, {len(names)} names), importable as "
              "`from offline_eval import <name>`, with its numpydoc docstring: parameters, returns, raises and "
-             "examples.", "", _raw("".join(table)),
+             "examples; and the modules `offline_eval.mergeable` (accumulators that chunks of a log fill and merge) "
+             "and `offline_eval.ondask` (the same metrics on a Dask DataFrame or Parquet files), whole.", "",
+             _raw("".join(table)),
              "```{toctree}", ":hidden:", ":maxdepth: 1", ""]
-    index += [mod.replace("offline_eval.", "").replace(".", "-") for mod in sorted(by_module)] + ["```", ""]
+    index += [mod.replace("offline_eval.", "").replace(".", "-") if mod != "offline_eval" else "package"
+              for mod in sorted(by_module)] + extra + ["```", ""]
     (out / "api" / "index.md").write_text("\n".join(index))
 
 
+class OtherRunError(ValueError):
+    """Executed notebooks that are not the run of the committed ``figures/``; the message says which and why."""
+
+
+def one_run(executed: Path, figures: Path, names) -> dict:
+    """The run every executed notebook of ``names`` belongs to, checked against ``figures/manifest/reproduce.yaml``.
+
+    Each notebook's metadata (``offline_eval``, written by :func:`offline_eval_compendium.pipeline.run`) must
+    hold the parameters the manifest records for it and the manifest's inputs digest; otherwise the page
+    would show a run other than the one the figures, the tables and the ledger come from (a smoke test, a
+    ``make run`` with other parameters, a run of older code).  Raises :class:`OtherRunError` naming every
+    notebook that differs and what to do; returns ``{"inputs_sha256", "commits", "dirty"}``.
+    """
+    import yaml
+
+    manifest_path = figures / "manifest" / "reproduce.yaml"
+    if not manifest_path.is_file():
+        raise OtherRunError(f"{manifest_path} does not exist: run `make reproduce` first")
+    manifest = yaml.safe_load(manifest_path.read_text())
+    digest = manifest["inputs"]["sha256"]
+    problems, commits, dirty = [], [], False
+    for n in names:
+        record = json.loads((executed / f"{n}.ipynb").read_text()).get("metadata", {}).get("offline_eval")
+        if not record:
+            problems.append(f"{n}: no record of its run (executed before runs were recorded in the notebook)")
+            continue
+        want = manifest["notebooks"].get(n)
+        got = {k: v for k, v in record["parameters"].items() if k != "output_root"}
+        if want is None:
+            problems.append(f"{n}: not in {manifest_path.name}")
+        elif got != want:
+            moved = ", ".join(f"{k}={got.get(k)!r} (committed {want.get(k)!r})" for k in sorted(set(got) | set(want))
+                              if got.get(k) != want.get(k))
+            problems.append(f"{n}: executed with other parameters: {moved}")
+        if record["inputs_sha256"] != digest:
+            problems.append(f"{n}: executed from other inputs (digest {record['inputs_sha256'][:12]}, "
+                            f"figures/ made from {digest[:12]})")
+        commits.append(record.get("git_commit", "unknown"))
+        dirty |= bool(record.get("git_dirty"))
+    if problems:
+        raise OtherRunError(
+            f"the executed notebooks in {_shown(executed)} are not the run of {_shown(figures)}; the report "
+            "publishes one run only:\n  " + "\n  ".join(problems)
+            + "\nrun `make reproduce` (it re-executes the notebooks whose inputs changed), or remove "
+              f"{_shown(executed)}/<name>.ipynb and build/stamps/<name>.done to re-execute one notebook")
+    return {"inputs_sha256": digest, "commits": sorted(set(commits)), "dirty": dirty}
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(PROJ_ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _git(*args) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=PROJ_ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def footer(run: dict) -> str:
+    """The footer of every page: the commit the site was built at, and the run it shows."""
+    head = _git("rev-parse", "--short=10", "HEAD") or "unknown"
+    dirty = " (with uncommitted changes)" if _git("status", "--porcelain", "--untracked-files=no") else ""
+    made = ", ".join(c[:10] for c in run["commits"]) or "unknown"
+    made_dirty = " with uncommitted changes" if run["dirty"] else ""
+    return (f'<p class="oe-footer-run">Built at commit <code>{esc(head)}</code>{esc(dirty)}. Shows one run: '
+            f'<code>make reproduce</code> at commit <code>{esc(made)}</code>{esc(made_dirty)}, with the parameters '
+            f'of <code>figures/manifest/reproduce.yaml</code>, inputs digest <code>{esc(run["inputs_sha256"][:12])}'
+            "</code>.</p>")
+
+
 def write_sources(out: str | Path, *, figures: str | Path | None = None, executed: str | Path | None = None) -> Path:
-    """Write the site's MyST sources to ``out`` (emptied first); returns ``out``."""
+    """Write the site's MyST sources to ``out`` (emptied first); returns ``out``.
+
+    Only the executed notebooks of the run that made ``figures/`` are published (:func:`one_run`).
+    """
     out = Path(out)
     figures = Path(figures) if figures else FIGURES_DIR
-    executed = Path(executed) if executed else BUILD_DIR / "executed"
+    executed = Path(executed) if executed else EXECUTED_DIR
     ledger_csv = figures / "claims.csv"
     if not ledger_csv.is_file():
         raise FileNotFoundError(f"{ledger_csv} does not exist: run `make reproduce` first")
@@ -364,6 +515,7 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     missing = [n for n in names if not (executed / f"{n}.ipynb").is_file()]
     if missing:
         raise FileNotFoundError(f"executed notebooks missing in {executed}: {missing}; run `make reproduce`")
+    run = one_run(executed, figures, names)
     if out.exists():
         shutil.rmtree(out)
     (out / "papers").mkdir(parents=True)
@@ -371,7 +523,7 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     (out / "guide").mkdir()
     shutil.copytree(figures, out / "_extra" / "figures")
     shutil.copytree(STATIC, out / "_static")
-    (out / "conf.py").write_text(CONF)
+    (out / "conf.py").write_text(CONF + f"html_theme_options['extra_footer'] = {footer(run)!r}\n")
     _favicon(out / "favicon.png")
     guides = _guide(out, executed)
     for n in names:
@@ -387,39 +539,50 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     kinds = ", ".join(f"`{k}`" for k in claims.KINDS)
     (out / "ledger.md").write_text("\n".join([
         "# The claims ledger", "",
-        f"Every published number or claim beside ours ({len(ledger)} rows, 50 to a page), filterable by paper, "
-        f"kind and status. Kinds: {kinds}; `calibration` rows are values a synthetic world was set to match (never "
+        f"Every published number or claim beside ours ({len(ledger)} rows, 50 to a page). It opens on the rows "
+        "that differ; filter by paper, kind, status and world, search the text, sort by a column (click its "
+        "head): the view is in the page's address, to share or come back to. Our values are shown at the printed "
+        "value's digits (the ledger's own text on hover). "
+        f"Kinds: {kinds}; `calibration` rows are values a synthetic world was set to match (never "
         "reproductions), `check` rows are checks of ours. The rules: [the internals](internals.md).", "",
         _links(("CSV", "figures/claims.csv")),
         _raw(ledger_html(ledger, "", filters=True, page_size=50, show_paper=True))]))
     counts = []
     for title, table in count_tables(ledger):
-        counts += [f"**{title}**", "", _raw(frame_html(table)), ""]
-    counts += ["**The worlds: what each was fitted to, what it predicts**", "",
-               "A world's knobs are fitted to its calibrations; every other printed cell it yields is a prediction, "
-               "counted here when the printed value lies inside the 20 seeds' 5-95% interval.", "",
-               _raw(frame_html(claims.worlds_table(ledger))), ""]
+        counts.append(_raw(collapsed(f"{esc(title)} — {int(table.iloc[-1].get('total', table.iloc[-1, 1:].sum()))} rows"
+                                     if "total" in table.columns else esc(title), frame_html(table))))
+    counts.append(_raw(collapsed(
+        "The worlds: what each was fitted to, what it predicts — " + f"{len(claims.worlds_table(ledger))} worlds",
+        '<p class="oe-muted">A world\'s knobs are fitted to its calibrations; every other printed cell it yields is a '
+        "prediction, counted here when the printed value lies inside the 20 seeds' 5-95% interval.</p>"
+        + worlds_html(claims.worlds_table(ledger)))))
+    groups = pd.Series([claims.table_of(k, w) for k, w in zip(ledger["kind"], ledger["world"])], index=ledger.index)
+
+    def badges(paper, group):
+        return status_counts_html(ledger.loc[(ledger["paper"] == paper) & (groups == group), "status"])
+
     paper_rows = "".join(
-        f'<tr><td><a href="papers/{p}/index.html">{p}</a></td><td>{esc(TITLES[p])}</td>'
-        f'<td>{status_counts_html(ledger.loc[(ledger["paper"] == p) & ~ledger["kind"].isin(("calibration", "check")), "status"])}'
-        "</td></tr>" for p in papers)
+        f'<tr><td><a href="papers/{p}/index.html">{p}</a></td><td>{esc(SHORT[p])}</td>'
+        f'<td data-label="printed inputs">{badges(p, "recomputed")}</td>'
+        f'<td data-label="worlds">{badges(p, "worlds")}</td></tr>' for p in papers)
+    found = findings.markdown(ledger, lambda p: f"papers/{p}/index.md",
+                              why=lambda p: f"papers/{p}/index.md#what-differs-and-why")
     index = [
         "# offline-eval: offline vs online evaluation of predictive models", "",
         "A reproducible research compendium of four papers showing that offline metrics (AUC, RIG, RMSE, "
-        "precision/recall) can mislead about a model's online performance, and proposing better tools. Every "
-        "table and figure is regenerated by `make reproduce`; the claims ledger puts each published number or "
-        "claim beside ours, with a status.", "",
+        "precision/recall) can mislead about a model's online performance. Every table and figure is regenerated "
+        "by `make reproduce`; the [claims ledger](ledger.md) puts each published number or claim beside ours, "
+        "with a status.", "",
+        "## What we found", "", found, "",
         "## The papers", "",
         "Each paper's page follows the paper: a section per table, figure and numbered section, the printed "
-        "values beside ours.", "",
-        _raw('<table class="oe-fit"><colgroup><col class="oe-c-label"><col><col class="oe-c-status"></colgroup>'
-             "<thead><tr><th>paper</th><th>title</th><th>the paper's numbers and claims</th></tr></thead><tbody>"
-             + paper_rows + "</tbody></table>"),
-        "## The ledger in numbers", "", *counts, "[The whole ledger, filterable](ledger.md)", "",
-        "## Verdicts", ""]
-    for p in papers:
-        index += [f"### {p}", "", claims.verdict(ledger[ledger["paper"] == p], why=False), "",
-                  f"Why each of these differs: the verdict on [{p}'s page](papers/{p}/index.md).", ""]
+        "values beside ours. The badges count the ledger's first two tables apart (they are never added together).",
+        "",
+        _raw('<table class="oe-fit oe-papers"><colgroup><col class="oe-c-label"><col><col><col></colgroup>'
+             "<thead><tr><th>paper</th><th>source</th><th>from its printed inputs</th>"
+             "<th>on synthetic or real worlds</th></tr></thead><tbody>" + paper_rows + "</tbody></table>"),
+        "## The ledger in numbers", "", *counts, "",
+        "[The whole ledger](ledger.md): searchable, sortable, filterable.", ""]
     index += ["```{toctree}", ":caption: Papers", ":maxdepth: 1", ""] + [f"papers/{p}/index" for p in papers] + ["```", "",
               "```{toctree}", ":caption: Ledger", ":maxdepth: 1", "", "ledger", "```", "",
               "```{toctree}", ":caption: Your own data", ":maxdepth: 1", ""] + [f"guide/{g}" for g in guides]
@@ -439,7 +602,9 @@ def build(out: str | Path | None = None) -> Path:
     html_dir = out / "html"
     if html_dir.exists():
         shutil.rmtree(html_dir)
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going", "-j", "1", str(src), str(html_dir)]
+    # The doctrees (pickles holding local paths) beside the site, not inside it.
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going", "-j", "1",
+           "-d", str(out / "doctrees"), str(src), str(html_dir)]
     subprocess.run(cmd, check=True)
     return html_dir / "index.html"
 

@@ -26,6 +26,8 @@ Synthetic worlds
 ``synth``       synthetic-data generators that model each paper's mechanism (sponsored search, RTB, IT wallets,
                 classifiers)
 ``plotting``    the figure style (needs matplotlib, extra ``plot``)
+``display``     numbers for people: significant digits matched to a printed value, thousands separators,
+                percentages, compact intervals, p-values at a resampling floor as bounds
 
 The compendium
 --------------

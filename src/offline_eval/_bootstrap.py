@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._results import ConfidenceInterval, check_level, short_repr
+from ._results import ConfidenceInterval, check_level, interval_text, short_repr
 from ._validation import check_int, check_real, warn_undefined
 
 __all__ = ["MAX_BOOT", "BootstrapCI", "check_boot", "percentile_ci"]
@@ -57,8 +57,8 @@ class BootstrapCI(NamedTuple):
         return ConfidenceInterval(*_percentiles(self.replicates, level))
 
     def __repr__(self) -> str:
-        return short_repr("BootstrapCI", statistic=self.value, low=self.low, high=self.high, level=self.level,
-                          n_boot=self.n_boot, n_valid=self.n_valid)
+        return short_repr("BootstrapCI", statistic=self.value, n_boot=self.n_boot, n_valid=self.n_valid,
+                          interval=interval_text((self.low, self.high), method="percentile", level=self.level))
 
 
 #: Most resamples a bootstrap may ask for: a percentile interval needs thousands, not billions.

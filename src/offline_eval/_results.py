@@ -12,7 +12,9 @@ One protocol, as scipy's ``SignificanceResult`` and ``BootstrapResult``:
     A :class:`ConfidenceInterval` ``(low, high)`` at coverage ``level``; with no argument, the level the
     result was computed at (0.95 unless the function that returned it was given another ``level``).
 ``repr``
-    One short line: the statistic, its standard error or p-value, never the bootstrap replicates.
+    One line of at most about 200 characters: the statistic at four significant digits, its standard error or
+    p-value (a bound at a resampling floor), the interval with its method and level (``95% normal CI [a, b]``),
+    never the bootstrap replicates or any other array (:func:`short_repr`, :mod:`offline_eval.display`).
 
 A result with several statistics (the click yield and the mainline click yield of an A/B arm) holds one
 such result per statistic, e.g. ``res.cy_delta.confidence_interval(0.9)``.
@@ -31,8 +33,9 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ._validation import check_real
+from .display import format_number, format_pvalue
 
-__all__ = ["ConfidenceInterval", "NormalEstimate", "check_level", "normal_interval", "short_repr"]
+__all__ = ["ConfidenceInterval", "NormalEstimate", "check_level", "interval_text", "normal_interval", "short_repr"]
 
 
 class ConfidenceInterval(NamedTuple):
@@ -56,11 +59,63 @@ def normal_interval(center: float, standard_error: float, level, *, low: float =
     return ConfidenceInterval(float(max(center - half, low)), float(min(center + half, high)))
 
 
-def short_repr(name: str, **fields) -> str:
-    """``name(field=value, ...)`` with floats to 6 significant digits (``None`` fields left out)."""
-    inner = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v!r}"
-                      for k, v in fields.items() if v is not None)
-    return f"{name}({inner})"
+def _num(x: float) -> str:
+    """4 significant digits, trailing zeros dropped, ``_`` groups (a valid Python literal)."""
+    text = format_number(x).replace(",", "_")
+    if "." in text and "e" not in text:
+        text = text.rstrip("0").rstrip(".")
+    elif "e" in text:
+        mantissa, exp = text.split("e")
+        text = (mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa) + "e" + exp
+    return text
+
+
+def _repr_value(value) -> str:
+    """One field of a short repr: numbers at 4 significant digits (``_`` groups, a valid literal), arrays
+    by their length, results by their type."""
+    if isinstance(value, (bool, np.bool_, str)) or value is None:
+        return repr(value if not isinstance(value, np.bool_) else bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        return _num(float(value))
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return _repr_value(value.item())
+    if isinstance(value, (tuple, list, np.ndarray)) and not hasattr(value, "_fields"):
+        seq = list(np.ravel(value)) if isinstance(value, np.ndarray) else list(value)
+        if len(seq) <= 3 and all(np.isscalar(v) for v in seq):
+            inner = ", ".join(_repr_value(v) for v in seq)
+            return f"[{inner}]" if isinstance(value, (list, np.ndarray)) else f"({inner})"
+        shape = "x".join(map(str, value.shape)) if isinstance(value, np.ndarray) else str(len(seq))
+        return f"<{shape} values>"
+    return f"<{type(value).__name__}>"
+
+
+def interval_text(interval, *, method: str, level: float) -> str:
+    """``95% normal CI [0.31, 0.51]``: an interval with its method and level, at 4 significant digits."""
+    low, high = (_num(float(v)) for v in interval)
+    return f"{100 * float(level):.4g}% {method} CI [{low}, {high}]"
+
+
+def short_repr(name: str, *, interval: str | None = None, **fields) -> str:
+    """``name(field=value, ..., 95% normal CI [low, high])``: one line, numbers at 4 significant digits.
+
+    ``None`` fields are left out; a field named ``pvalue`` (or ending in ``_pvalue``) is shown by
+    :func:`offline_eval.display.format_pvalue`; arrays by their length, never their values; ``interval`` (see
+    :func:`interval_text`) goes last.
+    """
+    parts = []
+    for k, v in fields.items():
+        if v is None:
+            continue
+        if (k == "pvalue" or k.endswith("_pvalue")) and isinstance(v, (float, np.floating)):
+            shown = format_pvalue(float(v))
+            parts.append(f"{k}{shown.replace(' ', '')}" if shown.startswith("<") else f"{k}={shown}")
+        else:
+            parts.append(f"{k}={_repr_value(v)}")
+    if interval:
+        parts.append(interval)
+    return f"{name}({', '.join(parts)})"
 
 
 class NormalEstimate(float):
@@ -135,7 +190,8 @@ class NormalEstimate(float):
     def __repr__(self) -> str:
         p = {"pvalue": self.pvalue} if self._test_zero else {}
         return short_repr(f"NormalEstimate[{self.name}]", statistic=float(self),
-                          standard_error=self.standard_error, **p)
+                          standard_error=self.standard_error, **p,
+                          interval=interval_text(self.confidence_interval(), method="normal", level=0.95))
 
     def __str__(self) -> str:
         return float.__repr__(float(self))

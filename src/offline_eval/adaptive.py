@@ -38,6 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._bootstrap import BootstrapCI, check_boot, percentile_ci
+from ._results import interval_text, short_repr
 from ._validation import (
     OfflineEvalWarning,
     as_1d,
@@ -83,6 +84,11 @@ class ModelMetrics(NamedTuple):
     accuracy_bounds: tuple
     classes: np.ndarray
 
+    def __repr__(self) -> str:
+        return short_repr("ModelMetrics", accuracy=self.accuracy, uncovered_mass=self.uncovered_mass,
+                          accuracy_bounds=tuple(float(b) for b in self.accuracy_bounds),
+                          n_classes=len(self.classes))
+
 
 class AdaptiveMetrics(NamedTuple):
     """Both models' metrics: ``baseline`` and ``candidate`` (:class:`ModelMetrics`), the larger
@@ -105,6 +111,11 @@ class AdaptiveMetrics(NamedTuple):
         """
         return getattr(self, check_choice(name, "name", ("baseline", "candidate")))
 
+    def __repr__(self) -> str:
+        return short_repr("AdaptiveMetrics", method=self.method, baseline_accuracy=self.baseline.accuracy,
+                          candidate_accuracy=self.candidate.accuracy, uncovered_mass=self.uncovered_mass,
+                          n_classes=self.n_classes)
+
 
 class AdaptiveAccuracyCI(NamedTuple):
     """Bootstrap intervals of both models' adaptive accuracy (each a
@@ -112,6 +123,12 @@ class AdaptiveAccuracyCI(NamedTuple):
 
     baseline: BootstrapCI
     candidate: BootstrapCI
+
+    def __repr__(self) -> str:
+        b, c = self.baseline, self.candidate
+        return short_repr("AdaptiveAccuracyCI", n_boot=b.n_boot,
+                          interval=f"baseline {interval_text((b.low, b.high), method='percentile', level=b.level)} "
+                                   f"around {b.value:.4g}; candidate [{c.low:.4g}, {c.high:.4g}] around {c.value:.4g}")
 
 
 # -- validation ----------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special
 
+from ._results import short_repr
 from .ranking._pairs import pair_counts
 
 from ._validation import (
@@ -557,6 +558,11 @@ class ABCorrelation(NamedTuple):
     kendall_tau_std: float | np.ndarray
     r_trials: np.ndarray
     tau_trials: np.ndarray
+
+    def __repr__(self) -> str:
+        return short_repr("ABCorrelation", pearson_r=self.pearson_r, pearson_r_std=self.pearson_r_std,
+                          kendall_tau=self.kendall_tau, kendall_tau_std=self.kendall_tau_std,
+                          n_trials=int(np.shape(self.r_trials)[-1]))
 
 
 def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, rng=None) -> ABCorrelation:

@@ -67,13 +67,17 @@ def test_changes_name_ledger_rows_table_cells_and_figures(tmp_path):
     assert ch.counts() == ("4 ledger rows (1 status, 1 value, 1 added, 1 removed), 2 table cells in 1 table, "
                            "1 figure, 1 other file, 1 files added, 1 removed; 1 files unchanged")
     summary = ch.summary(where="runs/yi_nb/x/changes.md").splitlines()
-    assert summary[0].startswith(f"changes against {base}: 4 ledger rows")
-    assert summary[1] == "  ledger  yi-a status holds -> differs; yi-b reproduced_value 0.5 -> 0.6; yi-new added; ... (+1 more)"
-    assert summary[2] == "  tables  yi/t.csv (2 cells)"
-    assert summary[3] == "  figures yi/fig.png"
+    assert summary[0] == "1 status changed"
+    assert summary[1].startswith(f"changes against {base}: 4 ledger rows")
+    # one row a line, the status change first, every moved value whole
+    assert summary[2:6] == ["  ledger  yi-a status holds -> differs", "          yi-b reproduced_value 0.5 -> 0.6",
+                            "          yi-new added", "          yi-gone removed"]
+    assert summary[6] == "  tables  yi/t.csv (2 cells)"
+    assert summary[7] == "  figures yi/fig.png"
     assert summary[-1] == "  every change: runs/yi_nb/x/changes.md"
     md = ch.markdown({"seed": 7})
     assert md.startswith("# What changed: yi_nb (seed=7)")
+    assert "**1 status changed**" in md
     for needle in ("yi-gone", "| 2 (m2) | y | text | other |", "- yi/fig.png", "- added: yi/new.csv"):
         assert needle in md
 
@@ -85,8 +89,9 @@ def test_the_summary_stays_short_and_the_file_complete(tmp_path):
     ch = run_changes(out, "yi_nb", baseline=base)
     assert ch.n_cells == 6 * 50
     summary = ch.summary()
-    assert summary.splitlines()[1] == "  tables  yi/t0.csv (50 cells); yi/t1.csv (50 cells); yi/t2.csv (50 cells); ... (+3 more)"
-    assert len(summary.splitlines()) == 2
+    assert summary.splitlines()[0] == "no status changed"
+    assert summary.splitlines()[2] == "  tables  yi/t0.csv (50 cells); yi/t1.csv (50 cells); yi/t2.csv (50 cells); ... (+3 more)"
+    assert len(summary.splitlines()) == 3
     assert sum(1 for line in ch.markdown().splitlines() if line.startswith("| ") and " (r" in line) == 300
 
 

@@ -1,5 +1,6 @@
 """The notebook runner: a failing notebook names its cell and leaves no output behind."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,7 @@ def test_failing_notebook_names_cell_and_installs_nothing(tmp_path, capsys):
     assert not any(p.is_file() for p in dest.rglob("*")), "nothing is installed from a failing notebook"
     assert pipeline.main(["run", str(nb), "--output-root", str(dest)]) == 1
     assert "yi_failing failed in cell 4" in capsys.readouterr().err
+    assert not (pipeline.EXECUTED_DIR / "yi_failing.failed.ipynb").exists()
 
 
 @pytest.mark.notebook
@@ -51,6 +53,17 @@ def test_successful_notebook_installs_outputs_and_takes_parameters(tmp_path):
     assert sorted(p.name for p in written) == ["half.csv", "half.md"]
     assert (dest / "yi" / "half.csv").read_text() == "a\n7\n"
     assert not stale.exists() and not Path(f"{stale}.lock").exists()
+    # a run into another destination never lands where the report reads; the notebook records its run
+    assert not (pipeline.EXECUTED_DIR / "yi_good.ipynb").exists()
+    record = json.loads((pipeline.OTHER_EXECUTED_DIR / "yi_good.ipynb").read_text())["metadata"]["offline_eval"]
+    assert record["parameters"]["seed"] == 7 and len(record["inputs_sha256"]) == 64
+
+
+def test_only_runs_into_figures_keep_their_notebook_where_the_report_reads(tmp_path):
+    from offline_eval_compendium.paths import FIGURES_DIR
+
+    assert pipeline.executed_dir() == pipeline.executed_dir(FIGURES_DIR) == pipeline.EXECUTED_DIR
+    assert pipeline.executed_dir(tmp_path / "figures") == pipeline.OTHER_EXECUTED_DIR != pipeline.EXECUTED_DIR
 
 
 def test_parse_parameters_uses_yaml_scalars():
@@ -275,7 +288,7 @@ def test_run_takes_a_notebook_by_name(monkeypatch):
     # `run rosset_wallet` means notebooks/rosset_wallet.py; the execution itself is replaced by a stub
     seen = {}
 
-    def fake_run(notebook, params, *, output_root=None):
+    def fake_run(notebook, params, *, output_root=None, keep=None):
         seen["notebook"] = str(notebook)
         raise pipeline.NotebookError("stub: not executed")
 

@@ -78,3 +78,79 @@ def test_executed_notebooks_show_no_local_path(tmp_path):
     text = (tmp_path / "y.ipynb").read_text()
     assert root not in text and "build/stage" not in text
     assert "output_root" not in text and "seed = 7" in text and "figures/yi/t.csv" in text
+
+
+def _executed(folder, name, parameters, digest):
+    folder.mkdir(parents=True, exist_ok=True)
+    nb = {"cells": [], "metadata": {"offline_eval": {"parameters": {**parameters, "output_root": "/x"},
+                                                     "inputs_sha256": digest, "git_commit": "c0ffee" * 6,
+                                                     "git_dirty": False}}}
+    (folder / f"{name}.ipynb").write_text(json.dumps(nb))
+
+
+def test_the_report_publishes_one_run_and_refuses_others(tmp_path):
+    import yaml
+
+    figures, executed = tmp_path / "figures", tmp_path / "executed"
+    (figures / "manifest").mkdir(parents=True)
+    (figures / "manifest" / "reproduce.yaml").write_text(yaml.safe_dump(
+        {"command": "make reproduce", "inputs": {"sha256": "a" * 64},
+         "notebooks": {"rosset_wallet": {"seed": 0, "n_firms": 500}, "yi_auc_anomalies": {"seed": 0}}}))
+    _executed(executed, "rosset_wallet", {"seed": 0, "n_firms": 500}, "a" * 64)
+    _executed(executed, "yi_auc_anomalies", {"seed": 0}, "a" * 64)
+    run = report.one_run(executed, figures, ["rosset_wallet", "yi_auc_anomalies"])
+    assert run["inputs_sha256"] == "a" * 64 and run["commits"] == ["c0ffee" * 6]
+    assert "c0ffee" in report.footer(run) and "aaaaaaaaaaaa" in report.footer(run)
+    # `make run NB=rosset_wallet ARGS="-p seed 7"` or a smoke run of 120 firms: refused, saying which and why
+    _executed(executed, "rosset_wallet", {"seed": 7, "n_firms": 120}, "a" * 64)
+    with pytest.raises(report.OtherRunError, match=r"rosset_wallet: executed with other parameters: "
+                                                   r"n_firms=120 \(committed 500\), seed=7 \(committed 0\)"):
+        report.one_run(executed, figures, ["rosset_wallet", "yi_auc_anomalies"])
+    # a notebook executed from other code or data
+    _executed(executed, "rosset_wallet", {"seed": 0, "n_firms": 500}, "b" * 64)
+    with pytest.raises(report.OtherRunError, match=r"rosset_wallet: executed from other inputs"):
+        report.one_run(executed, figures, ["rosset_wallet"])
+    # a notebook with no record of its run
+    (executed / "rosset_wallet.ipynb").write_text(json.dumps({"cells": [], "metadata": {}}))
+    with pytest.raises(report.OtherRunError, match=r"rosset_wallet: no record of its run"):
+        report.one_run(executed, figures, ["rosset_wallet"])
+
+
+def test_the_readme_opens_on_the_committed_ledgers_findings():
+    from offline_eval_compendium import findings
+
+    text = (PROJ_ROOT / "README.md").read_text()
+    assert findings.readme_block(LEDGER) in text, "README's findings are not the ledger's: make reproduce rewrites them"
+    assert text.index(findings.START) < text.index("## Two commands")
+
+
+def test_findings_follow_the_count_tables_never_adding_them():
+    from offline_eval_compendium import findings
+
+    text = dict(findings.findings(LEDGER))
+    tables = claims.count_tables(LEDGER)
+    for paper, sentence in text.items():
+        rec = tables["recomputed"].set_index("paper").loc[paper, "total"]
+        worlds = tables["worlds"].set_index("paper").loc[paper, "total"]
+        if rec:
+            assert f"of {rec} number" in sentence, (paper, sentence)
+        assert f"of {worlds} claim" in sentence, (paper, sentence)
+        if rec and worlds:
+            assert f"of {rec + worlds} " not in sentence
+
+
+def test_ledger_values_read_as_numbers_for_people():
+    assert "-38.9% [-49.8, -28.6]" in report_html.value_html(
+        "median -38.9241, 5-95% [-49.7584, -28.6439] over 20 seeds; main seed: -43.1573", "-9.96%")
+    assert ">3,775,592<" in report_html.value_html("3775592.00", "3,872,481")
+    assert ">11<" in report_html.value_html("11.00", "11")
+    assert 'title="3775592.00"' in report_html.value_html("3775592.00", "3,872,481"), "the ledger's text on hover"
+    assert report_html.math_html("p_i^2 and M_BC^(o) in table1_tried.csv") == \
+        "p<sub>i</sub><sup>2</sup> and M<sub>BC</sub><sup>(o)</sup> in table1_tried.csv"
+
+
+def test_api_summaries_render_their_markup():
+    out = report.rst_inline_html("Compute ``objective`` with :func:`~offline_eval.metrics.roc_auc_score` "
+                                 "and :math:`\\alpha^2`.")
+    assert out == ('Compute <code>objective</code> with <code>roc_auc_score</code> and '
+                   '<span class="math notranslate nohighlight">\\(\\alpha^2\\)</span>.')

@@ -1,7 +1,9 @@
 """The report in a real browser: every page loads, no broken link or image, no console error, no request
 leaves the machine; tables fit their column at 1400 px and at 390 px, paper pages stay below
 ``MAX_SCREENS`` screens, math is typeset, every table and figure of the papers has its section with the
-printed values and statuses, and the API page lists every public name.
+printed values and statuses, and the API page lists every public name.  The site shows one run: every
+executed notebook's page shows the parameters of ``figures/manifest/reproduce.yaml``, and every footer names
+that run; the home page fits about three screens; the API reference shows no raw reStructuredText.
 
 Runs on the site ``make report`` built (``build/report/html``; ``OFFLINE_EVAL_REPORT`` points
 elsewhere) in headless Chromium (Debian's ``chromium``) driven by playwright.  ``make test-report``
@@ -11,6 +13,7 @@ not been built.  Screenshots of the home page and of one paper page are saved be
 (``build/report/screenshots/``): the home page, a paper page, a section of it and the ledger, at both widths.
 """
 
+import ast
 import functools
 import http.server
 import os
@@ -22,7 +25,7 @@ from pathlib import Path
 import pytest
 
 import offline_eval
-from offline_eval_compendium.paths import BUILD_DIR
+from offline_eval_compendium.paths import BUILD_DIR, FIGURES_DIR
 from offline_eval_compendium.report_papers import ITEMS
 
 SITE = Path(os.environ.get("OFFLINE_EVAL_REPORT", BUILD_DIR / "report" / "html"))
@@ -30,6 +33,7 @@ REQUIRED = os.environ.get("OFFLINE_EVAL_REQUIRE_REPORT") == "1"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 WIDE, NARROW = {"width": 1400, "height": 1000}, {"width": 390, "height": 844}
 MAX_SCREENS = 15  # no paper page taller than 15 screens of 1000 px at 1400 px wide
+HOME_SCREENS = 3.2  # the home page: what we found, the papers, the folded count tables (about three screens)
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
 
@@ -114,13 +118,47 @@ def test_every_page_loads_with_no_broken_link_image_or_console_error(server, bro
     assert not errors, "\n".join(errors[:30])
 
 
+def _shown(page, what="status"):
+    return set(page.locator("table.oe-ledger tbody tr:visible").evaluate_all(f"rs => rs.map(r => r.dataset.{what})"))
+
+
+def test_ledger_opens_on_what_differs_with_search_sort_and_filters_in_the_url(server, browser):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(server + "ledger.html", wait_until="load")
+    assert _shown(page) == {"differs"}, "the ledger opens on the rows that differ"
+    assert "the rows that differ" in page.locator("#oe-count").inner_text()
+    page.locator("#oe-show-all").click()
+    page.wait_for_load_state("load")
+    assert len(_shown(page)) > 2, "show all: every status"
+    # text search, kept in the URL
+    page.fill("#oe-search", "rosset-t1-model")
+    assert page.locator("table.oe-ledger tbody tr:visible").count() == 1
+    assert "q=rosset-t1-model" in page.url
+    # filters in the URL: a link opens on the same view
+    page.goto(server + "ledger.html?paper=rosset&kind=printed", wait_until="load")
+    assert _shown(page, "paper") == {"rosset"} and _shown(page, "kind") == {"printed"}
+    assert page.locator("select[data-col=paper]").input_value() == "rosset"
+    # sortable columns: by status, then descending
+    page.goto(server + "ledger.html?all", wait_until="load")
+    page.locator("th[data-sort=status]").click()
+    first = page.locator("table.oe-ledger tbody tr:visible").first.get_attribute("data-status")
+    page.locator("th[data-sort=status]").click()
+    assert "sort=-status" in page.url
+    last = page.locator("table.oe-ledger tbody tr:visible").first.get_attribute("data-status")
+    assert first <= last and first != last
+    # short world names in the menu, the long text on hover
+    options = page.locator("select[data-col=world] option").evaluate_all("os => os.map(o => [o.text, o.title])")
+    assert all(len(text) <= 40 for text, _ in options), [t for t, _ in options if len(t) > 40]
+    assert any(len(title) > 60 for _, title in options)
+
+
 def test_ledger_filters_and_pages(server, browser):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(server, wait_until="load")
     assert "offline-eval" in page.title()
     page.goto(server + "papers/yi/fig1.html", wait_until="load")
     assert page.locator("img[src$='yi/fig1.png']").count() == 1, "the yi Figure 1 page shows the figure"
-    page.goto(server + "ledger.html", wait_until="load")
+    page.goto(server + "ledger.html?all", wait_until="load")
     rows = page.locator("table.oe-ledger tbody tr")
     total = rows.count()
     assert total > 100
@@ -207,6 +245,8 @@ def test_layout_fits_and_pages_are_short_with_nothing_from_outside(server, brows
         limit = MAX_SCREENS * viewport["height"]
         tall = {u: h for u, h in heights.items() if "/papers/" in u and h > limit}
         assert not tall, f"paper pages taller than {MAX_SCREENS} screens ({limit} px): {tall}"
+        assert heights[server] <= HOME_SCREENS * viewport["height"], \
+            f"the home page is {heights[server] / viewport['height']:.1f} screens at 1400 px (at most {HOME_SCREENS})"
 
 
 def test_math_is_typeset_offline(server, browser):
@@ -266,13 +306,70 @@ def test_api_page_lists_every_public_name(server, browser):
     assert "Parameters" in page.locator(".bd-article").inner_text()
 
 
+def _assignments(code: str) -> dict:
+    out = {}
+    for node in ast.parse(code).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            out[node.targets[0].id] = ast.literal_eval(node.value)
+    return out
+
+
+def test_every_page_shows_the_committed_run(server, browser):
+    """A notebook page whose parameters are not the committed run's fails (a smoke run, a make run)."""
+    import yaml
+
+    manifest = yaml.safe_load((FIGURES_DIR / "manifest" / "reproduce.yaml").read_text())
+    digest = manifest["inputs"]["sha256"][:12]
+    page = browser.new_page(viewport=WIDE)
+    wrong = []
+    for name, committed in manifest["notebooks"].items():
+        page.goto(server + f"notebooks/{name}.html", wait_until="load")
+        shown = {}
+        for sel in (".tag_parameters .cell_input pre", ".tag_injected-parameters .cell_input pre"):
+            for code in page.locator(sel).all_text_contents():
+                shown.update(_assignments(code))
+        shown.pop("output_root", None)
+        assert shown, f"{name}: no parameters cell on its page"
+        if shown != committed:
+            wrong.append(f"{name}: " + ", ".join(f"{k}={shown.get(k)!r} (committed {committed.get(k)!r})"
+                                                 for k in sorted(set(shown) | set(committed))
+                                                 if shown.get(k) != committed.get(k)))
+        assert digest in page.locator("footer").inner_text(), f"{name}: the footer names another run"
+    assert not wrong, "pages showing another run's parameters:\n" + "\n".join(wrong)
+    page.goto(server, wait_until="load")
+    assert digest in page.locator("footer").inner_text() and "Built at commit" in page.locator("footer").inner_text()
+
+
+RAW_RST = ("``", ":func:`", ":class:`", ":math:`", ":meth:`", ":mod:`", ":attr:`", ":data:`")
+
+
+def test_api_reference_renders_its_markup_and_lists_public_modules_only(server):
+    api = SITE / "api"
+    raw = [f"{p.name}: {tok}" for p in sorted(api.glob("*.html")) for tok in RAW_RST
+           if tok in _visible_text(p.read_text())]
+    assert not raw, f"raw reStructuredText in the API reference: {raw[:20]}"
+    pages = {p.stem for p in api.glob("*.html")}
+    assert {"ondask", "mergeable"} <= pages
+    assert not {p for p in pages if p.startswith("_") or p in ("bootstrap", "validation")}, sorted(pages)
+    assert not (SITE / ".doctrees").exists() and not list(SITE.rglob("*.doctree")), "build internals inside html/"
+
+
+def _visible_text(html: str) -> str:
+    """The text of a page outside tags, scripts and the search index."""
+    import re
+
+    html = re.sub(r"(?s)<(script|style)\b.*?</\1>", "", html)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
 def test_screenshots_at_both_widths(server, browser):
     shots = SITE.parent / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     for name, viewport in (("", WIDE), ("_390", NARROW)):
         page = browser.new_page(viewport=viewport)
         for stem, url in (("home", ""), ("paper_yi", "papers/yi/index.html"), ("paper_yi_table2", "papers/yi/table2.html"),
-                          ("paper_rosset_section2", "papers/rosset/section2.html"), ("ledger", "ledger.html")):
+                          ("paper_rosset_section2", "papers/rosset/section2.html"), ("ledger", "ledger.html"),
+                          ("api", "api/index.html")):
             page.goto(server + url, wait_until="load")
             page.wait_for_timeout(300)
             page.screenshot(path=str(shots / f"{stem}{name}.png"), full_page=False)

@@ -334,8 +334,18 @@ def fig3_figure(bd):
 def fig4_figure(bd):
     """Prediction error per pClick quantile (yi Fig. 4)."""
     fig = _quantile_plot(bd, "prediction_error", "prediction error (avg p / CTR - 1)", "Fig. 4: pClick prediction error")
-    fig.axes[0].axhline(0, color="0.6", lw=0.6)
-    fig.axes[0].set_yscale("symlog", linthresh=1.0)  # low-range errors are 100x the high-range ones
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    ax = fig.axes[0]
+    ax.axhline(0, color="0.6", lw=0.6)
+    ax.set_yscale("symlog", linthresh=1.0)  # low-range errors are 100x the high-range ones
+    # symlog's own ticks are 0 and the powers of ten only: label the values a reader compares
+    low, high = ax.get_ylim()
+    steps = [s * m for m in (1, 10, 100, 1000) for s in (1, 2, 5)]
+    ticks = sorted({0.0, 0.5, -0.5, *steps, *(-v for v in steps)})
+    ax.yaxis.set_major_locator(FixedLocator([t for t in ticks if low <= t <= high]))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_locator(NullLocator())
     return fig
 
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._results import NormalEstimate, short_repr
+from .._results import NormalEstimate, interval_text, short_repr
 from .._validation import InputTypeError, warn_undefined
 from .logs import Impressions
 
@@ -40,7 +40,9 @@ class ClickYield(NamedTuple):
 
     def __repr__(self) -> str:
         return short_repr("ClickYield", cy=float(self.cy), cy_se=self.cy_se, ml_cy=float(self.ml_cy),
-                          ml_cy_se=self.ml_cy_se, expected_cy=self.expected_cy, ads_per_pv=self.ads_per_pv)
+                          ml_cy_se=self.ml_cy_se, expected_cy=self.expected_cy, ads_per_pv=self.ads_per_pv,
+                          interval=interval_text(self.cy.confidence_interval(), method="normal", level=0.95)
+                          + " of cy")
 
 
 def click_yield(impressions: Impressions) -> ClickYield:
@@ -126,9 +128,11 @@ class ABTest(NamedTuple):
     expected_ml_cy_delta: float
 
     def __repr__(self) -> str:
-        return short_repr("ABTest", cy_delta=float(self.cy_delta), cy_delta_se=self.cy_delta_se,
-                          cy_delta_pvalue=self.cy_delta.pvalue, ml_cy_delta=float(self.ml_cy_delta),
-                          ml_cy_delta_se=self.ml_cy_delta_se, expected_cy_delta=self.expected_cy_delta)
+        return short_repr("ABTest", cy_delta=float(self.cy_delta), cy_delta_pvalue=self.cy_delta.pvalue,
+                          ml_cy_delta=float(self.ml_cy_delta), ml_cy_delta_pvalue=self.ml_cy_delta.pvalue,
+                          expected_cy_delta=self.expected_cy_delta,
+                          interval=interval_text(self.cy_delta.confidence_interval(), method="normal", level=0.95)
+                          + " of cy_delta")
 
 
 def compare_click_yields(control: ClickYield, treatment: ClickYield) -> ABTest:

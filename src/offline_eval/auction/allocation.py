@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._results import short_repr
 from .._validation import check_aligned, check_int, check_matrix, check_real
 
 __all__ = ["Allocation", "OperatingPoint", "allocate"]
@@ -66,6 +67,10 @@ class Allocation:
     slot: np.ndarray
     cpc: np.ndarray
     rank_score: np.ndarray
+
+    def __repr__(self) -> str:
+        n, k = np.shape(self.ranked)
+        return short_repr("Allocation", n_auctions=n, n_ranks=k, shown=int((np.asarray(self.slot) >= 0).sum()))
 
     def shown(self):
         """Flat arrays ``(auction, candidate, slot, cpc)`` of every shown ad."""

@@ -26,6 +26,7 @@ from .._validation import (
     check_work,
     reject_masked,
 )
+from .._results import short_repr
 from .allocation import OperatingPoint, allocate, as_operating_point, rank_scores
 from .logs import MAX_LOG_CELLS, ClickLog, Impressions, PageViews, check_page_views, log_counts
 
@@ -117,6 +118,9 @@ class SimulatedMetrics(NamedTuple):
     share_same_slot: float  #: share of shown ads whose CTR is the pair's historic CTR at that slot
     share_calibrated: float  #: ... the pair's CTR calibrated by the click curve
     share_reference: float  #: ... the slot's reference CTR
+
+    def __repr__(self) -> str:
+        return short_repr("SimulatedMetrics", **self._asdict())
 
 
 def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:

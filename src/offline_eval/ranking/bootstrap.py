@@ -8,7 +8,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._bootstrap import MAX_BOOT
-from .._results import ConfidenceInterval, normal_interval, short_repr
+from .._results import ConfidenceInterval, interval_text, normal_interval, short_repr
 from .._validation import (
     as_1d,
     check_aligned,
@@ -60,7 +60,8 @@ class BootstrapComparison(NamedTuple):
 
     def __repr__(self) -> str:
         return short_repr("BootstrapComparison", statistic=self.difference, value_a=self.value_a,
-                          value_b=self.value_b, sd=self.sd, pvalue=self.pvalue, n_boot=len(self.differences))
+                          value_b=self.value_b, sd=self.sd, pvalue=self.pvalue, n_boot=len(self.differences),
+                          interval=interval_text(self.confidence_interval(), method="normal", level=0.95))
 
 
 def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng=None) -> BootstrapComparison:

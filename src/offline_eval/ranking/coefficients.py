@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri, stdtr
 
-from .._results import ConfidenceInterval, check_level, normal_interval, short_repr
+from .._results import ConfidenceInterval, check_level, interval_text, normal_interval, short_repr
 from .._validation import check_bool, check_choice, check_nonnegative, check_real, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
 from ._pairs import average_ranks, check_pair, pair_counts, tau_from_counts
@@ -406,7 +406,7 @@ class TauSummary(NamedTuple):
 
     def __repr__(self) -> str:
         return short_repr("TauSummary", statistic=self.tau_a, tau_b=self.tau_b, variance=self.variance,
-                          low=self.low, high=self.high, level=self.level)
+                          interval=interval_text((self.low, self.high), method="normal (eq. 6)", level=self.level))
 
 
 def tau_summary(y_true, y_pred, *, level: float = 0.95) -> TauSummary:
@@ -485,7 +485,8 @@ class TauResult:
 
     def __repr__(self) -> str:
         return short_repr("TauResult", variant=self.variant, statistic=self.statistic, pvalue=self.pvalue,
-                          variance=self.variance)
+                          variance=self.variance,
+                          interval=interval_text(self.confidence_interval(), method="normal", level=0.95))
 
 
 def kendall_tau_test(y_true, y_pred, *, variant: str = "b", alternative: str = "two-sided",
@@ -609,7 +610,8 @@ class RhoResult:
         return ConfidenceInterval(float(np.tanh(z - half)), float(np.tanh(z + half)))
 
     def __repr__(self) -> str:
-        return short_repr("RhoResult", statistic=self.statistic, pvalue=self.pvalue, n=self.n)
+        return short_repr("RhoResult", statistic=self.statistic, pvalue=self.pvalue, n=self.n,
+                          interval=interval_text(self.confidence_interval(), method="Fisher-z", level=0.95))
 
 
 def spearman_rho_test(y_true, y_pred, *, alternative: str = "two-sided") -> RhoResult:

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._results import short_repr
 from .._validation import warn_undefined
 from ._pairs import average_ranks, check_pair, group_bounds, pair_counts
 
@@ -22,6 +23,9 @@ class CorrectPairsCurve(NamedTuple):
     share: np.ndarray  # C_i / (n - 1)
     envelope: np.ndarray  # locally optimal share
     order: np.ndarray  # index of the observation at each rank
+
+    def __repr__(self) -> str:
+        return short_repr("CorrectPairsCurve", n_points=len(self[0]), fields=", ".join(self._fields))
 
 
 def _max_prefix_by_threshold(y_seq: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -108,6 +112,9 @@ class CutoffAUC(NamedTuple):
     weight: np.ndarray  # i (n - i): pairs the cutoff separates
     x: np.ndarray  # right edge of each cutoff on the rescaled axis (cumulative weight share)
 
+    def __repr__(self) -> str:
+        return short_repr("CutoffAUC", n_points=len(self[0]), fields=", ".join(self._fields))
+
 
 def cutoff_auc(y_true, y_pred) -> CutoffAUC:
     """Fig. 2: the AUC of every cutoff of the responses, on the axis rescaled by i (n - i).
@@ -175,6 +182,9 @@ class CumulativeRankCurve(NamedTuple):
     model: np.ndarray  # p_i / p_n
     optimal: np.ndarray
     worst: np.ndarray
+
+    def __repr__(self) -> str:
+        return short_repr("CumulativeRankCurve", n_points=len(self[0]), fields=", ".join(self._fields))
 
 
 def cumulative_rank_curve(y_true, y_pred) -> CumulativeRankCurve:

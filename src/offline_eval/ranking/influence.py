@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._results import short_repr
 from .._validation import check_choice, warn_undefined
 from ._pairs import Counts, check_pair, group_bounds, pair_counts, tau_from_counts
 from .coefficients import MEASURES
@@ -177,6 +178,9 @@ class Influence(NamedTuple):
     full: float
     without: float
     change: float  # (without - full) / |full|
+
+    def __repr__(self) -> str:
+        return short_repr("Influence", index=self.index, full=self.full, without=self.without, change=self.change)
 
 
 def most_influential(y_true, y_pred, *, measure: str) -> Influence:

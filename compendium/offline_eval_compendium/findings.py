@@ -1,0 +1,152 @@
+"""What we found, first: a few sentences per paper, generated from the claims ledger.
+
+Per paper, from ``figures/claims.csv`` and the ledger's three count tables (never added together):
+
+* what the paper's printed inputs recompute: how many of its printed numbers, formulas and claims reproduce,
+  and the errata of the paper (where they are);
+* what its synthetic (or real) worlds give: how many claims and predictions hold, differ or are not tested,
+  and why the differing ones differ: the first clause of the reason the ledger gives most often.
+
+The same text opens the report's home page and the README (between the markers :data:`START` and
+:data:`END`, rewritten by ``python -m offline_eval_compendium.findings --readme``, which
+``make reproduce`` runs after the ledger); a test checks that the README's block is the committed
+ledger's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from . import claims
+from .paths import FIGURES_DIR, PAPERS, PROJ_ROOT
+
+__all__ = ["END", "START", "findings", "markdown", "readme_block", "update_readme"]
+
+START = "<!-- findings: generated from figures/claims.csv by offline_eval_compendium.findings; do not edit -->"
+END = "<!-- /findings -->"
+
+NAMES = {"yi": "Yi et al. (KDD 2013)", "rosset": "Rosset et al. (ICDM 2005)", "piovano": "Piovano et al.",
+         "chapelle": "Chapelle (WWW 2015)", "arena": "The four papers side by side"}
+OK = ("exact", "within-tolerance", "holds")
+
+
+def _n(k: int, one: str, many: str | None = None) -> str:
+    return f"{k} {one if k == 1 else (many or one + 's')}"
+
+
+def _sources(rows: pd.DataFrame, most: int = 3) -> str:
+    seen = list(dict.fromkeys(str(s).split(" (")[0] for s in rows["source"]))
+    sep = "; " if any("," in s for s in seen) else ", "
+    return sep.join(seen[:most]) + (f"{sep}and {len(seen) - most} more" if len(seen) > most else "")
+
+
+def _reason(rows: pd.DataFrame) -> str:
+    """The reason most differing rows share (the first clause of their notes), when three or more give it."""
+    clauses = [re.split(r";\s|\.\s|: ", str(n))[0].strip().rstrip(".") for n in rows["note"] if str(n).strip()]
+    if not clauses:
+        return ""
+    counts = pd.Series(clauses).value_counts()
+    if counts.iloc[0] < 3:
+        return ""
+    clause = counts.index[0]
+    clause = clause if len(clause) <= 160 else clause[:157].rsplit(" ", 1)[0] + "..."
+    return f"the reason given most often ({counts.iloc[0]} of {len(rows)}): {clause}"
+
+
+def findings(ledger: pd.DataFrame, why=None) -> list[tuple[str, str]]:
+    """``[(paper, text), ...]`` in the papers' order: one or two sentences per paper, in Markdown.
+
+    ``why(paper)``, when given, is the link to the paper's reasons row by row, named after the differing rows.
+    """
+    out = []
+    table = pd.Series([claims.table_of(k, w) for k, w in zip(ledger["kind"], ledger["world"])], index=ledger.index)
+    for paper in [p for p in PAPERS if p in set(ledger["paper"])]:
+        mine = ledger["paper"] == paper
+        rec, worlds = ledger[mine & (table == "recomputed")], ledger[mine & (table == "worlds")]
+        sentences = []
+        if len(rec):
+            ok, errata = rec[rec["status"].isin(OK)], rec[rec["status"] == "erratum"]
+            differs = rec[rec["status"] == "differs"]
+            s = (f"From the paper's printed inputs, {len(ok)} of {_n(len(rec), 'number, formula or claim', 'numbers, formulas and claims')} "
+                 "recompute")
+            if len(errata):
+                s += f"; {_n(len(errata), 'is an erratum', 'are errata')} of the paper ({_sources(errata)})"
+            if len(differs):
+                s += f"; {len(differs)} {'differs' if len(differs) == 1 else 'differ'} ({_sources(differs)})"
+            sentences.append(s + ".")
+        if len(worlds):
+            ok = worlds[worlds["status"].isin(OK)]
+            differs, untested = worlds[worlds["status"] == "differs"], worlds[worlds["status"] == "not tested"]
+            what = "synthetic and real worlds" if worlds["world"].str.startswith("real:").any() else "synthetic worlds"
+            s = (f"On {what}, {len(ok)} of {_n(len(worlds), 'claim or prediction', 'claims and predictions')} hold")
+            if len(untested):
+                s += f", {len(untested)} not tested"
+            if len(differs):
+                reason = _reason(differs)
+                s += f", {len(differs)} differ ({_sources(differs)})" + (f"; {reason}" if reason else "")
+                if why is not None:
+                    s += f" ([why, row by row]({why(paper)}))"
+            sentences.append(s + ".")
+        out.append((paper, " ".join(sentences)))
+    return out
+
+
+def markdown(ledger: pd.DataFrame, link, why=None) -> str:
+    """The findings as a Markdown list; ``link(paper)`` gives the paper's link (or ``None``), ``why`` see :func:`findings`."""
+    lines = []
+    for paper, text in findings(ledger, why):
+        href = link(paper)
+        name = f"[{NAMES.get(paper, paper)}]({href})" if href else NAMES.get(paper, paper)
+        lines.append(f"- **{name}{'' if name.endswith('.') else '.'}** {text}")
+    return "\n".join(lines) + "\n"
+
+
+def readme_block(ledger: pd.DataFrame) -> str:
+    """The README's block, between :data:`START` and :data:`END`."""
+    body = markdown(ledger, lambda p: f"figures/{p}/claims.csv")
+    return (f"{START}\n## What we found\n\nGenerated from the claims ledger ([`figures/claims.md`](figures/claims.md)); "
+            "the counts follow its three tables, never added together.\n\n" + body + END)
+
+
+def update_readme(readme: str | Path | None = None, ledger_csv: str | Path | None = None) -> bool:
+    """Rewrite the README's findings block from the ledger; whether the file changed.
+
+    The block goes where the markers are; a README without them gets it before its first ``## `` section.
+    """
+    readme = Path(readme) if readme else PROJ_ROOT / "README.md"
+    ledger = pd.read_csv(Path(ledger_csv) if ledger_csv else FIGURES_DIR / "claims.csv", dtype=str,
+                         keep_default_na=False)
+    text = readme.read_text()
+    block = readme_block(ledger)
+    if START in text and END in text:
+        new = text[: text.index(START)] + block + text[text.index(END) + len(END):]
+    else:
+        at = text.index("\n## ") + 1 if "\n## " in text else len(text)
+        new = text[:at] + block + "\n\n" + text[at:]
+    if new == text:
+        return False
+    from .io import atomic_write_text
+
+    atomic_write_text(readme, new)
+    return True
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m offline_eval_compendium.findings", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--readme", action="store_true", help="rewrite README.md's findings block")
+    args = ap.parse_args(argv)
+    ledger = pd.read_csv(FIGURES_DIR / "claims.csv", dtype=str, keep_default_na=False)
+    if args.readme:
+        print(f"README.md findings {'updated' if update_readme() else 'unchanged'}")
+    else:
+        print(markdown(ledger, lambda p: None))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""Numbers for people (``offline_eval.display``) and the results' one-line reprs.
+
+The formatter's cases are those of issue 34, read off the report as it stood: a prediction's
+"median -38.9241, 5-95% [-49.7584, -28.6439]" beside a printed "-9.96%", "3775592.00" beside "3,872,481",
+counts printed as "11.00", a bootstrap p-value at its floor 2/1001.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import offline_eval as oe
+from offline_eval import display
+from offline_eval.display import (format_count, format_interval, format_number, format_percent, format_pvalue,
+                                  reformat, significant_digits)
+
+
+@pytest.mark.parametrize("printed, digits", [("-9.96%", 3), ("3,872,481", 7), ("0.0283", 3), ("0.50", 2),
+                                             ("120", 3), ("0.8820", 4), ("96,890", 5), ("", 4), ("n/a", 4)])
+def test_significant_digits_of_a_printed_value(printed, digits):
+    assert significant_digits(printed) == digits
+
+
+def test_the_issues_cases():
+    # the prediction beside a printed -9.96%: three significant digits, compact, a percentage
+    assert format_interval(-38.9241, -49.7584, -28.6439, digits=significant_digits("-9.96%"), unit="%") \
+        == "-38.9% [-49.8, -28.6]"
+    # beside a printed 3,872,481: seven digits, thousands separators, no ".00"
+    assert format_number(3775592.00, significant_digits("3,872,481")) == "3,775,592"
+    assert reformat("3775592.00", like="3,872,481") == "3,775,592"
+    # counts as integers
+    assert format_count(11.0) == "11" and reformat("11.00") == "11" and format_count(1234567) == "1,234,567"
+    # percentages as percentages
+    assert format_percent(0.4286) == "42.9%" and format_percent(42.8571, 4, scale=1) == "42.86%"
+    # a bootstrap p-value at its floor 2/(B + 1), B = 1000: a bound
+    assert format_pvalue(2 / 1001, floor=2 / 1001) == "< 0.002"
+    assert format_pvalue(1 / 1000, n_resamples=999) == "< 0.001"
+    assert format_pvalue(0.0432) == "0.043" and format_pvalue(0.3) == "0.30"
+
+
+def test_rounding_carries_and_signs():
+    assert format_number(9.996, 3) == "10.0"
+    assert format_number(-0.00004, 2) == "-4.0e-05"
+    assert format_number(-0.0001, 1) == "-0.0001"
+    assert format_number(-0.04, 1) == "-0.04" and format_number(-0.0004, 1) == "-0.0004"
+    assert format_number(0.0, 3) == "0.00"
+    assert format_number(float("nan")) == "nan" and format_number(-math.inf) == "-inf"
+    assert format_interval(0.001, -0.5, 0.6) == "0.001 [-0.500, 0.600]"
+
+
+def test_reformat_leaves_words_ranges_and_years_alone():
+    text = "median -38.9241, 5-95% [-49.7584, -28.6439] over 20 seeds; main seed: -43.1573 (fig1, 2013)"
+    assert reformat(text, like="-9.96%") == "median -38.9, 5-95% [-49.8, -28.6] over 20 seeds; main seed: -43.2 (fig1, 2013)"
+    assert reformat("max |diff| 1.7e-16") == "max |diff| 1.7e-16"  # never more digits than written
+    assert reformat("0.881958", like="0.8820") == "0.8820"
+
+
+def test_the_module_is_public_and_documented():
+    assert set(display.__all__) == {"format_count", "format_interval", "format_number", "format_percent",
+                                    "format_pvalue", "reformat", "significant_digits"}
+    assert all(getattr(display, n).__doc__ for n in display.__all__)
+
+
+# -- every result's repr: one line, at most ~200 characters, with the interval's method and level --------------
+RNG = np.random.default_rng(34)
+Y = RNG.normal(size=300)
+M = Y + RNG.normal(size=300)
+CLICK = (RNG.random(300) < 0.4).astype(int)
+SCORE = np.clip(0.4 + 0.2 * CLICK + 0.2 * RNG.normal(size=300), 0.01, 0.99)
+LIMIT = 200
+
+
+def _oam(kind):
+    rng = np.random.default_rng(3)
+    k = 41  # piovano Table II's class count: per-class arrays must not reach the repr
+    truth = rng.integers(0, k, 2000)
+    b = np.where(rng.random(2000) < 0.7, truth, rng.integers(0, k, 2000))
+    c = np.where(rng.random(2000) < 0.8, truth, rng.integers(0, k, 2000))
+    if kind == "ci":
+        return oe.bootstrap_oam_accuracy(b, c, truth, b[:1000], c[:1000], n_boot=100, rng=4)
+    return oe.online_adaptive_metrics(b, c, truth, b[:1000], c[:1000])
+
+
+def _ab():
+    from offline_eval import auction
+    from offline_eval.synth.sponsored import make_world
+
+    w = make_world(0, n_queries=30, n_candidates=4)
+    return auction.ab_test(w, (w.ctr, None), (w.ctr * 0.7, None), n_page_views=3000, rng=1)
+
+
+RESULTS = {
+    "AdaptiveMetrics": (lambda: _oam("metrics"), None),
+    "ModelMetrics": (lambda: _oam("metrics").baseline, None),
+    "AdaptiveAccuracyCI": (lambda: _oam("ci"), "95% percentile CI"),
+    "BootstrapCI": (lambda: oe.bootstrap_ci(oe.roc_auc_score, CLICK, SCORE, n_boot=200, rng=0), "95% percentile CI"),
+    "Influence": (lambda: oe.most_influential(Y, M, measure="tau"), None),
+    "TauResult": (lambda: oe.kendall_tau_test(Y, M), "95% normal CI"),
+    "RhoResult": (lambda: oe.spearman_rho_test(Y, M), "95% Fisher-z CI"),
+    "TauSummary": (lambda: oe.tau_summary(Y, M, level=0.9), "90% normal (eq. 6) CI"),
+    "BootstrapComparison": (lambda: oe.bootstrap_compare(Y, M, -M, measure="MAE", n_boot=200, rng=0),
+                            "95% normal CI"),
+    "CorrectPairsCurve": (lambda: oe.correct_pairs_curve(Y, M), None),
+    "CutoffAUC": (lambda: oe.cutoff_auc(Y, M), None),
+    "CumulativeRankCurve": (lambda: oe.cumulative_rank_curve(Y, M), None),
+    "ABCorrelation": (lambda: oe.ab_test_correlation(RNG.normal(size=20), RNG.normal(size=20),
+                                                     np.full(20, 0.1), rng=0), None),
+    "ABTest": (lambda: _ab(), "95% normal CI"),
+    "ClickYield": (lambda: _ab().control, "95% normal CI"),
+    "NormalEstimate": (lambda: _ab().cy_delta, "95% normal CI"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESULTS))
+def test_repr_is_one_line_of_at_most_200_characters_with_the_intervals_method_and_level(name):
+    factory, interval = RESULTS[name]
+    text = repr(factory())
+    assert "\n" not in text and len(text) <= LIMIT, f"{len(text)} characters: {text}"
+    assert "array" not in text and "..." not in text, text
+    if interval:
+        assert interval in text, text
