@@ -154,7 +154,7 @@ def test_invalid_input_names_the_argument():
         dr_estimate(r, pi, pi0, ["a", "b"], [0.1, 0.2])
     with pytest.raises(ValueError, match="`clip` must"):
         ips_estimate(r, pi, pi0, clip=0)
-    with pytest.raises(ValueError, match="`reward` could not be converted|`reward` must be 1-D"):
+    with pytest.raises(ValueError, match="`reward` (could not be converted|must be 1-D|is ragged)"):
         ips_estimate([[1.0, 0.0], [1.0]], pi, pi0)
     with pytest.raises(ValueError, match="different indexes"):
         ips_estimate(pd.Series(r, index=[0, 1]), pd.Series(pi, index=[1, 0]), pi0)

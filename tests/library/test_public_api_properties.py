@@ -231,6 +231,12 @@ ex("adaptive.bootstrap_oam_accuracy", call(HB, HC, HG, HC, HB, n_classes=3, n_bo
    labels=("hyp_b_offline", "hyp_c_offline", "truth_offline", "hyp_b_live", "hyp_c_live"))
 ex("adaptive.AdaptiveMetrics.model",
    bound(lambda: offline_eval.online_adaptive_metrics(HB, HC, HG, HC, HB, n_classes=3).model, "candidate"))
+# counterfactual: a logged reward, the target's and the logging policy's propensities of the logged action
+PI = np.array([1.0, 0.0, 0.5, 1.0, 0.0, 0.2, 0.9, 0.0, 1.0, 0.3])
+PI0 = np.array([0.5, 0.25, 0.5, 0.4, 0.9, 0.3, 0.6, 0.5, 0.25, 0.7])
+for f in ("ips_estimate", "snips_estimate"):
+    ex(f"counterfactual.{f}", call(R, PI, PI0))
+ex("counterfactual.dr_estimate", call(R, PI, PI0, M, M * 0.9))
 # bidding
 for f in ("utility", "utility_per_row"):
     ex(f"bidding.{f}", call(A_, V_, P, C_))
