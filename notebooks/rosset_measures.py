@@ -68,8 +68,8 @@ ident
 # ## Eq. 6: the variance and 95% confidence interval of tau
 
 # %%
-ci = rk.tau_confidence_interval(y, m1, level=0.95)
-tau_table = pd.DataFrame([{"model": "M1", "tau": rk.kendall_tau(y, m1), "variance (eq. 6)": rk.tau_variance(y, m1),
+ci = rk.tau_confidence_interval(y, m1, level=0.95, variant="a")  # eq. 6 is tau-a's (tau-b's without ties)
+tau_table = pd.DataFrame([{"model": "M1", "tau": rk.kendall_tau(y, m1), "variance (eq. 6)": rk.tau_variance(y, m1, variant="a"),
                            "95% low": ci[0], "95% high": ci[1], "rho": rk.spearman_rho(y, m1)}])
 out.table(tau_table, "tau_interval", floatfmt=".5f")
 tau_table

@@ -53,7 +53,7 @@ _EXPORTS = {
         "root_mean_squared_error")},
     **{name: "ranking" for name in (
         "bootstrap_compare", "correct_pairs_curve", "cumulative_rank_curve", "cutoff_auc", "kendall_tau",
-        "kendall_tau_test", "leave_one_out", "most_influential", "spearman_rho", "spearman_rho_test", "tau_confidence_interval", "tau_summary",
+        "kendall_tau_test", "leave_one_out", "most_influential", "spearman_rho", "spearman_rho_test", "tau_confidence_interval",
         "tau_variance")},
     **{name: "adaptive" for name in (
         "bootstrap_oam_accuracy", "joint_distribution", "metrics_from_joint", "online_adaptive_metrics",

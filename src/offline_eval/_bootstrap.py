@@ -8,23 +8,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._results import ConfidenceInterval, check_level, interval_text, short_repr
+from ._results import ConfidenceInterval, Result, check_level, interval_text, short_repr
 from ._validation import check_int, check_real, warn_undefined
 
 __all__ = ["MAX_BOOT", "BootstrapCI", "check_boot", "percentile_ci"]
 
 
-class BootstrapCI(NamedTuple):
-    """A metric on the data with its bootstrap percentile interval.
-
-    ``value`` (also ``.statistic``) is the metric on the data; ``low``/``high`` the percentile
-    interval at ``level`` over the ``n_valid`` of ``n_boot`` resamples on
-    which the metric is defined; ``replicates`` the resampled values (``nan``
-    where undefined, e.g. a resample with one class).  It follows the results'
-    protocol (:mod:`offline_eval._results`): ``.statistic``, ``.confidence_interval(level=...)``
-    (at any level, from the replicates), a short ``repr``; no p-value (it tests nothing).
-    """
-
+class _BootstrapCIFields(NamedTuple):
     value: float
     low: float
     high: float
@@ -33,25 +23,48 @@ class BootstrapCI(NamedTuple):
     n_valid: int
     replicates: np.ndarray
 
+
+class BootstrapCI(_BootstrapCIFields, Result):
+    """A metric on the data with its bootstrap percentile interval.
+
+    ``value`` (also ``.statistic``) is the metric on the data; ``low``/``high`` the percentile
+    interval at ``level`` (the level it was asked at) over the ``n_valid`` of ``n_boot`` resamples on
+    which the metric is defined; ``replicates`` the resampled values (``nan``
+    where undefined, e.g. a resample with one class).  A :class:`~offline_eval._results.Result`:
+    ``.statistic``, ``.standard_error`` (the defined replicates' standard deviation),
+    ``.confidence_interval(level=0.95)`` (at any level, from the replicates), ``.pvalue`` ``nan`` (it tests
+    nothing), ``.method`` ``"percentile"``, a short ``repr``.
+    """
+
+    __slots__ = ()
+    method = "percentile"
+
     @property
     def statistic(self) -> float:
         """The metric on the data (``value``)."""
         return self.value
 
-    def confidence_interval(self, level: float | None = None) -> ConfidenceInterval:
+    @property
+    def standard_error(self) -> float:
+        """Standard deviation of the defined replicates (ddof=1); ``nan`` with fewer than two."""
+        r = np.asarray(self.replicates, dtype=np.float64)
+        r = r[np.isfinite(r)]
+        return float(np.std(r, ddof=1)) if r.size > 1 else float("nan")
+
+    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
         """The percentile interval of the defined replicates at ``level``.
 
         Parameters
         ----------
-        level : float in (0, 1), optional
-            Default: the level the interval was computed at (``self.level``), giving ``(low, high)``.
+        level : float in (0, 1), default 0.95
+            At the level the interval was asked at (``self.level``) it is ``(low, high)``.
 
         Returns
         -------
         ConfidenceInterval
             ``nan`` when fewer than half of the resamples are defined.
         """
-        level = check_level(level, self.level)
+        level = check_level(level)
         if level == self.level:
             return ConfidenceInterval(self.low, self.high)
         return ConfidenceInterval(*_percentiles(self.replicates, level))

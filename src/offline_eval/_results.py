@@ -4,13 +4,16 @@ One protocol, as scipy's ``SignificanceResult`` and ``BootstrapResult``:
 
 ``.statistic``
     The point value, a Python ``float``.
+``.standard_error``
+    The spread of the statistic's sampling distribution (the one name for it: the normal interval's
+    standard error, or the replicates' standard deviation for a bootstrap); ``nan`` where none is defined.
 ``.pvalue``
     Where the result tests a null hypothesis (a difference of zero, independence), its p-value in [0, 1];
-    the results that test nothing have no ``pvalue`` (or ``nan`` where a family mixes both, as
-    :class:`~offline_eval.logboot.BootstrapResult`).
-``.confidence_interval(level=...)``
-    A :class:`ConfidenceInterval` ``(low, high)`` at coverage ``level``; with no argument, the level the
-    result was computed at (0.95 unless the function that returned it was given another ``level``).
+    ``nan`` for the results that test nothing (never missing, never an error).
+``.confidence_interval(level=0.95)``
+    A :class:`ConfidenceInterval` ``(low, high)`` at coverage ``level``, 0.95 by default for every result.
+``.method``
+    How the interval is made: ``"normal"``, ``"percentile"``, ``"bca"``, ``"Fisher-z"``.
 ``repr``
     One line of at most about 200 characters: the statistic at four significant digits, its standard error or
     p-value (a bound at a resampling floor), the interval with its method and level (``95% normal CI [a, b]``),
@@ -19,8 +22,9 @@ One protocol, as scipy's ``SignificanceResult`` and ``BootstrapResult``:
 A result with several statistics (the click yield and the mainline click yield of an A/B arm) holds one
 such result per statistic, e.g. ``res.cy_delta.confidence_interval(0.9)``.
 
-The types: :class:`ConfidenceInterval` (also exported by :mod:`offline_eval.logboot`) and
-:class:`NormalEstimate`, a value with its standard error and the normal interval around it (the click yields
+The types: :class:`Result`, the base every interval-bearing result is or extends (a test holds each to
+this protocol: ``tests/library/test_results_protocol.py``), :class:`ConfidenceInterval` (also exported by
+:mod:`offline_eval.logboot`) and :class:`NormalEstimate`, a value with its standard error and the normal interval around it (the click yields
 and deltas of :mod:`offline_eval.auction`).  :class:`~offline_eval.bidding.ABCorrelation` is a mean and a
 standard deviation over resampled trials, not an interval, and stays outside the protocol.
 """
@@ -35,7 +39,7 @@ from scipy.special import ndtr, ndtri
 from ._validation import check_real
 from .display import format_number, format_pvalue
 
-__all__ = ["ConfidenceInterval", "NormalEstimate", "check_level", "interval_text", "normal_interval", "short_repr"]
+__all__ = ["ConfidenceInterval", "NormalEstimate", "Result", "check_level", "interval_text", "normal_interval", "short_repr"]
 
 
 class ConfidenceInterval(NamedTuple):
@@ -118,12 +122,41 @@ def short_repr(name: str, *, interval: str | None = None, **fields) -> str:
     return f"{name}({', '.join(parts)})"
 
 
-class NormalEstimate(float):
+class Result:
+    """The base of every result with an interval or a p-value (the protocol of this module).
+
+    A subclass gives ``statistic`` and ``standard_error`` (floats: attributes, fields or properties) and
+    ``confidence_interval(level=0.95)``, and sets ``method``; ``pvalue`` is ``nan`` unless the subclass tests
+    a hypothesis.  It holds no state of its own
+    (``__slots__ = ()``), so records (named tuples) and floats can extend it.
+    """
+
+    __slots__ = ()
+    #: How :meth:`confidence_interval` is made.
+    method: str = "normal"
+    #: The p-value of the result's null hypothesis; ``nan`` where it tests none.
+    pvalue: float = float("nan")
+
+    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:  # pragma: no cover
+        """The interval at coverage ``level`` (see :attr:`method`).
+
+        Parameters
+        ----------
+        level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        ConfidenceInterval
+        """
+        raise NotImplementedError
+
+
+class NormalEstimate(float, Result):
     """A point estimate with its standard error and the normal interval around it.
 
     It is the ``float`` of its value (so ``100 * res.cy_delta`` is a number), and follows the results'
-    protocol: ``.statistic``, ``.standard_error``, ``.confidence_interval(level=0.95)`` and, when it
-    tests "the value is zero", ``.pvalue``.
+    protocol: ``.statistic``, ``.standard_error``, ``.confidence_interval(level=0.95)`` and ``.pvalue``, that of
+    "the value is zero" when it is a difference (``test_zero``), else ``nan``.
 
     Parameters
     ----------
@@ -167,9 +200,9 @@ class NormalEstimate(float):
 
     @property
     def pvalue(self) -> float:
-        """Two-sided normal p-value of "the value is 0"; only for a difference (``test_zero``)."""
+        """Two-sided normal p-value of "the value is 0" for a difference (``test_zero``); else ``nan``."""
         if not self._test_zero:
-            raise AttributeError(f"{self.name} tests no hypothesis: it has no p-value")
+            return float("nan")
         with np.errstate(divide="ignore", invalid="ignore"):  # se 0: p 0 (or nan for a value of 0 too)
             z = np.abs(np.float64(self)) / np.float64(self.standard_error)
         return float(2.0 * ndtr(-z))

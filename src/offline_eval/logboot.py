@@ -71,15 +71,18 @@ References
 from __future__ import annotations
 
 
+import warnings
+
 import numpy as np
 from scipy import sparse
 from scipy.special import ndtr, ndtri
 
 from ._bootstrap import check_boot
 from ._losses import pointwise_log_loss
-from ._results import ConfidenceInterval
+from ._results import ConfidenceInterval, Result, interval_text, short_repr
 from ._validation import (
     InputTypeError,
+    OfflineEvalWarning,
     as_1d,
     as_labels,
     check_aligned,
@@ -114,8 +117,11 @@ TIE_RTOL = 1e-12
 _PROB_METRICS = ("log_loss", "rig_score", "calibration_ratio")
 
 
-class BootstrapResult:
+class BootstrapResult(Result):
     """One metric of one model (or a paired difference) with its bootstrap replicates.
+
+    A :class:`~offline_eval._results.Result`; ``.method`` is the interval's default method, ``"bca"`` where
+    the jackknife over clusters was computed (in memory), else ``"percentile"``.
 
     Attributes
     ----------
@@ -141,6 +147,11 @@ class BootstrapResult:
         self.name = name
         self.n_clusters = int(n_clusters)
         self.pvalue = _pvalue_zero(replicates) if difference else float("nan")
+
+    @property
+    def method(self) -> str:
+        """The default interval's method: ``"bca"`` with the jackknife over clusters, else ``"percentile"``."""
+        return "percentile" if np.isnan(self.acceleration) else "bca"
 
     @property
     def n_boot(self) -> int:
@@ -184,7 +195,7 @@ class BootstrapResult:
         """
         level = check_real(level, "level", low=0, high=1, closed="neither")
         if method is None:
-            method = "percentile" if np.isnan(self.acceleration) else "bca"
+            method = self.method
         check_choice(method, "method", ("bca", "percentile"))
         if method == "bca" and np.isnan(self.acceleration):
             raise ValueError(f"`method` = 'bca' needs the jackknife over clusters, which {self.name} does not hold "
@@ -208,10 +219,13 @@ class BootstrapResult:
         return ConfidenceInterval(float(low), float(high))
 
     def __repr__(self) -> str:
-        p = "" if np.isnan(self.pvalue) else f", pvalue={self.pvalue:.4g}"
-        return (f"BootstrapResult({self.name}: statistic={self.statistic:.6g}, "
-                f"standard_error={self.standard_error:.3g}{p}, {self.n_boot} resamples of "
-                f"{self.n_clusters:,} clusters)")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", OfflineEvalWarning)  # an undefined interval shows as nan
+            ci = self.confidence_interval()
+        fields = short_repr("", statistic=self.statistic, standard_error=self.standard_error,
+                            pvalue=None if np.isnan(self.pvalue) else self.pvalue,
+                            interval=interval_text(ci, method=self.method, level=0.95))[1:-1]
+        return f"BootstrapResult({self.name}: {fields}, {self.n_boot} resamples of {self.n_clusters:,} clusters)"
 
 
 class ModelResults:
@@ -369,7 +383,7 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     >>> res.a.roc_auc_score.statistic, res.b.roc_auc_score.statistic, res.difference.roc_auc_score.statistic
     (0.75, 1.0, 0.25)
     >>> res.a.roc_auc_score
-    BootstrapResult(roc_auc_score, a: statistic=0.75, standard_error=0.378, 200 resamples of 2 clusters)
+    BootstrapResult(roc_auc_score, a: statistic=0.75, standard_error=0.3785, 95% bca CI [0, 1], 200 resamples of 2 clusters)
     """
     y_true, y_score, y_score_b, groups, sample_weight = columns_of(
         data, y_true=y_true, y_score=y_score, y_score_b=y_score_b, groups=groups, sample_weight=sample_weight)

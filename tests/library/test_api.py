@@ -117,14 +117,12 @@ def test_one_name_per_measure():
 def test_results_are_named_tuples_with_attributes_and_intervals():
     rng = np.random.default_rng(0)
     y, m = rng.normal(size=50), rng.normal(size=50)
-    s = rk.tau_summary(y, m)
-    assert s.confidence_interval() == (s.low, s.high)
     b = metrics.bootstrap_ci(metrics.roc_auc_score, (y > 0).astype(int), m, n_boot=30, rng=0)
     assert b.confidence_interval() == (b.low, b.high)
     c = rk.bootstrap_compare(y, m, -m, measure="tau", n_boot=30, rng=0)
     lo, hi = c.confidence_interval()
     assert lo < c.difference < hi
-    for result in (s, b, c, adaptive.metrics_from_joint(np.ones((2, 2, 2)))):
+    for result in (b, c, adaptive.metrics_from_joint(np.ones((2, 2, 2)))):
         assert isinstance(result, tuple) and hasattr(result, "_fields") and hasattr(result, "_asdict")
 
 
@@ -133,14 +131,14 @@ def test_ab_test_interval_is_the_normal_interval_of_its_standard_error():
 
     w = make_world(0, n_queries=30, n_candidates=4)
     res = search_world.ab_test(w, (w.ctr, None), (w.ctr * 0.5, None), n_page_views=3000, rng=1)
-    for delta, se in ((res.cy_delta, res.cy_delta_se), (res.ml_cy_delta, res.ml_cy_delta_se)):
+    for delta, se in ((res.cy_delta, res.cy_delta.standard_error), (res.ml_cy_delta, res.ml_cy_delta.standard_error)):
         lo, hi = delta.confidence_interval(level=0.95)
         assert (hi - lo) / 2 == pytest.approx(1.959963984540054 * se)
         assert delta.standard_error == se and (lo + hi) / 2 == pytest.approx(delta.statistic)
         assert delta.pvalue == pytest.approx(2 * stats.norm.sf(abs(delta.statistic) / se), rel=1e-12)
     for arm in (res.control, res.treatment):
-        assert arm.cy.standard_error == arm.cy_se and arm.ml_cy.standard_error == arm.ml_cy_se
-        assert not hasattr(arm.cy, "pvalue")  # a click yield tests nothing
+        assert not any(f.endswith("_se") for f in arm._fields) and not any(f.endswith("_se") for f in res._fields)
+        assert np.isnan(arm.cy.pvalue)  # a click yield tests nothing
     with pytest.raises(ValueError, match="`level`"):
         res.cy_delta.confidence_interval(1.5)
 

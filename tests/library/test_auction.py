@@ -409,7 +409,7 @@ def test_click_yield_matches_its_expectation(small_world):
     w, p1, _ = small_world
     pv = sp.sample_page_views(w, 100_000, 9)
     cy = click_yield(serve(w, p1, pv, rng=10))
-    assert abs(cy.cy - cy.expected_cy) < 4 * cy.cy_se
+    assert abs(cy.cy - cy.expected_cy) < 4 * cy.cy.standard_error
     assert cy.ml_cy <= cy.cy and cy.ml_ads_per_pv <= cy.ads_per_pv
 
 
@@ -417,7 +417,7 @@ def test_ab_test_of_a_model_against_itself_is_null(small_world):
     w, p1, _ = small_world
     res = ab_test(w, (p1, None), (p1, None), n_page_views=50_000, rng=1)
     assert res.expected_cy_delta == pytest.approx(0.0, abs=0.02)
-    assert abs(res.cy_delta) < 4 * res.cy_delta_se
+    assert abs(res.cy_delta) < 4 * res.cy_delta.standard_error
 
 
 def test_sweep_picks_the_best_point_under_the_budget(small_world):

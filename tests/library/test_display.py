@@ -85,11 +85,11 @@ def _oam(kind):
 
 
 def _ab():
-    from offline_eval import auction
+    from offline_eval.synth import search_world
     from offline_eval.synth.sponsored import make_world
 
     w = make_world(0, n_queries=30, n_candidates=4)
-    return auction.ab_test(w, (w.ctr, None), (w.ctr * 0.7, None), n_page_views=3000, rng=1)
+    return search_world.ab_test(w, (w.ctr, None), (w.ctr * 0.7, None), n_page_views=3000, rng=1)
 
 
 RESULTS = {
@@ -100,7 +100,6 @@ RESULTS = {
     "Influence": (lambda: oe.most_influential(Y, M, measure="tau"), None),
     "TauResult": (lambda: oe.kendall_tau_test(Y, M), "95% normal CI"),
     "RhoResult": (lambda: oe.spearman_rho_test(Y, M), "95% Fisher-z CI"),
-    "TauSummary": (lambda: oe.tau_summary(Y, M, level=0.9), "90% normal (eq. 6) CI"),
     "BootstrapComparison": (lambda: oe.bootstrap_compare(Y, M, -M, measure="MAE", n_boot=200, rng=0),
                             "95% normal CI"),
     "CorrectPairsCurve": (lambda: oe.correct_pairs_curve(Y, M), None),

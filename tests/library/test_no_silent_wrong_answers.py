@@ -114,7 +114,7 @@ def test_auction_helpers_name_their_arguments():
     some = auction.click_yield(auction.Impressions(click=np.array([1.0, 0.0, 1.0]), **one_ad))
     with pytest.warns(OfflineEvalWarning, match="control arm has no clicks"):
         res = auction.compare_click_yields(no_clicks, some)
-    assert np.isnan(res.cy_delta) and np.isnan(res.cy_delta_se) and np.isnan(res.cy_delta.pvalue)
+    assert np.isnan(res.cy_delta) and np.isnan(res.cy_delta.standard_error) and np.isnan(res.cy_delta.pvalue)
     with pytest.raises(TypeError, match="`treatment` must be a ClickYield"):
         auction.compare_click_yields(some, (0.1, 0.2))
     sweep = pd.DataFrame({"alpha": [1.0, 2.0], "reserve": [0.0, 0.0], "mainline_reserve": [1.0, 2.0],

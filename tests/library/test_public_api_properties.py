@@ -193,13 +193,12 @@ ex("metrics.bootstrap_ci", lambda: (None, (offline_eval.log_loss, Y, P), dict(sa
    **WEIGHTED)
 # ranking
 for f in ("coefficients.kendall_tau", "coefficients.spearman_rho", "coefficients.tau_variance",
-          "coefficients.tau_confidence_interval", "coefficients.tau_summary", "coefficients.concordance_counts",
+          "coefficients.tau_confidence_interval", "coefficients.concordance_counts",
           "coefficients.t_statistic", "coefficients.r_statistic", "curves.correct_pairs_curve", "curves.cutoff_auc",
           "curves.cumulative_rank_curve"):
     ex(f"ranking.{f}", call(R, M))
 ex("ranking.coefficients.tau_variance_from_concordance",
    lambda: (None, (offline_eval.ranking.concordance_counts(R, M),), {}))
-ex("ranking.coefficients.TauSummary", call(0.5, 0.5, 0.01, 0.3, 0.7))
 ex("ranking.coefficients.kendall_tau_test", call(R, M), project=lambda r: (r.statistic, r.pvalue, r.variance))
 ex("ranking.coefficients.spearman_rho_test", call(R, M), project=lambda r: (r.statistic, r.pvalue))
 ex("ranking.coefficients.RhoResult.confidence_interval",
@@ -213,7 +212,6 @@ ex("logboot.clustered_bootstrap", lambda: (None, (Y, P, 1 - P), dict(groups=np.a
 ex("logboot.BootstrapResult.confidence_interval",
    bound(lambda: offline_eval.clustered_bootstrap(Y, P, n_boot=20, rng=0).a.log_loss.confidence_interval))
 ex("logboot.LogBootstrap.table", bound(lambda: offline_eval.clustered_bootstrap(Y, P, n_boot=20, rng=0).table))
-ex("ranking.coefficients.TauSummary.confidence_interval", bound(lambda: offline_eval.tau_summary(R, M).confidence_interval))
 ex("ranking.influence.leave_one_out", call(R, M, measure="RMSE"))
 ex("ranking.influence.most_influential", call(R, M, measure="tau"))
 ex("ranking.influence.Influence", call(1, 0.5, 0.6, 0.2))

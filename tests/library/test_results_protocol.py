@@ -1,15 +1,18 @@
-"""Every result with an interval or a p-value follows one protocol (``offline_eval._results``).
+"""Every result with an interval or a p-value is a ``Result`` and follows one protocol (``offline_eval._results``).
 
-``.statistic`` is a float; ``.confidence_interval(level)`` is a ``ConfidenceInterval`` that widens with the
-level and, for the normal intervals centred on the statistic, contains it; with no argument it is the interval
-at the level the result was computed at; ``.pvalue`` lies in [0, 1] where the result tests something and is
-absent where it tests nothing; the ``repr`` is one short line even with 10**5 bootstrap replicates.
+It is an instance of :class:`offline_eval._results.Result`; ``.statistic`` and ``.standard_error`` are floats;
+``.confidence_interval(level)`` is a ``ConfidenceInterval`` that widens with the level and, for the normal
+intervals centred on the statistic, contains it; with no argument it is the 95% interval; ``.method`` names
+how it is made and the repr says it; ``.pvalue`` lies in [0, 1] where the result tests something and is
+``nan`` where it tests nothing (never missing); no field repeats a standard error (``*_se``); the ``repr``
+is one line of at most 200 characters even with 10**5 bootstrap replicates.
 """
 
 from __future__ import annotations
 
 import math
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -19,7 +22,7 @@ import offline_eval as oe
 from offline_eval import auction, logboot
 from offline_eval.synth import search_world
 from offline_eval._bootstrap import percentile_ci
-from offline_eval._results import ConfidenceInterval, NormalEstimate
+from offline_eval._results import ConfidenceInterval, NormalEstimate, Result
 from offline_eval.ranking.bootstrap import BootstrapComparison
 
 RNG = np.random.default_rng(20)
@@ -51,10 +54,9 @@ CASES = {
     "TauResult-b": (lambda: oe.kendall_tau_test(Y, M, variant="b"), True, True, 0.95),
     "TauResult-c": (lambda: oe.kendall_tau_test(Y, np.round(M), variant="c"), True, True, 0.95),
     "RhoResult": (lambda: oe.spearman_rho_test(Y, M), False, True, 0.95),
-    "TauSummary": (lambda: oe.tau_summary(Y, M), True, False, 0.95),
-    "TauSummary-0.8": (lambda: oe.tau_summary(Y, M, level=0.8), True, False, 0.8),
+    "TauResult-a": (lambda: oe.kendall_tau_test(Y, M, variant="a"), True, True, 0.95),
     "BootstrapCI": (lambda: oe.bootstrap_ci(oe.roc_auc_score, CLICK, SCORE, n_boot=300, rng=0), False, False, 0.95),
-    "BootstrapCI-1e5": (lambda: percentile_ci(0.3, BIG, 0.9, "x"), False, False, 0.9),
+    "BootstrapCI-1e5": (lambda: percentile_ci(0.3, BIG, 0.9, "x"), False, False, 0.95),
     "AdaptiveAccuracyCI.candidate": (lambda: _oam().candidate, False, False, 0.95),
     "BootstrapComparison": (lambda: oe.bootstrap_compare(Y, M, -M, measure="MAE", n_boot=200, rng=0),
                             True, True, 0.95),
@@ -100,20 +102,50 @@ def test_interval_is_one_type_and_widens_with_the_level(case):
         res.confidence_interval(1.0)
 
 
+def test_every_result_is_a_result_with_a_standard_error_and_a_method(case):
+    name, res, *_ = case
+    assert isinstance(res, Result), name
+    assert type(res.standard_error) is float and res.standard_error >= 0
+    assert res.method in ("normal", "percentile", "bca", "Fisher-z")
+    assert re.search(rf"\d+% {res.method} CI", repr(res)), repr(res)
+    fields = getattr(res, "_fields", ())
+    assert not [f for f in fields if f.endswith("_se")]
+    import inspect
+
+    assert inspect.signature(type(res).confidence_interval).parameters["level"].default == 0.95
+
+
+def test_every_interval_bearing_class_of_the_library_is_a_result():
+    # the census: every public class with a confidence_interval method extends Result
+    import importlib
+    import inspect
+
+    found = set()
+    for module in ("offline_eval", "offline_eval.metrics", "offline_eval.ranking", "offline_eval.logboot",
+                   "offline_eval.auction", "offline_eval.adaptive", "offline_eval.bidding",
+                   "offline_eval.counterfactual", "offline_eval._results"):
+        mod = importlib.import_module(module)
+        for name in getattr(mod, "__all__", []):
+            obj = getattr(mod, name)
+            if inspect.isclass(obj) and hasattr(obj, "confidence_interval"):
+                found.add(obj.__name__)
+                assert issubclass(obj, Result), obj
+    assert {"BootstrapCI", "BootstrapResult", "BootstrapComparison", "TauResult", "RhoResult",
+            "NormalEstimate"} <= found
+
+
 def test_pvalue_is_a_probability_where_the_result_tests_something(case):
     _, res, _, pvalue, _ = case
     if pvalue is True:
         assert 0.0 <= res.pvalue <= 1.0
-    elif pvalue == "nan":
-        assert math.isnan(res.pvalue)
     else:
-        assert not hasattr(res, "pvalue") and not hasattr(res, "p_value")
+        assert math.isnan(res.pvalue)
 
 
 def test_repr_is_one_short_line(case):
     _, res, *_ = case
     text = repr(res)
-    assert len(text) < 300 and "\n" not in text and "array" not in text and "..." not in text
+    assert len(text) <= 200 and "\n" not in text and "array" not in text and "..." not in text
 
 
 def test_logboot_and_tau_share_the_interval_type():
@@ -129,7 +161,7 @@ def test_normal_estimate_is_its_float_with_a_normal_interval_and_test():
     assert e.pvalue == pytest.approx(2 * stats.norm.sf(0.12 / 0.05), rel=1e-12)
     back = pickle.loads(pickle.dumps(e))
     assert back == e and back.standard_error == 0.05 and back.pvalue == e.pvalue and back.name == "d"
-    assert not hasattr(NormalEstimate(1.0, 0.1), "pvalue")
+    assert math.isnan(NormalEstimate(1.0, 0.1).pvalue)  # tests nothing
     assert NormalEstimate(0.0, 0.0, test_zero=True).pvalue != NormalEstimate(0.0, 0.0, test_zero=True).pvalue  # nan
     assert NormalEstimate(0.1, 0.0, test_zero=True).pvalue == 0.0
 
@@ -139,12 +171,18 @@ def test_bootstrap_ci_recomputes_other_levels_from_its_replicates():
     reps[:10] = np.nan
     with pytest.warns(oe.OfflineEvalWarning):
         res = percentile_ci(0.0, reps, 0.95, "x")
-    assert res.confidence_interval() == (res.low, res.high)
+    assert res.confidence_interval(0.95) == (res.low, res.high)
     assert res.confidence_interval(0.8) == pytest.approx(np.percentile(reps[10:], [10, 90]).tolist(), rel=1e-15)
 
 
-def test_tau_summary_at_another_level_is_the_tau_a_interval_at_that_level():
-    s = oe.tau_summary(Y, M, level=0.9)
-    assert s.statistic == s.tau_a
-    assert s.confidence_interval(0.8) == oe.tau_confidence_interval(Y, M, level=0.8)
-    assert s.confidence_interval() == oe.tau_confidence_interval(Y, M, level=0.9) == (s.low, s.high)
+def test_tau_shortcuts_delegate_to_the_test_with_its_default_variant():
+    import inspect
+
+    for fn in (oe.kendall_tau, oe.kendall_tau_test, oe.tau_variance, oe.tau_confidence_interval):
+        assert inspect.signature(fn).parameters["variant"].default == "b", fn
+    ties = np.round(M)
+    for variant in ("a", "b", "c"):
+        res = oe.kendall_tau_test(Y, ties, variant=variant)
+        assert oe.tau_variance(Y, ties, variant=variant) == res.variance
+        assert oe.tau_confidence_interval(Y, ties, level=0.8, variant=variant) == res.confidence_interval(0.8)
+    assert oe.kendall_tau(Y, ties) == oe.kendall_tau_test(Y, ties).statistic

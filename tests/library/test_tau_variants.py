@@ -94,9 +94,10 @@ def test_without_ties_every_variance_is_eq_6(seed):
     rng = np.random.default_rng(seed)
     y = rng.random(80)
     m = y + rng.normal(0, 0.5, 80)
-    eq6 = rk.tau_variance(y, m)
-    assert rk.tau_variance(y, m, variant="b") == pytest.approx(eq6, rel=1e-12)
-    assert rk.tau_confidence_interval(y, m, variant="b") == pytest.approx(rk.tau_confidence_interval(y, m), rel=1e-12)
+    eq6 = rk.tau_variance(y, m, variant="a")
+    assert rk.tau_variance(y, m) == pytest.approx(eq6, rel=1e-12)
+    assert rk.tau_confidence_interval(y, m) == pytest.approx(rk.tau_confidence_interval(y, m, variant="a"),
+                                                             rel=1e-12)
 
 
 def test_tau_c_variance_is_eq_6_rescaled():
@@ -104,7 +105,7 @@ def test_tau_c_variance_is_eq_6_rescaled():
     m = np.tile([1.0, 2.0, 3.0, 4.0, 5.0], 6) + y
     n, k = 30, 3
     f = (n - 1) * k / (n * (k - 1))
-    assert rk.tau_variance(y, m, variant="c") == pytest.approx(f * f * rk.tau_variance(y, m), rel=1e-12)
+    assert rk.tau_variance(y, m, variant="c") == pytest.approx(f * f * rk.tau_variance(y, m, variant="a"), rel=1e-12)
 
 
 def test_tau_b_sits_inside_its_own_interval_with_ties():
@@ -113,19 +114,20 @@ def test_tau_b_sits_inside_its_own_interval_with_ties():
     y = rng.integers(0, 4, 2000).astype(float)
     m = y + rng.integers(0, 4, 2000)
     tau_b = rk.kendall_tau(y, m)
-    low_a, high_a = rk.tau_confidence_interval(y, m)
-    assert not low_a <= tau_b <= high_a  # the default interval is tau-a's, as its docstring says
+    low_a, high_a = rk.tau_confidence_interval(y, m, variant="a")
+    assert not low_a <= tau_b <= high_a  # the tau-a interval is for another number
     r = rk.kendall_tau_test(y, m)
     low, high = r.confidence_interval(0.95)
     assert r.statistic == tau_b and low < tau_b < high and (low + high) / 2 == pytest.approx(tau_b, abs=1e-12)
-    assert rk.tau_confidence_interval(y, m, variant="b") == (low, high)
+    assert rk.tau_confidence_interval(y, m) == rk.tau_confidence_interval(y, m, variant="b") == (low, high)
 
 
-def test_default_values_are_unchanged():
+def test_one_default_variant_everywhere_tau_b_as_scipy():
     y, m = [1, 2, 2, 3, 4, 4], [1, 3, 2, 2, 5, 4]
     assert rk.kendall_tau(y, m) == pytest.approx(stats.kendalltau(y, m).statistic, rel=1e-15)  # tau-b
-    assert rk.tau_confidence_interval(y, m) == rk.tau_summary(y, m).confidence_interval()  # tau-a, eq. 6
-    assert rk.tau_variance(y, m) == rk.tau_summary(y, m).variance
+    res = rk.kendall_tau_test(y, m)
+    assert res.variant == "b" and rk.tau_confidence_interval(y, m) == res.confidence_interval()
+    assert rk.tau_variance(y, m) == res.variance != rk.tau_variance(y, m, variant="a")  # ties: b differs from a
 
 
 def test_tau_b_interval_covers_the_population_tau_b_under_ties():
@@ -141,7 +143,7 @@ def test_tau_b_interval_covers_the_population_tau_b_under_ties():
         y, m = draw(rng, 150)
         low, high = rk.kendall_tau_test(y, m).confidence_interval(0.9)
         hits_b += low <= truth <= high
-        low, high = rk.tau_confidence_interval(y, m, level=0.9)
+        low, high = rk.tau_confidence_interval(y, m, level=0.9, variant="a")
         hits_a += low <= truth <= high
     assert 0.85 <= hits_b / 300 <= 0.95
     assert hits_a / 300 < 0.5  # the tau-a interval is for another number

@@ -114,7 +114,7 @@ def table2(y, m1, m2, *, n_boot: int = 100, seed: int = 0) -> pd.DataFrame:
         r = rk.bootstrap_compare(y, m1, m2, measure=m, n_boot=n_boot, rng=seed)
         better = r.difference < 0 if LOWER_IS_BETTER[m] else r.difference > 0
         rows.append({"Measure": m, "M1": r.value_a, "M2": r.value_b, "Absolute Difference": abs(r.difference),
-                     "Std. Dev.": r.sd, "p-value": r.pvalue, "M1 better": bool(better)})
+                     "Std. Dev.": r.standard_error, "p-value": r.pvalue, "M1 better": bool(better)})
     return pd.DataFrame(rows)
 
 
@@ -123,7 +123,7 @@ def bootstrap_variance(y, pred, *, n_boot: int = 100, seed: int = 0) -> dict:
     gen = np.random.default_rng(seed)
     n = len(y)
     taus = [rk.kendall_tau(y[i], pred[i]) for i in (gen.integers(0, n, n) for _ in range(n_boot))]
-    return {"bootstrap": float(np.var(taus, ddof=1)), "eq6": rk.tau_variance(y, pred)}
+    return {"bootstrap": float(np.var(taus, ddof=1)), "eq6": rk.tau_variance(y, pred, variant="a")}
 
 
 # -- Fig. 5 ----------------------------------------------------------------------------------

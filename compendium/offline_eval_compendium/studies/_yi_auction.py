@@ -258,7 +258,7 @@ def table5(exp: Experiment, printed: dict) -> pd.DataFrame:
     """
     ours = {"AUC": exp.offline["auc_delta"], "RIG": exp.offline["rig_delta"],
             "CY": exp.online_base.cy_delta, "Mainline CY": exp.online_base.ml_cy_delta}
-    se = {"CY": exp.online_base.cy_delta_se, "Mainline CY": exp.online_base.ml_cy_delta_se}
+    se = {"CY": exp.online_base.cy_delta.standard_error, "Mainline CY": exp.online_base.ml_cy_delta.standard_error}
     return pd.DataFrame([
         dict(metric=k, kind="offline" if k in ("AUC", "RIG") else "online", paper=printed[k],
              reproduced_pct=100 * v, se_pct=100 * se[k] if k in se else np.nan)
@@ -288,8 +288,8 @@ def table6(exp: Experiment, printed: dict | None = None, *, panel: str | None = 
             "model-2 at": label, "alpha": op.alpha, "mainline_reserve": op.mainline_reserve,
             "offline AUC": 100 * exp.offline["auc_delta"], "offline RIG": 100 * exp.offline["rig_delta"],
             "simulated CY": 100 * sim_cy, "simulated Mainline CY": 100 * sim_ml,
-            "online CY": 100 * on.cy_delta, "online CY se": 100 * on.cy_delta_se,
-            "online Mainline CY": 100 * on.ml_cy_delta, "online Mainline CY se": 100 * on.ml_cy_delta_se,
+            "online CY": 100 * on.cy_delta, "online CY se": 100 * on.cy_delta.standard_error,
+            "online Mainline CY": 100 * on.ml_cy_delta, "online Mainline CY se": 100 * on.ml_cy_delta.standard_error,
         })
     df = pd.DataFrame(rows, columns=list(rows[-1]))
     if panel is not None:
@@ -371,15 +371,15 @@ def per_seed(seed, *, n_queries=2000, n_log=100_000, n_ab=100_000, n_quantiles=1
     pe2_low, pe2_high = float(np.nanmean(pe2[:k])), float(np.nanmean(pe2[-k:]))
     return dict(
         auc_delta=exp.offline["auc_delta"], rig_delta=exp.offline["rig_delta"],
-        online_cy_delta=ob.cy_delta, online_cy_delta_se=ob.cy_delta_se,
-        online_ml_cy_delta=ob.ml_cy_delta, online_ml_cy_delta_se=ob.ml_cy_delta_se,
+        online_cy_delta=ob.cy_delta, online_cy_delta_se=ob.cy_delta.standard_error,
+        online_ml_cy_delta=ob.ml_cy_delta, online_ml_cy_delta_se=ob.ml_cy_delta.standard_error,
         sim_cy_delta=sim["cy_delta"], sim_ml_cy_delta=sim["ml_cy_delta"],
         best_alpha=exp.op_best.alpha, best_online_cy_delta=obest.cy_delta, best_online_ml_cy_delta=obest.ml_cy_delta,
         best_sim_cy_delta=sim["best_cy_delta"], best_sim_ml_cy_delta=sim["best_ml_cy_delta"],
         pe_gap_low=float(np.nanmean(gap[:k])), pe_gap_high=float(np.nanmean(gap[-k:])),
         # Table 5: offline up, online down (beyond 2 standard errors)
         t5_offline_gain=bool(exp.offline["auc_delta"] > 0 and exp.offline["rig_delta"] > 0),
-        t5_online_loss=bool(ob.cy_delta + 2 * ob.cy_delta_se < 0 and ob.ml_cy_delta + 2 * ob.ml_cy_delta_se < 0),
+        t5_online_loss=bool(ob.cy_delta + 2 * ob.cy_delta.standard_error < 0 and ob.ml_cy_delta + 2 * ob.ml_cy_delta.standard_error < 0),
         # Figs. 3-4: model-2 over-estimates, most in its low quantiles (each model binned by its own pClick)
         pe2_low=pe2_low, pe2_high=pe2_high,
         f34_low_overestimate=bool(pe2_low > 0 and pe2_low > pe2_high),
@@ -388,8 +388,8 @@ def per_seed(seed, *, n_queries=2000, n_log=100_000, n_ab=100_000, n_quantiles=1
         auc_all_delta=exp.offline["auc_all_delta"],
         # Table 5 as a whole: offline up and online down
         t5_gain_and_loss=bool(exp.offline["auc_delta"] > 0 and exp.offline["rig_delta"] > 0
-                              and ob.cy_delta + 2 * ob.cy_delta_se < 0
-                              and ob.ml_cy_delta + 2 * ob.ml_cy_delta_se < 0),
+                              and ob.cy_delta + 2 * ob.cy_delta.standard_error < 0
+                              and ob.ml_cy_delta + 2 * ob.ml_cy_delta.standard_error < 0),
         # Table 6: the simulation agrees with online, at both operating points, for CY and mainline CY
         t6_sim_agrees=bool(all(agrees(a, b) for a, b in (
             (sim["cy_delta"], ob.cy_delta), (sim["ml_cy_delta"], ob.ml_cy_delta),
@@ -425,8 +425,8 @@ def table6_outcomes(exp: Experiment) -> dict:
         online_cy_delta=ob.cy_delta, online_ml_cy_delta=ob.ml_cy_delta,
         sim_cy_delta=sim["cy_delta"], sim_ml_cy_delta=sim["ml_cy_delta"],
         best_alpha=exp.op_best.alpha,
-        best_online_cy_delta=obest.cy_delta, best_online_cy_delta_se=obest.cy_delta_se,
-        best_online_ml_cy_delta=obest.ml_cy_delta, best_online_ml_cy_delta_se=obest.ml_cy_delta_se,
+        best_online_cy_delta=obest.cy_delta, best_online_cy_delta_se=obest.cy_delta.standard_error,
+        best_online_ml_cy_delta=obest.ml_cy_delta, best_online_ml_cy_delta_se=obest.ml_cy_delta.standard_error,
         best_sim_cy_delta=sim["best_cy_delta"], best_sim_ml_cy_delta=sim["best_ml_cy_delta"],
         t6_sim_agrees=bool(all(agrees(a, b) for a, b in (
             (sim["cy_delta"], ob.cy_delta), (sim["ml_cy_delta"], ob.ml_cy_delta),

@@ -235,7 +235,7 @@ def tau_coverage(n: int, reps: int, *, rng=None, taus=COVERAGE_TAUS, level: floa
         for _ in range(reps):
             x = gen.standard_normal(n)
             y = r * x + np.sqrt(1 - r * r) * gen.standard_normal(n)
-            lo, hi = rk.tau_confidence_interval(y, x, level=level)
+            lo, hi = rk.tau_confidence_interval(y, x, level=level, variant="a")
             hits += lo <= tau <= hi
             widths.append(hi - lo)
         rows.append({"population tau": tau, "n": n, "samples": reps, "level": level, "covered": hits,

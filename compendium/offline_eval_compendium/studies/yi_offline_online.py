@@ -265,8 +265,8 @@ def _add_table5(ledger, ref, exp, bd, calibration, sweep, control, model_1, mode
     ledger.sweep("yi-T5-sweep", outcomes=sweep["t5_gain_and_loss"], control=control["t5_gain_and_loss"],
                  paper_value=f"AUC {t5['AUC']}, RIG {t5['RIG']}; CY {t5['CY']}, mainline CY {t5['Mainline CY']}",
                  main_seed=f"AUC {100 * off['auc_delta']:+.2f}%, RIG {100 * off['rig_delta']:+.1f}%; CY "
-                           f"{100 * ob.cy_delta:+.1f}% (se {100 * ob.cy_delta_se:.1f}), mainline CY "
-                           f"{100 * ob.ml_cy_delta:+.1f}% (se {100 * ob.ml_cy_delta_se:.1f})",
+                           f"{100 * ob.cy_delta:+.1f}% (se {100 * ob.cy_delta.standard_error:.1f}), mainline CY "
+                           f"{100 * ob.ml_cy_delta:+.1f}% (se {100 * ob.ml_cy_delta.standard_error:.1f})",
                  why=_why("t5_gain_and_loss", sweep, control, "yi/seed_sweep.csv"))
     pe2 = bd.loc[bd["model"] == "model-2", "prediction_error"].to_numpy(float)
     k = max(1, len(pe2) * 3 // 10)
@@ -330,7 +330,7 @@ def _add_table6_model(ledger, ref, exp6, sweep6, control6, t6_miscalibration) ->
     ledger.sweep("yi-T6b-best-point-gains-sweep", outcomes=sweep6["t6_best_gains"], control=control6["t6_best_gains"],
                  paper_value=t6["online CY"],
                  why=_why("t6_best_gains", sweep6, control6, "yi/seed_sweep_table6_model.csv"),
-                 main_seed=f"{100 * obest6.cy_delta:+.1f}% (se {100 * obest6.cy_delta_se:.1f}; "
+                 main_seed=f"{100 * obest6.cy_delta:+.1f}% (se {100 * obest6.cy_delta.standard_error:.1f}; "
                            f"alpha {exp6.op_best.alpha:g})")
     ledger.sweep("yi-T6b-offline-shape-sweep", outcomes=sweep6["t6_offline_shape"],
                  control=control6["t6_offline_shape"], paper_value=f"AUC {t6['offline AUC']}, RIG {t6['offline RIG']}",

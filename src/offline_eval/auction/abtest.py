@@ -24,14 +24,11 @@ class ClickYield(NamedTuple):
     """Click yield of served page views (:func:`click_yield`).
 
     ``cy`` and ``ml_cy`` are :class:`~offline_eval._results.NormalEstimate` s (each a float with
-    ``.statistic``, ``.standard_error`` and ``.confidence_interval(level=0.95)``); ``cy_se`` and ``ml_cy_se``
-    repeat their standard errors as plain numbers.
+    ``.statistic``, ``.standard_error`` and ``.confidence_interval(level=0.95)``).
     """
 
-    cy: NormalEstimate  #: observed clicks per page view
-    cy_se: float  #: its standard error over page views
+    cy: NormalEstimate  #: observed clicks per page view (standard error over page views)
     ml_cy: NormalEstimate  #: mainline clicks per page view
-    ml_cy_se: float
     expected_cy: float  #: the true expectation given the page views
     expected_ml_cy: float
     ads_per_pv: float
@@ -39,8 +36,8 @@ class ClickYield(NamedTuple):
     revenue_per_pv: float
 
     def __repr__(self) -> str:
-        return short_repr("ClickYield", cy=float(self.cy), cy_se=self.cy_se, ml_cy=float(self.ml_cy),
-                          ml_cy_se=self.ml_cy_se, expected_cy=self.expected_cy, ads_per_pv=self.ads_per_pv,
+        return short_repr("ClickYield", cy=float(self.cy), cy_se=self.cy.standard_error, ml_cy=float(self.ml_cy),
+                          ml_cy_se=self.ml_cy.standard_error, expected_cy=self.expected_cy, ads_per_pv=self.ads_per_pv,
                           interval=interval_text(self.cy.confidence_interval(), method="normal", level=0.95)
                           + " of cy")
 
@@ -57,7 +54,7 @@ def click_yield(impressions: Impressions) -> ClickYield:
     -------
     ClickYield
         ``cy``, ``ml_cy`` (observed clicks, each with its ``.standard_error``
-        and ``.confidence_interval(level)``), ``cy_se``, ``ml_cy_se``,
+        and ``.confidence_interval(level)``),
         ``expected_cy``, ``expected_ml_cy`` (true expectation given the
         page views), ``ads_per_pv``, ``ml_ads_per_pv``, ``revenue_per_pv``.
 
@@ -90,8 +87,8 @@ def click_yield(impressions: Impressions) -> ClickYield:
     se = (lambda x: float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan"))
     cy_se, ml_cy_se = se(per_pv), se(per_pv_ml)
     return ClickYield(
-        cy=NormalEstimate(per_pv.mean(), cy_se, name="cy"), cy_se=cy_se,
-        ml_cy=NormalEstimate(per_pv_ml.mean(), ml_cy_se, name="ml_cy"), ml_cy_se=ml_cy_se,
+        cy=NormalEstimate(per_pv.mean(), cy_se, name="cy"),
+        ml_cy=NormalEstimate(per_pv_ml.mean(), ml_cy_se, name="ml_cy"),
         expected_cy=float(impressions.p_click.sum() / n),
         expected_ml_cy=float(impressions.p_click[ml].sum() / n),
         ads_per_pv=float(len(impressions.slot) / n), ml_ads_per_pv=float(ml.sum() / n),
@@ -114,16 +111,13 @@ class ABTest(NamedTuple):
     """An online A/B test (:func:`ab_test`): both arms and the treatment's relative deltas.
 
     ``cy_delta`` and ``ml_cy_delta`` are :class:`~offline_eval._results.NormalEstimate` s (each a float with
-    ``.statistic``, ``.standard_error``, ``.pvalue`` of "no difference" and ``.confidence_interval(level=0.95)``);
-    ``cy_delta_se`` and ``ml_cy_delta_se`` repeat their standard errors as plain numbers.
+    ``.statistic``, ``.standard_error``, ``.pvalue`` of "no difference" and ``.confidence_interval(level=0.95)``).
     """
 
     control: ClickYield
     treatment: ClickYield
-    cy_delta: NormalEstimate  #: treatment / control - 1 of the observed click yield
-    cy_delta_se: float  #: its delta-method standard error (independent arms)
+    cy_delta: NormalEstimate  #: treatment / control - 1 of the observed click yield (delta-method standard error)
     ml_cy_delta: NormalEstimate
-    ml_cy_delta_se: float
     expected_cy_delta: float  #: the same from the true click probabilities
     expected_ml_cy_delta: float
 
@@ -147,9 +141,9 @@ def compare_click_yields(control: ClickYield, treatment: ClickYield) -> ABTest:
     -------
     ABTest
         ``control`` and ``treatment``, the relative deltas ``cy_delta``, ``ml_cy_delta`` (treatment / control
-        - 1, each with ``.standard_error``, ``.pvalue`` and ``.confidence_interval(level)``), their standard
-        errors ``cy_delta_se``, ``ml_cy_delta_se`` (delta method, independent arms), ``expected_cy_delta`` and
-        ``expected_ml_cy_delta`` from the arms' true click probabilities.
+        - 1, each with ``.standard_error`` (delta method, independent arms), ``.pvalue`` and
+        ``.confidence_interval(level)``), ``expected_cy_delta`` and ``expected_ml_cy_delta`` from the arms'
+        true click probabilities.
 
     Notes
     -----
@@ -175,9 +169,9 @@ def compare_click_yields(control: ClickYield, treatment: ClickYield) -> ABTest:
         if not isinstance(arm, ClickYield):
             raise InputTypeError(f"`{name}` must be a ClickYield; got {type(arm).__name__}")
     c, tr = control, treatment
-    cy_d, cy_se = _rel_delta(tr.cy, c.cy, tr.cy_se, c.cy_se)
-    ml_d, ml_se = _rel_delta(tr.ml_cy, c.ml_cy, tr.ml_cy_se, c.ml_cy_se)
+    cy_d, cy_se = _rel_delta(tr.cy, c.cy, tr.cy.standard_error, c.cy.standard_error)
+    ml_d, ml_se = _rel_delta(tr.ml_cy, c.ml_cy, tr.ml_cy.standard_error, c.ml_cy.standard_error)
     e_cy = _rel_delta(tr.expected_cy, c.expected_cy, 0.0, 0.0)[0]
     e_ml = _rel_delta(tr.expected_ml_cy, c.expected_ml_cy, 0.0, 0.0)[0]
-    return ABTest(c, tr, NormalEstimate(cy_d, cy_se, name="cy_delta", test_zero=True), float(cy_se),
-                  NormalEstimate(ml_d, ml_se, name="ml_cy_delta", test_zero=True), float(ml_se), e_cy, e_ml)
+    return ABTest(c, tr, NormalEstimate(cy_d, cy_se, name="cy_delta", test_zero=True),
+                  NormalEstimate(ml_d, ml_se, name="ml_cy_delta", test_zero=True), e_cy, e_ml)

@@ -59,7 +59,6 @@ from .coefficients import (
     MEASURES,
     RhoResult,
     TauResult,
-    TauSummary,
     concordance_counts,
     kendall_tau,
     kendall_tau_test,
@@ -68,7 +67,6 @@ from .coefficients import (
     spearman_rho_test,
     t_statistic,
     tau_confidence_interval,
-    tau_summary,
     tau_variance,
     tau_variance_from_concordance,
 )
@@ -91,7 +89,6 @@ __all__ = [
     "Influence",
     "RhoResult",
     "TauResult",
-    "TauSummary",
     "bootstrap_compare",
     "concordance_counts",
     "correct_pairs_curve",
@@ -106,7 +103,6 @@ __all__ = [
     "spearman_rho_test",
     "t_statistic",
     "tau_confidence_interval",
-    "tau_summary",
     "tau_variance",
     "tau_variance_from_concordance",
 ]

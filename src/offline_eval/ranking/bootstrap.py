@@ -8,7 +8,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._bootstrap import MAX_BOOT
-from .._results import ConfidenceInterval, interval_text, normal_interval, short_repr
+from .._results import ConfidenceInterval, Result, interval_text, normal_interval, short_repr
 from .._validation import (
     as_1d,
     check_aligned,
@@ -25,20 +25,26 @@ __all__ = ["BootstrapComparison", "bootstrap_compare"]
 
 
 # -- bootstrap comparison of two models (Table 2) --------------------------------------------
-class BootstrapComparison(NamedTuple):
-    """Table 2 row: two models under one measure, with the bootstrap of their difference.
-
-    Follows the results' protocol (:mod:`offline_eval._results`): ``.statistic`` is the difference,
-    ``.pvalue`` the paper's one-sided Gaussian p-value, ``.confidence_interval(level=0.95)`` the normal
-    interval of the difference, and the ``repr`` leaves out the bootstrap differences.
-    """
-
+class _BootstrapComparisonFields(NamedTuple):
     value_a: float
     value_b: float
     difference: float  # value_a - value_b
-    sd: float  # bootstrap standard deviation of the difference
-    pvalue: float  # one-sided Gaussian: P(Z > |difference| / sd)
+    standard_error: float  # bootstrap standard deviation of the difference
+    pvalue: float  # one-sided Gaussian: P(Z > |difference| / standard_error)
     differences: np.ndarray  # the bootstrap differences
+
+
+class BootstrapComparison(_BootstrapComparisonFields, Result):
+    """Table 2 row: two models under one measure, with the bootstrap of their difference.
+
+    A :class:`~offline_eval._results.Result`: ``.statistic`` is the difference, ``.standard_error`` the
+    bootstrap standard deviation of the difference (the paper's "Std. Dev."), ``.pvalue`` the paper's
+    one-sided Gaussian p-value, ``.confidence_interval(level=0.95)`` the normal interval of the difference,
+    and the ``repr`` leaves out the bootstrap differences.
+    """
+
+    __slots__ = ()
+    method = "normal"
 
     @property
     def statistic(self) -> float:
@@ -46,7 +52,7 @@ class BootstrapComparison(NamedTuple):
         return self.difference
 
     def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
-        """Normal interval of the difference, ``difference -/+ z sd`` (the Gaussian of the p-value).
+        """Normal interval of the difference, ``difference -/+ z standard_error`` (the Gaussian of the p-value).
 
         Parameters
         ----------
@@ -56,11 +62,11 @@ class BootstrapComparison(NamedTuple):
         -------
         ConfidenceInterval
         """
-        return normal_interval(self.difference, self.sd, level)
+        return normal_interval(self.difference, self.standard_error, level)
 
     def __repr__(self) -> str:
         return short_repr("BootstrapComparison", statistic=self.difference, value_a=self.value_a,
-                          value_b=self.value_b, sd=self.sd, pvalue=self.pvalue, n_boot=len(self.differences),
+                          value_b=self.value_b, standard_error=self.standard_error, pvalue=self.pvalue, n_boot=len(self.differences),
                           interval=interval_text(self.confidence_interval(), method="normal", level=0.95))
 
 

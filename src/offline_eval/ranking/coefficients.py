@@ -1,8 +1,10 @@
 """Kendall's tau and Spearman's rho through the paper's statistics T and R, and the variance of tau.
 
 rosset eqs. 2-6: :func:`concordance_counts` (``C_i``), :func:`t_statistic`, :func:`r_statistic`,
-:func:`kendall_tau`, :func:`spearman_rho`, :func:`tau_variance` (eq. 6),
-:func:`tau_confidence_interval` and :func:`tau_summary` (all three from one count of the pairs), and
+:func:`kendall_tau`, :func:`spearman_rho`; one entry per statistic, as scipy's ``kendalltau(variant=...)``:
+:func:`kendall_tau_test` computes tau, its variance (eq. 6 for tau-a), interval and p-value, and
+:func:`tau_variance` and :func:`tau_confidence_interval` are shortcuts to the same engine with the same
+default variant (tau-b, as :func:`kendall_tau` and scipy); :func:`spearman_rho_test` likewise for rho; and
 :data:`MEASURES`, the measures of Tables 1-2 by name.
 """
 
@@ -13,7 +15,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri, stdtr
 
-from .._results import ConfidenceInterval, check_level, interval_text, normal_interval, short_repr
+from .._results import ConfidenceInterval, Result, check_level, interval_text, normal_interval, short_repr
 from .._validation import check_bool, check_choice, check_nonnegative, check_real, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
 from ._pairs import average_ranks, check_pair, pair_counts, tau_from_counts
@@ -21,7 +23,6 @@ from ._pairs import average_ranks, check_pair, pair_counts, tau_from_counts
 __all__ = [
     "MEASURES",
     "TauResult",
-    "TauSummary",
     "concordance_counts",
     "kendall_tau",
     "kendall_tau_test",
@@ -31,7 +32,6 @@ __all__ = [
     "spearman_rho_test",
     "t_statistic",
     "tau_confidence_interval",
-    "tau_summary",
     "tau_variance",
     "tau_variance_from_concordance",
 ]
@@ -269,35 +269,37 @@ def tau_variance_from_concordance(C: np.ndarray) -> float:
     return (2.0 / (n * (n - 1.0))) ** 2 * 2.0 * inner
 
 
-def tau_variance(y_true, y_pred, *, variant: str = "a") -> float:
-    """Sample variance of Kendall's tau: the paper's eq. 6 (tau-a), or that of tau-b or tau-c.
+def tau_variance(y_true, y_pred, *, variant: str = "b") -> float:
+    """Sample variance of Kendall's tau: that of :func:`kendall_tau_test` (tau-a's is the paper's eq. 6).
+
+    A shortcut for ``kendall_tau_test(y_true, y_pred, variant=variant).variance`` without the p-value.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n,)
-    variant : {"a", "b", "c"}, default "a"
-        Whose variance: tau-a (eq. 6, the default), tau-b (the value of :func:`kendall_tau`; with ties its
-        own variance, see :func:`kendall_tau_test`) or tau-c.
+    variant : {"b", "a", "c"}, default "b"
+        Whose variance, as everywhere in the library (:func:`kendall_tau`, :func:`kendall_tau_test`,
+        :func:`tau_confidence_interval`): tau-b by default; ``"a"`` is rosset's eq. 6, equal to tau-b's
+        without ties.
 
     Returns
     -------
     float
-        The estimate, clipped at 0; ``nan`` with a warning for n < 3.
+        The estimate, clipped at 0; ``nan`` with a warning for n < 3 (and, for tau-b and tau-c, a constant
+        input).
 
     Notes
     -----
+    Eq. 6 (tau-a):
+
     .. math::
 
         \\widehat{Var}(\\hat\\tau) = \\left(\\frac{2}{n(n-1)}\\right)^2 \\cdot 2 \\cdot
         \\left(2\\sum_i C_i^2 - \\sum_i C_i - \\frac{2n-3}{n(n-1)}\\Big(\\sum_i C_i\\Big)^2\\right)
 
-    with :math:`C_i` from :func:`concordance_counts`.  It is Noether's
-    variance :math:`\\frac{8}{n(n-1)}(\\pi_c(1-\\pi_c) + 2(n-2)(\\pi_{cc} - \\pi_c^2))`
-    with the plug-in estimates :math:`\\hat\\pi_c = \\sum C_i / (n(n-1))` and
-    :math:`\\hat\\pi_{cc} = \\sum C_i(C_i - 1)/(n(n-1)(n-2))`: the variance of
-    the U-statistic tau-a (equal to tau-b without ties).  The plug-in can
-    dip below 0 in degenerate configurations (every ``C_i`` equal); it is
-    clipped at 0.  O(n log n).
+    with :math:`C_i` from :func:`concordance_counts`: Noether's variance of the U-statistic tau-a with
+    plug-in estimates, clipped at 0 (it can dip below in degenerate configurations).  tau-b's and tau-c's:
+    see :func:`kendall_tau_test`.  O(n log n).
 
     Examples
     --------
@@ -310,38 +312,33 @@ def tau_variance(y_true, y_pred, *, variant: str = "a") -> float:
     y, m = check_pair(y_true, y_pred)
     n = len(y)
     if n < 3:
-        warn_undefined(f"the variance of tau (eq. 6) needs at least 3 observations (got {n}); returning nan")
+        warn_undefined(f"the variance of tau needs at least 3 observations (got {n}); returning nan")
         return float("nan")
-    c = pair_counts(y, m)
-    if variant != "a":
-        return _tau_stat_and_variance(c, y, m, variant)[1]
-    return float(max(tau_variance_from_concordance((c.concordant + 0.5 * c.tied).astype(np.float64)), 0.0))
+    stat, var = _tau_stat_and_variance(pair_counts(y, m), y, m, variant)
+    if np.isnan(stat):
+        warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
+    return var
 
 
-def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str = "a") -> ConfidenceInterval:
-    """Assumption-free normal confidence interval for tau (Section 3.1).
+def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str = "b") -> ConfidenceInterval:
+    """Assumption-free normal confidence interval for tau (Section 3.1): that of :func:`kendall_tau_test`.
+
+    A shortcut for ``kendall_tau_test(y_true, y_pred, variant=variant).confidence_interval(level)``.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n,)
     level : float, default 0.95
         Coverage :math:`1 - \\alpha`, in (0, 1).
-    variant : {"a", "b", "c"}, default "a"
-        The tau the interval is for, and centred on.  The default is tau-a (the paper's), which differs
-        from :func:`kendall_tau`'s default tau-b when there are ties; ``variant="b"`` gives the interval
-        of tau-b, centred on :func:`kendall_tau`'s value (see :func:`kendall_tau_test`).
+    variant : {"b", "a", "c"}, default "b"
+        The tau the interval is for, and centred on, as everywhere in the library; ``"a"`` is the paper's
+        (its eq. 6 variance), equal to tau-b without ties.
 
     Returns
     -------
     ConfidenceInterval
-        ``(low, high)``: :math:`\\hat\\tau_a \\pm z_{1-\\alpha/2}\\sqrt{\\widehat{Var}}` clipped to
-        [-1, 1] (tau cannot leave it; the normal approximation can).
-
-    Notes
-    -----
-    By default centred at tau-a, the U-statistic whose variance eq. 6 estimates (equal
-    to tau-b without ties).  With ties tau-b exceeds tau-a in absolute value and can lie outside
-    the tau-a interval: for tau-b ask ``variant="b"``.
+        ``(low, high)``: :math:`\\hat\\tau \\pm z_{1-\\alpha/2}\\sqrt{\\widehat{Var}}` clipped to
+        [-1, 1] (tau cannot leave it; the normal approximation can); ``nan`` with a warning for n < 3.
 
     Examples
     --------
@@ -355,12 +352,10 @@ def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str
     if n < 3:
         warn_undefined(f"the confidence interval of tau needs at least 3 observations (got {n}); returning nan")
         return ConfidenceInterval(float("nan"), float("nan"))
-    c = pair_counts(y, m)
-    if variant != "a":
-        return _tau_result(c, y, m, variant, "two-sided", "auto").confidence_interval(level)
-    tau = tau_from_counts(c, "a")
-    var = max(tau_variance_from_concordance((c.concordant + 0.5 * c.tied).astype(np.float64)), 0.0)
-    return _clipped_normal_interval(tau, var, level)
+    stat, var = _tau_stat_and_variance(pair_counts(y, m), y, m, variant)
+    if np.isnan(stat):
+        warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
+    return TauResult(stat, float("nan"), var, variant).confidence_interval(level)
 
 
 def _clipped_normal_interval(tau, var, level) -> ConfidenceInterval:
@@ -368,90 +363,12 @@ def _clipped_normal_interval(tau, var, level) -> ConfidenceInterval:
     return normal_interval(tau, np.sqrt(var), level, low=-1.0, high=1.0)
 
 
-class TauSummary(NamedTuple):
-    """Kendall's tau with its eq. 6 variance and confidence interval, from one pass.
-
-    The interval is tau-a's (eq. 6), centred on ``tau_a``, so ``.statistic`` is ``tau_a``; for the interval of
-    ``tau_b`` see :func:`kendall_tau_test`.  Follows the results' protocol (:mod:`offline_eval._results`);
-    no p-value (:func:`kendall_tau_test` gives scipy's)."""
-
-    tau_b: float
-    tau_a: float
-    variance: float
-    low: float
-    high: float
-    level: float = 0.95
-
-    @property
-    def statistic(self) -> float:
-        """tau-a, the centre of the interval."""
-        return self.tau_a
-
-    def confidence_interval(self, level: float | None = None) -> ConfidenceInterval:
-        """Tau-a plus or minus the normal quantile times the eq. 6 standard deviation, clipped to [-1, 1].
-
-        Parameters
-        ----------
-        level : float in (0, 1), optional
-            Default: the level :func:`tau_summary` was given, i.e. ``(low, high)``.
-
-        Returns
-        -------
-        ConfidenceInterval
-        """
-        level = check_level(level, self.level)
-        if level == self.level or np.isnan(self.variance):
-            return ConfidenceInterval(self.low, self.high)
-        return _clipped_normal_interval(self.tau_a, self.variance, level)
-
-    def __repr__(self) -> str:
-        return short_repr("TauSummary", statistic=self.tau_a, tau_b=self.tau_b, variance=self.variance,
-                          interval=interval_text((self.low, self.high), method="normal (eq. 6)", level=self.level))
-
-
-def tau_summary(y_true, y_pred, *, level: float = 0.95) -> TauSummary:
-    """Tau-b, tau-a, the eq. 6 variance and the confidence interval, from one O(n log n) pass.
-
-    Same values as :func:`kendall_tau` (both variants), :func:`tau_variance`
-    and :func:`tau_confidence_interval`, without counting the pairs three
-    times.  Needs n >= 3 (else ``nan`` fields with a warning).
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n,)
-        Responses and predictions (finite).
-    level : float in (0, 1), default 0.95
-        Level of the confidence interval.
-
-    Examples
-    --------
-    One switched pair of six; C = (3, 3, 2, 2), so eq. 6 is
-    (2/12)^2 * 2 * (2 * 26 - 10 - 5/12 * 100) = 1/54:
-
-    >>> s = tau_summary([1, 2, 3, 4], [10, 20, 40, 30])
-    >>> round(s.tau_b, 6), round(s.tau_a, 6), round(s.variance * 54, 6)
-    (0.666667, 0.666667, 1.0)
-    """
-    check_real(level, "level", low=0, high=1, closed="neither")
-    y, m = check_pair(y_true, y_pred)
-    n = len(y)
-    if n < 3:
-        warn_undefined(f"the variance of tau (eq. 6) needs at least 3 observations (got {n}); returning nan")
-        nan = float("nan")
-        return TauSummary(nan, nan, nan, nan, nan, float(level))
-    c = pair_counts(y, m)
-    tau_b, tau_a = tau_from_counts(c, "b"), tau_from_counts(c, "a")
-    if np.isnan(tau_b):
-        warn_undefined("Kendall's tau-b is undefined when `y_true` or `y_pred` is constant; returning nan")
-    var = max(tau_variance_from_concordance((c.concordant + 0.5 * c.tied).astype(np.float64)), 0.0)
-    return TauSummary(tau_b, tau_a, float(var), *_clipped_normal_interval(tau_a, var, level), float(level))
-
-
-
-
 # -- tau-b, tau-c, their variance and the test of independence (scipy-like result) ------------------
-class TauResult:
+class TauResult(Result):
     """Kendall's tau with its p-value and confidence interval, as scipy's ``SignificanceResult``.
+
+    A :class:`~offline_eval._results.Result` (``.standard_error`` the square root of ``variance``,
+    ``.method`` ``"normal"``).
 
     Attributes
     ----------
@@ -468,6 +385,9 @@ class TauResult:
     def __init__(self, statistic, pvalue, variance, variant):
         self.statistic, self.pvalue = float(statistic), float(pvalue)
         self.variance, self.variant = float(variance), variant
+
+    standard_error = property(lambda self: float(np.sqrt(self.variance)),
+                              doc="The standard error of ``statistic``, ``sqrt(variance)``.")
 
     def confidence_interval(self, level: float = 0.95):
         """Normal interval ``statistic -/+ z sqrt(variance)``, clipped to [-1, 1].
@@ -569,8 +489,12 @@ def kendall_tau_test(y_true, y_pred, *, variant: str = "b", alternative: str = "
     return _tau_result(pair_counts(y, m), y, m, variant, alternative, method)
 
 
-class RhoResult:
+class RhoResult(Result):
     """Spearman's rho with its p-value and confidence interval, as scipy's ``SignificanceResult``.
+
+    A :class:`~offline_eval._results.Result`: ``.method`` ``"Fisher-z"``; ``.standard_error`` Bonett and
+    Wright's standard error carried back from Fisher's z by the delta method,
+    :math:`(1 - \\hat\\rho^2)\\sqrt{(1 + \\hat\\rho^2/2)/(n - 3)}` (``nan`` for n <= 3).
 
     Attributes
     ----------
@@ -585,6 +509,16 @@ class RhoResult:
 
     def __init__(self, statistic, pvalue, n):
         self.statistic, self.pvalue, self.n = float(statistic), float(pvalue), int(n)
+
+    method = "Fisher-z"
+
+    @property
+    def standard_error(self) -> float:
+        """The delta-method standard error of rho (see the class notes)."""
+        r = self.statistic
+        if self.n <= 3 or not np.isfinite(r):
+            return float("nan")
+        return float((1.0 - r * r) * np.sqrt((1.0 + r * r / 2.0) / (self.n - 3)))
 
     def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
         """Fisher-z interval with Bonett and Wright's variance for Spearman's rho.
