@@ -47,12 +47,18 @@ def _alarm(signum, frame):
 
 
 class Tally:
+    """Verdicts (ok, silent, crash, hang) and, for the report, what the library did (value, named error, nan with
+    the warning)."""
+
     def __init__(self):
         self.counts = collections.Counter()
+        self.outcomes = collections.Counter()
         self.examples = collections.defaultdict(list)
 
-    def add(self, kind, where, detail=""):
+    def add(self, kind, where, detail="", outcome=None):
         self.counts[kind] += 1
+        if outcome is not None:
+            self.outcomes[outcome] += 1
         if kind != "ok" and len(self.examples[kind]) < 12:
             self.examples[kind].append(f"{where}: {detail}"[:300])
 
@@ -80,9 +86,21 @@ def outcome(f, timeout, *args, **kwargs):
     finally:
         signal.alarm(0)
     warned = any(issubclass(w.category, OfflineEvalWarning) for w in caught)
-    if isinstance(x, float) and math.isnan(x):
-        return ("nan-warned" if warned else "nan-silent", None)
+    numpy_warned = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+    if _has_nan(x):
+        return ("nan-warned" if warned else "nan-silent", numpy_warned or None)
     return ("value", x)
+
+
+def _has_nan(x) -> bool:
+    """A float nan, or a result record (NamedTuple, object with .statistic/.pvalue) holding one."""
+    if isinstance(x, float):
+        return math.isnan(x)
+    for attr in ("statistic", "pvalue"):
+        v = getattr(x, attr, None)
+        if isinstance(v, float) and math.isnan(v):
+            return True
+    return False
 
 
 # -- invalid and rescaled inputs over every public callable --------------------------------------------------------
@@ -98,10 +116,18 @@ def fuzz_registry(reg, rng, tally, timeout, rounds):
                 continue
             arrays = reg._arrays(ba, ex)
             flags = [p.name for p in sig.parameters.values() if isinstance(p.default, bool)]
-            kinds = ["mask", "complex", "str", "nan", "short", "reindex", "flag", "seed", "scale"]
+            kinds = ["mask", "complex", "str", "nan", "short", "reindex", "flag", "seed", "scale", "none", "ragged",
+                     "na", "wrap", "const", "tiny"]
             kind = kinds[rng.integers(len(kinds))]
-            if kind in ("mask", "complex", "str", "nan", "short", "reindex") and not arrays:
+            if kind in ("na", "wrap") and not _pool(kind, arrays, ba, ex):
+                kind = "none"
+            if kind in ("mask", "complex", "str", "nan", "short", "reindex", "none", "ragged", "const") and not arrays:
                 kind = "flag"
+            if kind == "tiny":
+                kind = "scale" if ex.scale else "const"
+                tiny = True
+            else:
+                tiny = False
             if kind == "flag" and not flags:
                 kind = "seed"
             if kind == "seed" and "rng" not in sig.parameters:
@@ -109,18 +135,45 @@ def fuzz_registry(reg, rng, tally, timeout, rounds):
             if kind == "scale" and not ex.scale:
                 tally.add("ok", key)
                 continue
-            name = arrays[rng.integers(len(arrays))] if arrays else None
+            if kind in ("na", "wrap"):
+                pool = _pool(kind, arrays, ba, ex)
+                name = pool[rng.integers(len(pool))]
+            else:
+                name = arrays[rng.integers(len(arrays))] if arrays else None
             where = f"{key} [{kind} {name or ''}]"
             if kind == "scale":
+                if tiny:  # equal weights at the bottom or the top of the floats: the unweighted answer
+                    for nm in ex.scale[0]:
+                        ba.arguments[nm] = np.ones_like(ba.arguments[nm], dtype=np.float64)
                 base = outcome(fn, timeout, *ba.args, **ba.kwargs)
                 fn, _, ba = reg._prepare(key)
-                power = int(rng.integers(-1000, 1001))
-                for nm in ex.scale[0]:
-                    ba.arguments[nm] = np.ldexp(ba.arguments[nm], power)
+                if tiny:
+                    w = [5e-324, 2.0**-1060, 2.0**1020][rng.integers(3)]
+                    for nm in ex.scale[0]:
+                        ba.arguments[nm] = np.full(np.shape(ba.arguments[nm]), w)
+                    where, power = where.replace("[scale", "[tiny"), f"equal weights {w:g}"
+                else:
+                    power = int(rng.integers(-1000, 1001))
+                    for nm in ex.scale[0]:
+                        ba.arguments[nm] = np.ldexp(ba.arguments[nm], power)
                 got = outcome(fn, timeout, *ba.args, **ba.kwargs)
                 project = ex.project or (lambda x: x)
                 ok = base[0] == got[0] and (base[0] != "value" or reg._same(project(got[1]), project(base[1]), rel=1e-9))
-                tally.add("ok" if ok else "silent", where, f"2**{power}: {got[0]} vs {base[0]}")
+                tally.add("ok" if ok else "silent", where, f"{power}: {got[0]} vs {base[0]}", outcome=got[0])
+                continue
+            if kind == "const":
+                # constant data: a value, or nan with the warning; never numpy's RuntimeWarning alone or a crash
+                for nm in reg._arrays(ba, ex, ndim=(1,)):
+                    v = ba.arguments[nm]
+                    if nm not in ex.labels and v.dtype.kind == "f":
+                        ba.arguments[nm] = np.full(v.shape, v.flat[0])
+                got = outcome(fn, timeout, *ba.args, **ba.kwargs)
+                if got[0] in ("crash", "hang"):
+                    tally.add(got[0], where, str(got[1]), outcome=got[0])
+                elif got[0] == "nan-silent" or (got[0] == "nan-warned" and got[1]):
+                    tally.add("silent", where, f"{got[0]} {got[1] or ''}", outcome=got[0])
+                else:
+                    tally.add("ok", where, outcome=got[0])
                 continue
             if kind == "flag":
                 name = flags[rng.integers(len(flags))]
@@ -131,7 +184,25 @@ def fuzz_registry(reg, rng, tally, timeout, rounds):
                 ba.arguments["rng"] = True
             else:
                 v = ba.arguments[name]
-                if kind == "mask":
+                if kind == "none":
+                    ba.arguments[name] = None
+                    if sig.parameters[name].default is None:
+                        # an optional array: None is its default, any answer is legal
+                        got = outcome(fn, timeout, *ba.args, **ba.kwargs)
+                        tally.add("ok" if got[0] not in ("crash", "hang") else got[0], where, str(got[1]),
+                                  outcome=got[0])
+                        continue
+                elif kind == "ragged":
+                    ba.arguments[name] = [v.tolist(), v.tolist()[:-1]] if v.ndim == 1 else [row[:-1] for row in v.tolist()[:1]] + v.tolist()[1:]
+                elif kind == "na":
+                    bad = v.astype(object)
+                    bad.flat[rng.integers(bad.size)] = pd.NA
+                    ba.arguments[name] = bad
+                elif kind == "wrap":
+                    big = v.astype(np.uint64) if v.dtype.kind in "iub" else v.astype(np.float64)
+                    big.flat[rng.integers(big.size)] = np.uint64(2**64 - 1) if big.dtype.kind == "u" else 1e19
+                    ba.arguments[name] = big
+                elif kind == "mask":
                     ba.arguments[name] = np.ma.array(v, mask=rng.random(v.shape) < 0.5)
                 elif kind == "complex":
                     ba.arguments[name] = v + 1j
@@ -173,17 +244,31 @@ def fuzz_registry(reg, rng, tally, timeout, rounds):
             got = outcome(fn, timeout, *ba.args, **ba.kwargs)
             if got[0] == "named":
                 if kind in ("flag", "seed") and not isinstance(got[1], TypeError):
-                    tally.add("silent", where, f"a ValueError, not a TypeError: {got[1]}")
+                    tally.add("silent", where, f"a ValueError, not a TypeError: {got[1]}", outcome=got[0])
                 elif f"`{name}" not in str(got[1]) and kind not in ("short",):
-                    tally.add("crash", where, f"the error does not name `{name}`: {got[1]}")
+                    tally.add("crash", where, f"the error does not name `{name}`: {got[1]}", outcome="unnamed")
                 else:
-                    tally.add("ok", where)
+                    tally.add("ok", where, outcome=got[0])
             elif got[0] in ("crash", "hang"):
-                tally.add(got[0], where, str(got[1]))
+                tally.add(got[0], where, str(got[1]), outcome=got[0])
             elif kind == "nan" and got[0] == "nan-warned":
-                tally.add("ok", where)
+                tally.add("ok", where, outcome=got[0])
             else:
-                tally.add("silent", where, f"accepted: {got[0]}")
+                tally.add("silent", where, f"accepted: {got[0]}", outcome=got[0])
+
+
+def _pool(kind, arrays, ba, ex):
+    """The arguments a kind of mutation applies to: a missing label (pd.NA) to any label or code array; a code
+    beyond int64 (1e19, 2**64 - 1) to class codes (hypotheses and truths; a cluster key of 1e19 is legal)."""
+    if kind == "na":
+        return [a for a in arrays if a in ex.labels or _codes(ba.arguments[a])]
+    return [a for a in arrays if _codes(ba.arguments[a]) and a.startswith(("hyp", "truth"))]
+
+
+def _codes(v) -> bool:
+    """True for an array of non-negative integer class codes (where a wrapped code would be another class)."""
+    return isinstance(v, np.ndarray) and v.ndim == 1 and v.dtype.kind in "iu" and v.size > 0 and v.min() >= 0 \
+        and v.max() < 64
 
 
 # -- valid inputs against oracles; memory vs mergeable vs Dask -------------------------------------------------------
@@ -318,7 +403,7 @@ def fuzz_metrics(rng, tally, timeout, rounds, dask_every):
 
 def fuzz_work_sizes(tally, timeout):
     """Requests whose size the inputs do not justify: a named error, quickly."""
-    from offline_eval import adaptive, bidding, metrics, mergeable, ranking
+    from offline_eval import adaptive, bidding, metrics, mergeable, ranking  # noqa: F401
 
     cases = {
         "bootstrap_ci n_boot=1e9": lambda: metrics.bootstrap_ci(metrics.log_loss, [0, 1], [.1, .2], n_boot=10**9),
@@ -329,10 +414,23 @@ def fuzz_work_sizes(tally, timeout):
         "ab_test_correlation n_trials huge": lambda: bidding.ab_test_correlation(np.arange(3.), np.arange(3.), np.ones(3),
                                                                                  n_trials=10**9),
         "quantile_breakdown n_quantiles=1e12": lambda: metrics.quantile_breakdown([0, 1], [.1, .2], n_quantiles=10**12),
+        "kendall_tau_test exact n=3000": lambda: ranking.kendall_tau_test(np.arange(3000.), np.arange(3000.)[::-1],
+                                                                          method="exact"),
+        "bootstrap_ci n_boot=1e6": lambda: metrics.bootstrap_ci(metrics.log_loss, [0, 1] * 50, [.1, .2] * 50,
+                                                                n_boot=10**6),
+        "bootstrap_compare n_boot=1e6": lambda: ranking.bootstrap_compare(np.arange(100.), np.arange(100.),
+                                                                          np.arange(100.)[::-1], measure="MAE",
+                                                                          n_boot=10**6),
+        "bootstrap_oam_accuracy n_boot=1e6": lambda: adaptive.bootstrap_oam_accuracy([0, 1] * 50, [0, 1] * 50,
+                                                                                     [0, 1] * 50, [0, 1], [0, 1],
+                                                                                     n_boot=10**6),
+        "ab_test_correlation n_trials=1e6": lambda: bidding.ab_test_correlation(np.arange(30.), np.arange(30.)[::-1],
+                                                                                np.ones(30), n_trials=10**6),
     }
     for where, f in cases.items():
         got = _in_child(f, timeout)
-        tally.add("ok" if got == "named" else ("hang" if got in ("hang", "memory") else "silent"), where, got)
+        tally.add("ok" if got == "named" else ("hang" if got in ("hang", "memory") else "silent"), where, got,
+                  outcome=got)
 
 
 def _in_child(f, timeout, memory=2 << 30):
@@ -377,6 +475,9 @@ def main(argv=None):
     total = sum(tally.counts.values())
     print(f"cases {total}: ok {tally.counts['ok']}, silent wrong answers {tally.counts['silent']}, "
           f"crashes {tally.counts['crash']}, hangs {tally.counts['hang']}")
+    o = tally.outcomes
+    print(f"  of the registry's and the work-size cases: named errors {o['named']}, nan with the warning "
+          f"{o['nan-warned']}, values {o['value']}, unnamed errors {o['unnamed'] + o['crash']}, hangs {o['hang']}")
     for kind in ("silent", "crash", "hang"):
         for line in tally.examples[kind]:
             print(f"  {kind}: {line}")

@@ -9,9 +9,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ._results import ConfidenceInterval, Result, check_level, interval_text, short_repr
-from ._validation import check_int, check_real, warn_undefined
+from ._validation import check_int, check_real, check_work, warn_undefined
 
-__all__ = ["MAX_BOOT", "BootstrapCI", "check_boot", "percentile_ci"]
+__all__ = ["MAX_BOOT", "MAX_BOOT_WORK", "BOOT_CALL_ROWS", "BootstrapCI", "check_boot", "check_boot_work",
+           "percentile_ci"]
 
 
 class _BootstrapCIFields(NamedTuple):
@@ -82,6 +83,22 @@ def check_boot(n_boot, level) -> None:
     """Raise unless ``n_boot`` is an integer in [1, :data:`MAX_BOOT`] and ``level`` lies in (0, 1)."""
     check_int(n_boot, "n_boot", low=1, high=MAX_BOOT)
     check_real(level, "level", low=0, high=1, closed="neither")
+
+
+#: Most work a bootstrap may ask for, in rows resampled and evaluated: resamples x (rows + BOOT_CALL_ROWS).  At
+#: about 150 ns per row and 150 us per metric call (the cost of one call on a small resample, as many rows), the
+#: bound is about 30 s of work; ``n_boot=10**4`` on 10**4 rows or ``n_boot=100`` on 10**6 rows are within it.
+MAX_BOOT_WORK = 2 * 10**8
+
+#: The cost of one metric call beyond its rows (validation, allocation), counted as this many rows.
+BOOT_CALL_ROWS = 1000
+
+
+def check_boot_work(n_boot: int, n_rows: int, name: str = "n_boot") -> None:
+    """Raise a named error, before any work, when ``n_boot`` resamples of ``n_rows`` rows exceed :data:`MAX_BOOT_WORK`."""
+    check_work(int(n_boot) * (int(n_rows) + BOOT_CALL_ROWS), name, n_boot, limit=MAX_BOOT_WORK,
+               what=f"row evaluations (resamples x ({n_rows:,} rows + {BOOT_CALL_ROWS:,} per call))",
+               hint=f"use a smaller `{name}` (at most {MAX_BOOT_WORK // (int(n_rows) + BOOT_CALL_ROWS):,} for these rows)")
 
 
 def percentile_ci(value: float, reps: np.ndarray, level: float, what: str) -> BootstrapCI:

@@ -36,6 +36,8 @@ non-finite real is never inside an interval.
 from __future__ import annotations
 
 import math
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -206,9 +208,21 @@ def integer_weights(w) -> bool:
     return w is None or bool(np.all(w == np.floor(w)) and float(np.sum(w)) < 2.0**53)
 
 
-def warn_undefined(message: str, *, stacklevel: int = 3) -> None:
-    """Emit :class:`OfflineEvalWarning` with ``message``."""
-    warnings.warn(message, OfflineEvalWarning, stacklevel=stacklevel)
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def warn_undefined(message: str, *, stacklevel: int | None = None) -> None:
+    """Emit :class:`OfflineEvalWarning` with ``message``, attributed to the caller's line.
+
+    The line is that of the first frame outside this package, however deep the call that warns (a public
+    function calling another, a helper, a generator expression), so that the warning points at the user's code,
+    as a warning should.  ``stacklevel`` is accepted for the callers that still pass one, and ignored: a count
+    of frames written at each call site went stale whenever a helper moved.
+    """
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, OfflineEvalWarning, stacklevel=level)
 
 
 def as_1d(x, name: str, *, dtype=np.float64, allow_empty: bool = False) -> np.ndarray:

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._bootstrap import BootstrapCI, check_boot, percentile_ci
+from ._bootstrap import BootstrapCI, check_boot, check_boot_work, percentile_ci
 from ._results import interval_text, short_repr
 from ._validation import (
     OfflineEvalWarning,
@@ -663,8 +663,8 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
     hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live, n_classes, method, classes
         As in :func:`online_adaptive_metrics`.
     n_boot : int, default 1000
-        Resamples, at most 10**6.
-        Resamples of the offline set.
+        Resamples of the offline set: at most 10**6, and ``n_boot * (offline + live items + 1000)`` at most
+        ``MAX_BOOT_WORK`` = 2 * 10**8 (a larger request is an error before any work).
     level : float in (0, 1), default 0.95
     rng : None, int or numpy.random.Generator
 
@@ -689,6 +689,7 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
                             hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live),
                        None if _all_codes(full.classes) else full.classes)
     b, c, g, bl, cl = codes.values()
+    check_boot_work(n_boot, len(b) + len(bl))  # each resample re-reads the live arrays too
     k = full.n_classes
     gen = check_rng(rng)
     reps = {m: np.empty(int(n_boot)) for m in ("baseline", "candidate")}

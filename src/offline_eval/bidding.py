@@ -544,6 +544,10 @@ def _kendall_b_counts(x, y):
 #: Largest ``n_trials * n_networks`` of :func:`ab_test_correlation` (the draws are held in memory).
 MAX_DRAWS = 10**8
 
+#: Largest ``n_trials * (n_metrics + 1) * (pairs of networks + networks)`` of :func:`ab_test_correlation`: the
+#: pair comparisons of Kendall's tau in every trial (about 20 s of work at the bound).
+MAX_PAIR_WORK = 2 * 10**8
+
 
 class ABCorrelation(NamedTuple):
     """Algorithm 1's correlations between offline metric differences and resampled A/B differences.
@@ -582,7 +586,10 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
         independent: ``sqrt(se_A^2 + se_B^2)`` / normaliser).
     n_trials : int, default 100
         Number of resamplings (the paper's 100); ``n_trials * n_networks``
-        must be at most 10**8 (the draws are held in memory).
+        must be at most 10**8 (the draws are held in memory), and
+        ``n_trials * (n_metrics + 1) * n_networks (n_networks + 1) / 2`` at most
+        ``MAX_PAIR_WORK`` = 2 * 10**8 (tau's pair comparisons, about 20 s of work);
+        a larger request is an error before any work.
     rng : int, numpy.random.Generator or None
         Source of the resampling noise.
 
@@ -622,6 +629,11 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     check_consistent_length(offline_diff=off[0], online_diff=on, online_se=se)
     check_int(n_trials, "n_trials", low=1)
     check_work(int(n_trials) * on.size, "n_trials", n_trials, limit=MAX_DRAWS, what="online draws (n_trials x networks)")
+    n_net = on.size
+    pairs = int(n_trials) * (off.shape[0] + 1) * (n_net * (n_net - 1) // 2 + n_net)
+    check_work(pairs, "n_trials", n_trials, limit=MAX_PAIR_WORK,
+               what=f"pair comparisons (n_trials x ({off.shape[0]} metrics + 1) x pairs of {n_net} networks)",
+               hint=f"use a smaller `n_trials` (at most {max(MAX_PAIR_WORK * int(n_trials) // max(pairs, 1), 1):,} here)")
     gen = check_rng(rng)
     draws = on[None, :] + se[None, :] * gen.standard_normal((int(n_trials), on.size))
     r = _pearson(off, draws)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bootstrap import BootstrapCI, check_boot, percentile_ci
+from ._bootstrap import BootstrapCI, check_boot, check_boot_work, percentile_ci
 from ._losses import entropy, pointwise_log_loss
 from ._validation import (
     OfflineEvalWarning,
@@ -801,7 +801,8 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
     y_true, y_pred : array-like of shape (n,)
     sample_weight : array-like of shape (n,), optional
     n_boot : int, default 1000
-        Resamples, at most 10**6 (a larger request is an error before any work).
+        Resamples, at most 10**6, and ``n_boot * (n + 1000)`` at most ``MAX_BOOT_WORK`` = 2 * 10**8 (about
+        30 s of work; a larger request is an error before any work).
     level : float in (0, 1), default 0.95
     rng : int, numpy.random.Generator or None
     **kwargs
@@ -842,6 +843,7 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
         check_finite(y, "y_true")
     check_consistent_length(y_true=y, y_pred=p)
     w = check_sample_weight(sample_weight, len(y))
+    check_boot_work(n_boot, len(y))
     value = float(metric(y, p, **({"sample_weight": w} if w is not None else {}), **extra))
     gen = check_rng(rng)
     reps = np.empty(int(n_boot))

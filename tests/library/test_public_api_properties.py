@@ -14,7 +14,12 @@ The properties, one per cause of a silent wrong answer (issue 22):
   labels is refused, naming it (or gives the aligned result);
 * **flag** -- a string or an int where a bool flag is expected, and ``True`` as a seed, are a
   ``TypeError`` naming the argument;
-* **scale** -- weights rescaled by ``2**-600`` or ``2**600`` give the same result.
+* **scale** -- weights rescaled by ``2**-600`` or ``2**600`` give the same result;
+* **none/ragged** and **missing labels** (issue 35) -- ``None`` for a required array, a ragged nested list, and
+  ``pd.NA`` among labels are errors naming the argument.
+
+A property that does not apply to a callable (no array argument, no flag, no weights) is *skipped* with the
+reason, so pytest's summary counts the callables each property really checks instead of passing them vacuously.
 """
 
 from __future__ import annotations
@@ -461,10 +466,18 @@ def test_the_example_runs(key):
     _run(fn, ba)
 
 
+def _applies(names, prop, why):
+    """Skip (with the reason, counted in pytest's summary) a property that does not apply to a callable, rather
+    than letting it pass without checking anything."""
+    if not names:
+        pytest.skip(f"{prop} does not apply: {why}")
+    return names
+
+
 @pytest.mark.parametrize("key", KEYS)
 def test_mask(key):
     fn, _, ba = _prepare(key)
-    for name in _arrays(ba, EXAMPLES[key]):
+    for name in _applies(_arrays(ba, EXAMPLES[key]), "mask", "no array argument"):
         fn, _, ba = _prepare(key)
         v = ba.arguments[name]
         ba.arguments[name] = np.ma.array(v, mask=np.arange(v.size).reshape(v.shape) == v.size - 1)
@@ -474,7 +487,7 @@ def test_mask(key):
 @pytest.mark.parametrize("key", KEYS)
 def test_dtype(key):
     fn, _, ba = _prepare(key)
-    for name in _arrays(ba, EXAMPLES[key]):
+    for name in _applies(_arrays(ba, EXAMPLES[key]), "dtype", "no array argument"):
         for bad in ("complex", "str"):
             if bad == "str" and name in EXAMPLES[key].labels:
                 continue
@@ -490,7 +503,7 @@ def test_align(key):
     names = _arrays(ba, EXAMPLES[key], ndim=(1,))
     n = {len(ba.arguments[k]) for k in names}
     if EXAMPLES[key].unpaired or len(names) < 2 or len(n) != 1 or n == {1}:
-        return
+        pytest.skip("align does not apply: fewer than two array arguments of one length (rows of one table)")
     project = EXAMPLES[key].project or _identity  # a result type without equality is compared by its values
     expected = project(_run(fn, ba))
     fn, _, ba = _prepare(key)
@@ -517,6 +530,7 @@ _FLAG_NAMES = ("rng",)
 def test_flag(key):
     fn, sig, _ = _prepare(key)
     flags = [p.name for p in sig.parameters.values() if isinstance(p.default, bool)]
+    _applies(flags + (["rng"] if "rng" in sig.parameters else []), "flag", "no bool flag and no `rng`")
     for name in flags:
         for bad in ("False", 1, None):
             fn, _, ba = _prepare(key)
@@ -541,6 +555,46 @@ def test_scale(key):
                 ba.arguments[name] = np.ldexp(ba.arguments[name], power)
             got = project(_run(fn, ba))
             assert _same(got, expected, rel=1e-12), f"{group} times 2**{power} changed the result"
+
+
+#: Callables whose modules another change of issue 35 tightens (mergeable's accumulators: ragged and missing
+#: group keys); until then these properties are expected to fail there.
+_PENDING = {"mergeable.JointCounts", "mergeable.UtilitySums", "mergeable.UtilitySums.from_arrays"}
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_none_and_ragged(key):
+    """``None`` in place of a required array, and a ragged nested list, are errors naming the argument (issue 35)."""
+    if key in _PENDING:
+        pytest.xfail("ragged input to the mergeable accumulators: pending (issue 35)")
+    fn, sig, ba = _prepare(key)
+    names = _applies(_arrays(ba, EXAMPLES[key]), "none/ragged", "no array argument")
+    for name in names:
+        v = ba.arguments[name]
+        bad = {"ragged": [v.tolist(), v.tolist()[:-1]] if v.ndim == 1 else [v.tolist()[0][:-1]] + v.tolist()[1:]}
+        if sig.parameters[name].default is not None:  # None is the default of an optional array: legal there
+            bad["none"] = None
+        for what, value in bad.items():
+            fn, _, ba = _prepare(key)
+            ba.arguments[name] = value
+            _named_error(fn, ba, name)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_missing_labels(key):
+    """A ``pd.NA`` among class codes or labels is an error naming the argument (issue 35)."""
+    if key in _PENDING:
+        pytest.xfail("missing group keys in the mergeable accumulators: pending (issue 35)")
+    fn, _, ba = _prepare(key)
+    ex_ = EXAMPLES[key]
+    names = _applies([k for k in _arrays(ba, ex_, ndim=(1,)) if k in ex_.labels], "missing labels",
+                     "no label argument")
+    for name in names:
+        fn, _, ba = _prepare(key)
+        bad = ba.arguments[name].astype(object)
+        bad[1] = pd.NA
+        ba.arguments[name] = bad
+        _named_error(fn, ba, name)
 
 
 # -- the Dask and mergeable paths: the in-memory answer, or the same kind of named error -------------------------

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (
+    asarray_named,
     InputTypeError,
     as_1d,
     as_array,
@@ -431,7 +432,7 @@ class ClickLog:
 
 def _check_counts_3d(x, name):
     reject_masked(x, name)
-    arr = np.asarray(x)
+    arr = asarray_named(x, name)
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"`{name}` must be numeric; got dtype {arr.dtype}")
     return arr.astype(np.float64, copy=False)

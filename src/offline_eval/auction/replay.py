@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (
+    asarray_named,
     InputTypeError,
     OfflineEvalWarning,
     check_int,
@@ -195,12 +196,12 @@ def _check_log_pclick(log, pclick):
 
 
 def _check_quantiles(quantiles, name):
-    if isinstance(quantiles, (str, bytes)):
+    if isinstance(quantiles, (str, bytes)) or quantiles is None:
         raise ValueError(f"`{name}` must be numbers in [0, 1]; got {quantiles!r}")
     if not np.isscalar(quantiles) and not isinstance(quantiles, np.ndarray):
         quantiles = list(quantiles)  # an iterator is read once, here
     reject_masked(quantiles, name)
-    q = np.asarray(quantiles)
+    q = asarray_named(quantiles, name)
     if q.dtype.kind not in "iuf" or q.ndim > 1:
         raise ValueError(f"`{name}` must be a number or a 1-D sequence of numbers in [0, 1]; got {quantiles!r}")
     q = q.astype(np.float64)
@@ -276,7 +277,7 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
 
 def _check_quantiles_free(values, name):
     """A sequence of numbers (an iterator is read once), as a list."""
-    if isinstance(values, (str, bytes)) or np.isscalar(values):
+    if isinstance(values, (str, bytes)) or np.isscalar(values) or values is None:
         raise ValueError(f"`{name}` must be a sequence of numbers; got {values!r}")
     reject_masked(values, name)
     return list(values)

@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import ndtr
 
-from .._bootstrap import MAX_BOOT
+from .._bootstrap import MAX_BOOT, check_boot_work
 from .._results import ConfidenceInterval, Result, interval_text, normal_interval, short_repr
 from .._validation import (
     as_1d,
@@ -66,8 +66,21 @@ class BootstrapComparison(_BootstrapComparisonFields, Result):
 
     def __repr__(self) -> str:
         return short_repr("BootstrapComparison", statistic=self.difference, value_a=self.value_a,
-                          value_b=self.value_b, standard_error=self.standard_error, pvalue=self.pvalue, n_boot=len(self.differences),
+                          value_b=self.value_b, standard_error=self.standard_error, pvalue=self.pvalue,
+                          n_boot=len(self.differences),
                           interval=interval_text(self.confidence_interval(), method="normal", level=0.95))
+
+
+#: Two values of a measure closer than this, relative to the larger, are equal: their difference is rounding (a
+#: sum in another order, 0.1 + 0.2 against 0.3), far below any difference worth reporting, and its sign or size
+#: must not decide a p-value.
+TIE_RTOL = 2.0**-40
+
+
+def _difference(x: float, y: float) -> float:
+    """``x - y``, or exactly 0 when ``|x - y| <= TIE_RTOL * max(|x|, |y|)``."""
+    d = float(x) - float(y)
+    return 0.0 if abs(d) <= TIE_RTOL * max(abs(float(x)), abs(float(y))) else d
 
 
 def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng=None) -> BootstrapComparison:
@@ -79,7 +92,8 @@ def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng
     measure : str or callable
         A name of :data:`MEASURES` or ``f(y_true, y_pred) -> float``.
     n_boot : int, default 100
-        Bootstrap samples (the paper uses 100); at most 10**6.
+        Bootstrap samples (the paper uses 100); at most 10**6, and ``2 n_boot (n + 1000)`` at most
+        ``MAX_BOOT_WORK`` = 2 * 10**8 (two measures per resample; a larger request is an error before any work).
     rng : None, int or numpy.random.Generator
 
     Returns
@@ -92,7 +106,11 @@ def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng
     Notes
     -----
     Both models are evaluated on the same resampled rows, so the standard
-    deviation is that of the *paired* difference.  The p-value is one-sided:
+    deviation is that of the *paired* difference.  **Tie rule:** two values
+    within a relative ``2**-40`` of each other (:data:`TIE_RTOL`) are equal
+    and their difference is exactly 0, on the data and in every resample, so
+    that no p-value hinges on rounding (two models equal in exact arithmetic
+    give a ``nan`` p-value with a warning, not 0.5 or 1e-30 by the last bit).  The p-value is one-sided:
     recomputed from Table 2's printed differences and standard deviations
     (e.g. RMSE: 96,890 / 92,649 = 1.046, :math:`1 - \\Phi(1.046) = 0.148`,
     printed 0.14778), the paper's are one-sided too.
@@ -111,14 +129,15 @@ def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng
     y, a = check_pair(y_true, pred_a, names=("y_true", "pred_a"))
     b = check_finite(as_1d(pred_b, "pred_b"), "pred_b")
     check_consistent_length(y_true=y, pred_b=b)
+    check_boot_work(2 * int(n_boot), len(y))  # two measures per resample
     gen = check_rng(rng)
     n = len(y)
     va, vb = float(fn(y, a)), float(fn(y, b))
     diffs = np.empty(int(n_boot))
     for k in range(int(n_boot)):
         idx = gen.integers(0, n, size=n)
-        diffs[k] = fn(y[idx], a[idx]) - fn(y[idx], b[idx])
-    d = va - vb
+        diffs[k] = _difference(fn(y[idx], a[idx]), fn(y[idx], b[idx]))
+    d = _difference(va, vb)
     sd = float(np.std(diffs, ddof=1))
     if not np.isfinite(sd) or sd == 0:
         warn_undefined("the bootstrap differences have no spread; the p-value is undefined (nan)")

@@ -17,14 +17,16 @@ import numpy as np
 
 from .._validation import (
     InputTypeError,
+    asarray_named,
     check_bool,
+    check_distribution,
     check_int,
     check_matrix,
-    check_nonnegative,
     check_probability,
     check_real,
     check_rng,
     check_work,
+    reject_masked,
 )
 from ..auction.abtest import ABTest, click_yield, compare_click_yields
 from ..auction.allocation import allocate, as_operating_point, check_layout
@@ -56,6 +58,9 @@ class SponsoredWorld:
     """
 
     def __post_init__(self):
+        for name in ("query_prob", "bids", "ctr", "click_curve"):
+            reject_masked(getattr(self, name), name)
+            asarray_named(getattr(self, name), name)  # a ragged nested list: a named error, not numpy's
         q, k = np.shape(self.bids) if np.ndim(self.bids) == 2 else (None, None)
         if q is None or np.shape(self.ctr) != (q, k) or np.shape(self.query_prob) != (q,):
             raise ValueError(f"`bids` must be (n_queries, n_candidates) with `ctr` of the same shape and "
@@ -63,9 +68,7 @@ class SponsoredWorld:
                              f"{np.shape(self.query_prob)}")
         # Probabilities must be probabilities: a nan or > 1 CTR or a negative click curve would make
         # ab_test report nan or negative click yields rather than fail.
-        qp = check_nonnegative(self.query_prob, "query_prob")
-        if not abs(float(qp.sum()) - 1.0) <= 1.5e-8:  # numpy's tolerance for the draws of sample_page_views
-            raise ValueError(f"`query_prob` must sum to 1; got {float(qp.sum())!r}")
+        check_distribution(self.query_prob, "query_prob")  # numpy's tolerance, that of the draws of sample_page_views
         b = check_matrix(self.bids, "bids")
         if (b < 0).any():
             raise ValueError(f"`bids` must be non-negative; got {int((b < 0).sum())} negative values")
