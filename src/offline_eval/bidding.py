@@ -544,9 +544,12 @@ def _kendall_b_counts(x, y):
 #: Largest ``n_trials * n_networks`` of :func:`ab_test_correlation` (the draws are held in memory).
 MAX_DRAWS = 10**8
 
-#: Largest ``n_trials * (n_metrics + 1) * (pairs of networks + networks)`` of :func:`ab_test_correlation`: the
-#: pair comparisons of Kendall's tau in every trial (about 20 s of work at the bound).
-MAX_PAIR_WORK = 2 * 10**8
+#: Largest number of steps of Kendall's tau's O(n log n) pair counts in :func:`ab_test_correlation`
+#: (``(n_metrics + 1) * n_trials * (n log2 n + PAIR_COUNT_OVERHEAD)``, n networks; about 150 ns a step, so a
+#: few seconds at the bound), where the pair matrices would not fit in memory.
+MAX_PAIR_WORK = 3 * 10**7
+#: One pair count's fixed cost in steps (about 300 microseconds, measured at n = 25).
+PAIR_COUNT_OVERHEAD = 2000
 
 
 class ABCorrelation(NamedTuple):
@@ -587,8 +590,9 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     n_trials : int, default 100
         Number of resamplings (the paper's 100); ``n_trials * n_networks``
         must be at most 10**8 (the draws are held in memory), and
-        ``n_trials * (n_metrics + 1) * n_networks (n_networks + 1) / 2`` at most
-        ``MAX_PAIR_WORK`` = 2 * 10**8 (tau's pair comparisons, about 20 s of work);
+        where the pair matrices would not fit in memory (beyond ``2**23`` cells), the steps of tau's pair counts,
+        ``(n_metrics + 1) * n_trials * (n_networks log2 n_networks + 2000)``, at most ``MAX_PAIR_WORK`` = 3 * 10**7
+        (a few seconds of work);
         a larger request is an error before any work.
     rng : int, numpy.random.Generator or None
         Source of the resampling noise.
@@ -630,10 +634,15 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     check_int(n_trials, "n_trials", low=1)
     check_work(int(n_trials) * on.size, "n_trials", n_trials, limit=MAX_DRAWS, what="online draws (n_trials x networks)")
     n_net = on.size
-    pairs = int(n_trials) * (off.shape[0] + 1) * (n_net * (n_net - 1) // 2 + n_net)
-    check_work(pairs, "n_trials", n_trials, limit=MAX_PAIR_WORK,
-               what=f"pair comparisons (n_trials x ({off.shape[0]} metrics + 1) x pairs of {n_net} networks)",
-               hint=f"use a smaller `n_trials` (at most {max(MAX_PAIR_WORK * int(n_trials) // max(pairs, 1), 1):,} here)")
+    # tau's cost: the pair matrices while they fit (_PAIR_MATRIX_CELLS, vectorised), else one O(n log n) pair
+    # count per trial and metric, each about PAIR_COUNT_OVERHEAD + n log2 n steps of ~150 ns
+    n_rows = off.shape[0] + int(n_trials)
+    if n_rows * (n_net * (n_net - 1) // 2) > _PAIR_MATRIX_CELLS:
+        steps = (off.shape[0] + 1) * int(n_trials) * (n_net * max(n_net.bit_length(), 1) + PAIR_COUNT_OVERHEAD)
+        check_work(steps, "n_trials", n_trials, limit=MAX_PAIR_WORK,
+                   what=f"steps of tau's pair counts ((metrics + 1) x n_trials x (n log2 n + {PAIR_COUNT_OVERHEAD}), "
+                        f"{off.shape[0]} metrics, n = {n_net} networks)",
+                   hint=f"use a smaller `n_trials` (at most {max(MAX_PAIR_WORK * int(n_trials) // steps, 1):,} here)")
     gen = check_rng(rng)
     draws = on[None, :] + se[None, :] * gen.standard_normal((int(n_trials), on.size))
     r = _pearson(off, draws)
