@@ -543,8 +543,8 @@ def _kendall_b_counts(x, y):
 #: Largest ``n_trials * n_networks`` of :func:`ab_test_correlation` (the draws are held in memory).
 MAX_DRAWS = 10**8
 
-#: Largest ``n_trials * (n_metrics + 1) * (pairs of networks + networks)`` of :func:`ab_test_correlation`: the
-#: pair comparisons of Kendall's tau in every trial (about 20 s of work at the bound).
+#: Largest work of :func:`ab_test_correlation`, in pair comparisons of Kendall's tau over all trials (about 30 s
+#: at the bound; see its ``n_trials``).
 MAX_PAIR_WORK = 2 * 10**8
 
 
@@ -581,9 +581,11 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     n_trials : int, default 100
         Number of resamplings (the paper's 100); ``n_trials * n_networks``
         must be at most 10**8 (the draws are held in memory), and
-        ``n_trials * (n_metrics + 1) * n_networks (n_networks + 1) / 2`` at most
-        ``MAX_PAIR_WORK`` = 2 * 10**8 (tau's pair comparisons, about 20 s of work);
-        a larger request is an error before any work.
+        ``n_trials * (n_metrics + 1) * w`` at most ``MAX_PAIR_WORK`` = 2 * 10**8 (tau's
+        pair comparisons, at most about 30 s of work), with ``w = n (n + 1) / 2`` for the pair
+        matrices of ``n`` networks or ``n log2 n + 4000`` for the O(n log n) pair
+        counts (used when the matrices would exceed 2**23 cells); a larger request is
+        an error before any work.
     rng : int, numpy.random.Generator or None
         Source of the resampling noise.
 
@@ -623,11 +625,15 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     check_consistent_length(offline_diff=off[0], online_diff=on, online_se=se)
     check_int(n_trials, "n_trials", low=1)
     check_work(int(n_trials) * on.size, "n_trials", n_trials, limit=MAX_DRAWS, what="online draws (n_trials x networks)")
-    n_net = on.size
-    pairs = int(n_trials) * (off.shape[0] + 1) * (n_net * (n_net - 1) // 2 + n_net)
-    check_work(pairs, "n_trials", n_trials, limit=MAX_PAIR_WORK,
-               what=f"pair comparisons (n_trials x ({off.shape[0]} metrics + 1) x pairs of {n_net} networks)",
-               hint=f"use a smaller `n_trials` (at most {max(MAX_PAIR_WORK * int(n_trials) // max(pairs, 1), 1):,} here)")
+    n_net, n_pairs = on.size, on.size * (on.size - 1) // 2
+    if (off.shape[0] + int(n_trials)) * n_pairs <= _PAIR_MATRIX_CELLS:  # _kendall_b's pair matrices
+        per_row = n_pairs + n_net
+    else:  # its O(n log n) pair counts, one call per (metric, trial): the call's own cost counted as 4000
+        per_row = n_net * max(n_net.bit_length(), 1) + 4000
+    work = int(n_trials) * (off.shape[0] + 1) * per_row
+    check_work(work, "n_trials", n_trials, limit=MAX_PAIR_WORK,
+               what=f"pair comparisons (n_trials x ({off.shape[0]} metrics + 1) x {per_row:,} for {n_net:,} networks)",
+               hint=f"use a smaller `n_trials` (at most {max(MAX_PAIR_WORK // ((off.shape[0] + 1) * per_row), 1):,} here)")
     gen = check_rng(rng)
     draws = on[None, :] + se[None, :] * gen.standard_normal((int(n_trials), on.size))
     r = _pearson(off, draws)
