@@ -30,7 +30,6 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special
 
-from ._results import short_repr
 from .ranking._pairs import pair_counts
 
 from ._validation import (
@@ -404,7 +403,7 @@ def expected_utility_per_row(a, v, p, c, *, beta, check_input: bool = True) -> n
     ``int_0^x t f(t) dt = (alpha/beta) P(alpha + 1, beta x)``.  The paper
     prints ``gamma(beta c, beta p v)`` in the second term; its shape is off by
     two (see the chapelle notebook's erratum claim and
-    ``tests/library/test_bidding.py``).
+    ``tests/test_bidding.py``).
 
     Computed with *one* incomplete-gamma evaluation per row: with
     ``Q = P(alpha + 1, x)``, ``x = beta p v`` and the recurrence
@@ -544,12 +543,9 @@ def _kendall_b_counts(x, y):
 #: Largest ``n_trials * n_networks`` of :func:`ab_test_correlation` (the draws are held in memory).
 MAX_DRAWS = 10**8
 
-#: Largest number of steps of Kendall's tau's O(n log n) pair counts in :func:`ab_test_correlation`
-#: (``(n_metrics + 1) * n_trials * (n log2 n + PAIR_COUNT_OVERHEAD)``, n networks; about 150 ns a step, so a
-#: few seconds at the bound), where the pair matrices would not fit in memory.
-MAX_PAIR_WORK = 3 * 10**7
-#: One pair count's fixed cost in steps (about 300 microseconds, measured at n = 25).
-PAIR_COUNT_OVERHEAD = 2000
+#: Largest work of :func:`ab_test_correlation`, in pair comparisons of Kendall's tau over all trials (about 30 s
+#: at the bound; see its ``n_trials``).
+MAX_PAIR_WORK = 2 * 10**8
 
 
 class ABCorrelation(NamedTuple):
@@ -565,11 +561,6 @@ class ABCorrelation(NamedTuple):
     kendall_tau_std: float | np.ndarray
     r_trials: np.ndarray
     tau_trials: np.ndarray
-
-    def __repr__(self) -> str:
-        return short_repr("ABCorrelation", pearson_r=self.pearson_r, pearson_r_std=self.pearson_r_std,
-                          kendall_tau=self.kendall_tau, kendall_tau_std=self.kendall_tau_std,
-                          n_trials=int(np.shape(self.r_trials)[-1]))
 
 
 def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, rng=None) -> ABCorrelation:
@@ -590,10 +581,11 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     n_trials : int, default 100
         Number of resamplings (the paper's 100); ``n_trials * n_networks``
         must be at most 10**8 (the draws are held in memory), and
-        where the pair matrices would not fit in memory (beyond ``2**23`` cells), the steps of tau's pair counts,
-        ``(n_metrics + 1) * n_trials * (n_networks log2 n_networks + 2000)``, at most ``MAX_PAIR_WORK`` = 3 * 10**7
-        (a few seconds of work);
-        a larger request is an error before any work.
+        ``n_trials * (n_metrics + 1) * w`` at most ``MAX_PAIR_WORK`` = 2 * 10**8 (tau's
+        pair comparisons, at most about 30 s of work), with ``w = n (n + 1) / 2`` for the pair
+        matrices of ``n`` networks or ``n log2 n + 4000`` for the O(n log n) pair
+        counts (used when the matrices would exceed 2**23 cells); a larger request is
+        an error before any work.
     rng : int, numpy.random.Generator or None
         Source of the resampling noise.
 
@@ -633,16 +625,15 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     check_consistent_length(offline_diff=off[0], online_diff=on, online_se=se)
     check_int(n_trials, "n_trials", low=1)
     check_work(int(n_trials) * on.size, "n_trials", n_trials, limit=MAX_DRAWS, what="online draws (n_trials x networks)")
-    n_net = on.size
-    # tau's cost: the pair matrices while they fit (_PAIR_MATRIX_CELLS, vectorised), else one O(n log n) pair
-    # count per trial and metric, each about PAIR_COUNT_OVERHEAD + n log2 n steps of ~150 ns
-    n_rows = off.shape[0] + int(n_trials)
-    if n_rows * (n_net * (n_net - 1) // 2) > _PAIR_MATRIX_CELLS:
-        steps = (off.shape[0] + 1) * int(n_trials) * (n_net * max(n_net.bit_length(), 1) + PAIR_COUNT_OVERHEAD)
-        check_work(steps, "n_trials", n_trials, limit=MAX_PAIR_WORK,
-                   what=f"steps of tau's pair counts ((metrics + 1) x n_trials x (n log2 n + {PAIR_COUNT_OVERHEAD}), "
-                        f"{off.shape[0]} metrics, n = {n_net} networks)",
-                   hint=f"use a smaller `n_trials` (at most {max(MAX_PAIR_WORK * int(n_trials) // steps, 1):,} here)")
+    n_net, n_pairs = on.size, on.size * (on.size - 1) // 2
+    if (off.shape[0] + int(n_trials)) * n_pairs <= _PAIR_MATRIX_CELLS:  # _kendall_b's pair matrices
+        per_row = n_pairs + n_net
+    else:  # its O(n log n) pair counts, one call per (metric, trial): the call's own cost counted as 4000
+        per_row = n_net * max(n_net.bit_length(), 1) + 4000
+    work = int(n_trials) * (off.shape[0] + 1) * per_row
+    check_work(work, "n_trials", n_trials, limit=MAX_PAIR_WORK,
+               what=f"pair comparisons (n_trials x ({off.shape[0]} metrics + 1) x {per_row:,} for {n_net:,} networks)",
+               hint=f"use a smaller `n_trials` (at most {max(MAX_PAIR_WORK // ((off.shape[0] + 1) * per_row), 1):,} here)")
     gen = check_rng(rng)
     draws = on[None, :] + se[None, :] * gen.standard_normal((int(n_trials), on.size))
     r = _pearson(off, draws)

@@ -296,3 +296,13 @@ def test_bootstraps_refuse_resamples_times_rows_beyond_the_bound(call):
     with pytest.raises(ValueError, match=r"`n_(boot|trials)`.*bound"):
         call()
     assert time.perf_counter() - t0 < 1.0
+
+
+def test_two_model_world_checks_a_given_confusion_matrix():
+    kw = dict(accuracy_b=np.full(3, 0.6), accuracy_c=np.full(3, 0.7), prior=np.array([0.5, 0.3, 0.2]), rng=0)
+    good = np.array([[0.0, 0.5, 0.5], [0.5, 0.0, 0.5], [0.5, 0.5, 0.0]])
+    synth.two_model_world(20, confusion=good, **kw)
+    with pytest.raises(ValueError, match=r"`confusion\[1\]` must be a distribution"):  # was drawn from silently
+        synth.two_model_world(20, confusion=good * [[1], [0.5], [1]], **kw)
+    with pytest.raises(ValueError, match="`confusion` must have a zero diagonal"):
+        synth.two_model_world(20, confusion=np.full((3, 3), 1 / 3), **kw)

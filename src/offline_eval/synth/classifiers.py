@@ -278,7 +278,17 @@ def two_model_world(n: int, *, accuracy_b, accuracy_c, prior, error_correlation:
             raise ValueError(f"`{name}` must hold accuracies in [0, 1]; got {acc.tolist()}")
     if not 0 <= error_correlation < 1:
         raise ValueError(f"`error_correlation` must be in [0, 1); got {error_correlation}")
-    q = random_confusion(k, confusion_concentration, rng=rng) if confusion is None else as_array(confusion, "confusion")
+    if confusion is None:
+        q = random_confusion(k, confusion_concentration, rng=rng)
+    else:
+        q = as_array(confusion, "confusion")
+        if q.shape != (k, k):
+            raise ValueError(f"`confusion` must be a ({k}, {k}) matrix; got shape {q.shape}")
+        for i, row in enumerate(q):  # each row the distribution of a wrong hypothesis given the truth
+            check_distribution(row, f"confusion[{i}]")
+        if np.diag(q).any():
+            raise ValueError(f"`confusion` must have a zero diagonal (a wrong hypothesis is another class); got "
+                             f"{np.diag(q).tolist()}")
     cum = np.cumsum(q, axis=1)
     truth = rng.choice(k, size=n, p=prior)
     z0 = rng.standard_normal(n)
