@@ -600,17 +600,17 @@ def _summary_chunk(part, *, spec, splits=None):
                 s = check_finite(as_1d(s_raw, name, allow_empty=True), name)
                 if s.size != rows:
                     raise ValueError(f"`{name}` has {s.size} rows; `{label}` has {rows}")
-            if splits.get(name) is not None:
+            if splits.get(name) is not None:  # the cells are filled per score range (_reduce_summary)
                 out.setdefault("pieces", {})[name] = _split_by_score(s, y, None if weight is None else w, splits[name])
             elif spec["exact"]:
                 unit = weight is None
                 values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=not unit, unit=unit)
                 out.setdefault("cells", {})[name] = _Cells(values, pos, neg, scale, *(extra or ()))
-            else:
-                if "auc" in families:
-                    values, pos, neg, scale, _ = score_cells(y, s, w, spec["resolution"], unit=weight is None)
-                    out.setdefault("counts", {})[name] = ScoreCounts(values, pos, neg, spec["resolution"], scale)
-                if "losses" in families:
+            elif "auc" in families:
+                values, pos, neg, scale, _ = score_cells(y, s, w, spec["resolution"], unit=weight is None)
+                out.setdefault("counts", {})[name] = ScoreCounts(values, pos, neg, spec["resolution"], scale)
+            if not spec["exact"]:
+                if "losses" in families:  # summed per row: no cell needed (the exact cells serve the quantiles)
                     out.setdefault("sums", {})[name] = LossSums.from_arrays(y, s, w, eps=spec["eps"])
                 if "quantiles" in families:
                     out.setdefault("cells", {})[name] = _rounded_cells(y, s, w, spec["resolution"], spec["eps"], name)
@@ -751,7 +751,8 @@ def _reduce_summary(source, spec):
 
     chunk = functools.partial(_summary_chunk, spec=spec)
     n_tasks = len(source.tasks) if isinstance(source, _Pieces) else source.npartitions
-    if spec["resolution"] is not None or not spec["scores"] or n_tasks < 2:
+    cells_needed = spec["exact"] or "auc" in spec["families"]
+    if spec["resolution"] is not None or not spec["scores"] or not cells_needed or n_tasks < 2:
         return _reduce(source, chunk)
     n_ranges = int(min(MAX_RANGES, max(2, n_tasks)))
     splits = _choose_splits(_sample(source, spec["scores"]), spec["scores"], n_ranges)
@@ -1017,7 +1018,7 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
                *(utility[k] for k in _UTILITY_KEYS if "utility" in families)]
     source = _source(data, columns)
     spec = dict(label=label, scores=scores, weight=weight, families=families, resolution=resolution, eps=eps,
-                exact=resolution is None and ("losses" in families or "quantiles" in families), joint=joint, utility=utility, betas=betas)
+                exact=resolution is None and "quantiles" in families, joint=joint, utility=utility, betas=betas)
     # -- the pass
     part = _reduce_summary(source, spec)
     # -- the metrics
