@@ -16,6 +16,34 @@ joint counts, utility sums) from one read of the data; the per-family functions 
 >>> round(roc_auc_score(dd.from_pandas(df, npartitions=2), "click", "p"), 6)
 0.5
 
+A worked example: a Parquet log of two models' predictions, both models' AUC, losses and calibration by
+quartile from one read, then the clustered bootstrap of their difference (queries resampled whole):
+
+>>> import tempfile, numpy as np
+>>> rng = np.random.default_rng(0)
+>>> n = 3000
+>>> q = rng.integers(0, 400, n)
+>>> p = rng.beta(2, 20, n)
+>>> log = pd.DataFrame({"click": (rng.random(n) < p).astype(np.int8), "p_a": p,
+...                     "p_b": np.clip(p * rng.lognormal(0.0, 0.3, n), 0, 1), "query": q})
+>>> path = tempfile.mkdtemp()
+>>> log.to_parquet(f"{path}/part-0.parquet")
+>>> s = summarize(path, "click", ["p_a", "p_b"], n_quantiles=4)
+>>> s
+Summary(3,000 rows; families auc, losses, quantiles; scores p_a, p_b; AUC 0.6984, 0.6757; exact)
+>>> s.quantile_breakdown("p_a")["calibration_ratio"].round(3).tolist()
+[2.018, 0.821, 1.091, 1.049]
+>>> res = clustered_bootstrap(path, "click", "p_a", "p_b", groups="query", n_boot=200, rng=0)
+>>> res.difference.roc_auc_score
+BootstrapResult(roc_auc_score, b - a: statistic=-0.0227619, standard_error=0.00876, pvalue=0.00995, 200 resamples of 400 clusters)
+
+The same calls run on a cluster: create a ``distributed`` client first, and every task runs on its workers
+(only the accumulators travel back)::
+
+    from dask.distributed import Client
+    with Client("tcp://scheduler:8786"):  # or Client(LocalCluster(n_workers=4, threads_per_worker=1))
+        s = summarize("/shared/logs/", "click", ["p_a", "p_b"])
+
 Precision: counts are exact; sums agree with the in-memory functions to about 1e-12 relative (their
 order of addition differs).  Exact is the default, on continuous float64 scores too: the AUC, ROC and
 calibration breakdown hold one cell per distinct score.  Scores stored at a fixed precision give few
