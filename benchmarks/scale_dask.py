@@ -285,7 +285,7 @@ def child(fn: str, *args) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=float, default=1e8, help="rows of the one-pass run (0: skip it)")
-    ap.add_argument("--table-rows", type=float, default=2e7, help="rows of the per-metric table beside the peers")
+    ap.add_argument("--table-rows", type=float, default=2e7, help="rows of the per-metric table beside the peers (0: skip it)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--boot", action="store_true", help="also the clustered bootstrap on the table's rows (minutes)")
     ap.add_argument("--data", default="build/bench/logs", help="where the Parquet logs go")
@@ -300,7 +300,7 @@ def main(argv=None) -> int:
     info = machine()
     load_before = load()
     tabs, peaks, boots, notes = [], [], [], []
-    for decimals in (None, RESOLUTION_DECIMALS):
+    for decimals in ((None, RESOLUTION_DECIMALS) if small else ()):
         kind = "float64" if decimals is None else f"rounded to 1e-{decimals}"
         spath = data_path(args.data, small, decimals)
         _ensure(spath, small, decimals)
@@ -320,7 +320,7 @@ def main(argv=None) -> int:
                 r = child("boot_child", str(spath), res)
                 boots.append(dict(scores=kind, resolution="exact" if res is None else res, load=load(), **r))
                 print(f"   {boots[-1]}", flush=True)
-    tab = pd.concat(tabs, ignore_index=True)
+    tab = pd.concat(tabs, ignore_index=True) if tabs else pd.DataFrame()
     big_md, big_row = "", None
     if big:
         bpath = data_path(args.data, big, None)
@@ -371,7 +371,8 @@ def main(argv=None) -> int:
           "four-families row: every family of both models and the joint counts, one read). DuckDB and Polars use "
           "every core, ondask Dask's threads on every core. `max_rel_diff_vs_in_memory`: the largest relative "
           "difference of the value(s) from the in-memory path's. " + " ".join(notes) + "\n\n"
-          + to_markdown(tab, floatfmt=".3g") + peak_md + boot_md + big_md + "\n")
+          + (to_markdown(tab, floatfmt=".3g") if len(tab) else "(not run: `--table-rows 0`)")
+          + (peak_md if peaks else "") + boot_md + big_md + "\n")
     print(md)
     out = Path(args.out)
     atomic_write_text(out / "scale_dask.md", md)
