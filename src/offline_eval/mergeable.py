@@ -21,12 +21,15 @@ accumulator                 what it holds                                       
 Notes
 -----
 **AUC and ROC.** The per-score counts of :class:`ScoreCounts` are all the AUC needs (ties count 1/2,
-as in :func:`offline_eval.metrics.roc_auc_score`).  They are exact and bounded when the scores take a bounded
-number of distinct values (a model's scores stored at a fixed precision).  For continuous scores,
-``resolution`` rounds every score to a multiple of it first, which bounds the number of cells by
-``1 / resolution`` for scores in [0, 1]; only the order of a positive and a negative in the *same*
-cell is then lost, so :meth:`ScoreCounts.auc_error_bound` -- half the weight of such pairs, computed
-from the counts themselves -- bounds ``|AUC(rounded) - AUC(exact)|``.
+as in :func:`offline_eval.metrics.roc_auc_score`).  They are exact, the default, on any scores: a chunk's
+cells come from a sort of its scores (without weights, two sorts of the values and no argsort), and two
+accumulators merge by one linear merge of their sorted values.  Their size is one cell per distinct score:
+small for scores stored at a fixed precision, about the rows for continuous float64 scores (for which
+:mod:`offline_eval.ondask` fills the cells per score range rather than merging a tree of them).  As an
+opt-in approximation, ``resolution`` rounds every score to a multiple of it first, which bounds the
+number of cells by ``1 / resolution`` for scores in [0, 1]; only the order of a positive and a negative
+in the *same* cell is then lost, so :meth:`ScoreCounts.auc_error_bound` -- half the weight of such
+pairs, computed from the counts themselves -- bounds ``|AUC(rounded) - AUC(exact)|``.
 
 **Quantiles** need two passes: the first collects the weight per distinct value of the binning score
 (a :class:`ScoreCounts`), which fixes the quantile bin of every value exactly as
