@@ -135,7 +135,7 @@ def _in_memory(path: str, cols, fn):
     return fn(*(df[c].to_numpy() for c in cols))
 
 
-def table(path: Path, repeat: int) -> tuple[list, dict]:
+def table(path: Path, repeat: int, per_family: bool = True) -> tuple[list, dict]:
     """Per metric, every path's median time (interleaved runs) and value."""
     import pyarrow.parquet as pq
 
@@ -177,15 +177,20 @@ def table(path: Path, repeat: int) -> tuple[list, dict]:
             "ondask one pass": lambda: ours_one_pass(p),
             "DuckDB SQL": duck_all},
     }
+    if not per_family:
+        del plan["four families (AUC x2, losses, deciles, joint counts)"]["ondask per family"]
     times = {(m, k): [] for m, impls in plan.items() for k in impls}
+    cpu = {(m, k): [] for m, impls in plan.items() for k in impls}
     values = {}
     for r in range(repeat):
         print(f"   repeat {r + 1}/{repeat} (load {load()})", flush=True)
         for m, impls in plan.items():
             for k, fn in impls.items():
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 values[(m, k)] = fn()
                 times[(m, k)].append(time.perf_counter() - t0)
+                cpu[(m, k)].append(time.process_time() - c0)
+                print(f"      {m} / {k}: {times[(m, k)][-1]:.2f} s, cpu {cpu[(m, k)][-1]:.2f} s", flush=True)
     ref = {m: values[(m, next(k for k in plan[m] if k.startswith("in memory")))] for m in ("AUC", "log loss",
                                                                                           "calibration by decile")}
     one = values[("four families (AUC x2, losses, deciles, joint counts)", "ondask one pass")]
@@ -210,7 +215,8 @@ def table(path: Path, repeat: int) -> tuple[list, dict]:
         peers_t = [statistics.median(times[(m, k)]) for k in ("DuckDB SQL", "Polars") if k in impls]
         for k in impls:
             t = statistics.median(times[(m, k)])
-            rows.append(dict(metric=m, path=k, seconds=t, runs=" ".join(f"{x:.2f}" for x in times[(m, k)]),
+            rows.append(dict(metric=m, path=k, seconds=t, cpu_seconds=statistics.median(cpu[(m, k)]),
+                             runs=" ".join(f"{x:.2f}" for x in times[(m, k)]),
                              over_duckdb=(t / duck) if duck else None,
                              over_fastest_peer=(t / min(peers_t)) if peers_t else None,
                              max_rel_diff_vs_in_memory=agree(m, values[(m, k)])))
@@ -288,6 +294,7 @@ def main(argv=None) -> int:
     ap.add_argument("--table-rows", type=float, default=2e7, help="rows of the per-metric table beside the peers (0: skip it)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--boot", action="store_true", help="also the clustered bootstrap on the table's rows (minutes)")
+    ap.add_argument("--no-per-family", action="store_true", help="skip the four families through the per-family functions")
     ap.add_argument("--data", default="build/bench/logs", help="where the Parquet logs go")
     ap.add_argument("--out", default="build/bench")
     args = ap.parse_args(argv)
@@ -305,7 +312,7 @@ def main(argv=None) -> int:
         spath = data_path(args.data, small, decimals)
         _ensure(spath, small, decimals)
         print(f"per-metric table on {small:,} rows, scores {kind} ...", flush=True)
-        rows, extra = table(spath, args.repeat)
+        rows, extra = table(spath, args.repeat, per_family=not args.no_per_family)
         tabs.append(pd.DataFrame(rows).assign(scores=kind))
         notes.append(f"{kind}: `summarize` of two models, every family, took {extra['four_over_one_auc']:.2f}x one "
                      "exact AUC (`ondask roc_auc_score`).")
@@ -365,7 +372,9 @@ def main(argv=None) -> int:
           + ", ".join(f"{k} {info[k]}" for k in ("numpy", "pandas", "dask", "pyarrow", "duckdb", "polars"))
           + ".\n\n"
           f"## Per metric on {small:,} rows, float64 scores and scores rounded to 1e-{RESOLUTION_DECIMALS}\n\n"
-          f"Seconds: the median of {args.repeat} runs, every path interleaved in each run (`runs` lists them). "
+          f"Seconds: the median of {args.repeat} runs, every path interleaved in each run (`runs` lists them); "
+          "`cpu_seconds`: the process's CPU time over its threads (DuckDB's and Polars' included), less sensitive "
+          "than wall time to other work on the machine. "
           "Every ondask value is exact (no `resolution`). `in memory`: pandas reads the two columns, then the "
           "function of `offline_eval.metrics`; `ondask one pass`: `summarize(..., families=(f,))` (the "
           "four-families row: every family of both models and the joint counts, one read). DuckDB and Polars use "
