@@ -1,18 +1,21 @@
-"""Logs bigger than memory: the metrics through Dask beside DuckDB and Polars (``make bench-dask``; minutes).
+"""Logs bigger than memory: the metrics through Dask beside DuckDB, Polars and memory (``make bench-dask``; minutes).
 
-``python benchmarks/scale_dask.py [--rows 1e8] [--table-rows 2e7] [--repeat 3] [--out build/bench]``
+``python benchmarks/scale_dask.py [--rows 1e8] [--table-rows 2e7] [--repeat 3] [--boot] [--out build/bench]``
 
 1. Writes synthetic impression logs to Parquet (``--table-rows`` and ``--rows`` rows, in files of
    ``CHUNK`` rows), with the compendium's generators: a click drawn from a true CTR
-   (``synth.sponsored.sample_ctr``), two models' pClick (``synth.sponsored.distorted_pclick``), stored
-   at a resolution of 1e-6 as production logs store a score, and two classifiers' predictions with the
-   truth (``synth.classifiers.two_model_world``).  The files are kept under ``--data`` (``build/``).
-2. On the ``--table-rows`` files, per metric (AUC, log loss, calibration by decile) and for all the
-   families at once: ``ondask``'s per-family functions, ``ondask.summarize`` (one pass), DuckDB SQL and
-   Polars (``benchmarks/peers_logs.py``), interleaved, the median of ``--repeat`` runs each; the values
-   of every path beside the in-memory functions of ``offline_eval.metrics`` on the same rows.
-3. On the ``--rows`` files, in a fresh process (its peak resident memory is its own): every family in
-   one pass, its time and peak memory, its values beside DuckDB's.
+   (``synth.sponsored.sample_ctr``), two models' pClick (``synth.sponsored.distorted_pclick``), once as the
+   float64 a model writes and once rounded to 1e-6 as some production logs store a score, two classifiers'
+   predictions with the truth (``synth.classifiers.two_model_world``) and a query id (clusters of 4 rows).
+   The files are kept under ``--data`` (``build/``).
+2. On the ``--table-rows`` files, float64 and rounded scores alike, per metric (AUC, log loss, calibration by
+   decile) and for all the families at once: the in-memory path (pandas read + ``offline_eval.metrics``),
+   ``ondask``'s functions, ``ondask.summarize`` (one pass), DuckDB SQL and Polars
+   (``benchmarks/peers_logs.py``), interleaved, the median of ``--repeat`` runs each, with every value beside
+   the in-memory one; then the in-memory AUC, ondask's AUC and ``summarize`` each alone in a fresh process
+   for its peak resident memory; with ``--boot``, ``ondask.clustered_bootstrap`` (200 resamples, two models).
+3. On the ``--rows`` files of float64 scores, in a fresh process (its peak resident memory is its own):
+   every family in one pass, its time and peak memory, its values beside DuckDB's.
 4. Writes ``scale_dask.md`` / ``.csv`` with the machine (CPU, cores, memory, load, versions).
 """
 from __future__ import annotations
@@ -32,10 +35,17 @@ import numpy as np
 
 CHUNK = 5_000_000
 RESOLUTION = 1e-6
+RESOLUTION_DECIMALS = 6
+#: The bootstrap of the benchmark: resamples, and the opt-in rounding of the scores for the AUC's cells.
+BOOT_RESAMPLES = 200
+BOOT_RESOLUTION = 1e-4
 
 
-def generate(path: Path, rows: int, seed: int = 0) -> float:
-    """Write ``rows`` rows of synthetic logs as Parquet files of ``CHUNK`` rows; returns the seconds."""
+def generate(path: Path, rows: int, seed: int = 0, decimals: int | None = 6) -> float:
+    """Write ``rows`` rows of synthetic logs as Parquet files of ``CHUNK`` rows; returns the seconds.
+
+    ``decimals``: the scores stored rounded to that many decimals, or ``None`` for float64 scores as a
+    model writes them.  ``q`` is a query id, four consecutive rows each (``rows / 4`` clusters)."""
     import pandas as pd
 
     from offline_eval.synth import classifiers as cl
@@ -51,11 +61,14 @@ def generate(path: Path, rows: int, seed: int = 0) -> float:
         rng = np.random.default_rng(root.integers(2**63))
         ctr = sp.sample_ctr(n, rng)
         click = (rng.random(n) < ctr).astype(np.int8)
-        p1 = np.round(sp.distorted_pclick(ctr, rng), 6)
-        p2 = np.round(sp.distorted_pclick(ctr, rng, low_shift=1.0), 6)
+        p1 = sp.distorted_pclick(ctr, rng)
+        p2 = sp.distorted_pclick(ctr, rng, low_shift=1.0)
+        if decimals is not None:
+            p1, p2 = np.round(p1, decimals), np.round(p2, decimals)
         b, c, g = cl.two_model_world(n, accuracy_b=acc_b, accuracy_c=acc_c, prior=prior, rng=rng)
         pd.DataFrame({"click": click, "p1": p1, "p2": p2, "b": b.astype(np.int8), "c": c.astype(np.int8),
-                      "g": g.astype(np.int8)}).to_parquet(path / f"part-{i:05d}.parquet", index=False)
+                      "g": g.astype(np.int8), "q": (start + np.arange(n)) // 4}).to_parquet(
+            path / f"part-{i:05d}.parquet", index=False)
     return time.perf_counter() - t0
 
 
@@ -65,10 +78,16 @@ sys.path.insert(0, str(HERE))
 FAMILIES_ALL = dict(score=["p1", "p2"], joint=("b", "c", "g"))  # the four families, both models
 
 
-def _ensure(path: Path, rows: int) -> None:
-    if not (path / "part-00000.parquet").exists():
+def _ensure(path: Path, rows: int, decimals: int | None = RESOLUTION_DECIMALS) -> None:
+    if not (path / "_done").exists():
         print(f"writing {rows:,} rows to {path} ...", flush=True)
-        print(f"   {generate(path, rows):.1f} s", flush=True)
+        print(f"   {generate(path, rows, decimals=decimals):.1f} s", flush=True)
+        (path / "_done").write_text("")
+
+
+def data_path(root: Path, rows: int, decimals: int | None) -> Path:
+    """Where the log of ``rows`` rows lives: scores rounded to ``decimals`` or float64 (``None``)."""
+    return Path(root) / f"n{rows}-{'f64' if decimals is None else f'r{decimals}'}"
 
 
 def machine() -> dict:
@@ -108,9 +127,16 @@ def ours_per_family(path: str) -> dict:
                 joint=int(ondask.joint_counts(path, "b", "c", "g").counts.sum()))
 
 
-def table(path: Path, repeat: int) -> tuple[list, dict]:
-    """Per metric, every path's median time (interleaved runs) and value."""
+def _in_memory(path: str, cols, fn):
+    """The in-memory path a user takes: pandas reads the columns, then the function of ``offline_eval``."""
     import pandas as pd
+
+    df = pd.read_parquet(path, columns=list(cols))
+    return fn(*(df[c].to_numpy() for c in cols))
+
+
+def table(path: Path, repeat: int, per_family: bool = True) -> tuple[list, dict]:
+    """Per metric, every path's median time (interleaved runs) and value."""
     import pyarrow.parquet as pq
 
     import peers_logs as peers
@@ -131,17 +157,19 @@ def table(path: Path, repeat: int) -> tuple[list, dict]:
     plan = {
         "read click, p1 (pyarrow)": {"read": lambda: pq.read_table(p, columns=["click", "p1"]).num_rows},
         "AUC": {
-            "ondask per family": lambda: ondask.roc_auc_score(p, "click", "p1"),
-            "ondask one pass": lambda: ondask.summarize(p, "click", "p1", families=("auc",)).roc_auc_score(),
+            "in memory (pandas read + roc_auc_score)": lambda: _in_memory(p, ("click", "p1"), metrics.roc_auc_score),
+            "ondask roc_auc_score": lambda: ondask.roc_auc_score(p, "click", "p1"),
             "DuckDB SQL": lambda: peers.duckdb_auc(con, p),
             "Polars": lambda: peers.polars_auc(p)},
         "log loss": {
-            "ondask per family": lambda: ondask.log_loss(p, "click", "p1"),
+            "in memory (pandas read + log_loss)": lambda: _in_memory(p, ("click", "p1"), metrics.log_loss),
+            "ondask log_loss": lambda: ondask.log_loss(p, "click", "p1"),
             "ondask one pass": lambda: ondask.summarize(p, "click", "p1", families=("losses",)).log_loss(),
             "DuckDB SQL": lambda: peers.duckdb_log_loss(con, p),
             "Polars": lambda: peers.polars_log_loss(p)},
         "calibration by decile": {
-            "ondask per family": lambda: dec(ondask.quantile_breakdown(p, "click", "p1", n_quantiles=10)),
+            "in memory (pandas read + quantile_breakdown)": lambda: dec(_in_memory(
+                p, ("click", "p1"), lambda y, s: metrics.quantile_breakdown(y, s, n_quantiles=10))),
             "ondask one pass": lambda: dec(ondask.summarize(p, "click", "p1", families=("quantiles",)).quantile_breakdown()),
             "DuckDB SQL": lambda: peers.duckdb_deciles(con, p)},
         "four families (AUC x2, losses, deciles, joint counts)": {
@@ -149,23 +177,22 @@ def table(path: Path, repeat: int) -> tuple[list, dict]:
             "ondask one pass": lambda: ours_one_pass(p),
             "DuckDB SQL": duck_all},
     }
+    if not per_family:
+        del plan["four families (AUC x2, losses, deciles, joint counts)"]["ondask per family"]
     times = {(m, k): [] for m, impls in plan.items() for k in impls}
+    cpu = {(m, k): [] for m, impls in plan.items() for k in impls}
     values = {}
     for r in range(repeat):
         print(f"   repeat {r + 1}/{repeat} (load {load()})", flush=True)
         for m, impls in plan.items():
             for k, fn in impls.items():
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 values[(m, k)] = fn()
                 times[(m, k)].append(time.perf_counter() - t0)
-    # the in-memory functions on the same rows: the reference values
-    df = pd.read_parquet(p, columns=["click", "p1"])
-    y, s1 = df["click"].to_numpy(), df["p1"].to_numpy()
-    t0 = time.perf_counter()
-    ref = {"AUC": metrics.roc_auc_score(y, s1), "log loss": metrics.log_loss(y, s1),
-           "calibration by decile": dec(metrics.quantile_breakdown(y, s1, n_quantiles=10))}
-    t_mem = time.perf_counter() - t0
-    del df, y, s1
+                cpu[(m, k)].append(time.process_time() - c0)
+                print(f"      {m} / {k}: {times[(m, k)][-1]:.2f} s, cpu {cpu[(m, k)][-1]:.2f} s", flush=True)
+    ref = {m: values[(m, next(k for k in plan[m] if k.startswith("in memory")))] for m in ("AUC", "log loss",
+                                                                                          "calibration by decile")}
     one = values[("four families (AUC x2, losses, deciles, joint counts)", "ondask one pass")]
     ref_all = dict(auc_1=ref["AUC"], log_loss_1=ref["log loss"], deciles=ref["calibration by decile"])
 
@@ -185,13 +212,44 @@ def table(path: Path, repeat: int) -> tuple[list, dict]:
     rows = []
     for m, impls in plan.items():
         duck = statistics.median(times[(m, "DuckDB SQL")]) if "DuckDB SQL" in impls else None
+        peers_t = [statistics.median(times[(m, k)]) for k in ("DuckDB SQL", "Polars") if k in impls]
         for k in impls:
             t = statistics.median(times[(m, k)])
-            rows.append(dict(metric=m, path=k, seconds=t, runs=" ".join(f"{x:.2f}" for x in times[(m, k)]),
+            rows.append(dict(metric=m, path=k, seconds=t, cpu_seconds=statistics.median(cpu[(m, k)]),
+                             runs=" ".join(f"{x:.2f}" for x in times[(m, k)]),
                              over_duckdb=(t / duck) if duck else None,
+                             over_fastest_peer=(t / min(peers_t)) if peers_t else None,
                              max_rel_diff_vs_in_memory=agree(m, values[(m, k)])))
-    return rows, dict(in_memory_seconds=t_mem, one_pass_aucs=(one.roc_auc_score("p1"), one.roc_auc_score("p2")),
-                      joint=int(one.joint.counts.sum()))
+    four = statistics.median(times[("four families (AUC x2, losses, deciles, joint counts)", "ondask one pass")])
+    auc = statistics.median(times[("AUC", "ondask roc_auc_score")])
+    return rows, dict(one_pass_aucs=(one.roc_auc_score("p1"), one.roc_auc_score("p2")),
+                      joint=int(one.joint.counts.sum()), four_over_one_auc=four / auc)
+
+
+def peak_child(path: str, which: str) -> dict:
+    """One path once in a fresh process: its seconds and its peak resident memory (its own ``VmHWM``)."""
+    from offline_eval import metrics, ondask
+
+    fns = {"in memory AUC": lambda: _in_memory(path, ("click", "p1"), metrics.roc_auc_score),
+           "ondask AUC": lambda: ondask.roc_auc_score(path, "click", "p1"),
+           "ondask summarize, two models, every family": lambda: ours_one_pass(path).roc_auc_score("p1")}
+    t0 = time.perf_counter()
+    value = fns[which]()
+    return dict(seconds=time.perf_counter() - t0, peak_rss_mb=peak_rss_mb(), value=value)
+
+
+def boot_child(path: str, resolution) -> dict:
+    """The clustered bootstrap of a log: 200 resamples of AUC, log loss and RIG of two models, clusters ``q``."""
+    from offline_eval import ondask
+
+    t0 = time.perf_counter()
+    try:
+        res = ondask.clustered_bootstrap(path, "click", "p1", "p2", groups="q", n_boot=BOOT_RESAMPLES,
+                                         resolution=resolution, rng=0)
+    except ValueError as exc:  # refused before the pass, with the bound named
+        return dict(seconds=time.perf_counter() - t0, peak_rss_mb=peak_rss_mb(), refused=str(exc)[:160])
+    return dict(seconds=time.perf_counter() - t0, peak_rss_mb=peak_rss_mb(), n_clusters=res.n_clusters,
+                auc_1=res.a.roc_auc_score.statistic, auc_se=res.a.roc_auc_score.standard_error)
 
 
 def peak_rss_mb() -> float:
@@ -233,8 +291,10 @@ def child(fn: str, *args) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=float, default=1e8, help="rows of the one-pass run (0: skip it)")
-    ap.add_argument("--table-rows", type=float, default=2e7, help="rows of the per-metric table beside the peers")
+    ap.add_argument("--table-rows", type=float, default=2e7, help="rows of the per-metric table beside the peers (0: skip it)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--boot", action="store_true", help="also the clustered bootstrap on the table's rows (minutes)")
+    ap.add_argument("--no-per-family", action="store_true", help="skip the four families through the per-family functions")
     ap.add_argument("--data", default="build/bench/logs", help="where the Parquet logs go")
     ap.add_argument("--out", default="build/bench")
     args = ap.parse_args(argv)
@@ -246,17 +306,33 @@ def main(argv=None) -> int:
     small, big = int(args.table_rows), int(args.rows)
     info = machine()
     load_before = load()
-    spath = Path(args.data) / f"n{small}"
-    _ensure(spath, small)
-    print(f"per-metric table on {small:,} rows ...", flush=True)
-    rows, extra = table(spath, args.repeat)
-    tab = pd.DataFrame(rows)
-    print(to_markdown(tab, floatfmt=".3g"), flush=True)
+    tabs, peaks, boots, notes = [], [], [], []
+    for decimals in ((None, RESOLUTION_DECIMALS) if small else ()):
+        kind = "float64" if decimals is None else f"rounded to 1e-{decimals}"
+        spath = data_path(args.data, small, decimals)
+        _ensure(spath, small, decimals)
+        print(f"per-metric table on {small:,} rows, scores {kind} ...", flush=True)
+        rows, extra = table(spath, args.repeat, per_family=not args.no_per_family)
+        tabs.append(pd.DataFrame(rows).assign(scores=kind))
+        notes.append(f"{kind}: `summarize` of two models, every family, took {extra['four_over_one_auc']:.2f}x one "
+                     "exact AUC (`ondask roc_auc_score`).")
+        print(to_markdown(tabs[-1], floatfmt=".3g"), flush=True)
+        for which in ("in memory AUC", "ondask AUC", "ondask summarize, two models, every family"):
+            r = child("peak_child", str(spath), which)
+            peaks.append(dict(scores=kind, path=which, seconds=r["seconds"], peak_rss_mb=r["peak_rss_mb"],
+                              value=r["value"], load=load()))
+            print(f"   {peaks[-1]}", flush=True)
+        if args.boot:
+            for res in ((None, BOOT_RESOLUTION) if decimals is None else (None,)):
+                r = child("boot_child", str(spath), res)
+                boots.append(dict(scores=kind, resolution="exact" if res is None else res, load=load(), **r))
+                print(f"   {boots[-1]}", flush=True)
+    tab = pd.concat(tabs, ignore_index=True) if tabs else pd.DataFrame()
     big_md, big_row = "", None
     if big:
-        bpath = Path(args.data) / f"n{big}"
-        _ensure(bpath, big)
-        print(f"one pass on {big:,} rows (fresh process, load {load()}) ...", flush=True)
+        bpath = data_path(args.data, big, None)
+        _ensure(bpath, big, None)
+        print(f"one pass on {big:,} rows of float64 scores (fresh process, load {load()}) ...", flush=True)
         runs = [child("big_child", str(bpath), 1) for _ in range(args.repeat)]  # a fresh process each: its own peak
         b = dict(runs[-1], seconds=statistics.median(r["seconds"] for r in runs), runs=[r["seconds"] for r in runs],
                  peak_rss_mb=max(r["peak_rss_mb"] for r in runs), peaks=[r["peak_rss_mb"] for r in runs])
@@ -270,39 +346,46 @@ def main(argv=None) -> int:
         big_row = dict(rows=big, seconds=b["seconds"], runs=" ".join(f"{x:.1f}" for x in b["runs"]),
                        rows_per_s=big / b["seconds"], peak_rss_mb=b["peak_rss_mb"],
                        peaks_mb=" ".join(f"{x:.0f}" for x in b["peaks"]), parquet_mb=size_mb,
-                       duckdb_auc_logloss_deciles_s=t_duck, max_rel_diff_vs_duckdb=diff,
-                       meets_30s=b["seconds"] <= 30, meets_1gb=b["peak_rss_mb"] < 1024)
+                       duckdb_auc_logloss_deciles_s=t_duck, max_rel_diff_vs_duckdb=diff)
         print(f"   {big_row}", flush=True)
-        big_md = (f"\n\n## Every family in one pass on {big:,} rows\n\n`ondask.summarize(path, 'click', ['p1', 'p2'], "
-                  f"joint=('b', 'c', 'g'))`: AUC/ROC, losses and RIG, calibration by decile of both models and the joint "
-                  f"counts; each run in a fresh process (seconds: the median of the runs; peak memory: the largest of their "
-                  f"maximum resident sets, `peaks_mb` lists them). Targets: at most 30 s, below 1 GB. "
-                  f"The values beside DuckDB's on the same files (AUC, log loss, deciles of p1; DuckDB's three queries "
-                  f"took the time in `duckdb_auc_logloss_deciles_s`).\n\n"
+        big_md = (f"\n\n## Every family in one pass on {big:,} rows of float64 scores\n\n`ondask.summarize(path, "
+                  f"'click', ['p1', 'p2'], joint=('b', 'c', 'g'))`: AUC/ROC, losses and RIG, calibration by decile of both "
+                  f"models and the joint counts, exact (one cell per distinct score); each run in a fresh process "
+                  f"(seconds: the median of the runs; peak memory: the largest of their maximum resident sets, "
+                  f"`peaks_mb` lists them). The values beside DuckDB's on the same files (AUC, log loss, deciles of p1; "
+                  f"DuckDB's three queries took the time in `duckdb_auc_logloss_deciles_s`).\n\n"
                   + to_markdown(pd.DataFrame([big_row]), floatfmt=".4g"))
     load_after = load()
-    md = (f"# Metrics on Parquet logs: ondask beside DuckDB and Polars\n\n"
+    peak_md = ("\n\n## Peak memory, each path alone in a fresh process\n\nThe maximum resident set (`VmHWM`) of a "
+               "process that imports the library and runs one path once on the same files (the in-memory path: pandas "
+               "reads `click` and `p1`, then `offline_eval.roc_auc_score`).\n\n"
+               + to_markdown(pd.DataFrame(peaks), floatfmt=".4g"))
+    boot_md = "" if not boots else (
+        f"\n\n## The clustered bootstrap of the log\n\n`ondask.clustered_bootstrap(path, 'click', 'p1', 'p2', "
+        f"groups='q', n_boot={BOOT_RESAMPLES})`: AUC, log loss and RIG of both models and B - A, {small // 4:,} query "
+        "clusters of 4 rows, in a fresh process. Exact (the default) is refused before the pass when the AUC's "
+        "cells would exceed their bound (the message is quoted); `resolution` is the opt-in rounding of the "
+        "scores for the AUC's cells.\n\n" + to_markdown(pd.DataFrame(boots), floatfmt=".4g"))
+    md = (f"# Metrics on Parquet logs: ondask beside DuckDB, Polars and the in-memory path\n\n"
           f"Machine: {info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; shared with other work "
           f"(load average 1/5/15 min: {load_before} before, {load_after} after). Python {info['python']}, "
           + ", ".join(f"{k} {info[k]}" for k in ("numpy", "pandas", "dask", "pyarrow", "duckdb", "polars"))
-          + f". Scores stored at a resolution of {RESOLUTION:g} (exact AUC and deciles).\n\n"
-          f"## Per metric on {small:,} rows\n\nSeconds: the median of {args.repeat} runs, every path interleaved in "
-          "each run (`runs` lists them). `ondask per family`: today's functions (`roc_auc_score`, `log_loss`, "
-          "`quantile_breakdown`: two passes), one read each; `ondask one pass`: `summarize(..., families=(f,))` "
-          "(the four-families row: every family of both models and the joint counts, one read). DuckDB and Polars "
-          "use every core, ondask Dask's threads on every core. `max_rel_diff_vs_in_memory`: the largest relative "
-          "difference of the value(s) from `offline_eval.metrics` on the same rows in memory (AUC, log loss, "
-          f"calibration ratio per decile of p1; {extra['in_memory_seconds']:.1f} s in memory). "
-          "Target: each family within 1.5x of DuckDB (`over_duckdb` <= 1.5).\n\n"
-          + to_markdown(tab, floatfmt=".3g") + big_md + "\n")
+          + ".\n\n"
+          f"## Per metric on {small:,} rows, float64 scores and scores rounded to 1e-{RESOLUTION_DECIMALS}\n\n"
+          f"Seconds: the median of {args.repeat} runs, every path interleaved in each run (`runs` lists them); "
+          "`cpu_seconds`: the process's CPU time over its threads (DuckDB's and Polars' included), less sensitive "
+          "than wall time to other work on the machine. "
+          "Every ondask value is exact (no `resolution`). `in memory`: pandas reads the two columns, then the "
+          "function of `offline_eval.metrics`; `ondask one pass`: `summarize(..., families=(f,))` (the "
+          "four-families row: every family of both models and the joint counts, one read). DuckDB and Polars use "
+          "every core, ondask Dask's threads on every core. `max_rel_diff_vs_in_memory`: the largest relative "
+          "difference of the value(s) from the in-memory path's. " + " ".join(notes) + "\n\n"
+          + (to_markdown(tab, floatfmt=".3g") if len(tab) else "(not run: `--table-rows 0`)")
+          + (peak_md if peaks else "") + boot_md + big_md + "\n")
     print(md)
     out = Path(args.out)
     atomic_write_text(out / "scale_dask.md", md)
-    tab2 = tab.assign(rows=small)
-    if big_row:
-        tab2 = pd.concat([tab2, pd.DataFrame([dict(metric="four families, one pass", path="ondask one pass",
-                                                   **{k: v for k, v in big_row.items()})])], ignore_index=True)
-    atomic_write_text(out / "scale_dask.csv", tab2.to_csv(index=False, lineterminator="\n"))
+    atomic_write_text(out / "scale_dask.csv", tab.assign(rows=small).to_csv(index=False, lineterminator="\n"))
     return 0
 
 

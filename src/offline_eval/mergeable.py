@@ -21,12 +21,15 @@ accumulator                 what it holds                                       
 Notes
 -----
 **AUC and ROC.** The per-score counts of :class:`ScoreCounts` are all the AUC needs (ties count 1/2,
-as in :func:`offline_eval.metrics.roc_auc_score`).  They are exact and bounded when the scores take a bounded
-number of distinct values (a model's scores stored at a fixed precision).  For continuous scores,
-``resolution`` rounds every score to a multiple of it first, which bounds the number of cells by
-``1 / resolution`` for scores in [0, 1]; only the order of a positive and a negative in the *same*
-cell is then lost, so :meth:`ScoreCounts.auc_error_bound` -- half the weight of such pairs, computed
-from the counts themselves -- bounds ``|AUC(rounded) - AUC(exact)|``.
+as in :func:`offline_eval.metrics.roc_auc_score`).  They are exact, the default, on any scores: a chunk's
+cells come from a sort of its scores (without weights, two sorts of the values and no argsort), and two
+accumulators merge by one linear merge of their sorted values.  Their size is one cell per distinct score:
+small for scores stored at a fixed precision, about the rows for continuous float64 scores (for which
+:mod:`offline_eval.ondask` fills the cells per score range rather than merging a tree of them).  As an
+opt-in approximation, ``resolution`` rounds every score to a multiple of it first, which bounds the
+number of cells by ``1 / resolution`` for scores in [0, 1]; only the order of a positive and a negative
+in the *same* cell is then lost, so :meth:`ScoreCounts.auc_error_bound` -- half the weight of such
+pairs, computed from the counts themselves -- bounds ``|AUC(rounded) - AUC(exact)|``.
 
 **Quantiles** need two passes: the first collects the weight per distinct value of the binning score
 (a :class:`ScoreCounts`), which fixes the quantile bin of every value exactly as
@@ -118,6 +121,11 @@ class ScoreCounts:
     neg: np.ndarray
     resolution: float | None = None
     scale: int = 0  #: ``pos`` and ``neg`` are the weights times ``2**-scale`` (0 unless the weights are extreme)
+
+    def __repr__(self) -> str:
+        how = "exact" if self.resolution is None else f"scores rounded to {self.resolution:g}"
+        return (f"ScoreCounts({len(self.values):,} distinct scores, positives {self.pos.sum():.6g}, negatives "
+                f"{self.neg.sum():.6g}{'' if not self.scale else f' (times 2**-{self.scale})'}; {how})")
 
     def __post_init__(self):
         _check_fields(self, ("values", "pos", "neg"), nonnegative=("pos", "neg"))
@@ -217,6 +225,9 @@ class LossSums:
     scale: int = 0  #: the weighted sums are stored times ``2**-scale`` (0 unless the weights are extreme)
     n_pos: float = 0.0  #: rows with a click and a positive weight (whether both classes are present is exact)
     n_neg: float = 0.0  #: rows without a click and with a positive weight
+
+    def __repr__(self) -> str:
+        return f"LossSums({self.n:,.0f} rows, weight {self.total_weight:.6g}, clicks {self.n_pos:,.0f}, eps {self.eps:g})"
 
     @classmethod
     def from_arrays(cls, y_true, y_prob, sample_weight=None, *, eps=LOG_LOSS_EPS) -> LossSums:
@@ -325,6 +336,9 @@ class QuantileSums:
     sums: tuple
     lo: np.ndarray
     hi: np.ndarray
+
+    def __repr__(self) -> str:
+        return f"QuantileSums({len(self.sums)} bins, {sum(x.n for x in self.sums):,.0f} rows)"
 
     @staticmethod
     def edges(first_pass: ScoreCounts, n_quantiles: int) -> tuple[np.ndarray, np.ndarray]:
@@ -455,6 +469,9 @@ class JointCounts:
     cells: np.ndarray
     counts: np.ndarray
 
+    def __repr__(self) -> str:
+        return f"JointCounts({len(self.counts):,} cells of {self.cells.shape[1]} labels, {int(self.counts.sum()):,} items)"
+
     def __post_init__(self):
         _check_fields(self, ("cells", "counts"), ndim={"cells": 2}, nonnegative=("cells", "counts"))
 
@@ -569,6 +586,10 @@ class UtilitySums:
     wse: np.ndarray
     eu: np.ndarray  # (n_groups, n_betas)
     betas: tuple = field(default=())
+
+    def __repr__(self) -> str:
+        return (f"UtilitySums({len(self.groups):,} groups, {int(np.sum(self.n)):,} rows, "
+                f"betas {', '.join(f'{b:g}' for b in self.betas) or 'none'})")
 
     def __post_init__(self):
         _check_fields(self, ("n", "utility", "wse", "eu"), ndim={"eu": 2}, labels=("groups",), nonnegative=("n", "wse"))

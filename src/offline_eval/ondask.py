@@ -16,6 +16,34 @@ joint counts, utility sums) from one read of the data; the per-family functions 
 >>> round(roc_auc_score(dd.from_pandas(df, npartitions=2), "click", "p"), 6)
 0.5
 
+A worked example: a Parquet log of two models' predictions, both models' AUC, losses and calibration by
+quartile from one read, then the clustered bootstrap of their difference (queries resampled whole):
+
+>>> import tempfile, numpy as np
+>>> rng = np.random.default_rng(0)
+>>> n = 3000
+>>> q = rng.integers(0, 400, n)
+>>> p = rng.beta(2, 20, n)
+>>> log = pd.DataFrame({"click": (rng.random(n) < p).astype(np.int8), "p_a": p,
+...                     "p_b": np.clip(p * rng.lognormal(0.0, 0.3, n), 0, 1), "query": q})
+>>> path = tempfile.mkdtemp()
+>>> log.to_parquet(f"{path}/part-0.parquet")
+>>> s = summarize(path, "click", ["p_a", "p_b"], n_quantiles=4)
+>>> s
+Summary(3,000 rows; families auc, losses, quantiles; scores p_a, p_b; AUC 0.6984, 0.6757; exact)
+>>> s.quantile_breakdown("p_a")["calibration_ratio"].round(3).tolist()
+[2.018, 0.821, 1.091, 1.049]
+>>> res = clustered_bootstrap(path, "click", "p_a", "p_b", groups="query", n_boot=200, rng=0)
+>>> res.difference.roc_auc_score
+BootstrapResult(roc_auc_score, b - a: statistic=-0.0227619, standard_error=0.00876, pvalue=0.00995, 200 resamples of 400 clusters)
+
+The same calls run on a cluster: create a ``distributed`` client first, and every task runs on its workers
+(only the accumulators travel back)::
+
+    from dask.distributed import Client
+    with Client("tcp://scheduler:8786"):  # or Client(LocalCluster(n_workers=4, threads_per_worker=1))
+        s = summarize("/shared/logs/", "click", ["p_a", "p_b"])
+
 Precision: counts are exact; sums agree with the in-memory functions to about 1e-12 relative (their
 order of addition differs).  Exact is the default, on continuous float64 scores too: the AUC, ROC and
 calibration breakdown hold one cell per distinct score.  Scores stored at a fixed precision give few
@@ -600,17 +628,17 @@ def _summary_chunk(part, *, spec, splits=None):
                 s = check_finite(as_1d(s_raw, name, allow_empty=True), name)
                 if s.size != rows:
                     raise ValueError(f"`{name}` has {s.size} rows; `{label}` has {rows}")
-            if splits.get(name) is not None:
+            if splits.get(name) is not None:  # the cells are filled per score range (_reduce_summary)
                 out.setdefault("pieces", {})[name] = _split_by_score(s, y, None if weight is None else w, splits[name])
             elif spec["exact"]:
                 unit = weight is None
                 values, pos, neg, scale, extra = score_cells(y, s, w, None, rows=not unit, unit=unit)
                 out.setdefault("cells", {})[name] = _Cells(values, pos, neg, scale, *(extra or ()))
-            else:
-                if "auc" in families:
-                    values, pos, neg, scale, _ = score_cells(y, s, w, spec["resolution"], unit=weight is None)
-                    out.setdefault("counts", {})[name] = ScoreCounts(values, pos, neg, spec["resolution"], scale)
-                if "losses" in families:
+            elif "auc" in families:
+                values, pos, neg, scale, _ = score_cells(y, s, w, spec["resolution"], unit=weight is None)
+                out.setdefault("counts", {})[name] = ScoreCounts(values, pos, neg, spec["resolution"], scale)
+            if not spec["exact"]:
+                if "losses" in families:  # summed per row: no cell needed (the exact cells serve the quantiles)
                     out.setdefault("sums", {})[name] = LossSums.from_arrays(y, s, w, eps=spec["eps"])
                 if "quantiles" in families:
                     out.setdefault("cells", {})[name] = _rounded_cells(y, s, w, spec["resolution"], spec["eps"], name)
@@ -751,7 +779,8 @@ def _reduce_summary(source, spec):
 
     chunk = functools.partial(_summary_chunk, spec=spec)
     n_tasks = len(source.tasks) if isinstance(source, _Pieces) else source.npartitions
-    if spec["resolution"] is not None or not spec["scores"] or n_tasks < 2:
+    cells_needed = spec["exact"] or "auc" in spec["families"]
+    if spec["resolution"] is not None or not spec["scores"] or not cells_needed or n_tasks < 2:
         return _reduce(source, chunk)
     n_ranges = int(min(MAX_RANGES, max(2, n_tasks)))
     splits = _choose_splits(_sample(source, spec["scores"]), spec["scores"], n_ranges)
@@ -1017,7 +1046,7 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
                *(utility[k] for k in _UTILITY_KEYS if "utility" in families)]
     source = _source(data, columns)
     spec = dict(label=label, scores=scores, weight=weight, families=families, resolution=resolution, eps=eps,
-                exact=resolution is None and ("losses" in families or "quantiles" in families), joint=joint, utility=utility, betas=betas)
+                exact=resolution is None and "quantiles" in families, joint=joint, utility=utility, betas=betas)
     # -- the pass
     part = _reduce_summary(source, spec)
     # -- the metrics

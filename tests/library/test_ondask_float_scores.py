@@ -147,3 +147,18 @@ def test_summary_repr_is_one_short_line(rng):
     s = ondask.summarize(dd.from_pandas(df, npartitions=2), "click", ["p1", "p2"])
     r = repr(s)
     assert "\n" not in r and len(r) < 200 and "array" not in r
+
+
+def test_accumulator_reprs_are_one_short_line(rng):
+    from offline_eval.mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums
+
+    y, s = (rng.random(5000) < 0.2).astype(int), rng.random(5000)
+    counts = ScoreCounts.from_arrays(y, s)
+    objs = [counts, ScoreCounts.from_arrays(y, s, resolution=1e-3), LossSums.from_arrays(y, s),
+            QuantileSums.from_arrays(QuantileSums.edges(counts, 4), 4, y, s),
+            JointCounts.from_arrays(rng.integers(0, 5, 5000), rng.integers(0, 5, 5000)),
+            UtilitySums.from_arrays(rng.integers(0, 3, 5000), rng.integers(0, 2, 5000), s, s, s * 0.5, betas=(1.0,))]
+    for obj in objs:
+        r = repr(obj)
+        assert "\n" not in r and len(r) < 120 and "array" not in r, r
+    assert repr(counts).startswith("ScoreCounts(5,000 distinct scores, positives ") and repr(counts).endswith("; exact)")
