@@ -53,6 +53,9 @@ from ._losses import entropy, pointwise_log_loss
 from ._validation import (
     InputTypeError,
     as_1d,
+    as_labels,
+    asarray_named,
+    cast_checked,
     check_aligned,
     check_consistent_length,
     check_finite,
@@ -60,6 +63,7 @@ from ._validation import (
     check_real,
     floor_snapped,
     integer_weights,
+    is_missing,
     reject_masked,
     warn_undefined,
 )
@@ -75,7 +79,9 @@ def _check_fields(obj, names, *, ndim=None, labels=(), nonnegative=()):
     lengths = {}
     for k in labels:
         reject_masked(getattr(obj, k), k)
-        arr = np.asarray(getattr(obj, k))
+        arr = asarray_named(getattr(obj, k), k)
+        if arr.dtype.kind == "O" and any(is_missing(v) for v in arr.ravel().tolist()):
+            raise ValueError(f"`{k}` holds missing labels (None, NaN, pd.NA or NaT); drop those rows first")
         if arr.dtype.kind in "cmMV":
             raise ValueError(f"`{k}` must hold labels (integers, strings, bools); got dtype {arr.dtype}")
         if arr.dtype.kind == "f":
@@ -85,7 +91,7 @@ def _check_fields(obj, names, *, ndim=None, labels=(), nonnegative=()):
         arr = as_1d(getattr(obj, k), k, dtype=None, allow_empty=True) if ndim.get(k, 1) == 1 else None
         if arr is None:
             reject_masked(getattr(obj, k), k)
-            arr = np.asarray(getattr(obj, k))
+            arr = asarray_named(getattr(obj, k), k)
             if arr.dtype.kind not in "biuf" and arr.size:
                 raise ValueError(f"`{k}` must be numeric; got dtype {arr.dtype}")
             if arr.ndim != ndim[k]:
@@ -495,7 +501,7 @@ class JointCounts:
                 raise ValueError(f"`{name}` must hold integer class codes (encode other labels first); got dtype {arr.dtype}")
             if (arr < 0).any():
                 raise ValueError(f"`{name}` must hold non-negative class codes; got min {int(arr.min())}")
-            cols.append(arr)
+            cols.append(cast_checked(arr, np.int64, name) if arr.size else arr)  # a uint64 beyond int64 refused
         check_consistent_length(**dict(zip(named, cols)))
         if cols[0].size:
             fast = _joint_by_key(cols)
@@ -609,11 +615,15 @@ class UtilitySums:
         """
         check_aligned(group=group, a=a, v=v, p=p, c=c)
         reject_masked(group, "group")
-        g = np.asarray(group)
+        g = asarray_named(group, "group")
         if g.ndim != 1:
             raise ValueError(f"`group` must be 1-D; got an array of shape {g.shape}")
-        if g.dtype.kind in "fc" and not np.isfinite(g).all():
-            raise ValueError("`group` must not hold NaN or infinite labels")
+        if g.size:
+            g = as_labels(g, "group")  # no NaN, None, pd.NA or NaT
+        if g.dtype.kind == "O" and len({type(v) for v in g.tolist()}) > 1:
+            kinds = sorted({type(v).__name__ for v in g.tolist()})
+            raise ValueError(f"`group` mixes label types ({', '.join(kinds)}): they cannot be sorted into groups; "
+                             "use labels of one type")
         if isinstance(betas, (str, bytes)) or np.ndim(betas) != 1:
             raise ValueError(f"`betas` must be a sequence of numbers; got {betas!r}")
         betas = tuple(betas)

@@ -314,7 +314,7 @@ ex("mergeable.JointCounts", lambda: (None, (np.array([[0, 0], [1, 1]]), np.array
 ex("mergeable.JointCounts.from_arrays", call(HB, HC, HG))
 ex("mergeable.JointCounts.merge", bound(lambda: _mg().JointCounts.from_arrays(HB, HC).merge, _mg().JointCounts.from_arrays(HC, HB)))
 ex("mergeable.JointCounts.dense", bound(lambda: _mg().JointCounts.from_arrays(HB, HC).dense, 3))
-ex("mergeable.UtilitySums", lambda: (None, (np.array([0]), np.array([1]), np.zeros(1), np.zeros(1), np.zeros((1, 0))), {}),
+ex("mergeable.UtilitySums", lambda: (None, (np.array([0, 1]), np.array([1, 2]), np.zeros(2), np.zeros(2), np.zeros((2, 0))), {}),
    labels=("groups",))
 ex("mergeable.UtilitySums.from_arrays", call(HB, A_, V_, P, C_, betas=(1.0, 2.0)), labels=("group",))
 ex("mergeable.UtilitySums.merge", bound(lambda: _mg().UtilitySums.from_arrays(HB, A_, V_, P, C_).merge,
@@ -344,7 +344,7 @@ def _summary():
 ex("ondask.Summary", lambda: (None, (), {k: getattr(_summary(), k) for k in inspect.signature(
     type(_summary())).parameters}))
 for f in ("roc_auc_score", "roc_curve", "log_loss", "rig_score", "mean_squared_error", "calibration_ratio",
-          "prediction_error", "quantile_breakdown"):
+          "prediction_error", "quantile_breakdown", "auc_error_bound"):
     ex(f"ondask.Summary.{f}", bound(lambda f=f: getattr(_summary(), f)))
 ex("ondask.reduce_partitions", lambda: (None, (ddf(), lambda part: len(part)), dict(merge=lambda a, b: a + b)))
 # synth
@@ -559,7 +559,7 @@ def test_scale(key):
 
 #: Callables whose modules another change of issue 35 tightens (mergeable's accumulators: ragged and missing
 #: group keys); until then these properties are expected to fail there.
-_PENDING = {"mergeable.JointCounts", "mergeable.UtilitySums", "mergeable.UtilitySums.from_arrays"}
+_PENDING: set = set()
 
 
 @pytest.mark.parametrize("key", KEYS)
