@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _load_registry():
-    spec = importlib.util.spec_from_file_location("api_props", ROOT / "tests" / "test_public_api_properties.py")
+    spec = importlib.util.spec_from_file_location("api_props", ROOT / "tests" / "library" / "test_public_api_properties.py")
     mod = importlib.util.module_from_spec(spec)
     sys.modules["api_props"] = mod
     spec.loader.exec_module(mod)
