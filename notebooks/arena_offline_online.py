@@ -42,15 +42,15 @@
 
 # %% tags=["parameters"]
 seed = 0
-n_seeds = 10
-n_candidates = 12
-n_networks = 8
-n_log_rtb = 3000
-n_contexts = 3000
-n_queries = 200
-n_log_sponsored = 8000
-n_ab = 20000
-n_boot = 200
+n_seeds = 10  # range: 2..40
+n_candidates = 12  # range: 4..48
+n_networks = 8  # range: 3..32
+n_log_rtb = 3000  # range: 1_000..12_000
+n_contexts = 3000  # range: 1_000..12_000
+n_queries = 200  # range: 50..800
+n_log_sponsored = 8000  # range: 2_000..32_000
+n_ab = 20000  # range: 2_000..80_000
+n_boot = 200  # range: 20..800
 output_root = None
 
 # %%

@@ -64,9 +64,9 @@
 
 # %% tags=["parameters"]
 seed = 0
-n_networks = 25
-n_log = 100_000
-n_ab = 400_000
+n_networks = 25  # range: 8..100
+n_log = 100_000  # range: 4_000..400_000
+n_ab = 400_000  # range: 8_000..1_600_000
 ab_impressions = 30_000_000
 log_arms = "a"
 value_bias_sd = 0.0
@@ -75,12 +75,12 @@ offline_clicks = "expected"
 beta_exp_min = -1
 beta_exp_max = 7
 betas_per_decade = 2
-n_trials = 100
-n_seeds = 20
-sweep_n_log = 10_000
-sweep_n_ab = 50_000
+n_trials = 100  # range: 10..400
+n_seeds = 20  # range: 2..80
+sweep_n_log = 10_000  # range: 2_000..40_000
+sweep_n_ab = 50_000  # range: 4_000..200_000
 sweep_betas_per_decade = 1
-n_quad = 8
+n_quad = 8  # range: 2..32
 output_root = None
 
 # %%

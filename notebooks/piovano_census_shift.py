@@ -32,7 +32,7 @@
 seed = 0
 chunk_size = 5000  # the committed CBPE estimates are for this chunk size
 tree_depth = 4
-n_boot = 1000
+n_boot = 1000  # range: 50..4_000
 output_root = None
 
 # %%

@@ -29,12 +29,12 @@
 
 # %% tags=["parameters"]
 seed = 0
-n_live = None  # None: as printed, 627 live samples (data/reference/piovano)
-n_offline = None  # None: the printed offline size, 100
+n_live = None  # None: as printed, 627 live samples (data/reference/piovano); range: 100..10_000
+n_offline = None  # None: the printed offline size, 100; range: 20..2_000
 agree_correct = 0.9
 class_spread = 0.05
-n_seeds = 50
-n_equation_draws = 20
+n_seeds = 50  # range: 2..200
+n_equation_draws = 20  # range: 2..200
 output_root = None
 
 # %%

@@ -55,21 +55,21 @@
 
 # %% tags=["parameters"]
 seed = 0
-n_live = None  # None: as printed, 50,214 live items (data/reference/piovano)
-n_offline = None  # None: the printed offline size, 2,500
-n_classes = 41
+n_live = None  # None: as printed, 50,214 live items (data/reference/piovano); range: 5_000..200_000
+n_offline = None  # None: the printed offline size, 2,500; range: 500..10_000
+n_classes = 41  # range: 10..41
 zipf_exponent = 1.0
 accuracy_spread = 0.15
 sigma = None  # None: fitted to the printed 5-class matrices
 disagreement_boost = None  # None: fitted to Table II's printed offline accuracies
 flatten = None  # None: fitted to the printed 5-class matrices
 error_correlation = None  # None: fitted to Table II's printed offline accuracies
-n_calibration_seeds = 4
+n_calibration_seeds = 4  # range: 1..16
 train_fraction = 0.35
-n_offline_digits = 200
+n_offline_digits = 200  # range: 50..1_000
 digits_sigma = 1.0  # the digits check keeps its own hand-set knobs (real labels, its own protocol)
 digits_boost = 4.0
-n_seeds = 20
+n_seeds = 20  # range: 2..80
 output_root = None
 
 # %%

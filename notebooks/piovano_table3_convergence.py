@@ -32,17 +32,17 @@
 
 # %% tags=["parameters"]
 seed = 0
-n_releases = 12
-n_live = 20_000
-n_offline = 1_000
-n_classes = 8
+n_releases = 12  # range: 5..48
+n_live = 20_000  # range: 3_000..80_000
+n_offline = 1_000  # range: 300..4_000
+n_classes = 8  # range: 3..20
 step = 0.04
 sigma = None  # None: fitted to the printed 5-class matrices
 boost = None  # None: fitted to the printed 5-class matrices
 flatten = None  # None: fitted to the printed 5-class matrices
-n_live_conv = 100_000
+n_live_conv = 100_000  # range: 5_000..400_000
 sizes = [50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000]
-n_seeds = 20
+n_seeds = 20  # range: 2..80
 output_root = None
 
 # %%

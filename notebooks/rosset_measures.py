@@ -27,9 +27,9 @@
 
 # %% tags=["parameters"]
 seed = 0  # the survey (same default as rosset_wallet, so Figs. 1-3 show its M1)
-n_firms = 500  # surveyed firms (the paper's survey)
-k_max = 10  # corrupted labels in the Proposition 2 panel
-n_coverage = 1000  # random samples per population tau in the coverage check of tau's interval
+n_firms = 500  # surveyed firms (the paper's survey); range: 20..5_000
+k_max = 10  # corrupted labels in the Proposition 2 panel; range: 1..20
+n_coverage = 1000  # random samples per population tau in the coverage check of tau's interval; range: 20..5_000
 output_root = None  # where figures/ outputs go (the pipeline passes a staging folder)
 
 # %%

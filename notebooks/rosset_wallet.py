@@ -44,9 +44,9 @@
 
 # %% tags=["parameters"]
 seed = 0  # the survey shown in the tables and figures
-n_firms = 500  # surveyed firms (the paper's survey)
-n_boot = 100  # bootstrap samples (the paper's)
-n_seeds = 20  # surveys in the seed sweep of the qualitative claims
+n_firms = 500  # surveyed firms (the paper's survey); range: 150..2_000
+n_boot = 100  # bootstrap samples (the paper's); range: 10..400
+n_seeds = 20  # surveys in the seed sweep of the qualitative claims; range: 2..80
 output_root = None  # where figures/ outputs go (the pipeline passes a staging folder)
 
 # %%

@@ -26,7 +26,7 @@
 
 # %% tags=["parameters"]
 seed = 0  # the random inputs of the formula checks (the tables are not random)
-max_expanded_rows = 20_000_000  # expand a panel to rows only if it has at most this many
+max_expanded_rows = 20_000_000  # expand a panel to rows only if it has at most this many; range: 2_000_000..20_000_000
 output_root = None  # where figures/ outputs go (the pipeline passes a staging folder)
 
 # %%

@@ -38,9 +38,9 @@
 
 # %% tags=["parameters"]
 seed = 0
-n = 200_000  # impressions per Fig. 1 data set and per Fig. 2 data set
-n_seeds = 20  # seeds of the sweep
-sweep_n = 100_000  # impressions per data set in the sweep
+n = 200_000  # impressions per Fig. 1 data set and per Fig. 2 data set; range: 20_000..800_000
+n_seeds = 20  # seeds of the sweep; range: 2..80
+sweep_n = 100_000  # impressions per data set in the sweep; range: 10_000..400_000
 output_root = None
 
 # %%

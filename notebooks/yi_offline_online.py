@@ -108,15 +108,15 @@
 
 # %% tags=["parameters"]
 seed = 0
-n_queries = 2000  # distinct queries of the world
-n_log = 100_000  # logged page views (served by model-1)
-n_ab = 200_000  # page views per arm of the online A/B test
+n_queries = 2000  # distinct queries of the world; range: 200..8_000
+n_log = 100_000  # logged page views (served by model-1); range: 5_000..400_000
+n_ab = 200_000  # page views per arm of the online A/B test; range: 10_000..800_000
 baseline_quantile = 0.6  # baseline mainline reserve: this quantile of model-1's rank scores
-n_quantiles = 10  # pClick quantiles of Figs. 3-4
-n_seeds = 20  # seeds of the sweep
-sweep_n_queries = 2000  # the sweep's worlds: the main run's size
-sweep_n_log = 100_000
-sweep_n_ab = 100_000  # page views per arm of the sweep's A/B tests
+n_quantiles = 10  # pClick quantiles of Figs. 3-4; range: 2..50
+n_seeds = 20  # seeds of the sweep; range: 2..80
+sweep_n_queries = 2000  # the sweep's worlds: the main run's size; range: 200..8_000
+sweep_n_log = 100_000  # range: 5_000..400_000
+sweep_n_ab = 100_000  # page views per arm of the sweep's A/B tests; range: 10_000..400_000
 t6_low_ctr = 0.004  # Table 6 baseline: centre of its over-estimated low pClick range (its size is fitted)
 output_root = None
 

@@ -13,11 +13,11 @@
 
 # %% tags=["parameters"]
 seed = 0  # unused: the logs are the printed counts, nothing is drawn
-factor = 2  # every printed count times this integer (44.5 million rows per unit)
+factor = 2  # every printed count times this integer (44.5 million rows per unit); range: 1..3
 tables = ["Table 2", "Table 3", "Table 4"]  # which tables
 panels = ["a", "b"]  # which panels of each table
-rows_per_partition = 4000000  # rows generated per Dask partition
-n_quantiles = 10  # calibration by decile
+rows_per_partition = 4000000  # rows generated per Dask partition; range: 300_000..20_000_000
+n_quantiles = 10  # calibration by decile; range: 2..100
 output_root = None  # where figures/ outputs go (the pipeline passes a staging folder)
 
 # %%

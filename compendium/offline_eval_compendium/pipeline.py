@@ -30,10 +30,12 @@ one a live run holds).
 from __future__ import annotations
 
 import argparse
+import errno
 import fcntl
 import json
 import math
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -45,7 +47,7 @@ from .machine import pinned_threads_env
 from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PROJ_ROOT
 
 __all__ = ["EXECUTED_DIR", "PIPELINE_PARAMETERS", "NotebookError", "check_parameters", "clean_stale_stages", "execute",
-           "executed_dir", "main", "notebook_parameters", "parse_parameters", "record_run", "run", "run_record", "verify"]
+           "executed_dir", "is_size_parameter", "main", "notebook_parameters", "parameter_ranges", "parse_parameters", "record_run", "run", "run_record", "verify"]
 
 KERNEL = "python3"
 #: Parameters of every notebook that the pipeline sets itself and that ``-p`` may not.
@@ -54,7 +56,15 @@ STAGE_DIR = BUILD_DIR / "stage"
 
 
 class NotebookError(RuntimeError):
-    """A notebook failed; the message names the notebook and the cell."""
+    """A notebook failed; the message names the notebook and the cell.
+
+    ``cell`` and ``error`` (when known) say where and how, for the run's records (``run.yaml``, the failure
+    marker that stops ``pipeline ledger``).
+    """
+
+    def __init__(self, message: str, *, cell: str | None = None, error: str | None = None):
+        super().__init__(message)
+        self.cell, self.error = cell, error
 
 
 def _jupyter_env() -> None:
@@ -154,6 +164,8 @@ def check_parameters(notebook: str | Path, parameters: dict | None) -> dict:
     a number must be finite; an integer whose default is positive (a count or a size) must be >= 1, one
     whose default is 0 (a seed) >= 0; a float whose default is positive must be >= 0; a parameter whose
     name says it is a share (``*quantile*``, ``*fraction*``, ``*share*``) must lie in [0, 1].
+    A value must lie in the range its line of the parameters cell declares (``# range: low..high``,
+    :func:`parameter_ranges`); every size parameter declares one, so no run is unbounded.
     Notebooks check anything further in their first cells, with messages naming the parameter.
     The pipeline's own parameters (:data:`PIPELINE_PARAMETERS`: ``output_root``) are refused.
 
@@ -194,14 +206,77 @@ def check_parameters(notebook: str | Path, parameters: dict | None) -> dict:
         if problem:
             raise NotebookError(f"notebook {name}: parameter `{key}` {problem}; got {value!r} (default {defaults[key]!r})")
         out[key] = value
+    _check_ranges(notebook, out)
     return out
+
+
+def is_size_parameter(key: str) -> bool:
+    """Whether a parameter is a size, which must declare a range: ``n``, ``n_*``, ``*_n_*``, ``*_n`` (``sweep_n_log``)."""
+    return key == "n" or key.startswith("n_") or "_n_" in key or key.endswith("_n")
+
+
+_RANGE = re.compile(r"\brange:\s*([0-9_.eE+-]+)\s*\.\.\s*([0-9_.eE+-]+)")
+
+
+def parameter_ranges(notebook: str | Path) -> dict:
+    """The ranges declared in a text notebook's ``parameters`` cell, ``{name: (low, high)}`` (both inclusive).
+
+    A range is declared in the comment of the parameter's line, where a reader of the notebook sees it::
+
+        n_firms = 500  # surveyed firms; range: 20..5_000
+
+    ``low`` is what the notebook's code needs to run, ``high`` keeps a run within a few minutes on two
+    cores.  :func:`check_parameters` refuses a value outside it (``None``, where that is the default,
+    stays allowed).
+    """
+    import io
+    import tokenize
+
+    import jupytext
+
+    nb = jupytext.read(Path(notebook))
+    cell = next(c for c in nb.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", []))
+    out, name = {}, None
+    for tok in tokenize.generate_tokens(io.StringIO(cell.source).readline):
+        if tok.type == tokenize.NAME and tok.start[1] == 0:
+            name = tok.string
+        elif tok.type == tokenize.COMMENT and name is not None and (m := _RANGE.search(tok.string)):
+            low, high = (_number(x) for x in m.groups())
+            if not low <= high:
+                raise NotebookError(f"notebook {Path(notebook).stem}: the range of `{name}` is empty ({tok.string})")
+            out[name] = (low, high)
+        elif tok.type in (tokenize.NEWLINE, tokenize.NL):
+            name = None  # a range belongs to the line of its parameter
+    return out
+
+
+def _number(text: str):
+    import ast
+
+    value = ast.literal_eval(text)
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise NotebookError(f"a declared range bound must be a number; got {text!r}")
+    return value
+
+
+def _check_ranges(notebook: str | Path, values: dict) -> None:
+    """Refuse a value outside its declared range (:func:`parameter_ranges`), naming the parameter and the range."""
+    for key, (low, high) in parameter_ranges(notebook).items():
+        value = values.get(key)
+        if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if not low <= value <= high:
+            raise NotebookError(
+                f"notebook {Path(notebook).stem}: parameter `{key}` must lie in its declared range "
+                f"{low:_}..{high:_} (the notebook's parameters cell); got {value!r}")
 
 
 def _value_problem(key: str, default, value) -> str | None:
     """What is wrong with a numeric parameter value by the house conventions (see :func:`check_parameters`)."""
     if not math.isfinite(value):
         return "must be a finite number"
-    if any(w in key for w in ("quantile", "fraction", "share")) and not 0 <= value <= 1:
+    # a count of quantiles (`n_quantiles`) is a size, not a share
+    if any(w in key for w in ("quantile", "fraction", "share")) and not is_size_parameter(key) and not 0 <= value <= 1:
         return "is a share and must lie in [0, 1]"
     if isinstance(default, int) and not isinstance(default, bool):
         if default > 0 and value < 1:
@@ -272,7 +347,8 @@ def execute(notebook: str | Path, output_root: str | Path, parameters: dict | No
         where, source = _locate_cell(notebook, nb, executed, exc.exec_count)
         raise NotebookError(
             f"notebook {name} failed in {where}: {exc.ename}: {exc.evalue}\n"
-            f"--- cell source ---\n{source}\n--- executed copy: {executed}"
+            f"--- cell source ---\n{source}\n--- executed copy: {executed}",
+            cell=where, error=f"{exc.ename}: {exc.evalue}",
         ) from None
     except Exception as exc:  # kernel died, missing parameters cell, ...
         raise NotebookError(f"notebook {name} could not be executed: {type(exc).__name__}: {exc}") from None
@@ -358,6 +434,7 @@ def run(notebook: str | Path, parameters: dict | None = None, *, output_root: st
     stage.mkdir()
     keep = Path(keep) if keep is not None else executed_dir(dest)
     keep.mkdir(parents=True, exist_ok=True)
+    record = None
     try:
         try:
             record = run_record(notebook, parameters)
@@ -365,19 +442,94 @@ def run(notebook: str | Path, parameters: dict | None = None, *, output_root: st
             _stamp_executed(executed, record)
         except NotebookError as exc:
             if executed.is_file():
-                os.replace(executed, keep / f"{name}.failed.ipynb")
-            raise NotebookError(str(exc).replace(str(executed), str(keep / f"{name}.failed.ipynb"))) from None
+                _move_file(executed, keep / f"{name}.failed.ipynb")
+            _mark_failed(dest, name, record, exc)
+            raise NotebookError(str(exc).replace(str(executed), str(keep / f"{name}.failed.ipynb")),
+                                cell=exc.cell, error=exc.error) from None
         with _inst.lock(dest):
             for line in _inst.recover(dest):
                 print(f"[{name}] {line}", file=sys.stderr, flush=True)
             try:
                 written = _inst.install(stage, dest, name)
             except _inst.InstallError as exc:
-                raise NotebookError(f"notebook {name}: {exc}") from None
-        os.replace(executed, keep / f"{name}.ipynb")
+                _mark_failed(dest, name, record, exc)
+                raise NotebookError(f"notebook {name}: {exc}", error=f"InstallError: {exc}") from None
+            _failure_marker(dest, name).unlink(missing_ok=True)
+        _move_file(executed, keep / f"{name}.ipynb")
         return written
     finally:
         _release_stage(run_dir, owner)
+
+
+def _failure_marker(dest: str | Path, name: str) -> Path:
+    """Where a failed run of ``name`` into ``dest`` leaves its marker (removed by the next successful install)."""
+    import hashlib
+
+    key = hashlib.sha256(str(Path(dest).resolve()).encode()).hexdigest()[:16]
+    return BUILD_DIR / "failed" / key / f"{name}.yaml"
+
+
+def _mark_failed(dest: Path, name: str, record: dict | None, exc: Exception) -> None:
+    """Leave the failure marker of a run of ``name`` into ``dest``: the inputs digest it failed on, the cell, the error."""
+    import yaml
+
+    from .io import atomic_write_text
+
+    marker = _failure_marker(dest, name)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    text = {"notebook": name, "destination": str(Path(dest).resolve()),
+            "inputs_sha256": (record or {}).get("inputs_sha256") or inputs_digest()["sha256"],
+            "cell": getattr(exc, "cell", None), "error": getattr(exc, "error", None) or str(exc).splitlines()[0],
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    atomic_write_text(marker, yaml.safe_dump(text, sort_keys=False, width=10_000))
+
+
+def failed_runs(output_root: str | Path | None = None) -> list[str]:
+    """The notebooks whose last run into ``output_root`` (default ``figures/``) failed, one line each; [] when none.
+
+    :func:`run` leaves a marker when a notebook fails (or its install does) and removes it when the
+    notebook's outputs are next installed; ``pipeline ledger`` refuses to record an inputs digest while
+    any is left, since the outputs of that notebook were not made from those inputs.
+    """
+    import yaml
+
+    dest = Path(output_root) if output_root else FIGURES_DIR
+    folder = _failure_marker(dest, "x").parent
+    if not folder.is_dir():
+        return []
+    current = inputs_digest()["sha256"]
+    lines = []
+    for marker in sorted(folder.glob("*.yaml")):
+        meta = yaml.safe_load(marker.read_text()) or {}
+        same = "the current inputs" if meta.get("inputs_sha256") == current else "inputs that have changed since"
+        where = f" in {meta['cell']}" if meta.get("cell") else ""
+        lines.append(f"notebook {meta.get('notebook', marker.stem)} failed on {same} "
+                     f"(sha256 {str(meta.get('inputs_sha256'))[:12]}){where}: {meta.get('error')}")
+    return lines
+
+
+def _move_file(src: Path, dst: Path) -> None:
+    """Move ``src`` to ``dst``, atomically at ``dst``, across filesystems too.
+
+    The staging folder lives under ``build/``, which may be another filesystem than where the executed
+    notebook is kept (``runs/``, a folder given to ``--record``): a rename across them fails with
+    EXDEV after the outputs were installed, so the file is then copied beside ``dst`` and renamed there.
+    """
+    try:
+        os.replace(src, dst)
+        return
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise
+    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
+    os.close(fd)
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, dst)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    src.unlink(missing_ok=True)
 
 
 def _claim_stage(name: str) -> tuple[Path, int]:
@@ -490,8 +642,13 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
 
 
-def record_run(run_dir: str | Path, notebook: str | Path, parameters: dict | None, *, elapsed: float) -> Path:
-    """Write ``run.yaml`` into ``run_dir``: parameters, git commit and dirty flag, lock hash, command, time.
+def record_run(run_dir: str | Path, notebook: str | Path, parameters: dict | None, *, elapsed: float,
+               failure: Exception | None = None) -> Path:
+    """Write ``run.yaml`` into ``run_dir``: status, parameters, git commit and dirty flag, lock hash, command, time.
+
+    ``status`` is ``succeeded``, or ``failed`` when ``failure`` (the run's exception) is given; a failed
+    run also records its failing cell (when a cell failed) and the error, so that its folder does not read
+    like a success.
 
     ``make run`` keeps one such folder per run under ``runs/<notebook>/`` (``make clean`` leaves it).
     """
@@ -503,6 +660,10 @@ def record_run(run_dir: str | Path, notebook: str | Path, parameters: dict | Non
     status = _git("status", "--porcelain", "--untracked-files=no")
     record = {
         "notebook": Path(notebook).stem,
+        "status": "failed" if failure is not None else "succeeded",
+        **({"failed_cell": getattr(failure, "cell", None),
+            "error": getattr(failure, "error", None) or f"{type(failure).__name__}: {str(failure).splitlines()[0]}"}
+           if failure is not None else {}),
         "parameters": {**check_parameters(notebook, parameters), "output_root": _rel(run_dir / "outputs")},
         "overridden": sorted(parameters or {}),
         "git_commit": _git("rev-parse", "HEAD") or "unknown",
@@ -680,8 +841,12 @@ def main(argv=None) -> int:
             print(f"[{name}] FAILED after {time.perf_counter() - start:.1f} s", flush=True)
             print(f"ERROR: {exc}", file=sys.stderr, flush=True)
             if run_dir:
-                record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start)
+                record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start, failure=exc)
             return 1
+        except Exception as exc:  # an unforeseen fault: the recorded run still says it failed, then it is raised
+            if run_dir:
+                record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start, failure=exc)
+            raise
         if run_dir:
             record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start)
             print(f"[{name}] run recorded in {_rel(run_dir)} (run.yaml: parameters, commit, lock hash)", flush=True)
@@ -741,6 +906,11 @@ def main(argv=None) -> int:
         with _inst.lock(FIGURES_DIR):
             for line in _inst.recover(FIGURES_DIR):
                 print(f"[ledger] {line}", file=sys.stderr, flush=True)
+            failed = failed_runs()
+            if failed:
+                print("ERROR: the ledger records no inputs digest while a notebook's last run failed:\n  "
+                      + "\n  ".join(failed) + "\nre-run it (make reproduce) once it succeeds", file=sys.stderr, flush=True)
+                return 1
             df = gather()
             record_reproduce()
         print(f"claims ledger -> {_rel(FIGURES_DIR / 'claims.md')}")
