@@ -93,10 +93,16 @@ def outcome(f, timeout, *args, **kwargs):
 
 
 def _has_nan(x) -> bool:
-    """A float nan, or a result record (NamedTuple, object with .statistic/.pvalue) holding one."""
+    """A float nan, or a result record (NamedTuple, object with .statistic/.pvalue) holding one.
+
+    A ``Result``'s p-value is ``nan`` by the protocol where it tests nothing; only its statistic counts then.
+    """
+    from offline_eval._results import Result
+
     if isinstance(x, float):
         return math.isnan(x)
-    for attr in ("statistic", "pvalue"):
+    attrs = ("statistic",) if isinstance(x, Result) else ("statistic", "pvalue")
+    for attr in attrs:
         v = getattr(x, attr, None)
         if isinstance(v, float) and math.isnan(v):
             return True
