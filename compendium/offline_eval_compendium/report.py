@@ -67,6 +67,7 @@ copyright = "the offline-eval contributors; text and figures CC BY 4.0"
 extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx-mathjax-offline"]
 nb_execution_mode = "off"
 myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath"]
+myst_heading_anchors = 3
 exclude_patterns = ["_build", "_extra/**", "**.ipynb_checkpoints"]
 html_extra_path = ["_extra"]
 html_theme = "sphinx_book_theme"
