@@ -337,10 +337,10 @@ def test_every_page_shows_the_committed_run(server, browser):
             wrong.append(f"{name}: " + ", ".join(f"{k}={shown.get(k)!r} (committed {committed.get(k)!r})"
                                                  for k in sorted(set(shown) | set(committed))
                                                  if shown.get(k) != committed.get(k)))
-        assert digest in page.locator("footer").inner_text(), f"{name}: the footer names another run"
+        assert digest in page.locator(".oe-footer-run").inner_text(), f"{name}: the footer names another run"
     assert not wrong, "pages showing another run's parameters:\n" + "\n".join(wrong)
     page.goto(server, wait_until="load")
-    assert digest in page.locator("footer").inner_text() and "Built at commit" in page.locator("footer").inner_text()
+    assert digest in page.locator(".oe-footer-run").inner_text() and "Built at commit" in page.locator(".oe-footer-run").inner_text()
 
 
 RAW_RST = ("``", ":func:`", ":class:`", ":math:`", ":meth:`", ":mod:`", ":attr:`", ":data:`")
