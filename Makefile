@@ -26,7 +26,8 @@ ALL_NAMES := $(notdir $(basename $(NOTEBOOKS)))
 # What `make run NB=...` takes: the notebooks and the guide (guide/your_own_data).
 RUN_NAMES := $(ALL_NAMES) $(patsubst notebooks/%.py,%,$(sort $(wildcard notebooks/guide/*.py)))
 NAMES := $(foreach n,$(SLOW_FIRST),$(filter $(n),$(ALL_NAMES))) $(filter-out $(SLOW_FIRST),$(ALL_NAMES))
-SRC := $(shell find src compendium -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
+# What the notebooks are made from: the report's own modules (pipeline.PRESENTATION) are not among them.
+SRC := $(shell find src compendium -name '*.py' -not -path '*/__pycache__/*' -not -name 'report*.py' -not -name 'findings.py' 2>/dev/null)
 REFERENCE := $(shell find data -type f -not -name '.*' 2>/dev/null)
 
 # Papers of a notebook: the part of its name before the first underscore.

@@ -100,9 +100,9 @@ def markdown(ledger: pd.DataFrame, link, why=None) -> str:
     """The findings as a Markdown list; ``link(paper)`` gives the paper's link (or ``None``), ``why`` see :func:`findings`."""
     lines = []
     for paper, text in findings(ledger, why):
-        href = link(paper)
-        name = f"[{NAMES.get(paper, paper)}]({href})" if href else NAMES.get(paper, paper)
-        lines.append(f"- **{name}{'' if name.endswith('.') else '.'}** {text}")
+        href, base = link(paper), NAMES.get(paper, paper)
+        name = f"[{base}]({href})" if href else base
+        lines.append(f"- **{name}{'' if base.endswith('.') else '.'}** {text}")
     return "\n".join(lines) + "\n"
 
 

@@ -681,12 +681,26 @@ def record_run(run_dir: str | Path, notebook: str | Path, parameters: dict | Non
     return atomic_write_text(run_dir / "run.yaml", yaml.safe_dump(record, sort_keys=False, width=10_000))
 
 
+#: The compendium's presentation, which no notebook imports: it shows the outputs and makes none of them, so
+#: it is not an input (changing the report's look neither re-runs a notebook nor changes the digest).
+PRESENTATION = ("report.py", "report_html.py", "report_papers.py", "report_static", "findings.py")
+
+
+def _presentation(path: Path) -> bool:
+    try:
+        rel = path.relative_to(PROJ_ROOT / "compendium" / "offline_eval_compendium")
+    except ValueError:
+        return False
+    return rel.parts[0] in PRESENTATION
+
+
 def inputs_digest() -> dict:
     """SHA-256 of what the outputs are made from: the notebooks, ``src/``, ``compendium/``, ``data/`` and the lock file.
 
     Files are those git tracks (all files when git is absent), hashed in sorted order as
     ``<path> <sha256 of its bytes>`` lines; the result does not depend on the machine or the commit
-    message, only on the bytes of the inputs.
+    message, only on the bytes of the inputs.  The report's own modules (:data:`PRESENTATION`) are left
+    out: no notebook imports them.
     """
     import hashlib
 
@@ -696,7 +710,7 @@ def inputs_digest() -> dict:
     else:
         paths = [p for d in ("notebooks", "src", "compendium", "data") for p in (PROJ_ROOT / d).rglob("*")]
         paths.append(PROJ_ROOT / "requirements.lock")
-    paths = sorted(p for p in paths if p.is_file() and "__pycache__" not in p.parts)
+    paths = sorted(p for p in paths if p.is_file() and "__pycache__" not in p.parts and not _presentation(p))
     lines = "".join(f"{p.relative_to(PROJ_ROOT).as_posix()} {_sha256(p)}\n" for p in paths)
     return {"files": len(paths), "sha256": hashlib.sha256(lines.encode()).hexdigest(),
             "requirements_lock_sha256": _sha256(PROJ_ROOT / "requirements.lock")}

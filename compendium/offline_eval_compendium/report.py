@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+from offline_eval.display import format_count
 
 from . import claims, findings
 from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PAPERS, PROJ_ROOT
@@ -66,6 +67,7 @@ copyright = "the offline-eval contributors; text and figures CC BY 4.0"
 extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx-mathjax-offline"]
 nb_execution_mode = "off"
 myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath"]
+myst_heading_anchors = 3
 exclude_patterns = ["_build", "_extra/**", "**.ipynb_checkpoints"]
 html_extra_path = ["_extra"]
 html_theme = "sphinx_book_theme"
@@ -87,6 +89,11 @@ napoleon_numpy_docstring = True
 napoleon_use_rtype = False
 suppress_warnings = ["myst.header", "mystnb.unknown_mime_type"]
 '''
+
+
+def _count(k: int, what: str) -> str:
+    """``1 row``, ``1,234 rows``: a count as an integer, the noun agreeing."""
+    return f"{format_count(k)} {what}{'' if k == 1 else 's'}"
 
 
 def _raw(text: str) -> str:
@@ -144,7 +151,7 @@ def _table(paper: str, stem: str, figures: Path, up: str, *, max_rows: int, titl
     path = figures / paper / f"{stem}.csv"
     df = csv_frame(path)
     inner = frame_html(df, max_rows=max_rows, csv_href=f"{up}figures/{paper}/{stem}.csv")
-    summary = f"<code>{esc(paper)}/{esc(stem)}.csv</code> — {len(df)} rows × {len(df.columns)} columns"
+    summary = f"<code>{esc(paper)}/{esc(stem)}.csv</code> — {_count(len(df), 'row')} × {_count(len(df.columns), 'column')}"
     if title:
         summary = f"{esc(title)}: " + summary
     return collapsed(summary, inner, open_=open_ and len(df) <= max_rows)
@@ -185,7 +192,7 @@ def _item_page(paper: str, item: Item, rows: pd.DataFrame, ref: pd.DataFrame, fi
         lines += ["## The table as the paper prints it", "",
                   f"Transcribed in `data/reference/{paper}/`, one printed cell per row.", ""]
         for title, wide in printed_tables:
-            lines += [_raw(collapsed(f"{esc(title)} — {len(wide)} rows", frame_html(wide, max_rows=40)))]
+            lines += [_raw(collapsed(f"{esc(title)} — {_count(len(wide), 'row')}", frame_html(wide, max_rows=40)))]
     shown = {f"{paper}/{s}.csv" for s in item.tables} | {f"{paper}/{s}.png" for s in item.figures}
     evidence = sorted({e for v in rows.get("evidence", pd.Series(dtype=str)) for e in str(v).split("; ")
                        if e and e not in shown and e.endswith(".csv") and (figures / e).is_file()})

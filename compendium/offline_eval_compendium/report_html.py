@@ -70,9 +70,10 @@ def value_html(reproduced: str, printed: str = "") -> str:
     try:
         if m:
             med, lo, hi, n, main = m.groups()
-            head = format_interval(float(med), float(lo), float(hi), digits=digits, unit=unit)
+            # a narrow column may break the line after the estimate, never inside the interval
+            head = format_interval(float(med), float(lo), float(hi), digits=digits, unit=unit).replace(", ", ",\u00a0")
             sub = f"median, 5-95% of {n} seeds" + (f"; main seed {reformat(main, digits=digits)}" if main else "")
-            return f'<span title="{esc(text)}">{esc(head)}</span><div class="oe-sub">{math_html(sub)}</div>'
+            return f'<span class="oe-iv" title="{esc(text)}">{esc(head)}</span><div class="oe-sub">{math_html(sub)}</div>'
     except ValueError:
         pass
     shown = reformat(text, digits=digits)

@@ -140,7 +140,7 @@ def test_findings_follow_the_count_tables_never_adding_them():
 
 
 def test_ledger_values_read_as_numbers_for_people():
-    assert "-38.9% [-49.8, -28.6]" in report_html.value_html(
+    assert "-38.9% [-49.8,\u00a0-28.6]" in report_html.value_html(
         "median -38.9241, 5-95% [-49.7584, -28.6439] over 20 seeds; main seed: -43.1573", "-9.96%")
     assert ">3,775,592<" in report_html.value_html("3775592.00", "3,872,481")
     assert ">11<" in report_html.value_html("11.00", "11")

@@ -71,7 +71,7 @@
     var n = document.getElementById('oe-count');
     if (n) {
       var total = rowsOf(table).length;
-      n.textContent = matching.length + ' of ' + total + ' rows' + (pages > 1 ? ', page ' + (s.page + 1) + ' of ' + pages : '');
+      n.textContent = matching.length + ' of ' + total + (total === 1 ? ' row' : ' rows') + (pages > 1 ? ', page ' + (s.page + 1) + ' of ' + pages : '');
       if (s.isDefault) {
         n.textContent += ': the rows that differ, first. ';
         var all = document.createElement('a');
