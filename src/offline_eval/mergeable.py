@@ -403,7 +403,9 @@ class QuantileSums:
         check_consistent_length(y_true=y, by=s)
         at = np.searchsorted(values, s)
         if s.size and ((at >= len(values)) | (values[np.minimum(at, len(values) - 1)] != s)).any():
-            raise ValueError("a binning score of this chunk is not among the first pass's values")
+            name = "y_prob" if by is None else "by"
+            raise ValueError(f"`{name}` holds a binning score that is not among the first pass's values (`edges`): "
+                             f"bin every chunk by the scores the first pass saw ({'`y_prob`, as `by` is None' if by is None else '`by`'})")
         b = bins[at] if s.size else np.zeros(0, np.int64)
         sums = tuple(LossSums.from_arrays(y[b == k], p[b == k], w[b == k], eps=eps) for k in range(q))
         lo, hi = np.full(q, np.inf), np.full(q, -np.inf)
