@@ -170,8 +170,13 @@ def run_block(seeds, *, rtb_kw=None, sponsored_kw=None, classifier_kw=None) -> p
 
 
 # -- 4. scores -----------------------------------------------------------------------------------------
+#: Decimals at which Spearman means and differences are compared: a mean of rank correlations over a few candidates
+#: is a ratio of small integers, so equal values must compare equal whatever the CPU's last bit (docs/internals.md).
+DECIMALS = 12
+
+
 def _spearman(x, y):
-    return float(stats.spearmanr(x, y)[0]) if np.ptp(x) > 0 and np.ptp(y) > 0 else 0.0
+    return round(float(stats.spearmanr(x, y)[0]), DECIMALS) if np.ptp(x) > 0 and np.ptp(y) > 0 else 0.0
 
 
 def with_eu(runs: pd.DataFrame, pool: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -189,7 +194,7 @@ def with_eu(runs: pd.DataFrame, pool: pd.DataFrame | None = None) -> pd.DataFram
                     for b, c in zip(W.BETAS, eu_cols)}
         for seed in v["seed"].unique():
             keep = per_seed[W.BETAS[0]].index != seed if pool is None else slice(None)
-            best = max(W.BETAS, key=lambda b: per_seed[b][keep].mean())
+            best = max(W.BETAS, key=lambda b: round(per_seed[b][keep].mean(), DECIMALS))  # ties: the smaller beta
             rows = v.index[v["seed"] == seed]
             out.loc[rows, "off_eu"] = v.loc[rows, f"off_eu_{best:g}"]
             out.loc[rows, "beta"] = best
@@ -237,8 +242,10 @@ def paired(runs, world, variant, metrics=None, *, n_boot=1000, seed=0, alpha=0.0
     """Every pair of estimates (A, B) on one world variant: the mean over seeds of Spearman(A) - Spearman(B), same
     seeds and candidates, with a bootstrap over seeds and, within each, candidates (one resample for both).
 
-    The two-sided bootstrap p-value of each difference is Holm-corrected over the comparisons; the interval is the
-    percentile interval at Holm's level for that comparison (1 - alpha / (m - rank)).  ``verdict`` is "A > B" or
+    Each difference's standard error is the bootstrap replicates' standard deviation; its two-sided normal p-value is
+    Holm-corrected over the comparisons, and its interval is the normal interval at Holm's level for that comparison
+    (1 - alpha / (m - rank)), so that a rejected comparison's interval excludes 0 (normal rather than percentile:
+    Holm's smallest levels, 0.05 / 28, lie beyond what a few thousand replicates resolve).  ``verdict`` is "A > B" or
     "B > A" only where Holm rejects (the interval then excludes 0), else "tie".  With ``only_best`` only the
     comparisons with the estimate of the highest mean (the family of :func:`which_when`'s cells).
     """
@@ -258,32 +265,28 @@ def paired(runs, world, variant, metrics=None, *, n_boot=1000, seed=0, alpha=0.0
         den = np.sqrt((rx * rx).sum(-1) * (ry * ry).sum(-1))
         return np.divide((rx * ry).sum(-1), den, out=np.zeros(den.shape), where=den > 0)
 
-    point = rho(x, y[None]).mean(-1)  # (metrics,)
+    point = np.round(rho(x, y[None]).mean(-1), DECIMALS)  # (metrics,)
     boot = rho(x[:, si[..., None], ci], y[si[..., None], ci][None]).mean(-1)  # (metrics, n_boot)
     best = int(np.argmax(point))
     pairs = [(i, j) for i in range(len(metrics)) for j in range(i + 1, len(metrics))
              if not only_best or best in (i, j)]
     rows = []
     for i, j in pairs:
-        d = boot[i] - boot[j]
-        p = min(1.0, 2.0 * (min((d <= 0).sum(), (d >= 0).sum()) + 1) / (n_boot + 1))
-        rows.append(dict(world=world, variant=variant, a=metrics[i], b=metrics[j], diff=point[i] - point[j], p=p,
-                         _boot=d))
+        diff = round(point[i] - point[j], DECIMALS)
+        se = round(float(np.std(boot[i] - boot[j], ddof=1)), DECIMALS)
+        p = float(2.0 * stats.norm.sf(abs(diff) / se)) if se > 0 else float(diff == 0)
+        rows.append(dict(world=world, variant=variant, a=metrics[i], b=metrics[j], diff=diff, se=se, p=p))
     out = pd.DataFrame(rows)
     out["p_holm"], divisor = _holm(out["p"])
-    lo, hi = [], []
-    for d, k in zip(out["_boot"], divisor):
-        q = alpha / k
-        lo.append(np.quantile(d, q / 2))
-        hi.append(np.quantile(d, 1 - q / 2))
-    out["ci_low"], out["ci_high"] = lo, hi
+    half = stats.norm.isf(alpha / divisor / 2) * out["se"]
+    out["ci_low"], out["ci_high"] = out["diff"] - half, out["diff"] + half
     win = out["p_holm"] < alpha
     out["verdict"] = np.where(win & (out["diff"] > 0), out["a"] + " > " + out["b"],
                               np.where(win & (out["diff"] < 0), out["b"] + " > " + out["a"], "tie"))
     out["mean_a"] = [point[metrics.index(a)] for a in out["a"]]
     out["mean_b"] = [point[metrics.index(b)] for b in out["b"]]
-    out["n_seeds"], out["n_candidates"] = n_seed, n_cand
-    return out.drop(columns="_boot")
+    out["n_seeds"], out["n_candidates"], out["best"] = n_seed, n_cand, metrics[best]
+    return out
 
 
 def leaderboard(pairs: pd.DataFrame) -> pd.DataFrame:
@@ -291,7 +294,7 @@ def leaderboard(pairs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for world, g in pairs.groupby("world", sort=False):
         means = pd.concat([g.set_index("a")["mean_a"], g.set_index("b")["mean_b"]]).groupby(level=0).first()
-        for m, mean in means.sort_values(ascending=False).items():
+        for m, mean in means.round(DECIMALS).sort_values(ascending=False, kind="stable").items():
             mine = g[(g["a"] == m) | (g["b"] == m)]
             other = np.where(mine["a"] == m, mine["b"], mine["a"])
             beats = [o for o, vd in zip(other, mine["verdict"]) if vd.startswith(m + " > ")]
@@ -337,7 +340,7 @@ def _verdicts(runs, world, variant, n_boot, seed):
     """Each estimate's paired verdict against the best one of the variant: 'best', '= best' or 'worse (diff)'."""
     pr = paired(runs, world, variant, n_boot=n_boot, seed=seed, only_best=True)
     means = pd.concat([pr.set_index("a")["mean_a"], pr.set_index("b")["mean_b"]]).groupby(level=0).first()
-    top = means.idxmax()
+    top = str(pr["best"].iloc[0])
     out = {top: f"best ({means[top]:.2f})"}
     for r in pr.itertuples():
         other = r.b if r.a == top else r.a
@@ -413,11 +416,11 @@ def add_claims(ledger, sc_dev: pd.DataFrame, sc_conf: pd.DataFrame, seeds) -> No
             f"mean Spearman with the A/B profit delta (confirmation): EU {m('RTB', BASE, 'eu')}, MSE "
             f"{m('RTB', BASE, 'mse')}, weighted MSE {m('RTB', BASE, 'wmse')}, utility {m('RTB', BASE, 'utility')}; "
             f"errors independent of value: EU {m('RTB', VALUE_FREE, 'eu')}, MSE {m('RTB', VALUE_FREE, 'mse')}; "
-            f"log-normal competing bids: EU {m('RTB', LOGNORMAL, 'eu')}, MSE {m('RTB', LOGNORMAL, 'mse')}",
-            "per seed, over the candidates, the MSE or the weighted MSE orders them as well as the EU too often: the "
-            "candidates' errors act on every logged row, which the MSE sees, and the A/B tests of 30M impressions per "
-            "network hold little noise (without it the correlations barely move), so chapelle's reading of its weak "
-            "correlations as online noise does not apply"),
+            f"log-normal competing bids: EU {m('RTB', LOGNORMAL, 'eu')}, MSE {m('RTB', LOGNORMAL, 'mse')}; without "
+            f"A/B noise: EU {m('RTB', NO_AB_NOISE, 'eu')}, MSE {m('RTB', NO_AB_NOISE, 'mse')}",
+            "per seed, over the candidates, the MSE, the weighted MSE or the utility orders them as well as the EU too "
+            "often for the sweep rule, presumably because the candidates' errors act on every logged row, which the "
+            "MSE sees too"),
         "arena-yi-simulated-beats-auc-rig": (
             f"mean Spearman with the A/B CY delta (confirmation): simulated CY {m('sponsored', BASE, 'sim_cy')}, "
             f"mainline AUC {m('sponsored', BASE, 'ml_auc')}, RIG {m('sponsored', BASE, 'log_loss')}; without "
