@@ -309,7 +309,8 @@ def sponsored_arena(seed, *, n_candidates=16, n_queries=200, n_log=8000, n_ab=20
     subsets = {sh: int(round(sh * n_log)) for sh in explore_shares}
 
     def offline(p):
-        s = p[logged.query, logged.ad] * f
+        # a probability: the logs' click-curve estimate times a high pClick can pass 1
+        s = np.minimum(p[logged.query, logged.ad] * f, 1.0)
         out = dict(auc=_quiet(roc_auc_score, y, s), log_loss=-log_loss(y, s), mse=-mean_squared_error(y, s),
                    ml_auc=_quiet(roc_auc_score, y[ml], s[ml]), sim_cy=au.simulate(log, p, op=op).cy)
         target = ranking(world, p, pv_exp, op)
