@@ -91,7 +91,8 @@ WHEN = (
     ("candidate errors correlated with production's", "classifier", BASE, INDEPENDENT),
 )
 
-EVIDENCE = ("arena/which_when.csv", "arena/leaderboard.csv", "arena/leaderboard.png", "arena/seed_scores.csv",
+EVIDENCE = ("arena/which_when.csv", "arena/leaderboard.csv", "arena/pairs.csv", "arena/leaderboard.png",
+            "arena/seed_scores.csv",
             "arena/candidates.csv")
 CLAIMS = declare(
     Claim("arena-chapelle-eu-best", "chapelle Abstract, Section 3, Table 1",
