@@ -311,7 +311,8 @@ def figure(pairs: pd.DataFrame):
     """The paired leaderboard: per world, the matrix of mean Spearman differences (row minus column), each cell
     marked '>' or '<' where the Holm-corrected interval excludes 0 and '=' where it does not."""
     worlds = list(dict.fromkeys(pairs["world"]))
-    fig, axes = new_figure(1, len(worlds), width="double", height=3.4)
+    sizes = [pairs.loc[pairs["world"] == w, "a"].nunique() + 1 for w in worlds]  # panels as wide as their matrices
+    fig, axes = new_figure(len(worlds), 1, width="double", height=3.4, gridspec_kw=dict(width_ratios=sizes))
     for ax, world in zip(np.atleast_1d(axes), worlds):
         g = pairs[pairs["world"] == world]
         ms = list(dict.fromkeys(list(g["a"]) + list(g["b"])))
