@@ -1,123 +1,201 @@
-"""Tests of the arena study: the two worlds' candidates, piovano's weights, the scores and the claims' criteria."""
+"""Tests of the arena study: the worlds' mechanisms, the counterfactual estimates, the paired leaderboard, the claims."""
 
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import special, stats
 
+from offline_eval.ranking import spearman_rho
+from offline_eval.synth import rtb
+from offline_eval.synth import search_world as sw
+from offline_eval.synth import sponsored as sp
 from offline_eval_compendium.studies import _arena_worlds as W
 from offline_eval_compendium.studies import arena_offline_online as A
-from offline_eval.synth import rtb
 
 TINY_RTB = dict(n_candidates=3, n_networks=2, n_log=800, n_contexts=500)
 TINY_SP = dict(n_candidates=3, n_queries=30, n_log=1500, n_ab=1500)
-
-
-# -- piovano's weights -------------------------------------------------------------------------
-def test_oam_weights_are_one_on_a_representative_sample():
-    rng = np.random.default_rng(0)
-    x0, x1 = rng.random(500), rng.random(500)
-    np.testing.assert_allclose(W.oam_weights(x0, x1, x0, x1), 1.0)
-
-
-def test_oam_weights_give_every_covered_cell_its_live_share():
-    rng = np.random.default_rng(1)
-    live0, live1 = rng.random(4000), rng.random(4000)
-    keep = rng.random(4000) < np.where(live0 > 0.5, 0.9, 0.1)  # a sample biased towards high production scores
-    off0, off1 = live0[keep], live1[keep]
-    w = W.oam_weights(off0, off1, live0, live1, n_bins=3)
-    # slow reference: the cells by explicit loops over the live terciles
-    q0, q1 = np.quantile(live0, [1 / 3, 2 / 3]), np.quantile(live1, [1 / 3, 2 / 3])
-    cell = lambda a, b: [int((a[i] > q0).sum()) * 3 + int((b[i] > q1).sum()) for i in range(len(a))]  # noqa: E731
-    c_off, c_live = np.array(cell(off0, off1)), np.array(cell(live0, live1))
-    for k in range(9):
-        if (c_off == k).any():
-            assert w[c_off == k].sum() / len(off0) == pytest.approx((c_live == k).mean())
+TINY_CL = dict(n_candidates=3, n_live=3000, n_offline=300)
 
 
 # -- the RTB world -------------------------------------------------------------------------------
-def test_rtb_candidate_with_the_production_knobs_and_no_noise_predicts_as_production():
-    world = rtb.simulate_rtb(n_networks=3, n_log=500, n_ab=2, noise=(0.0, 0.0), exploration=True, rng=2)
-    nets = world.networks
-    cand = dict(bias=nets["bias_a"].to_numpy(), value_bias=nets["value_bias_a"].to_numpy(), noise=np.zeros(3))
-    p = W._rtb_predict(world.logs, nets, cand, world.params["value_sigma"], np.random.default_rng(0))
-    np.testing.assert_allclose(p, world.logs["p_a"], rtol=1e-9)
+@pytest.mark.parametrize("law", ["gamma", "lognormal"])
+def test_profit_moments_match_a_monte_carlo_of_the_competing_bid(law):
+    """The closed-form partial moments against draws of the competing bid from the same law."""
+    rng = np.random.default_rng(0)
+    p, v, b, mu, sd = 0.3, 2.0, 1.2, 0.0, 0.5
+    s = np.zeros(400_000)
+    c = W._competing_bids(rng, np.full_like(s, np.exp(mu)), np.full_like(s, sd), s, law, price_corr=0.0)
+    a = rng.random(len(s)) < p
+    profit = np.where(c < b, a * v - c, 0.0)
+    win, mean, second = W._profit_moments(p, v, b, mu, sd, law)
+    assert win == pytest.approx((c < b).mean(), abs=3e-3)
+    assert mean == pytest.approx(profit.mean(), abs=4e-3)
+    assert second == pytest.approx((profit**2).mean(), rel=2e-2)
 
 
-def test_rtb_online_delta_of_the_production_model_against_itself_is_zero_in_expectation():
-    world = rtb.simulate_rtb(n_networks=2, n_log=200, n_ab=2, noise=(0.0, 0.0), rng=3)
-    nets = world.networks
-    cand = dict(bias=nets["bias_a"].to_numpy(), value_bias=nets["value_bias_a"].to_numpy(), noise=np.zeros(2))
-    kw = dict(ctr_sigma=0.8, value_sigma=0.6, price_corr=0.3)
-    observed, expected = W._rtb_online(nets, cand, n_contexts=2000, ab_impressions=30e6,
-                                       z=np.zeros((2, 2)), kw=kw, rng_seed=5)
-    assert expected == pytest.approx(0.0, abs=1e-9) and observed == pytest.approx(0.0, abs=1e-9)
+def test_gamma_competing_bids_have_the_lognormal_conditional_mean_and_variance():
+    rng = np.random.default_rng(1)
+    s = np.zeros(300_000)
+    g = W._competing_bids(rng, np.full_like(s, 2.0), np.full_like(s, 0.6), s, "gamma", price_corr=0.3)
+    ln = W._competing_bids(rng, np.full_like(s, 2.0), np.full_like(s, 0.6), s, "lognormal", price_corr=0.3)
+    assert g.mean() == pytest.approx(ln.mean(), rel=1e-2) and g.var() == pytest.approx(ln.var(), rel=5e-2)
+    assert stats.skew(g) < stats.skew(ln)  # the same two moments, a lighter right tail
 
 
-def test_rtb_arena_is_a_function_of_its_seed_and_logs_all_with_exploration():
-    a, b = W.rtb_arena(7, **TINY_RTB), W.rtb_arena(7, **TINY_RTB)
-    pd.testing.assert_frame_equal(a, b)
-    assert not a.equals(W.rtb_arena(8, **TINY_RTB))
-    assert {"online", "online_expected", "live_log_loss", "off_eu_10"} <= set(a.columns)
-    # on the exploration logs the offline sample is the live traffic: raw and live log-loss deltas coincide
-    e = W.rtb_arena(7, exploration=True, **TINY_RTB)
-    np.testing.assert_allclose(e["off_log_loss"], e["live_log_loss"], rtol=1e-9, atol=1e-15)
+def test_production_against_itself_has_zero_expected_delta_and_independent_noise_per_test():
+    nets = rtb.simulate_rtb(n_networks=2, n_log=2, n_ab=2, rng=3).networks.assign(noise_a=0.0)
+    same = dict(bias=np.tile(nets["bias_a"].to_numpy(), (3, 1)), value_bias=np.tile(nets["value_bias_a"].to_numpy(), (3, 1)),
+                noise=np.zeros((3, 2)))
+    observed, expected = W._rtb_ab(np.random.default_rng(0), nets, same, n_contexts=2000, value_sigma=0.6,
+                                   law="gamma", ab_impressions=30e6)
+    np.testing.assert_allclose(expected, 0.0, atol=1e-6)
+    assert len(set(np.round(observed, 3))) == 3  # every candidate's test draws its own noise
 
 
-def test_sponsored_arena_is_a_function_of_its_seed():
+def test_rho_rows_is_the_library_spearman_rho_row_by_row():
+    rng = np.random.default_rng(4)
+    y = np.where(rng.random(300) < 0.1, rng.lognormal(size=300), 0.0)  # many ties, as a realised value
+    x = rng.normal(size=(4, 300))
+    np.testing.assert_allclose(W.rho_rows(x, y), [spearman_rho(y, xi) for xi in x], rtol=1e-10)
+
+
+def test_rtb_arena_is_a_function_of_its_seed_and_its_log_versions_share_the_online_outcome():
+    a = W.rtb_arena(7, **TINY_RTB)
+    pd.testing.assert_frame_equal(a, W.rtb_arena(7, **TINY_RTB))
+    assert set(a["log"]) == set(W.LOG_VERSIONS)
+    per = a.groupby("log")["online"].apply(tuple)
+    assert per.nunique() == 1  # the logs change, the A/B tests do not
+    won, bad = a[a["log"] == "won"].reset_index(), a[a["log"] == "outliers"].reset_index()
+    np.testing.assert_allclose(won["off_auc"], bad["off_auc"])  # the outliers touch values, not clicks
+    assert not np.allclose(won["off_wmse"], bad["off_wmse"])
+    assert a.loc[a["log"] == "all", "off_eu_10"].isna().all()  # EU only on won-only logs
+
+
+# -- the sponsored world and the counterfactual estimates ------------------------------------------
+def _toy_world():
+    return sw.SponsoredWorld(np.array([0.5, 0.5]), np.array([[2.0, 1.0, 1.5], [1.0, 3.0, 0.5]]),
+                             np.array([[0.1, 0.3, 0.2], [0.25, 0.05, 0.15]]), np.array([1.0, 0.6, 0.3]),
+                             n_mainline=1, participation=0.8)
+
+
+def test_exploration_propensities_are_the_random_rankings_slot_frequencies():
+    world = _toy_world()
+    pv = sw.sample_page_views(world, 40_000, 0)
+    ad, click, pscore = W.explore(world, pv, np.random.default_rng(1))
+    k = (pv.bids > 0).sum(axis=1)
+    for n_entrants in (2, 3):
+        rows = k == n_entrants
+        for slot in range(n_entrants):
+            for a in range(3):
+                # slow reference: the share of page views with ``a`` in ``slot``, among those where ``a`` takes part
+                took = rows & (pv.bids[:, a] > 0)
+                assert (ad[took, slot] == a).mean() == pytest.approx(1 / n_entrants, abs=0.02)
+        assert np.all(pscore[rows, :n_entrants] == 1 / n_entrants)
+    assert np.all(ad[np.arange(3)[None, :] >= k[:, None]] == -1)
+
+
+def test_ips_and_dr_recover_a_models_expected_click_yield_from_exploration():
+    """Unbiasedness in the world's own terms: the estimates against the model's expected CY served directly."""
+    world = _toy_world()
+    rng = np.random.default_rng(2)
+    p = world.ctr[:, ::-1].copy()  # some model, not the truth
+    op = W.au.OperatingPoint()
+    pv = sw.sample_page_views(world, 60_000, rng)
+    logged = W.explore(world, pv, rng)
+    est = W.counterfactual_cy(world, W.ranking(world, p, pv, op), pv, logged, world.ctr * 0.5)
+    truth = sw.serve(world, p, sw.sample_page_views(world, 200_000, rng), op=op, expected=True)
+    cy = truth.click.sum() / 200_000
+    for name in ("ips", "snips", "dr"):
+        assert est[name] == pytest.approx(cy, rel=0.03), name
+
+
+def test_sponsored_arena_is_a_function_of_its_seed_and_has_every_estimate():
     a = W.sponsored_arena(1, **TINY_SP)
     pd.testing.assert_frame_equal(a, W.sponsored_arena(1, **TINY_SP))
-    assert {"off_sim_cy", "off_ml_auc", "online", "online_expected"} <= set(a.columns)
+    assert {"off_sim_cy", "off_ml_auc", "off_ips@0.05", "off_dr@0.25", "online", "online_expected"} <= set(a.columns)
 
 
-# -- scores and claims -----------------------------------------------------------------------------
-def _runs(online, offline_auc, world="sponsored", variant="base"):
-    n = len(online)
-    return pd.DataFrame({"candidate": range(n), "off_auc": offline_auc, "online": online, "online_expected": online,
-                         "world": world, "variant": variant, "seed": 0})
+# -- piovano's classifiers -------------------------------------------------------------------------
+def test_on_a_representative_sample_every_estimate_is_close_and_on_a_distorted_one_jointdis_is_closest():
+    rep = W.classifier_arena(0, representative=True, **TINY_CL)
+    dis = W.classifier_arena(0, **TINY_CL)
+    assert rep[["err_raw", "err_ind", "err_joint"]].max().max() < 0.1
+    assert (dis["err_joint"] < dis["err_raw"]).all()
 
 
-def test_a_perfect_metric_scores_one_and_picks_the_winner_and_a_reversed_one_minus_one():
-    online = np.array([0.3, -0.1, 0.2, 0.05])
-    sc = A.scores(_runs(online, online * 2))
-    row = sc[(sc["variant"] == "base")].iloc[0]
-    assert row["spearman"] == pytest.approx(1.0) and row["pair_agreement"] == 1.0 and row["picks_winner"]
-    row = A.scores(_runs(online, -online)).iloc[0]
-    assert row["spearman"] == pytest.approx(-1.0) and row["pair_agreement"] == 0.0 and not row["picks_winner"]
+# -- statistics ----------------------------------------------------------------------------------
+def test_confirmation_seeds_are_stable_far_from_development_and_derived_from_the_name():
+    c = A.confirmation_seeds(20)
+    assert c == A.confirmation_seeds(20) and len(c) == 20 and 10**6 <= c[0] and c[-1] < 10**9
+    assert not set(c) & set(A.DEVELOPMENT_SEEDS) and A.confirmation_seeds(20, name="other")[0] != c[0]
 
 
-def test_pair_agreement_counts_pairs_like_a_slow_loop():
-    rng = np.random.default_rng(4)
-    online, off = rng.normal(size=7), rng.normal(size=7)
-    slow = np.mean([np.sign(off[i] - off[j]) == np.sign(online[i] - online[j]) for i in range(7) for j in range(i + 1, 7)])
-    assert A.scores(_runs(online, off)).iloc[0]["pair_agreement"] == pytest.approx(slow)
+def test_holm_matches_a_slow_step_down():
+    p = np.array([0.01, 0.04, 0.03, 0.005, 0.5])
+    adj, div = A._holm(p)
+    order = np.argsort(p)
+    slow, run = np.empty(5), 0.0
+    for r, i in enumerate(order):  # Holm (1979): (m - r) p_(r), kept monotone
+        run = max(run, min(1.0, (5 - r) * p[i]))
+        slow[i] = run
+    np.testing.assert_allclose(adj, slow)
+    assert sorted(div) == [1, 2, 3, 4, 5]
+
+
+def _fake_runs(n_seeds=8, n_cand=10, noise=(0.05, 3.0), seed=0):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for s in range(n_seeds):
+        y = rng.normal(size=n_cand)
+        rows.append(pd.DataFrame({"world": "classifier", "variant": "base", "seed": s, "candidate": range(n_cand),
+                                  "online": y, "off_raw": y + noise[0] * rng.normal(size=n_cand),
+                                  "off_ind": y + noise[1] * rng.normal(size=n_cand),
+                                  "off_joint": y + noise[1] * rng.normal(size=n_cand)}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_paired_orders_a_clearly_better_estimate_and_ties_two_equal_ones():
+    pr = A.paired(_fake_runs(), "classifier", "base", n_boot=400).set_index(["a", "b"])
+    assert pr.loc[("raw", "ind"), "verdict"] == "raw > ind" and pr.loc[("raw", "joint"), "verdict"] == "raw > joint"
+    assert pr.loc[("ind", "joint"), "verdict"] == "tie"
+    assert (pr["ci_low"] <= pr["diff"]).all() and (pr["diff"] <= pr["ci_high"]).all()
+    # an order is printed only where the corrected interval excludes 0
+    sig = pr["verdict"] != "tie"
+    assert ((pr.loc[sig, "ci_low"] > 0) | (pr.loc[sig, "ci_high"] < 0)).all()
+
+
+def test_paired_difference_is_the_mean_of_per_seed_spearman_differences():
+    runs = _fake_runs(n_seeds=3)
+    pr = A.paired(runs, "classifier", "base", n_boot=50).set_index(["a", "b"])
+    slow = np.mean([stats.spearmanr(g["off_raw"], g["online"])[0] - stats.spearmanr(g["off_ind"], g["online"])[0]
+                    for _, g in runs.groupby("seed")])
+    assert pr.loc[("raw", "ind"), "diff"] == pytest.approx(slow)
 
 
 def test_claim_criteria_are_strict_per_seed_comparisons():
     sc = pd.DataFrame({"world": "sponsored", "variant": "base", "seed": [0, 0, 0, 1, 1, 1],
-                       "metric": ["sim_cy", "auc", "rig"] * 2, "spearman": [0.9, 0.5, 0.4, 0.5, 0.5, 0.1]})
-    assert A._per_seed(sc, "sponsored", "base", "sim_cy", ("auc", "rig")).tolist() == [True, False]
+                       "metric": ["sim_cy", "ml_auc", "log_loss"] * 2, "spearman": [0.9, 0.5, 0.4, 0.5, 0.5, 0.1]})
+    assert A._per_seed(sc, "sponsored", "base", "sim_cy", ("ml_auc", "log_loss")).tolist() == [True, False]
 
 
-def test_every_claim_quotes_its_paper_and_names_a_control():
+def test_every_claim_quotes_its_paper_names_a_control_and_keeps_its_earlier_form():
     for c in A.CLAIMS:
-        assert c.quote and c.control and c.world.startswith("synthetic:")
-    assert {c.id for c in A.CLAIMS} == {c for c in A.claim_outcomes.__code__.co_consts if isinstance(c, str)
-                                         and c.startswith("arena-")}
+        assert c.quote and c.control and c.world.startswith("synthetic:") and c.revised
 
 
-def test_a_tiny_sweep_fills_every_declared_claim_and_keeps_the_ledger_rules(tmp_path):
+def test_a_tiny_run_fills_every_declared_claim_and_keeps_the_ledger_rules():
     from offline_eval_compendium import claims
     from offline_eval_compendium.claims import Ledger
 
-    runs = A.run_sweep(range(2), rtb_kw=TINY_RTB, sponsored_kw=TINY_SP)
-    sc = A.scores(runs)
-    board = A.leaderboard(runs, sc, n_boot=20)
-    assert set(board["world"]) == {"RTB", "sponsored"}
-    assert ((board["ci_low"] <= board["ci_high"]) & board["spearman"].between(-1, 1)).all()
-    assert "simulated CY (replay)" in set(board.loc[board["world"] == "sponsored", "metric"])
-    assert "simulated CY (replay)" not in set(board.loc[board["world"] == "RTB", "metric"])
-    mech = A.mechanisms(sc)
-    assert {"base", A.NO_AB_NOISE, *A.RTB_VARIANTS, *A.SPONSORED_VARIANTS} <= set(mech.columns)
+    kw = dict(rtb_kw=TINY_RTB, sponsored_kw=TINY_SP, classifier_kw=TINY_CL)
+    dev = A.with_eu(A.run_block(range(2), **kw))
+    conf = A.with_eu(A.run_block(A.confirmation_seeds(2), **kw), pool=dev)
+    sc_dev, sc_conf = A.scores(dev), A.scores(conf)
+    assert set(A.claim_outcomes(sc_conf)) == {c.id for c in A.CLAIMS}
+    pairs = pd.concat([A.paired(conf, w, A.BASE, n_boot=20) for w in A.BOARD])
+    board = A.leaderboard(pairs)
+    assert set(board["world"]) == {"RTB", "sponsored", "classifier"}
+    assert A.which_when(conf, n_boot=20).shape[0] == len(A.WHEN)
     ledger = Ledger("arena", "arena_offline_online", claims=A.CLAIMS)
-    A.add_claims(ledger, sc)
+    A.add_claims(ledger, sc_dev, sc_conf, A.confirmation_seeds(2))
     assert ledger.unfilled() == [] and claims.problems(ledger.frame()) == []

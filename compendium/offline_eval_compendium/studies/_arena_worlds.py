@@ -1,10 +1,24 @@
-"""The two auction worlds of the arena: candidate models, production logs, offline deltas, online deltas.
+"""The arena's three worlds: candidate models, production logs, offline estimates, online outcomes.
 
-Each function runs one seed of one world and returns one row per candidate model: every offline
-metric's delta against the production model on the production model's logs (oriented so that
-higher is better: losses are negated), and the online A/B delta of the candidate against production.
-Everything comes from the library (:mod:`offline_eval.synth`, :mod:`offline_eval.auction`,
-:mod:`offline_eval.bidding`, :mod:`offline_eval.metrics`, :mod:`offline_eval.ranking`).
+Each ``*_arena`` function runs one seed of one world and returns one row per candidate model: every
+offline estimate's delta against the production model (oriented so that higher is better: losses are
+negated), and the online outcome of the candidate against production.  Each paper's mechanism is a
+keyword that switches it on or off:
+
+* chapelle's RTB (:func:`rtb_arena`): ``price_law`` ("gamma", the expected utility's own law of the
+  competing bid, or "lognormal"), ``value_bias_sd`` (errors correlated with the click's value), one A/B
+  test per candidate with its own noise at ``ab_impressions`` per network; on the same draws the offline
+  estimates are also computed on logs with ``outlier_share`` of their values corrupted (rosset), with
+  ``label_noise`` spurious clicks, and on every bid request (exploration logged: a representative sample);
+* yi's sponsored search (:func:`sponsored_arena`): ``position`` and ``reserves``; ``explore_shares`` of
+  extra traffic served in a uniformly random ranking with its propensities logged, on which
+  :mod:`offline_eval.counterfactual`'s IPS, SNIPS and DR estimate each candidate's click yield;
+* piovano's classifiers (:func:`classifier_arena`): ``representative`` offline sample or one distorted by
+  (production, candidate) cell, and ``error_correlation`` between the candidate's errors and production's.
+
+Everything is computed by the library (:mod:`offline_eval.synth`, :mod:`offline_eval.auction`,
+:mod:`offline_eval.bidding`, :mod:`offline_eval.metrics`, :mod:`offline_eval.ranking`,
+:mod:`offline_eval.adaptive`, :mod:`offline_eval.counterfactual`).
 """
 
 from __future__ import annotations
@@ -13,155 +27,192 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy import special
+from scipy import special, stats
 
 from offline_eval import auction as au
 from offline_eval import bidding as bd
-from offline_eval.metrics import calibration_ratio, log_loss, mean_squared_error, rig_score, roc_auc_score
-from offline_eval.ranking import spearman_rho
+from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
+from offline_eval.counterfactual import dr_estimate, ips_estimate, snips_estimate
+from offline_eval.metrics import log_loss, mean_squared_error, roc_auc_score
+from offline_eval.synth import classifiers as cl
 from offline_eval.synth import rtb
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 
-#: Metrics of the leaderboards: column -> (label, paper).  Every delta is oriented "higher is better".
+#: Estimates of the leaderboards: column -> (label, paper).  Every delta is oriented "higher is better".
+#: Equivalent statistics are one entry: rosset's rho(prediction, click) is a function of the AUC on a 0/1
+#: click (the positives' mean rank), and RIG = 1 - log loss / H(base rate) is the log loss at the logs' one
+#: base rate, so both order candidates scored on the same logs alike.
 METRICS = {
-    "auc": ("AUC", "yi"),
-    "log_loss": ("log loss", "yi"),
-    "rig": ("RIG", "yi"),
+    "auc": ("AUC = rho(prediction, click)", "yi / rosset"),
+    "log_loss": ("log loss = RIG", "yi"),
     "mse": ("MSE", "yi / chapelle"),
-    "calibration": ("calibration |ratio - 1|", "yi"),
     "ml_auc": ("mainline AUC", "yi"),
     "sim_cy": ("simulated CY (replay)", "yi"),
-    "sim_ml_cy": ("simulated mainline CY (replay)", "yi"),
-    "rho": ("Spearman rho (prediction, click)", "rosset"),
-    "rho_value": ("Spearman rho (bid, realised value)", "rosset"),
-    "log_loss_rw": ("log loss re-weighted to live (OAM)", "piovano"),
+    "ips": ("IPS on exploration", "counterfactual"),
+    "snips": ("SNIPS on exploration", "counterfactual"),
+    "dr": ("DR on exploration", "counterfactual"),
+    "rho_value": ("rho (bid, realised value)", "rosset"),
     "wmse": ("weighted MSE", "chapelle"),
     "utility": ("utility (replay)", "chapelle"),
     "eu": ("expected utility, best beta", "chapelle"),
+    "raw": ("offline precision/recall", "piovano"),
+    "ind": ("IndDis re-weighting", "piovano"),
+    "joint": ("JointDis re-weighting (OAM)", "piovano"),
 }
-#: Chapelle's beta grid (rate of the Gamma competing-bid law, per dollar); the best is chosen by cross-fitting.
+#: Chapelle's beta grid (rate of the Gamma competing-bid law, per dollar); the best is chosen out of sample.
 BETAS = (10.0, 100.0, 1000.0, 10000.0)
 #: Flat click curve (the "no position effect" switch): every slot examined alike (the library asks sidebar < mainline).
 FLAT_CURVE = dict(mainline_decay=1.0, sidebar_top=0.999, sidebar_decay=1.0)
 #: The production click model of the sponsored world (yi's model-1 noise).
 PRODUCTION_NOISE = 0.6
+#: The RTB world's knobs shared by its logs and its A/B moments.
+RTB_KW = dict(ctr_sigma=0.8, price_corr=0.3)
+#: The RTB log versions computed on the same draws: the won auctions as logged, with corrupted values
+#: (rosset), with spurious clicks, and every bid request (exploration logged: the sample is representative).
+LOG_VERSIONS = ("won", "outliers", "label_noise", "all")
 
 
-def _binary(y, p, w=None):
-    """yi Section 2 and rosset's measures of predictions ``p`` against 0/1 outcomes ``y`` (higher is better)."""
+def _quiet(fn, *args, **kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return dict(auc=roc_auc_score(y, p, sample_weight=w), log_loss=-log_loss(y, p, sample_weight=w),
-                    rig=rig_score(y, p, sample_weight=w), mse=-mean_squared_error(y, p, sample_weight=w),
-                    calibration=-abs(calibration_ratio(y, p, sample_weight=w) - 1.0),
-                    rho=spearman_rho(y, p))
-# rosset's tau against a 0/1 outcome is not shown: its numerator is n1 n0 (2 AUC - 1), so across candidates on
-# the same logs it moves with the AUC (up to ties); rho against a 0/1 outcome is likewise a function of the
-# positives' mean rank -- shown once, as a check that the two orders agree.
-
-
-def _cells(x0, x1, live0, live1, n_bins):
-    """Cell of each row in the (production, candidate) prediction grid cut at the live deciles (piovano's (B, C) cells)."""
-    q = np.linspace(0, 1, n_bins + 1)[1:-1]
-    return np.searchsorted(np.quantile(live0, q), x0) * n_bins + np.searchsorted(np.quantile(live1, q), x1)
-
-
-def oam_weights(off0, off1, live0, live1, *, n_bins=5):
-    """piovano's re-weighting (eq. 7) to the live distribution of both models' predictions.
-
-    Each offline row is weighted by the live share of its (production, candidate) prediction cell over
-    its offline share; cells with no offline row cannot be re-weighted (their live mass is left out).
-    """
-    c_off = _cells(off0, off1, live0, live1, n_bins)
-    c_live = _cells(live0, live1, live0, live1, n_bins)
-    k = n_bins * n_bins
-    share_off = np.bincount(c_off, minlength=k) / len(c_off)
-    share_live = np.bincount(c_live, minlength=k) / len(c_live)
-    return np.divide(share_live, share_off, out=np.zeros(k), where=share_off > 0)[c_off]
+        return fn(*args, **kw)
 
 
 # -- chapelle's RTB world (bidder side) ---------------------------------------------------------------
-def _rtb_candidate(rng, n_networks, *, bias_sd, value_bias_sd, noise):
-    """A candidate prediction function: per network a calibration error, a value-correlated error and a noise level."""
-    scale = rng.uniform(0.0, 2.0)  # candidates differ in how large their errors are, not only in their draws
-    return dict(bias=scale * bias_sd * rng.standard_normal(n_networks),
-                value_bias=scale * value_bias_sd * rng.standard_normal(n_networks),
-                noise=rng.uniform(*noise, n_networks))
+def _rtb_candidates(rng, n, n_networks, *, bias_sd, value_bias_sd, noise):
+    """``n`` candidate prediction functions: per network a calibration error, a value-correlated error and a
+    noise level, at a random scale per candidate (candidates differ in how large their errors are)."""
+    scale = rng.uniform(0.0, 2.0, (n, 1))
+    return dict(bias=scale * bias_sd * rng.standard_normal((n, n_networks)),
+                value_bias=scale * value_bias_sd * rng.standard_normal((n, n_networks)),
+                noise=rng.uniform(*noise, (n, n_networks)))
 
 
-def _rtb_predict(rows, nets, cand, value_sigma, rng):
-    """The candidate's prediction on logged rows: the true logit plus its network's errors (as ``synth.rtb`` draws them)."""
-    k = rows["network"].to_numpy()
-    net = nets.set_index("network")
-    w = (np.log(rows["v"].to_numpy() / net["value"].to_numpy()[k]) + 0.5 * value_sigma**2) / value_sigma
-    logit = special.logit(rows["p_true"].to_numpy()) + cand["bias"][k] + cand["value_bias"][k] * w
-    return special.expit(logit + cand["noise"][k] * rng.standard_normal(len(k)))
+def _competing_bids(rng, net_price, net_sigma, s, law, *, price_corr):
+    """The highest competing bid given the context score ``s``: log-normal as in ``synth.rtb``, or Gamma with
+    the same conditional mean and variance (shape ``1 / (exp(sd^2) - 1)``) -- chapelle's eq. (4) law."""
+    sd = net_sigma * np.sqrt(1.0 - price_corr**2)
+    mu = np.log(net_price) + net_sigma * price_corr * s
+    if law == "lognormal":
+        return np.exp(mu + sd * rng.standard_normal(len(s)))
+    shape = 1.0 / np.expm1(sd**2)
+    return rng.gamma(shape, np.exp(mu + 0.5 * sd**2) / shape)
 
 
-def _rtb_online(nets, cand, *, n_contexts, ab_impressions, z, kw, rng_seed):
-    """The A/B test's total profit delta (candidate minus production) over the networks, from exact moments:
-    as observed (each arm's central-limit draw, ``synth.rtb``'s law) and its expectation (no A/B noise)."""
-    b = nets.assign(bias_b=cand["bias"], value_bias_b=cand["value_bias"], noise_b=cand["noise"])
-    m = rtb.expected_ab(b, n_contexts=n_contexts, rng=rng_seed, **kw)
-    n_req = ab_impressions / (m["win_a"] + m["win_b"]).clip(lower=1e-300)
-    mean = n_req * (m["profit_b"] - m["profit_a"])
-    noise = np.sqrt(n_req * m["var_b"]) * z[:, 1] - np.sqrt(n_req * m["var_a"]) * z[:, 0]
-    return float((mean + noise).sum()), float(mean.sum())
+def _profit_moments(p, v, b, mu, sd, law):
+    """Per-context mean and second moment of the profit ``(a v - c) 1(c < b)`` with ``a ~ Bernoulli(p)``,
+    the competing bid integrated in closed form (log-normal or Gamma partial moments)."""
+    if law == "lognormal":
+        d = (np.log(b) - mu) / sd
+        win, c1, c2 = special.ndtr(d), special.ndtr(d - sd), special.ndtr(d - 2.0 * sd)
+        ec, ec2 = np.exp(mu + 0.5 * sd**2) * c1, np.exp(2.0 * mu + 2.0 * sd**2) * c2
+    else:
+        k = 1.0 / np.expm1(sd**2)
+        theta = np.exp(mu + 0.5 * sd**2) / k
+        x = b / theta
+        win = special.gammainc(k, x)
+        ec = k * theta * special.gammainc(k + 1.0, x)
+        ec2 = k * (k + 1.0) * theta**2 * special.gammainc(k + 2.0, x)
+    mean = p * v * win - ec
+    return win, mean, p * v**2 * win - 2.0 * p * v * ec + ec2
 
 
-def rtb_arena(seed, *, n_candidates=16, n_networks=10, n_log=20_000, n_contexts=20_000, ab_impressions=30e6,
-              ctr_median=0.01, value_sigma=0.6, bias_sd=0.3, value_bias_sd=0.3, noise=(0.1, 0.6),
-              exploration=False, n_bins=5) -> pd.DataFrame:
-    """One seed of chapelle's RTB world: one row per candidate, offline deltas and the online profit delta.
-
-    The production bidder A's logs are its won auctions (``exploration=False``) or every bid request
-    (``True``: exploration logged, which also makes the offline sample representative of the live
-    requests).  Candidates draw their per-network errors from the world's own laws at a random scale.
-    ``live_log_loss`` is the candidate's log-loss delta on every live request (piovano's target).
-    """
-    r_world, r_cand, r_ab = np.random.default_rng(seed).spawn(3)
-    kw = dict(ctr_sigma=0.8, value_sigma=value_sigma, price_corr=0.3)
-    world = rtb.simulate_rtb(n_networks=n_networks, n_log=n_log, n_ab=2, ctr_median=ctr_median, value_sigma=value_sigma,
-                             bias_sd=bias_sd, value_bias_sd=value_bias_sd, noise=noise, exploration=True, rng=r_world)
-    live = world.logs  # every request of the production bidder: the live traffic
-    # the production bidder's won auctions: ``rtb.without_exploration``'s rule, kept as a mask for the candidates
-    won = np.ones(len(live), bool) if exploration else (live["p_a"] * live["v"] > live["c"]).to_numpy()
-    logs = live[won]
-    nets = world.networks
-    z = r_ab.standard_normal((n_networks, 2))
-    ctx_seed = int(r_ab.integers(2**31))
-    y, v, c, p0 = (logs[x].to_numpy() for x in ("a", "v", "c", "p_a"))
-    base = _offline_rtb(y, v, c, p0, p0, live["p_a"].to_numpy(), live["p_a"].to_numpy(), n_bins)
-    live_base = log_loss(live["a"].to_numpy(), live["p_a"].to_numpy())
-    rows = []
-    for j in range(n_candidates):
-        cand = _rtb_candidate(r_cand, n_networks, bias_sd=bias_sd, value_bias_sd=value_bias_sd, noise=noise)
-        r_pred = np.random.default_rng(r_cand.integers(2**63))
-        p_live = _rtb_predict(live, nets, cand, value_sigma, r_pred)
-        p1 = p_live[won]
-        off = _offline_rtb(y, v, c, p0, p1, live["p_a"].to_numpy(), p_live, n_bins)
-        row = {f"off_{k}": off[k] - base[k] for k in off}
-        row["live_log_loss"] = live_base - log_loss(live["a"].to_numpy(), p_live)
-        row["online"], row["online_expected"] = _rtb_online(nets, cand, n_contexts=n_contexts,
-                                                            ab_impressions=ab_impressions, z=z, kw=kw, rng_seed=ctx_seed)
-        rows.append({"candidate": j, **row})
-    return pd.DataFrame(rows)
+def _rtb_ab(rng, nets, cands, *, n_contexts, value_sigma, law, ab_impressions):
+    """Each candidate's own A/B test against production: exact per-request moments on ``n_contexts`` contexts per
+    network, ``ab_impressions`` displays per network and test, each arm's profit its central-limit draw.
+    Returns the observed and the expected total profit deltas, one per candidate."""
+    n_net = len(nets)
+    k = np.repeat(np.arange(n_net), n_contexts)
+    g = lambda col: nets[col].to_numpy()[k]  # noqa: E731
+    z, w = rng.standard_normal((2, len(k)))
+    logit = special.logit(g("ctr")) + RTB_KW["ctr_sigma"] * z
+    p, v = special.expit(logit), g("value") * np.exp(value_sigma * w - 0.5 * value_sigma**2)
+    s = (RTB_KW["ctr_sigma"] * z + value_sigma * w) / np.hypot(RTB_KW["ctr_sigma"], value_sigma)
+    rho = RTB_KW["price_corr"]
+    mu, sd = np.log(g("price")) + g("price_sigma") * rho * s, g("price_sigma") * np.sqrt(1.0 - rho**2)
+    bias = np.vstack([nets["bias_a"].to_numpy(), cands["bias"]])  # row 0: production
+    vbias = np.vstack([nets["value_bias_a"].to_numpy(), cands["value_bias"]])
+    noise = np.vstack([nets["noise_a"].to_numpy(), cands["noise"]])
+    eps = rng.standard_normal((len(bias), len(k)))
+    b = special.expit(logit + bias[:, k] + vbias[:, k] * w + noise[:, k] * eps) * v
+    win, mean, second = _profit_moments(p, v, b, mu, sd, law)
+    per_net = lambda x: x.reshape(len(bias), n_net, n_contexts).mean(axis=2)  # noqa: E731
+    win, mean, second = per_net(win), per_net(mean), per_net(second)
+    var = np.maximum(second - mean**2, 0.0)
+    n_req = ab_impressions / np.maximum(win[0] + win[1:], 1e-300)  # requests per arm of each candidate's test
+    expected = (n_req * (mean[1:] - mean[0])).sum(axis=1)
+    zz = rng.standard_normal((2, len(bias) - 1, n_net))  # every test its own noise, in both arms
+    observed = expected + (np.sqrt(n_req * var[1:]) * zz[1] - np.sqrt(n_req * var[0]) * zz[0]).sum(axis=1)
+    return observed, expected
 
 
-def _offline_rtb(y, v, c, p0, p1, live0, live1, n_bins):
-    out = _binary(y, p1)
-    bid, value = p1 * v, y * v
-    # rosset's tau is left out for time (an O(n log n) pass per candidate); on a 3-seed trial its mean correlation
-    # with the A/B delta equalled rho's to two decimals, as both order the same (bid, value) pairs
-    out["rho_value"] = spearman_rho(value, bid)
-    w = oam_weights(p0, p1, live0, live1, n_bins=n_bins)
-    out["log_loss_rw"] = -log_loss(y, p1, sample_weight=w)
-    out["wmse"] = -bd.weighted_mean_squared_error(y, v, p1)
-    out["utility"] = bd.utility(y, v, p1, c)
-    for b in BETAS:
-        out[f"eu_{b:g}"] = bd.expected_utility(y, v, p1, c, beta=b)
+def rho_rows(x, y):
+    """Spearman's rho of each row of ``x`` (models x rows) with ``y``, average ranks for ties: the library's
+    :func:`~offline_eval.ranking.spearman_rho` for many models at once (``y`` ranked once; a test checks them)."""
+    rx = stats.rankdata(x, axis=1)
+    rx -= rx.mean(axis=1, keepdims=True)
+    ry = stats.rankdata(y)
+    ry -= ry.mean()
+    den = np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum())
+    return np.divide(rx @ ry, den, out=np.full(len(rx), np.nan), where=den > 0)
+
+
+def _rtb_offline(y, v, c, p, *, eu=True):
+    """The offline estimates of one prediction column ``p`` on logged rows (higher is better); chapelle's expected
+    utility only on won-only logs (its premise: every logged bid won, Section 2.2)."""
+    out = dict(auc=_quiet(roc_auc_score, y, p), log_loss=-log_loss(y, p), mse=-mean_squared_error(y, p),
+               wmse=-bd.weighted_mean_squared_error(y, v, p), utility=bd.utility(y, v, p, c))
+    for beta in BETAS if eu else ():
+        out[f"eu_{beta:g}"] = bd.expected_utility(y, v, p, c, beta=beta)
     return out
+
+
+def rtb_arena(seed, *, n_candidates=16, n_networks=8, n_log=3000, n_contexts=3000, ab_impressions=30e6,
+              ctr_median=0.01, value_sigma=0.6, bias_sd=0.3, value_bias_sd=0.3, noise=(0.1, 0.6), price_law="gamma",
+              outlier_share=0.005, outlier_factor=100.0, label_noise=0.002, versions=LOG_VERSIONS) -> pd.DataFrame:
+    """One seed of chapelle's RTB world: one row per (log version, candidate), offline deltas and the A/B profit delta.
+
+    The networks are ``synth.rtb``'s (its price level, values and production errors); the bid requests are
+    drawn here for every network at once, the highest competing bid from ``price_law``.  The production
+    bidder's logs are its won auctions; on the same draws, version ``"outliers"`` multiplies the logged value
+    of ``outlier_share`` of the rows by ``outlier_factor`` (a unit error: rosset's corrupted response),
+    ``"label_noise"`` adds a spurious click to ``label_noise`` of the rows, ``"all"`` logs every request.
+    Each candidate has its own A/B test (:func:`_rtb_ab`), ``ab_impressions`` per network (chapelle's 30M).
+    """
+    r_world, r_req, r_cand, r_ab, r_noise = np.random.default_rng(seed).spawn(5)
+    nets = rtb.simulate_rtb(n_networks=n_networks, n_log=2, n_ab=2, ctr_median=ctr_median, value_sigma=value_sigma,
+                            bias_sd=bias_sd, value_bias_sd=value_bias_sd, noise=noise, rng=r_world).networks
+    k = np.repeat(np.arange(n_networks), n_log)
+    g = lambda col: nets[col].to_numpy()[k]  # noqa: E731
+    z, w = r_req.standard_normal((2, len(k)))
+    logit = special.logit(g("ctr")) + RTB_KW["ctr_sigma"] * z
+    p_true, v = special.expit(logit), g("value") * np.exp(value_sigma * w - 0.5 * value_sigma**2)
+    s = (RTB_KW["ctr_sigma"] * z + value_sigma * w) / np.hypot(RTB_KW["ctr_sigma"], value_sigma)
+    c = _competing_bids(r_req, g("price"), g("price_sigma"), s, price_law, price_corr=RTB_KW["price_corr"])
+    a = (r_req.random(len(k)) < p_true).astype(np.int8)
+    cands = _rtb_candidates(r_cand, n_candidates, n_networks, bias_sd=bias_sd, value_bias_sd=value_bias_sd, noise=noise)
+    bias = np.vstack([g("bias_a"), cands["bias"][:, k]])
+    slope = np.vstack([g("value_bias_a"), cands["value_bias"][:, k]])
+    nz = np.vstack([g("noise_a"), cands["noise"][:, k]])
+    preds = special.expit(logit + bias + slope * w + nz * r_req.standard_normal(bias.shape))  # row 0: production
+    online, expected = _rtb_ab(r_ab, nets, cands, n_contexts=n_contexts, value_sigma=value_sigma, law=price_law,
+                               ab_impressions=ab_impressions)
+    won = preds[0] * v > c
+    corrupt = r_noise.random(len(k)) < outlier_share
+    spurious = r_noise.random(len(k)) < label_noise
+    frames = []
+    for version in versions:
+        rows = np.ones(len(k), bool) if version == "all" else won
+        vv = np.where(corrupt, v * outlier_factor, v) if version == "outliers" else v
+        yy = np.where(spurious, 1, a).astype(np.int8) if version == "label_noise" else a
+        y_, v_, c_ = yy[rows], vv[rows], c[rows]
+        off = pd.DataFrame([_rtb_offline(y_, v_, c_, preds[j, rows], eu=version != "all")
+                            for j in range(n_candidates + 1)])
+        off["rho_value"] = rho_rows(preds[:, rows] * v_, y_ * v_)
+        frames.append((off.iloc[1:] - off.iloc[0]).add_prefix("off_").reset_index(drop=True)
+                      .assign(log=version, candidate=np.arange(n_candidates), online=online, online_expected=expected))
+    return pd.concat(frames, ignore_index=True)
 
 
 # -- yi's sponsored-search world (publisher side) -----------------------------------------------------
@@ -176,54 +227,164 @@ def _sponsored_candidate(rng, ctr):
     return p
 
 
-def sponsored_arena(seed, *, n_candidates=16, n_queries=400, n_log=40_000, n_ab=40_000, baseline_quantile=0.6,
-                    position=True, reserves=True, exploration=False, n_bins=5) -> pd.DataFrame:
+def explore(world, page_views, rng):
+    """Serve page views in a uniformly random ranking of their entrants (no reserve): the exploration log.
+
+    Returns ``(ad, click, pscore)``, each of shape (n_page_views, n_slots): the ad in each slot (-1: empty),
+    its click, and the probability that the random ranking put that ad in that slot (``1 / K`` for ``K``
+    entrants; 1 for an empty slot, which every ranking leaves empty).
+    """
+    n, n_slots = len(page_views), world.n_slots
+    key = np.where(page_views.bids > 0, rng.random(page_views.bids.shape), -1.0)
+    order = np.argsort(-key, axis=1, kind="stable")[:, :n_slots]
+    n_entrants = (page_views.bids > 0).sum(axis=1)
+    filled = np.arange(n_slots)[None, :] < np.minimum(n_entrants, n_slots)[:, None]
+    ad = np.where(filled, order, -1)
+    p_click = np.where(filled, world.ctr[page_views.query[:, None], np.maximum(ad, 0)] * world.click_curve[None, :], 0.0)
+    click = (rng.random((n, n_slots)) < p_click).astype(np.float64)
+    pscore = np.where(filled, 1.0 / np.maximum(n_entrants, 1)[:, None], 1.0)
+    return ad, click, pscore
+
+
+def ranking(world, p, page_views, op):
+    """The ad a model puts in each slot of each page view (-1: empty)."""
+    alloc = au.allocate(page_views.bids, p[page_views.query], alpha=op.alpha, reserve=op.reserve,
+                        mainline_reserve=op.mainline_reserve, n_mainline=world.n_mainline, n_sidebar=world.n_sidebar)
+    pv, ad, slot, _ = alloc.shown()
+    out = np.full((len(page_views), world.n_slots), -1)
+    out[pv, slot] = ad
+    return out
+
+
+def counterfactual_cy(world, target, page_views, logged, reward_model):
+    """IPS, SNIPS and DR estimates of a model's click yield (clicks per page view) from the exploration log.
+
+    Clicks are independent across slots given the ad and the slot (:func:`~offline_eval.synth.search_world.serve`),
+    so each (page view, slot) is one logged action: the target policy takes the logged one when it puts the
+    same ad in that slot (the independent item-position estimator); the click yield is the per-slot value
+    times the number of slots (SNIPS: the sum of each slot's self-normalised value).  ``target``: the ad the model puts in each slot (:func:`ranking`).  DR's reward model: ``reward_model[query, ad]`` times the slot's click curve.
+    """
+    ad, click, pscore = logged
+    q = np.broadcast_to(page_views.query[:, None], ad.shape)
+    curve = np.broadcast_to(world.click_curve[None, :], ad.shape)
+    hat = lambda a: np.where(a >= 0, reward_model[q, np.maximum(a, 0)] * curve, 0.0)  # noqa: E731
+    t = (target == ad).astype(float)
+    r, pi0 = click.ravel(), pscore.ravel()
+    n = world.n_slots
+    # SNIPS normalises each slot's weights apart (a slot's weights have mean 1 under the logging policy)
+    snips = sum(np.nan_to_num(_quiet(snips_estimate, click[:, s], t[:, s], pscore[:, s]).statistic) for s in range(n))
+    return dict(ips=n * ips_estimate(r, t.ravel(), pi0).statistic, snips=snips,
+                dr=n * dr_estimate(r, t.ravel(), pi0, hat(ad).ravel(), hat(target).ravel()).statistic)
+
+
+def sponsored_arena(seed, *, n_candidates=16, n_queries=200, n_log=8000, n_ab=20000, baseline_quantile=0.6,
+                    position=True, reserves=True, explore_shares=(0.05, 0.25)) -> pd.DataFrame:
     """One seed of yi's sponsored-search world: one row per candidate, offline deltas and the online CY delta.
 
     The production model (log-odds noise :data:`PRODUCTION_NOISE`) serves ``n_log`` page views at an
     operating point with a mainline reserve at ``baseline_quantile`` of its rank scores (``reserves``) and
-    the world's click curve (``position``; else flat, :data:`FLAT_CURVE`); with ``exploration`` the logged
-    page views are served in random order instead (exploration logs).  Offline scores of a logged
+    the world's click curve (``position``; else flat, :data:`FLAT_CURVE`).  Offline scores of a logged
     impression are the pClick times the logs' click curve at its slot, as in yi's study; the simulated CY
-    re-runs every logged auction (:func:`offline_eval.auction.simulate`); online is an A/B test of
-    ``n_ab`` page views per arm (its observed CY delta, and its expectation: no A/B noise).
+    re-runs every logged auction (:func:`offline_eval.auction.simulate`).  A further ``max(explore_shares)``
+    times ``n_log`` page views are served in random order (:func:`explore`); IPS, SNIPS and DR estimate each
+    model's CY on the first ``share * n_log`` of them (columns ``off_ips@<share>``...).  Online: one
+    multi-arm A/B test, production's arm and one arm per candidate, ``n_ab`` page views each (the observed CY
+    delta, relative, and its expectation from the true click probabilities: no A/B noise).
     """
-    r_world, r_prod, r_cand, r_log, r_ab = np.random.default_rng(seed).spawn(5)
+    r_world, r_prod, r_cand, r_log, r_ab, r_exp = np.random.default_rng(seed).spawn(6)
     world = sp.make_world(r_world, n_queries=n_queries, curve_kwargs=None if position else FLAT_CURVE)
     p0 = sp.distorted_pclick(world.ctr, r_prod, noise_sd=PRODUCTION_NOISE)
-    pv = sp.sample_page_views(world, n_log, r_log)
+    pv = sw.sample_page_views(world, n_log, r_log)
     r_bids = pv.bids * p0[pv.query]
     op = au.OperatingPoint(1.0, 0.0, float(np.quantile(r_bids[r_bids > 0], baseline_quantile)) if reserves else 0.0)
-    p_log = r_log.random(p0.shape) if exploration else p0
-    logged = sw.serve(world, p_log, pv, op=au.OperatingPoint() if exploration else op, rng=r_log)
+    logged = sw.serve(world, p0, pv, op=op, rng=r_log)
     log = au.ClickLog.from_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
                                        n_slots=world.n_slots)
     y = logged.click.astype(np.int8)
     f = log.click_curve[logged.slot]
     ml = logged.slot < world.n_mainline
-    entrants = pv.bids > 0  # the live population every model scores: each auction's entrants
-    live_q = np.broadcast_to(pv.query[:, None], pv.bids.shape)[entrants]
-    live_a = np.broadcast_to(np.arange(world.n_candidates), pv.bids.shape)[entrants]
+    n_exp = int(round(max(explore_shares) * n_log))
+    pv_exp = sw.sample_page_views(world, n_exp, r_exp)
+    exp_log = explore(world, pv_exp, r_exp)
+    subsets = {sh: int(round(sh * n_log)) for sh in explore_shares}
 
     def offline(p):
-        s = p[logged.query, logged.ad] * f
-        out = _binary(y, s)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            out["ml_auc"] = roc_auc_score(y[ml], s[ml])
-        w = oam_weights(p0[logged.query, logged.ad], p[logged.query, logged.ad], p0[live_q, live_a], p[live_q, live_a],
-                        n_bins=n_bins)
-        out["log_loss_rw"] = -log_loss(y, s, sample_weight=w)
-        sim = au.simulate(log, p, op=op)
-        out["sim_cy"], out["sim_ml_cy"] = sim.cy, sim.ml_cy
+        # a probability: the logs' click-curve estimate times a high pClick can pass 1
+        s = np.minimum(p[logged.query, logged.ad] * f, 1.0)
+        out = dict(auc=_quiet(roc_auc_score, y, s), log_loss=-log_loss(y, s), mse=-mean_squared_error(y, s),
+                   ml_auc=_quiet(roc_auc_score, y[ml], s[ml]), sim_cy=au.simulate(log, p, op=op).cy)
+        target = ranking(world, p, pv_exp, op)
+        for sh, m in subsets.items():
+            sub = sw.PageViews(pv_exp.query[:m], pv_exp.bids[:m])
+            est = counterfactual_cy(world, target[:m], sub, tuple(x[:m] for x in exp_log), p0)
+            out.update({f"{k}@{sh:g}": e for k, e in est.items()})
         return out
 
+    def arm(p, rng):
+        served = sw.serve(world, p, sw.sample_page_views(world, n_ab, rng), op=op, rng=rng)
+        return served.click.sum() / n_ab, served.p_click.sum() / n_ab
+
     base = offline(p0)
+    cy0, ecy0 = arm(p0, r_ab)
     rows = []
     for j in range(n_candidates):
         p1 = _sponsored_candidate(r_cand, world.ctr)
         off = offline(p1)
-        ab = sw.ab_test(world, (p0, op), (p1, op), n_page_views=n_ab, rng=r_ab)
+        cy, ecy = arm(p1, r_ab)
         rows.append({"candidate": j, **{f"off_{k}": off[k] - base[k] for k in off},
-                     "online": ab.cy_delta, "online_expected": ab.expected_cy_delta})
+                     "online": cy / cy0 - 1.0, "online_expected": ecy / ecy0 - 1.0})
     return pd.DataFrame(rows)
+
+
+# -- piovano's classifiers ---------------------------------------------------------------------------------
+def _pr(m):
+    """The candidate's recall and precision per class, one vector (nan where undefined)."""
+    return np.concatenate([m.candidate.recall, m.candidate.precision]), \
+        np.concatenate([m.baseline.recall, m.baseline.precision])
+
+
+def classifier_arena(seed, *, n_candidates=16, n_classes=5, n_live=20000, n_offline=1000, error_correlation=0.6,
+                     shared_confusion=0.6, representative=False, sigma=1.0, disagreement_boost=4.0,
+                     flatten=0.5) -> pd.DataFrame:
+    """One seed of piovano's setting: one row per candidate classifier against the production one.
+
+    Live traffic: ``n_live`` items of a Zipf prior over ``n_classes``, production's and the candidate's
+    hypotheses (``synth.classifiers.two_model_world``; ``error_correlation`` and ``shared_confusion`` make the
+    candidate's errors fall where production's do).  The labelled offline set of ``n_offline`` items is drawn
+    from live traffic by (production, candidate) cell with the cells distorted
+    (``random_offline_joint``: ``sigma``, ``disagreement_boost``, ``flatten``), or uniformly
+    (``representative``).  Estimates of the candidate's live recall and precision per class: raw offline,
+    IndDis and JointDis (:func:`offline_eval.adaptive.online_adaptive_metrics`, the live hypotheses
+    unlabelled).  Per candidate: each estimate's mean absolute error (``err_<estimate>``) and its estimated
+    delta of macro recall-and-precision against production (``off_<estimate>``); online: the live delta.
+    """
+    rng = np.random.default_rng(seed)
+    prior = cl.zipf_prior(n_classes)
+    confusion = cl.random_confusion(n_classes, rng=rng)
+    acc_b = cl.class_accuracies(0.8, prior, rng=rng)
+    rows = []
+    for j in range(n_candidates):
+        acc_c = cl.class_accuracies(float(rng.uniform(0.7, 0.9)), prior, rng=rng)
+        hb, hc, truth = cl.two_model_world(n_live, accuracy_b=acc_b, accuracy_c=acc_c, prior=prior,
+                                           error_correlation=error_correlation, shared_confusion=shared_confusion,
+                                           confusion=confusion, rng=rng)
+        if representative:
+            idx = np.sort(rng.choice(n_live, n_offline, replace=False))
+        else:
+            live_joint = joint_distribution(hb, hc, n_classes=n_classes, normalize=False)
+            m_o = cl.random_offline_joint(live_joint, sigma=sigma, disagreement_boost=disagreement_boost,
+                                          flatten=flatten, rng=rng)
+            counts = cl.apportion(m_o, n_offline, capacity=live_joint.astype(np.int64))
+            idx = cl.sample_by_cell(hb, hc, counts, n_classes=n_classes, rng=rng)
+        live_c, live_b = _pr(metrics_from_joint(joint_distribution(hb, hc, truth, n_classes=n_classes)))
+        est = dict(raw=metrics_from_joint(joint_distribution(hb[idx], hc[idx], truth[idx], n_classes=n_classes)))
+        for name, method in (("ind", "independent"), ("joint", "joint")):
+            est[name] = _quiet(online_adaptive_metrics, hb[idx], hc[idx], truth[idx], hb, hc, n_classes=n_classes,
+                               method=method)
+        row = {"candidate": j, "online": float(np.nanmean(live_c) - np.nanmean(live_b))}
+        for name, m in est.items():
+            c_hat, b_hat = _pr(m)
+            row[f"err_{name}"] = float(np.nanmean(np.abs(c_hat - live_c)))
+            row[f"off_{name}"] = float(np.nanmean(c_hat) - np.nanmean(b_hat))
+        rows.append(row)
+    return pd.DataFrame(rows).assign(online_expected=lambda d: d["online"])

@@ -1,276 +1,450 @@
-"""Which offline metric predicts the online outcome? The four papers' answers side by side on two auction worlds.
+"""Which offline estimate predicts the online outcome?  The four papers' answers, and the counterfactual
+estimators practitioners use today, side by side on three worlds.
 
-1. **Claims first** (:data:`CLAIMS`): one per paper, each quoting its words, each with a control world
-   that switches its mechanism off.
-2. **Worlds** (:mod:`._arena_worlds`): yi's sponsored search (publisher side: click yield) and chapelle's
-   RTB (bidder side: profit).  In each, a production model collects the logs; ``n_candidates`` candidate
-   models (noise, calibration error by range, value-correlated error, ranking quality, low-range
-   over-estimation) are scored offline on those logs and A/B-tested online against production.
-3. **Variants** (:data:`RTB_VARIANTS`, :data:`SPONSORED_VARIANTS`): the same seeds with one mechanism
-   switched off each; "no A/B noise" is every base run's expected online delta.
-4. **Scores** (:func:`scores`): per seed and metric, over the candidates, the Spearman correlation of the
-   offline delta with the online delta, the share of candidate pairs ordered as the A/B test orders them,
-   and whether the metric picks the A/B winner.  Chapelle's beta is chosen leave-one-seed-out.
-5. **Leaderboard** (:func:`leaderboard`, :func:`mechanisms`, :func:`figure`), then the ledger
-   (:func:`add_claims`).
+1. **Claims first** (:data:`CLAIMS`): one per paper, each quoting its words, each tested in a world where
+   its paper's mechanism acts, beside a control world that switches that mechanism off.
+2. **Seeds declared up front**: a development block (:data:`DEVELOPMENT_SEEDS`, used while the worlds and
+   the criteria were written) and a confirmation block (:func:`confirmation_seeds`, far from 0-99, derived
+   from the notebook's name), run once with the frozen criteria; a claim's status comes from the
+   confirmation block alone (:func:`confirm`), the development result shown beside it.
+3. **Worlds** (:mod:`._arena_worlds`, one run per :data:`RUNS` entry and seed): chapelle's RTB (Gamma and
+   log-normal competing bids; value-correlated errors; won-only logs, corrupted values, spurious clicks,
+   exploration logged), yi's sponsored search (position effect and reserves; exploration traffic with
+   IPS, SNIPS and DR) and piovano's classifiers (non-representative offline sample; errors correlated
+   with production's).
+4. **Scores** (:func:`scores`): per seed and estimate, over the candidates, the Spearman correlation of
+   the offline delta with the online delta; chapelle's beta chosen out of sample (:func:`with_eu`).
+5. **Paired leaderboard** (:func:`paired`, :func:`leaderboard`, :func:`figure`): every pair of estimates
+   compared on the same seeds and candidates, a bootstrap over seeds and candidates, Holm's correction;
+   an order only where the corrected interval excludes 0.
+6. **Which estimate to trust when** (:func:`which_when`): per mechanism, each estimate's paired verdict
+   against the best one where the mechanism acts, and where it is switched off.
+7. The ledger (:func:`claim_outcomes`, :func:`add_claims`).
 """
 
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from offline_eval.plotting import new_figure
-from ..claims import Claim, declare
+from ..claims import Claim, declare, sweep_verdict
 from . import _arena_worlds as W
 
-__all__ = ["CLAIMS", "RTB_VARIANTS", "SPONSORED_VARIANTS", "add_claims", "figure", "leaderboard", "mechanisms",
-           "run_sweep", "scores"]
+__all__ = ["CLAIMS", "DEVELOPMENT_SEEDS", "RUNS", "WHEN", "add_claims", "claim_outcomes", "confirm",
+           "confirmation_seeds", "figure", "leaderboard", "paired", "run_block", "scores", "which_when", "with_eu"]
 
-EVIDENCE = ("arena/leaderboard.csv", "arena/leaderboard.png", "arena/mechanisms.csv", "arena/seed_scores.csv",
-            "arena/candidates.csv")
-#: Each world's variants: the base world and one mechanism switched off per variant (keyword overrides).
-RTB_VARIANTS = {
-    "base": {},
-    "exploration logged (representative sample)": dict(exploration=True),
-    "errors independent of value": dict(value_bias_sd=0.0),
-    "light-tailed values": dict(value_sigma=0.15),
-}
-SPONSORED_VARIANTS = {
-    "base": {},
-    "no position effect, no reserves": dict(position=False, reserves=False),
-}
+NOTEBOOK = "arena_offline_online"
+#: The seeds the worlds and criteria were developed on.
+DEVELOPMENT_SEEDS = range(0, 20)
+
+
+def confirmation_seeds(n=20, *, name=NOTEBOOK) -> range:
+    """``n`` consecutive seeds starting at a stable hash of ``name`` into [10^6, 10^9): never used while developing."""
+    start = 10**6 + int(hashlib.sha256(name.encode()).hexdigest(), 16) % (10**9 - 10**6 - n)
+    return range(start, start + n)
+
+
+# -- the worlds' variants: one mechanism on or off each -------------------------------------------------------
+BASE = "base"
 NO_AB_NOISE = "no A/B noise"
-#: The "standard metrics" chapelle's expected utility is compared with (its Table 1 and yi's Section 2).
-STANDARD = ("auc", "log_loss", "rig", "mse", "wmse", "utility")
+OUTLIERS = "corrupted value outliers (0.5% of rows x100)"
+LABEL_NOISE = "spurious clicks (0.2% of rows)"
+EXPLORED = "exploration logged (representative sample)"
+VALUE_FREE = "errors independent of value"
+LOGNORMAL = "log-normal competing bids"
+NO_POSITION = "no position effect, no reserves"
+EXPLORE_HI = "exploration share 25%"
+REPRESENTATIVE = "representative offline sample"
+INDEPENDENT = "errors independent of production's"
+#: Each run of a seed: (world, keyword overrides, {log version or exploration share: variant}).
+RUNS = (
+    ("RTB", {}, {"won": BASE, "outliers": OUTLIERS, "label_noise": LABEL_NOISE, "all": EXPLORED}),
+    ("RTB", dict(value_bias_sd=0.0, versions=("won",)), {"won": VALUE_FREE}),
+    ("RTB", dict(price_law="lognormal", versions=("won",)), {"won": LOGNORMAL}),
+    ("sponsored", {}, {0.05: BASE, 0.25: EXPLORE_HI}),
+    ("sponsored", dict(position=False, reserves=False), {0.05: NO_POSITION}),
+    ("classifier", {}, {None: BASE}),
+    ("classifier", dict(representative=True), {None: REPRESENTATIVE}),
+    ("classifier", dict(error_correlation=0.0, shared_confusion=0.0), {None: INDEPENDENT}),
+)
+FUNCTIONS = {"RTB": W.rtb_arena, "sponsored": W.sponsored_arena, "classifier": W.classifier_arena}
+#: The metrics each world's leaderboard compares (equivalent statistics already merged in :data:`W.METRICS`).
+BOARD = {
+    "RTB": ("auc", "log_loss", "mse", "rho_value", "wmse", "utility", "eu"),
+    "sponsored": ("auc", "log_loss", "mse", "ml_auc", "sim_cy", "ips", "snips", "dr"),
+    "classifier": ("raw", "ind", "joint"),
+}
+#: Which estimate to trust when: (mechanism, world, variant where it acts, variant where it is switched off).
+WHEN = (
+    ("position effect and reserves", "sponsored", BASE, NO_POSITION),
+    ("exploration share 25% (against 5%)", "sponsored", EXPLORE_HI, BASE),
+    ("value-correlated errors", "RTB", BASE, VALUE_FREE),
+    ("heavy-tailed values: corrupted outliers", "RTB", OUTLIERS, BASE),
+    ("label noise: spurious clicks", "RTB", LABEL_NOISE, BASE),
+    ("non-representative offline data: won-only logs", "RTB", BASE, EXPLORED),
+    ("competing bids log-normal (against Gamma)", "RTB", LOGNORMAL, BASE),
+    ("non-representative offline data: distorted test set", "classifier", BASE, REPRESENTATIVE),
+    ("candidate errors correlated with production's", "classifier", BASE, INDEPENDENT),
+)
 
+EVIDENCE = ("arena/which_when.csv", "arena/leaderboard.csv", "arena/pairs.csv", "arena/leaderboard.png",
+            "arena/seed_scores.csv",
+            "arena/candidates.csv")
 CLAIMS = declare(
     Claim("arena-chapelle-eu-best", "chapelle Abstract, Section 3, Table 1",
           "We present here an empirical evaluation of a metric that is specifically tailored for auctions in online "
           "advertising and show that it correlates better than standard metrics with A/B test results.", "claim",
-          "per seed, over the candidates, the Spearman correlation of the expected-utility delta (beta chosen on the "
-          "other seeds) with the A/B profit delta exceeds that of AUC, log loss, RIG, MSE, weighted MSE and utility",
-          world="synthetic: chapelle RTB arena (won-only logs, 30M-impression A/B tests)",
+          "per seed, over the candidates, the Spearman correlation of the expected-utility delta (beta chosen out of "
+          "sample: on the other development seeds, or on the development block for a confirmation seed) with the "
+          "candidate's own A/B profit delta exceeds that of the MSE, of the weighted MSE and of the utility (the "
+          "metrics chapelle's Table 1 compares it with)",
+          world="synthetic: chapelle RTB arena (Gamma competing bids, won-only logs, one 30M-impression A/B test per "
+                "candidate and network)",
           control="errors independent of value (value_bias_sd = 0): chapelle credits the value weighting "
                   "('it is more costly to make a prediction error while bidding on an item with a large value')",
-          evidence=EVIDENCE),
+          evidence=EVIDENCE,
+          revised="earlier (10 seeds, log-normal competing bids, one A/B noise draw shared by all candidates): EU's "
+                  "Spearman exceeds that of AUC, log loss, RIG, MSE, weighted MSE and utility; revised (issue 33) to "
+                  "the metrics chapelle compared, the others a separate question (the leaderboard), in a world with "
+                  "the EU's own Gamma law and an independent A/B test per candidate"),
     Claim("arena-yi-simulated-beats-auc-rig", "yi Section 6.1, Table 6",
           "You can see that the online metrics highly coincides with the simulated metrics, while the improvements "
           "on AUC and RIG metrics differ drastically.", "claim",
           "per seed, over the candidates, the Spearman correlation of the simulated-CY delta (replay of the logged "
-          "auctions) with the A/B click-yield delta exceeds that of AUC and that of RIG",
+          "auctions) with the A/B click-yield delta exceeds that of the mainline AUC and that of RIG",
           world="synthetic: yi sponsored-search arena",
-          control="no position effect and no reserves (flat click curve, no mainline reserve)", evidence=EVIDENCE),
+          control="no position effect and no reserves (flat click curve, no mainline reserve)", evidence=EVIDENCE,
+          revised="earlier (10 seeds): compared with the AUC over all impressions and RIG; revised (issue 33) to the "
+                  "mainline AUC yi recommends ('AUC, especially AUC measured only on mainline ads, is one of the most "
+                  "reliable indicators', Section 4.1)"),
     Claim("arena-piovano-reweighting", "piovano Abstract, Section I",
           "We show that the online adaptive metrics can provide accurate predictions of online recall and precision "
           "even with a small test dataset.", "claim",
-          "per seed, over the candidates, the log-loss delta re-weighted to the live (production, candidate) "
-          "prediction cells ranks the candidates by their live log-loss delta better (higher Spearman) than the "
-          "raw offline log-loss delta",
-          world="synthetic: chapelle RTB arena (won-only logs)",
-          control="offline sample representative (every bid request logged): the re-weighting should add nothing",
-          evidence=EVIDENCE),
+          "per seed, the candidates' mean absolute error of the JointDis (OAM) estimates of their live recall and "
+          "precision per class is below half that of the raw offline estimates and below that of IndDis",
+          world="synthetic: piovano classifier arena (5 Zipf classes, 1,000 offline items drawn by distorted "
+                "(production, candidate) cell, candidate errors correlated with production's)",
+          control="representative offline sample (uniform draw from live traffic): nothing for the re-weighting to fix",
+          evidence=EVIDENCE,
+          revised="earlier: on the RTB world's won-only logs, the log-loss delta re-weighted to the live (production, "
+                  "candidate) cells ranks the candidates by their live log-loss delta better than the raw one; "
+                  "revised (issue 33) to precision and recall, as the paper scores them, in a world where the offline "
+                  "sample is non-representative by cell and the candidates' errors follow production's. Then, on 3 "
+                  "development seeds: 'JointDis's mean absolute error is smaller than the raw offline one's and "
+                  "IndDis's' passed on the representative control too (re-weighting to the live hypotheses "
+                  "post-stratifies, which lowers the error of a representative sample a little), so it could not "
+                  "discriminate; revised (tightened) to 'below half the raw one's' before the confirmation block ran"),
     Claim("arena-rosset-ranking-robust", "rosset Abstract, Section 4",
           "They are robust against extreme outliers in the evaluation set", "claim",
-          "per seed, over the candidates, the Spearman correlation of rosset's rho (bid against realised value) "
-          "delta with the A/B profit delta exceeds that of the weighted MSE (squared errors weighted by the "
-          "squared value, dominated by the few largest values)",
-          world="synthetic: chapelle RTB arena (log-normal click values, log-sd 0.6)",
-          control="light-tailed click values (log-sd 0.15): no few large values dominate the squared errors",
-          evidence=EVIDENCE),
+          "per seed, over the candidates, the Spearman correlation of rosset's rho (bid against realised value) delta "
+          "with the A/B profit delta exceeds that of the weighted MSE (a residual measure, breakdown point 1/n)",
+          world="synthetic: chapelle RTB arena with corrupted values (0.5% of logged values multiplied by 100)",
+          control="the same logs without corrupted values", evidence=EVIDENCE,
+          revised="earlier: on the clean logs, log-normal values of log-sd 0.6 against light-tailed ones (log-sd "
+                  "0.15); revised (issue 33): rosset's robustness is a measure's breakdown under corrupted points, so "
+                  "the world now corrupts points and the control is the same logs uncorrupted"),
 )
 
 
-def run_sweep(seeds, *, rtb_kw=None, sponsored_kw=None) -> pd.DataFrame:
-    """Every variant of both worlds on every seed: one row per (world, variant, seed, candidate)."""
+# -- 3. the runs ----------------------------------------------------------------------------------------
+def run_block(seeds, *, rtb_kw=None, sponsored_kw=None, classifier_kw=None) -> pd.DataFrame:
+    """Every run of :data:`RUNS` on every seed: one row per (world, variant, seed, candidate)."""
+    sizes = {"RTB": rtb_kw or {}, "sponsored": sponsored_kw or {}, "classifier": classifier_kw or {}}
     frames = []
-    for world, fn, variants, kw in (("RTB", W.rtb_arena, RTB_VARIANTS, rtb_kw or {}),
-                                    ("sponsored", W.sponsored_arena, SPONSORED_VARIANTS, sponsored_kw or {})):
-        for name, over in variants.items():
-            for s in seeds:
-                frames.append(fn(s, **{**kw, **over}).assign(world=world, variant=name, seed=s))
+    for s in seeds:
+        for world, over, variants in RUNS:
+            d = FUNCTIONS[world](s, **{**sizes[world], **over})
+            for key, variant in variants.items():
+                if world == "RTB":
+                    v = d[d["log"] == key].drop(columns="log")
+                elif world == "sponsored":
+                    v = d.rename(columns={f"off_{m}@{key:g}": f"off_{m}" for m in ("ips", "snips", "dr")})
+                    v = v.drop(columns=[c for c in v if "@" in c])
+                else:
+                    v = d
+                frames.append(v.assign(world=world, variant=variant, seed=s))
     return pd.concat(frames, ignore_index=True)
 
 
+# -- 4. scores -----------------------------------------------------------------------------------------
+#: Decimals at which Spearman means and differences are compared: a mean of rank correlations over a few candidates
+#: is a ratio of small integers, so equal values must compare equal whatever the CPU's last bit (docs/internals.md).
+DECIMALS = 12
+
+
 def _spearman(x, y):
-    return float(stats.spearmanr(x, y)[0]) if np.ptp(x) > 0 and np.ptp(y) > 0 else 0.0
+    return round(float(stats.spearmanr(x, y)[0]), DECIMALS) if np.ptp(x) > 0 and np.ptp(y) > 0 else 0.0
 
 
-def _with_eu(g: pd.DataFrame, other: pd.DataFrame, online: str) -> pd.Series:
-    """Chapelle's EU at the beta that correlates best with the A/B test on the *other* seeds (Algorithm 1's choice,
-    made out of sample); with a single seed, on its own."""
-    pool = other if len(other) else g
-    best = max(W.BETAS, key=lambda b: np.mean([_spearman(h[f"off_eu_{b:g}"], h[online])
-                                               for _, h in pool.groupby("seed")]))
-    return g[f"off_eu_{best:g}"].rename("off_eu"), best
+def with_eu(runs: pd.DataFrame, pool: pd.DataFrame | None = None) -> pd.DataFrame:
+    """``off_eu``: chapelle's expected utility at the beta that correlates best with the A/B test out of sample
+    (Algorithm 1's choice): on ``pool``'s seeds of the same variant, else on the block's other seeds."""
+    out = runs.copy()
+    out["off_eu"] = np.nan
+    out["beta"] = np.nan
+    eu_cols = [f"off_eu_{b:g}" for b in W.BETAS]
+    for (world, variant), v in runs.groupby(["world", "variant"], sort=False):
+        if eu_cols[0] not in v or v[eu_cols[0]].isna().all():
+            continue
+        src = v if pool is None else pool[(pool["world"] == world) & (pool["variant"] == variant)]
+        per_seed = {b: src.groupby("seed").apply(lambda h, c=c: _spearman(h[c], h["online"]), include_groups=False)
+                    for b, c in zip(W.BETAS, eu_cols)}
+        for seed in v["seed"].unique():
+            keep = per_seed[W.BETAS[0]].index != seed if pool is None else slice(None)
+            best = max(W.BETAS, key=lambda b: round(per_seed[b][keep].mean(), DECIMALS))  # ties: the smaller beta
+            rows = v.index[v["seed"] == seed]
+            out.loc[rows, "off_eu"] = v.loc[rows, f"off_eu_{best:g}"]
+            out.loc[rows, "beta"] = best
+    return out
+
+
+def _present(v, world):
+    """The board's estimates computed in this variant (the expected utility needs won-only logs)."""
+    return [m for m in BOARD[world] if f"off_{m}" in v and v[f"off_{m}"].notna().all()]
 
 
 def scores(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per (world, variant, seed, metric): Spearman of offline with online delta, pair agreement, winner picked."""
+    """Per (world, variant, seed, metric): the Spearman correlation over candidates of the offline delta with the
+    online delta (``online_expected`` for the variant :data:`NO_AB_NOISE`); the classifiers' mean errors."""
     rows = []
-    for (world, variant), v in runs.groupby(["world", "variant"], sort=False):
-        online_cols = [("online", variant)] + ([("online_expected", NO_AB_NOISE)] if variant == "base" else [])
-        for online, label in online_cols:
-            for seed, g in v.groupby("seed"):
-                g = g.copy()
-                if "off_eu_10" in g and g["off_eu_10"].notna().all():
-                    g["off_eu"], beta = _with_eu(g, v[v["seed"] != seed], online)
-                else:
-                    beta = np.nan
-                y = g[online].to_numpy()
-                pairs = np.sign(y[:, None] - y[None, :])
-                iu = np.triu_indices(len(y), 1)
-                for m in W.METRICS:
-                    if f"off_{m}" not in g or g[f"off_{m}"].isna().all():
-                        continue  # a metric of the other world
-                    x = g[f"off_{m}"].to_numpy()
-                    agree = np.sign(x[:, None] - x[None, :])[iu] == pairs[iu]
-                    rows.append(dict(world=world, variant=label, seed=seed, metric=m, spearman=_spearman(x, y),
-                                     pair_agreement=float(agree.mean()), picks_winner=bool(np.argmax(x) == np.argmax(y)),
-                                     beta=beta if m == "eu" else np.nan))
-                if "live_log_loss" in g:  # piovano's own target: the metric on the live traffic
-                    for m in ("log_loss", "log_loss_rw"):
-                        rows.append(dict(world=world, variant=label, seed=seed, metric=f"{m}~live",
-                                         spearman=_spearman(g[f"off_{m}"], g["live_log_loss"]),
-                                         pair_agreement=np.nan, picks_winner=np.nan, beta=np.nan))
+    for (world, variant, seed), g in runs.groupby(["world", "variant", "seed"], sort=False):
+        for online, label in (("online", variant),) + ((("online_expected", NO_AB_NOISE),) if variant == BASE
+                                                        and world != "classifier" else ()):
+            for m in _present(g, world):
+                rows.append(dict(world=world, variant=label, seed=seed, metric=m,
+                                 spearman=_spearman(g[f"off_{m}"], g[online])))
+        if world == "classifier":
+            for m in BOARD[world]:
+                rows.append(dict(world=world, variant=variant, seed=seed, metric=f"{m}~error",
+                                 spearman=np.nan, error=g[f"err_{m}"].mean()))
     return pd.DataFrame(rows)
 
 
-def _boot_mean_spearman(runs, world, variant, metric, online, n_boot, rng):
-    """Bootstrap (candidates resampled within each seed) of the mean over seeds of the Spearman correlation."""
-    v = runs[(runs["world"] == world) & (runs["variant"] == variant)]
-    col = f"off_{metric}"
-    per_seed = []
-    for seed, g in v.groupby("seed"):
-        if metric == "eu":
-            col_vals = _with_eu(g, v[v["seed"] != seed], online)[0].to_numpy()
-        else:
-            col_vals = g[col].to_numpy()
-        idx = rng.integers(0, len(g), (n_boot, len(g)))
-        x = stats.rankdata(col_vals[idx], axis=1)
-        y = stats.rankdata(g[online].to_numpy()[idx], axis=1)
-        x, y = x - x.mean(1, keepdims=True), y - y.mean(1, keepdims=True)
-        den = np.sqrt((x * x).sum(1) * (y * y).sum(1))
-        per_seed.append(np.divide((x * y).sum(1), den, out=np.zeros(n_boot), where=den > 0))
-    return np.quantile(np.mean(per_seed, axis=0), [0.025, 0.975])
+# -- 5. the paired leaderboard ---------------------------------------------------------------------------
+def _holm(p):
+    """Holm's step-down adjusted p-values and each comparison's family-wise level divisor ``m - rank``."""
+    p = np.asarray(p, float)
+    order = np.argsort(p, kind="stable")
+    m = len(p)
+    adj = np.empty(m)
+    divisor = np.empty(m)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adj[i], divisor[i] = running, m - rank
+    return adj, divisor
 
 
-def leaderboard(runs: pd.DataFrame, sc: pd.DataFrame, *, n_boot=200, seed=0) -> pd.DataFrame:
-    """Per world (base variant, observed A/B test): each metric's mean Spearman over seeds with its bootstrap
-    95% interval, its mean pair agreement and how often it picks the A/B winner, best first."""
+def paired(runs, world, variant, metrics=None, *, n_boot=1000, seed=0, alpha=0.05, only_best=False) -> pd.DataFrame:
+    """Every pair of estimates (A, B) on one world variant: the mean over seeds of Spearman(A) - Spearman(B), same
+    seeds and candidates, with a bootstrap over seeds and, within each, candidates (one resample for both).
+
+    Each difference's standard error is the bootstrap replicates' standard deviation; its two-sided normal p-value is
+    Holm-corrected over the comparisons, and its interval is the normal interval at Holm's level for that comparison
+    (1 - alpha / (m - rank)), so that a rejected comparison's interval excludes 0 (normal rather than percentile:
+    Holm's smallest levels, 0.05 / 28, lie beyond what a few thousand replicates resolve).  ``verdict`` is "A > B" or
+    "B > A" only where Holm rejects (the interval then excludes 0), else "tie".  With ``only_best`` only the
+    comparisons with the estimate of the highest mean (the family of :func:`which_when`'s cells).
+    """
+    v = runs[(runs["world"] == world) & (runs["variant"] == variant)].sort_values(["seed", "candidate"], kind="stable")
+    metrics = list(metrics or _present(v, world))
+    n_seed = v["seed"].nunique()
+    y = v["online"].to_numpy().reshape(n_seed, -1)
+    x = np.stack([v[f"off_{m}"].to_numpy().reshape(n_seed, -1) for m in metrics])
     rng = np.random.default_rng(seed)
-    base = sc[(sc["variant"] == "base") & ~sc["metric"].str.contains("~")]
+    n_cand = y.shape[1]
+    si = rng.integers(0, n_seed, (n_boot, n_seed))
+    ci = rng.integers(0, n_cand, (n_boot, n_seed, n_cand))
+
+    def rho(xx, yy):
+        rx, ry = stats.rankdata(xx, axis=-1), stats.rankdata(yy, axis=-1)
+        rx, ry = rx - rx.mean(-1, keepdims=True), ry - ry.mean(-1, keepdims=True)
+        den = np.sqrt((rx * rx).sum(-1) * (ry * ry).sum(-1))
+        return np.divide((rx * ry).sum(-1), den, out=np.zeros(den.shape), where=den > 0)
+
+    point = np.round(rho(x, y[None]).mean(-1), DECIMALS)  # (metrics,)
+    boot = rho(x[:, si[..., None], ci], y[si[..., None], ci][None]).mean(-1)  # (metrics, n_boot)
+    best = int(np.argmax(point))
+    pairs = [(i, j) for i in range(len(metrics)) for j in range(i + 1, len(metrics))
+             if not only_best or best in (i, j)]
     rows = []
-    for (world, metric), g in base.groupby(["world", "metric"], sort=False):
-        lo, hi = _boot_mean_spearman(runs, world, "base", metric, "online", n_boot, rng)
-        label, paper = W.METRICS[metric]
-        rows.append(dict(world=world, metric=label, paper=paper, spearman=g["spearman"].mean(), ci_low=lo, ci_high=hi,
-                         pair_agreement=g["pair_agreement"].mean(), winner_pick_rate=g["picks_winner"].mean(),
-                         n_seeds=len(g)))
+    for i, j in pairs:
+        diff = round(point[i] - point[j], DECIMALS)
+        se = round(float(np.std(boot[i] - boot[j], ddof=1)), DECIMALS)
+        p = float(2.0 * stats.norm.sf(abs(diff) / se)) if se > 0 else float(diff == 0)
+        rows.append(dict(world=world, variant=variant, a=metrics[i], b=metrics[j], diff=diff, se=se, p=p))
     out = pd.DataFrame(rows)
-    return out.sort_values(["world", "spearman"], ascending=[True, False], kind="stable").reset_index(drop=True)
+    out["p_holm"], divisor = _holm(out["p"])
+    half = stats.norm.isf(alpha / divisor / 2) * out["se"]
+    out["ci_low"], out["ci_high"] = out["diff"] - half, out["diff"] + half
+    win = out["p_holm"] < alpha
+    out["verdict"] = np.where(win & (out["diff"] > 0), out["a"] + " > " + out["b"],
+                              np.where(win & (out["diff"] < 0), out["b"] + " > " + out["a"], "tie"))
+    out["mean_a"] = [point[metrics.index(a)] for a in out["a"]]
+    out["mean_b"] = [point[metrics.index(b)] for b in out["b"]]
+    out["n_seeds"], out["n_candidates"], out["best"] = n_seed, n_cand, metrics[best]
+    return out
 
 
-def mechanisms(sc: pd.DataFrame) -> pd.DataFrame:
-    """Mean Spearman over seeds of every metric in every variant (one mechanism switched off per column)."""
-    t = sc[~sc["metric"].str.contains("~")].pivot_table(index=["world", "metric"], columns="variant", values="spearman",
-                                                         aggfunc="mean", sort=False)
-    t.index = pd.MultiIndex.from_tuples([(w, W.METRICS[m][0]) for w, m in t.index], names=["world", "metric"])
-    return t.reset_index()
+def leaderboard(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Per world, each estimate's mean Spearman and what the paired comparisons support: whom it beats, ties, loses to."""
+    rows = []
+    for world, g in pairs.groupby("world", sort=False):
+        means = pd.concat([g.set_index("a")["mean_a"], g.set_index("b")["mean_b"]]).groupby(level=0).first()
+        for m, mean in means.round(DECIMALS).sort_values(ascending=False, kind="stable").items():
+            mine = g[(g["a"] == m) | (g["b"] == m)]
+            other = np.where(mine["a"] == m, mine["b"], mine["a"])
+            beats = [o for o, vd in zip(other, mine["verdict"]) if vd.startswith(m + " > ")]
+            loses = [o for o, vd in zip(other, mine["verdict"]) if vd.startswith(o + " > ")]
+            ties = [o for o, vd in zip(other, mine["verdict"]) if vd == "tie"]
+            lab = lambda ms: ", ".join(W.METRICS[o][0] for o in ms)  # noqa: E731
+            rows.append(dict(world=world, metric=W.METRICS[m][0], paper=W.METRICS[m][1], mean_spearman=mean,
+                             beats=lab(beats), ties=lab(ties), loses_to=lab(loses)))
+    return pd.DataFrame(rows)
 
 
-def figure(board: pd.DataFrame):
-    """The leaderboard: each metric's mean Spearman with its interval, one panel per world."""
-    fig, axes = new_figure(2, 1, width="double", height=3.2)
-    for ax, (world, g) in zip(axes, board.groupby("world")):
-        g = g.iloc[::-1]
-        yy = np.arange(len(g))
-        ax.errorbar(g["spearman"], yy, xerr=[g["spearman"] - g["ci_low"], g["ci_high"] - g["spearman"]], fmt="o",
-                    ms=3, capsize=2)
-        ax.set_yticks(yy, [f"{m} ({p})" for m, p in zip(g["metric"], g["paper"])], fontsize=6)
-        ax.axvline(0, color="grey", lw=0.5)
-        ax.set_xlim(-0.3, 1.0)
-        ax.set_xlabel("Spearman(offline delta, A/B delta) over candidates")
-        ax.set_title(f"{world} world" + (": A/B profit" if world == "RTB" else ": A/B click yield"), fontsize=8)
+def figure(pairs: pd.DataFrame):
+    """The paired leaderboard: per world, the matrix of mean Spearman differences (row minus column), each cell
+    marked '>' or '<' where the Holm-corrected interval excludes 0 and '=' where it does not."""
+    worlds = list(dict.fromkeys(pairs["world"]))
+    sizes = [pairs.loc[pairs["world"] == w, "a"].nunique() + 1 for w in worlds]  # panels as wide as their matrices
+    fig, axes = new_figure(len(worlds), 1, width="double", height=3.4, gridspec_kw=dict(width_ratios=sizes))
+    for ax, world in zip(np.atleast_1d(axes), worlds):
+        g = pairs[pairs["world"] == world]
+        ms = list(dict.fromkeys(list(g["a"]) + list(g["b"])))
+        ms.sort(key=lambda m: -float(pd.concat([g.loc[g["a"] == m, "mean_a"], g.loc[g["b"] == m, "mean_b"]]).iloc[0]))
+        mat = np.zeros((len(ms), len(ms)))
+        mark = np.full((len(ms), len(ms)), "", dtype=object)
+        for r in g.itertuples():
+            i, j = ms.index(r.a), ms.index(r.b)
+            mat[i, j], mat[j, i] = r.diff, -r.diff
+            sig = r.verdict != "tie"
+            mark[i, j] = (">" if r.diff > 0 else "<") if sig else "="
+            mark[j, i] = ("<" if r.diff > 0 else ">") if sig else "="
+        ax.imshow(mat, cmap="RdBu", vmin=-1, vmax=1)
+        for i in range(len(ms)):
+            for j in range(len(ms)):
+                ax.text(j, i, mark[i, j], ha="center", va="center", fontsize=6)
+        labels = [W.METRICS[m][0] for m in ms]
+        ax.set_xticks(range(len(ms)), labels, rotation=90, fontsize=5)
+        ax.set_yticks(range(len(ms)), labels, fontsize=5)
+        ax.set_title(f"{world}: row minus column", fontsize=7)
     fig.tight_layout()
     return fig
 
 
-def _per_seed(sc, world, variant, metric, cmp):
-    """Per seed, does ``metric``'s Spearman beat every metric of ``cmp`` (strictly)?"""
-    v = sc[(sc["world"] == world) & (sc["variant"] == variant)].pivot(index="seed", columns="metric", values="spearman")
-    return (v[metric].to_numpy()[:, None] > v[list(cmp)].to_numpy()).all(axis=1)
+# -- 6. which estimate to trust when ----------------------------------------------------------------------
+def _verdicts(runs, world, variant, n_boot, seed):
+    """Each estimate's paired verdict against the best one of the variant: 'best', '= best' or 'worse (diff)'."""
+    pr = paired(runs, world, variant, n_boot=n_boot, seed=seed, only_best=True)
+    means = pd.concat([pr.set_index("a")["mean_a"], pr.set_index("b")["mean_b"]]).groupby(level=0).first()
+    top = str(pr["best"].iloc[0])
+    out = {top: f"best ({means[top]:.2f})"}
+    for r in pr.itertuples():
+        other = r.b if r.a == top else r.a
+        gap = means[other] - means[top]
+        out[other] = f"= best ({gap:+.2f})" if r.verdict == "tie" else f"worse ({gap:+.2f})"
+    return out
+
+
+def which_when(runs: pd.DataFrame, *, n_boot=1000, seed=0) -> pd.DataFrame:
+    """Rows the mechanisms of :data:`WHEN`, columns the estimates; a cell is the estimate's paired verdict against the
+    best estimate where the mechanism acts, then (after "|") where it is switched off."""
+    rows = []
+    for label, world, on, off in WHEN:
+        v_on, v_off = _verdicts(runs, world, on, n_boot, seed), _verdicts(runs, world, off, n_boot, seed)
+        rows.append({"mechanism": label, "world": world,
+                     **{W.METRICS[m][0]: f"{v_on.get(m, 'n/a')} | off: {v_off.get(m, 'n/a')}" for m in BOARD[world]}})
+    return pd.DataFrame(rows).fillna("")
+
+
+# -- 7. the ledger -----------------------------------------------------------------------------------------
+def _per_seed(sc, world, variant, metric, cmp, column="spearman", lower=False):
+    """Per seed, does ``metric`` beat every metric of ``cmp`` strictly (higher, or lower with ``lower``)?"""
+    v = sc[(sc["world"] == world) & (sc["variant"] == variant)].pivot(index="seed", columns="metric", values=column)
+    a, b = v[metric].to_numpy()[:, None], v[list(cmp)].to_numpy()
+    return ((a < b) if lower else (a > b)).all(axis=1)
+
+
+def _oam_halves(sc, variant):
+    """Per seed: JointDis's mean absolute error below half the raw offline one's and below IndDis's."""
+    v = sc[(sc["world"] == "classifier") & (sc["variant"] == variant)].pivot(index="seed", columns="metric",
+                                                                             values="error")
+    joint = v["joint~error"].to_numpy()
+    return (joint < 0.5 * v["raw~error"].to_numpy()) & (joint < v["ind~error"].to_numpy())
 
 
 def claim_outcomes(sc: pd.DataFrame) -> dict:
     """Each claim's per-seed booleans on its world and on its control (the criteria as declared)."""
-    rtb, sp = "RTB", "sponsored"
-    ctl = dict(chapelle="errors independent of value", yi="no position effect, no reserves",
-               piovano="exploration logged (representative sample)", rosset="light-tailed values")
-    out = {}
-    for key, world, metric, cmp in (("arena-chapelle-eu-best", rtb, "eu", STANDARD),
-                                    ("arena-yi-simulated-beats-auc-rig", sp, "sim_cy", ("auc", "rig")),
-                                    ("arena-piovano-reweighting", rtb, "log_loss_rw~live", ("log_loss~live",)),
-                                    ("arena-rosset-ranking-robust", rtb, "rho_value", ("wmse",))):
-        paper = key.split("-")[1]
-        out[key] = (_per_seed(sc, world, "base", metric, cmp), _per_seed(sc, world, ctl[paper], metric, cmp))
-    return out
+    return {
+        "arena-chapelle-eu-best": tuple(_per_seed(sc, "RTB", v, "eu", ("mse", "wmse", "utility"))
+                                        for v in (BASE, VALUE_FREE)),
+        "arena-yi-simulated-beats-auc-rig": tuple(_per_seed(sc, "sponsored", v, "sim_cy", ("ml_auc", "log_loss"))
+                                                  for v in (BASE, NO_POSITION)),
+        "arena-piovano-reweighting": tuple(_oam_halves(sc, v) for v in (BASE, REPRESENTATIVE)),
+        "arena-rosset-ranking-robust": tuple(_per_seed(sc, "RTB", v, "rho_value", ("wmse",)) for v in (OUTLIERS, BASE)),
+    }
 
 
-def _mean(sc, world, variant, metric):
-    return sc[(sc["world"] == world) & (sc["variant"] == variant) & (sc["metric"] == metric)]["spearman"].mean()
+def confirm(ledger, claim_id, *, development, confirmation, seeds, note="", why=""):
+    """A claim's status from its confirmation block alone (run once, criteria frozen), the development block beside.
+
+    ``development`` and ``confirmation``: (outcomes, control outcomes) per seed.  One function so that it can
+    call the ledger's own confirmation machinery when that lands.
+    """
+    dev, dev_c = sweep_verdict(development[0]), sweep_verdict(development[1])
+    text = (f"status from the confirmation block (seeds {seeds[0]}-{seeds[-1]}, run once with the frozen criteria); "
+            f"development block (seeds {DEVELOPMENT_SEEDS[0]}-{DEVELOPMENT_SEEDS[-1]}): {dev.text()}, control "
+            f"{dev_c.text()}")
+    ledger.sweep(claim_id, outcomes=confirmation[0], control=confirmation[1], note="; ".join(x for x in (text, note) if x),
+                 why=why)
 
 
-def add_claims(ledger, sc: pd.DataFrame) -> None:
-    """The four claims, each from its sweep beside its control (:meth:`Ledger.sweep`)."""
-    oc = claim_outcomes(sc)
-    m = lambda *a: f"{_mean(sc, *a):.2f}"  # noqa: E731
-    eu_leads_own = _mean(sc, "RTB", "base", "eu") > max(_mean(sc, "RTB", "base", k) for k in ("utility", "wmse"))
-    rtb_std = ", ".join(f"{W.METRICS[k][0]} {m('RTB', 'base', k)}" for k in STANDARD)
+def _mean(sc, world, variant, metric, column="spearman"):
+    return sc[(sc["world"] == world) & (sc["variant"] == variant) & (sc["metric"] == metric)][column].mean()
+
+
+def add_claims(ledger, sc_dev: pd.DataFrame, sc_conf: pd.DataFrame, seeds) -> None:
+    """The four claims: each confirmation sweep beside its control (:func:`confirm`), means from the confirmation block."""
+    dev, conf = claim_outcomes(sc_dev), claim_outcomes(sc_conf)
+    m = lambda *a, **k: f"{_mean(sc_conf, *a, **k):.2f}"  # noqa: E731
+    e = lambda v, x: m("classifier", v, f"{x}~error", column="error")  # noqa: E731
     notes = {
         "arena-chapelle-eu-best": (
-            f"mean Spearman with the A/B profit delta: EU {m('RTB', 'base', 'eu')} against {rtb_std}; with errors "
-            f"independent of value EU {m('RTB', 'errors independent of value', 'eu')}, utility "
-            f"{m('RTB', 'errors independent of value', 'utility')}, AUC {m('RTB', 'errors independent of value', 'auc')}",
-            "the candidates differ by per-network calibration bias, value-correlated error and noise, and the A/B "
-            f"test holds 30M impressions per network: without its noise EU's mean Spearman is "
-            f"{m('RTB', NO_AB_NOISE, 'eu')} (observed {m('RTB', 'base', 'eu')}), so chapelle's reading of a weak "
-            "correlation as online noise does not apply; log loss and RIG see calibration and noise on every logged "
-            f"row; the expected utility {'beats' if eu_leads_own else 'does not beat'} the utility and the weighted "
-            "MSE (the paper's own order among its metrics, Table 1); it is presumably held back "
-            "because it integrates the profit over a Gamma law of the competing bid where this world's is log-normal, and "
-            "rests on the few rows whose value is large"),
+            f"mean Spearman with the A/B profit delta (confirmation): EU {m('RTB', BASE, 'eu')}, MSE "
+            f"{m('RTB', BASE, 'mse')}, weighted MSE {m('RTB', BASE, 'wmse')}, utility {m('RTB', BASE, 'utility')}; "
+            f"errors independent of value: EU {m('RTB', VALUE_FREE, 'eu')}, MSE {m('RTB', VALUE_FREE, 'mse')}; "
+            f"log-normal competing bids: EU {m('RTB', LOGNORMAL, 'eu')}, MSE {m('RTB', LOGNORMAL, 'mse')}; without "
+            f"A/B noise: EU {m('RTB', NO_AB_NOISE, 'eu')}, MSE {m('RTB', NO_AB_NOISE, 'mse')}",
+            "per seed, over the candidates, the MSE, the weighted MSE or the utility orders them as well as the EU too "
+            "often for the sweep rule, presumably because the candidates' errors act on every logged row, which the "
+            "MSE sees too"),
         "arena-yi-simulated-beats-auc-rig": (
-            f"mean Spearman with the A/B CY delta: simulated CY {m('sponsored', 'base', 'sim_cy')}, AUC "
-            f"{m('sponsored', 'base', 'auc')}, RIG {m('sponsored', 'base', 'rig')}; without A/B noise "
-            f"{m('sponsored', NO_AB_NOISE, 'sim_cy')}, {m('sponsored', NO_AB_NOISE, 'auc')}, "
-            f"{m('sponsored', NO_AB_NOISE, 'rig')}; without position effect and reserves "
-            f"{m('sponsored', 'no position effect, no reserves', 'sim_cy')}, "
-            f"{m('sponsored', 'no position effect, no reserves', 'auc')}, "
-            f"{m('sponsored', 'no position effect, no reserves', 'rig')}",
-            "the replay leads on average and its lead goes when the position effect and the reserves are switched "
-            "off, as yi's argument says; but per seed, over a dozen candidates whose A/B deltas carry the noise of "
-            "the test's page views, AUC or RIG order them as well as the replay too often for the sweep rule"),
+            f"mean Spearman with the A/B CY delta (confirmation): simulated CY {m('sponsored', BASE, 'sim_cy')}, "
+            f"mainline AUC {m('sponsored', BASE, 'ml_auc')}, RIG {m('sponsored', BASE, 'log_loss')}; without "
+            f"position effect and reserves {m('sponsored', NO_POSITION, 'sim_cy')}, "
+            f"{m('sponsored', NO_POSITION, 'ml_auc')}, {m('sponsored', NO_POSITION, 'log_loss')}",
+            "per seed, over the candidates, whose A/B deltas carry the noise of the test's page views, the mainline "
+            "AUC or RIG order them as well as the replay too often for the sweep rule"),
         "arena-piovano-reweighting": (
-            f"mean Spearman with the live log-loss delta: re-weighted {m('RTB', 'base', 'log_loss_rw~live')}, raw "
-            f"{m('RTB', 'base', 'log_loss~live')}; on a representative sample "
-            f"{m('RTB', 'exploration logged (representative sample)', 'log_loss_rw~live')} and "
-            f"{m('RTB', 'exploration logged (representative sample)', 'log_loss~live')}",
-            "the won-only logs are biased towards requests the production bidder over-predicted, but the candidates' "
-            "errors are drawn independently of the production model's, so the bias moves every candidate's raw "
-            "log loss alike and the raw order is already close to the live one; re-weighting by (production, "
-            "candidate) cells adds the variance of the weights; on the representative sample the logs are the live "
-            "traffic and the raw delta is the live one, so nothing is left to close (the control fails, as it should)"),
+            f"mean absolute error of the candidate's live recall and precision (confirmation): raw offline "
+            f"{e(BASE, 'raw')}, IndDis {e(BASE, 'ind')}, JointDis {e(BASE, 'joint')}; representative sample "
+            f"{e(REPRESENTATIVE, 'raw')}, {e(REPRESENTATIVE, 'ind')}, {e(REPRESENTATIVE, 'joint')}; the world meets "
+            "Theorem 2's premise (p(G | H_B, H_C) the same offline and live: the test set is drawn from live traffic "
+            "by cell), so what the sweep tests is the estimate's noise at 1,000 offline items over 25 cells",
+            "with 1,000 offline items over 25 (production, candidate) cells, the re-weighting's variance outweighs "
+            "the bias it removes too often"),
         "arena-rosset-ranking-robust": (
-            f"mean Spearman with the A/B profit delta: rho (bid, realised value) {m('RTB', 'base', 'rho_value')}, "
-            f"weighted MSE {m('RTB', 'base', 'wmse')}; light-tailed values {m('RTB', 'light-tailed values', 'rho_value')}"
-            f" and {m('RTB', 'light-tailed values', 'wmse')}",
-            "the realised value is zero on every unclicked row (about 99% of them), so rho of bid against realised "
-            "value mostly ranks clicked rows above unclicked ones and drops the value scale the profit rests on, which "
-            "the weighted MSE keeps; rosset's robustness is a measure's breakdown under corrupted points, and no "
-            "point is corrupted here: the large values are the profit itself, not outliers to be robust against"),
+            f"mean Spearman with the A/B profit delta (confirmation): rho (bid, realised value) "
+            f"{m('RTB', OUTLIERS, 'rho_value')}, weighted MSE {m('RTB', OUTLIERS, 'wmse')} with corrupted values; "
+            f"{m('RTB', BASE, 'rho_value')} and {m('RTB', BASE, 'wmse')} without",
+            "rho of bid against realised value is weak even on clean logs: the realised value is zero on about 99% "
+            "of the rows, so it mostly ranks clicked rows above unclicked ones and drops the value scale the profit "
+            "rests on; the corrupted rows move the weighted MSE, but not always below it"),
     }
-    for key, (outcomes, control) in oc.items():
-        note, why = notes[key]
-        ledger.sweep(key, outcomes=outcomes, control=control, note=note, why=why)
+    for key, (note, why) in notes.items():
+        confirm(ledger, key, development=dev[key], confirmation=conf[key], seeds=seeds, note=note, why=why)
