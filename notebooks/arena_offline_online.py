@@ -43,7 +43,7 @@ n_log_sponsored = 8000  # range: 2_000..32_000
 n_ab = 20000  # range: 2_000..80_000
 n_live = 20000  # range: 2_000..80_000
 n_offline = 1000  # range: 200..4_000
-n_boot = 2000  # range: 100..8_000
+n_boot = 2000  # range: 20..8_000
 output_root = None
 
 # %%
