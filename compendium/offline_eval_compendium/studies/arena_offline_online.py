@@ -23,6 +23,7 @@ from scipy import stats
 
 from offline_eval.plotting import new_figure
 from ..claims import Claim, declare
+from ..progress import track
 from . import _arena_worlds as W
 
 __all__ = ["CLAIMS", "RTB_VARIANTS", "SPONSORED_VARIANTS", "add_claims", "figure", "leaderboard", "mechanisms",
@@ -85,10 +86,11 @@ CLAIMS = declare(
 def run_sweep(seeds, *, rtb_kw=None, sponsored_kw=None) -> pd.DataFrame:
     """Every variant of both worlds on every seed: one row per (world, variant, seed, candidate)."""
     frames = []
+    seeds = list(seeds)
     for world, fn, variants, kw in (("RTB", W.rtb_arena, RTB_VARIANTS, rtb_kw or {}),
                                     ("sponsored", W.sponsored_arena, SPONSORED_VARIANTS, sponsored_kw or {})):
         for name, over in variants.items():
-            for s in seeds:
+            for s in track(seeds, f"{world} arena, {name}"):
                 frames.append(fn(s, **{**kw, **over}).assign(world=world, variant=name, seed=s))
     return pd.concat(frames, ignore_index=True)
 
