@@ -91,7 +91,7 @@ run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<
 	$(PY) -m offline_eval_compendium.pipeline run notebooks/$(NB).py --record runs $(ARGS)
 
 test: $(TEST_STAMP) ## Run the full test suite: unit, property, the doctests of src/ and a smoke run of every notebook
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --durations=15
 
 test-fast: $(TEST_STAMP) ## The suite without the notebook smoke runs (about a minute)
 	$(PY) -m pytest -n 2 -m "not notebook"
