@@ -830,9 +830,10 @@ def timing_table(timing_dir: str | Path | None = None, *, now: float | None = No
     lines += [f"  {r['notebook']:<{width}}  {r['seconds']:>6.1f}" + ("" if r in fresh else "  (earlier; up to date)")
               for r in runs]
     if fresh:
-        wall = now - min(r["started"] for r in fresh)
+        wall = max(r["started"] + r["seconds"] for r in fresh) - min(r["started"] for r in fresh)
         lines.append(f"  {'total':<{width}}  {sum(r['seconds'] for r in fresh):>6.1f}  "
-                     f"({len(fresh)} notebook{'s' if len(fresh) != 1 else ''} run; {wall:.0f} s wall from the first start)")
+                     f"({len(fresh)} notebook{'s' if len(fresh) != 1 else ''} run; {wall:.0f} s wall from the first start "
+                     "to the last finish)")
     else:
         lines.append("  (no notebook run: every output up to date)")
     folder.mkdir(parents=True, exist_ok=True)
