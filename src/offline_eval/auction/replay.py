@@ -26,7 +26,7 @@ from .._validation import (
     check_work,
     reject_masked,
 )
-from .allocation import OperatingPoint, _allocate_many, _check_matrix, allocate, as_operating_point, rank_scores
+from .allocation import OperatingPoint, allocate, allocate_at_points, as_operating_point, rank_scores
 from .logs import MAX_LOG_CELLS, ClickLog, Impressions, PageViews, check_page_views, log_counts
 
 __all__ = ["MIN_IMPRESSIONS_GRID", "SimulatedMetrics", "best_operating_point", "cross_validate_min_impressions",
@@ -267,14 +267,14 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
         check_real(reserve_quantile, "reserve_quantile", low=0, high=1)
     pclick = p
     pv = log.page_views
-    bids, p_pv = _check_matrix(pv.bids, "bids"), _check_matrix(pclick[pv.query], "pclick")  # as allocate checks them
     rows = []
     for alpha in alphas:
         res = 0.0 if reserve_quantile is None else float(rank_score_quantiles(log, pclick, alpha=alpha, quantiles=reserve_quantile))
         ops = [OperatingPoint(float(alpha), res, max(float(ml_res), res))
                for ml_res in rank_score_quantiles(log, pclick, alpha=alpha, quantiles=list(mainline_quantiles))]
         # One ranking of the logged auctions per alpha; only the reserves' placement differs between the points.
-        allocs = _allocate_many(bids, p_pv, ops, log.n_mainline, log.n_slots - log.n_mainline)
+        allocs = allocate_at_points(pv.bids, pclick[pv.query], ops, n_mainline=log.n_mainline,
+                                    n_sidebar=log.n_slots - log.n_mainline)
         for q, op, alloc in zip(mainline_quantiles, ops, allocs):
             rows.append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
                              mainline_reserve=op.mainline_reserve, **_replayed_metrics(log, alloc.shown())._asdict()))
