@@ -92,14 +92,11 @@ def _norm(name: str) -> str:
 
 def groups_of(pins: dict[str, str], closures: dict[str, list[str]]) -> dict[str, list[str]]:
     """Split ``pins`` (normalised name -> ``name==version``) into the groups; run first, leftovers to run."""
-    out, taken = {}, set()
     run = {n for n in closures["run"] if n in pins} | {n for n in pins if not any(n in c for c in closures.values())}
-    out["run"], taken = sorted(pins[n] for n in run), set(run)
+    out = {"run": sorted((pins[n] for n in run), key=str.lower)}
     for group, names in closures.items():
         if group != "run":
             out[group] = sorted((pins[n] for n in names if n in pins and n not in run), key=str.lower)
-            taken |= set(names)
-    out["run"] = sorted(out["run"], key=str.lower)
     return out
 
 
