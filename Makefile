@@ -9,6 +9,11 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
+# The other groups of pins (requirements/<group>.lock), each installed on top of run.lock when a target needs it.
+TEST_STAMP := $(VENV)/.installed-test
+LAB_STAMP := $(VENV)/.installed-lab
+REPORT_STAMP := $(VENV)/.installed-report
+BENCH_STAMP := $(VENV)/.installed-bench
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check --no-input
 BUILD := build
 STAMPS := $(BUILD)/stamps
@@ -39,17 +44,22 @@ help: ## List the targets with a one-line description
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {n++; name[n] = $$1; text[n] = $$2; if (length($$1) > w) w = length($$1)} \
 	  END {for (i = 1; i <= n; i++) printf "  \033[1m%-*s\033[0m  %s\n", w, name[i], text[i]}' $(MAKEFILE_LIST)
 
-venv: $(VENV_STAMP) ## Create .venv/ with the pinned dependencies, the library and the compendium (both editable)
+venv: $(VENV_STAMP) ## Create .venv/ with what running the notebooks needs (requirements/run.lock), the library and the compendium (both editable)
 
-$(VENV_STAMP): requirements.lock pyproject.toml compendium/pyproject.toml
+# make reproduce needs run.lock alone; make test, lab, report and bench add their group when first asked for.
+$(VENV_STAMP): requirements/run.lock pyproject.toml compendium/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) -r requirements.lock 2>&1 | { grep -v "^WARNING: Location" || true; }
+	$(PIP) -r requirements/run.lock 2>&1 | { grep -v "^WARNING: Location" || true; }
 	$(PIP) --no-deps --no-build-isolation -e . -e ./compendium 2>&1 | { grep -v "^WARNING: Location" || true; }
 	@touch $@
 
-lock: ## Re-resolve every pin: a fresh venv from pyproject.toml (all extras), frozen into requirements.lock and environment.yml
+$(VENV)/.installed-%: requirements/%.lock $(VENV_STAMP)
+	$(PIP) -r $< 2>&1 | { grep -v "^WARNING: Location" || true; }
+	@touch $@
+
+lock: ## Re-resolve every pin: a fresh venv from pyproject.toml (all extras), frozen into requirements.lock, its groups requirements/*.lock and environment.yml
 	rm -rf $(BUILD)/lockenv && $(PYTHON) -m venv $(BUILD)/lockenv
-	$(BUILD)/lockenv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,dask,bench]' -e './compendium[report]'
+	$(BUILD)/lockenv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,dask,bench]' -e './compendium[report,lab]'
 	$(BUILD)/lockenv/bin/python tools/lock.py $(BUILD)/lockenv/bin/python
 	rm -rf $(BUILD)/lockenv
 
@@ -64,14 +74,14 @@ figures/claims.csv: $(addprefix $(STAMPS)/,$(addsuffix .done,$(NAMES))) | $(VENV
 	$(PY) -m offline_eval_compendium.pipeline ledger
 	@echo "the browsable report of all of it: make report"
 
-report: figures/claims.csv ## Build the static HTML report (Sphinx + MyST-NB, offline) into build/report/html/index.html
+report: figures/claims.csv $(REPORT_STAMP) ## Build the static HTML report (Sphinx + MyST-NB, offline) into build/report/html/index.html
 	$(PY) -m offline_eval_compendium.report --out $(BUILD)/report
 
 browser: ## Install Debian's chromium for the report's browser test (apt; nothing if it is there)
 	@command -v chromium >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
 
-test-report: report browser ## The report and JupyterLab in headless Chromium (links, layout at 1400 and 390 px, math, offline; every notebook opens in Lab); screenshots in build/report/screenshots/
+test-report: report browser $(TEST_STAMP) $(LAB_STAMP) ## The report and JupyterLab in headless Chromium (links, layout at 1400 and 390 px, math, offline; every notebook opens in Lab); screenshots in build/report/screenshots/
 	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q tests/compendium/test_report_browser.py tests/compendium/test_lab_browser.py
 
 run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/ with what changed against figures/ (changes.md): make run NB=rosset_wallet ARGS="-p seed 7"
@@ -81,10 +91,10 @@ run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<
 	  echo "ERROR: make run: ARGS takes notebook parameters only (-p name value); where outputs go is the pipeline's own setting (runs/$(NB)/<time>/outputs/); got ARGS=\"$(ARGS)\"" >&2; exit 2;; esac
 	$(PY) -m offline_eval_compendium.pipeline run notebooks/$(NB).py --record runs $(ARGS)
 
-test: $(VENV_STAMP) ## Run the full test suite: unit, property, the doctests of src/ and a smoke run of every notebook
-	$(PY) -m pytest -n 2
+test: $(TEST_STAMP) ## Run the full test suite: unit, property, the doctests of src/ and a smoke run of every notebook
+	$(PY) -m pytest -n 2 --durations=15
 
-test-fast: $(VENV_STAMP) ## The suite without the notebook smoke runs (about a minute)
+test-fast: $(TEST_STAMP) ## The suite without the notebook smoke runs (about a minute)
 	$(PY) -m pytest -n 2 -m "not notebook"
 
 check: ## What CI runs: make test, make check-figures, then make test-report
@@ -107,13 +117,13 @@ figures_unchanged = changed=$$(git status --porcelain -- figures/); \
 	echo "$$changed"; git diff --stat -- figures/ | tail -n 5; exit 1; fi; \
 	echo "figures/ regenerated byte for byte ($(1))"
 
-bench: $(VENV_STAMP) ## Time the library against its peers (scikit-learn, scipy; DuckDB and Polars on Parquet logs); writes build/bench/. ARGS="--quick" or "--only logs"
+bench: $(BENCH_STAMP) ## Time the library against its peers (scikit-learn, scipy; DuckDB and Polars on Parquet logs); writes build/bench/. ARGS="--quick" or "--only logs"
 	$(PY) benchmarks/run.py --out $(BUILD)/bench $(ARGS)
 
-bench-dask: $(VENV_STAMP) ## Opt-in, minutes: ondask beside DuckDB and Polars on 2e7 rows of Parquet logs, every family in one pass on 10^8; writes build/bench/scale_dask.md
+bench-dask: $(BENCH_STAMP) ## Opt-in, minutes: ondask beside DuckDB and Polars on 2e7 rows of Parquet logs, every family in one pass on 10^8; writes build/bench/scale_dask.md
 	$(PY) benchmarks/scale_dask.py --rows $${ROWS:-1e8} --table-rows $${TABLE_ROWS:-2e7} --out $(BUILD)/bench --data $(BUILD)/bench/logs $(ARGS)
 
-lab: $(VENV_STAMP) ## JupyterLab at the repository root: text notebooks open as notebooks on the project's kernel; runs by hand write to build/lab/
+lab: $(LAB_STAMP) ## JupyterLab at the repository root: text notebooks open as notebooks on the project's kernel; runs by hand write to build/lab/
 	$(PY) -m offline_eval_compendium.lab settings
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. --ServerApp.contents_manager_class=offline_eval_compendium.lab.ContentsManager \
 	  $(if $(filter 0,$(shell id -u)),--allow-root)

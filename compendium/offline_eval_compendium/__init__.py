@@ -4,8 +4,9 @@ A project of its own (``compendium/pyproject.toml``), installed from the reposit
 ``make venv``: it reads ``notebooks/`` and ``data/`` and writes ``figures/``.  ``pip install offline_eval``
 gives the library alone (metrics, simulators, generators, with numpy, scipy and pandas); this package
 depends on it and uses only its public names (``tests/compendium/test_package.py``); the library never
-imports this one (``tests/library/test_api.py``).  Its own dependencies (papermill, jupytext, JupyterLab,
-matplotlib, scikit-learn, Dask) are declared in its ``pyproject.toml``; the report's in its extra ``report``.
+imports this one (``tests/library/test_api.py``).  Its own dependencies (papermill, jupytext, matplotlib,
+scikit-learn, Dask) are declared in its ``pyproject.toml``; JupyterLab's in its extra ``lab``, the report's
+in its extra ``report``.
 
 ``studies``     per notebook: its claims table, world and experiment, tables and figures, and ``add_claims``
 ``claims``      the claims ledger (declared claims, published value beside ours, kind, status, control)
@@ -16,6 +17,7 @@ matplotlib, scikit-learn, Dask) are declared in its ``pyproject.toml``; the repo
 ``install``     all-or-nothing install of a notebook's outputs
 ``changes``     what a recorded run changed against the committed outputs (``make run``)
 ``machine``     pinned threads; running "as an older CPU computes"
+``progress``    a notebook's progress lines (``[<notebook>] <step>: k/n seeds, elapsed, ~left``)
 ``report``      the static HTML report (``make report``); ``report_papers``: each paper's tables, figures
                 and sections in its order; ``report_html``: the ledger and tables as HTML
 ``lab``         JupyterLab's settings, the project's kernel and contents manager (``make lab``)

@@ -884,7 +884,7 @@ def _interval(values, name) -> tuple[float, float, float, int]:
     return lo, med, hi, int(x.size)
 
 
-def seed_sweep(func, seeds, **kwargs) -> pd.DataFrame:
+def seed_sweep(func, seeds, *, progress: str | None = None, **kwargs) -> pd.DataFrame:
     """Run ``func(seed=s, **kwargs)`` for every seed; one row per seed.
 
     ``func`` returns a flat dict (numbers and booleans); the result has a
@@ -895,13 +895,19 @@ def seed_sweep(func, seeds, **kwargs) -> pd.DataFrame:
     func : callable
         ``func(seed=s, **kwargs) -> dict``.
     seeds : iterable of int
+    progress : str, optional
+        The step's name in the progress lines (:mod:`offline_eval_compendium.progress`);
+        default ``func``'s name.
     **kwargs
         Passed to every call.
     """
+    from .progress import track
+
+    seeds = [int(s) for s in seeds]
     rows = []
-    for s in seeds:
-        out = dict(func(seed=int(s), **kwargs))
-        rows.append({"seed": int(s), **out})
+    for s in track(seeds, progress or getattr(func, "__name__", "sweep")):
+        out = dict(func(seed=s, **kwargs))
+        rows.append({"seed": s, **out})
     if not rows:
         raise ValueError("`seeds` must not be empty")
     return pd.DataFrame(rows)

@@ -39,6 +39,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -47,7 +48,8 @@ from .machine import pinned_threads_env
 from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PROJ_ROOT
 
 __all__ = ["EXECUTED_DIR", "PIPELINE_PARAMETERS", "NotebookError", "check_parameters", "clean_stale_stages", "execute",
-           "executed_dir", "is_size_parameter", "main", "notebook_parameters", "parameter_ranges", "parse_parameters", "record_run", "run", "run_record", "verify"]
+           "executed_dir", "is_size_parameter", "main", "notebook_parameters", "parameter_ranges", "parse_parameters",
+           "record_run", "record_timing", "run", "run_record", "timing_table", "verify"]
 
 KERNEL = "python3"
 #: Parameters of every notebook that the pipeline sets itself and that ``-p`` may not.
@@ -101,6 +103,49 @@ def _ipc_kernel_manager(folder: Path):
                 await super()._async_interrupt_kernel()
 
     return IPCKernelManager
+
+
+class _Relay:
+    """Relay the progress lines a kernel appends to ``path`` to this process's stderr, as they come.
+
+    The kernel's own stdout and stderr become the notebook's outputs; the lines of
+    :mod:`offline_eval_compendium.progress` go to a file instead (named to the kernel in its
+    environment), which a thread of this process reads every ``poll`` seconds.  Only whole lines are
+    relayed; what is left when the kernel is done is relayed on :meth:`close`.
+    """
+
+    def __init__(self, path: Path, *, stream=None, poll: float = 0.5):
+        self.path, self.stream, self.poll = Path(path), stream, poll
+        self.path.write_text("")
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name=f"relay {self.path.name}", daemon=True)
+        self._offset = 0
+        self._thread.start()
+
+    def _pump(self, *, final: bool = False) -> None:
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self._offset)
+                data = f.read()
+        except OSError:
+            return
+        end = len(data) if final else data.rfind(b"\n") + 1
+        if end <= 0:
+            return
+        self._offset += end
+        out = self.stream or sys.stderr
+        text = data[:end].decode("utf-8", "replace")
+        out.write(text if text.endswith("\n") else text + "\n")
+        out.flush()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.poll):
+            self._pump()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._pump(final=True)
 
 
 def parse_parameters(pairs) -> dict:
@@ -332,6 +377,12 @@ def execute(notebook: str | Path, output_root: str | Path, parameters: dict | No
     executed.parent.mkdir(parents=True, exist_ok=True)
     params = {"output_root": str(Path(output_root).resolve()), **(parameters or {})}
     sockets = Path(tempfile.mkdtemp(prefix="kernel.", dir=src_dir))
+    from . import progress
+
+    # The kernel inherits this process's environment: tell it where its progress lines go.
+    saved = {k: os.environ.get(k) for k in (progress.ENV_FILE, progress.ENV_NAME)}
+    relay = _Relay(sockets / "progress.log")
+    os.environ[progress.ENV_FILE], os.environ[progress.ENV_NAME] = str(relay.path), name
     try:
         pm.execute_notebook(
             str(src_ipynb),
@@ -353,6 +404,12 @@ def execute(notebook: str | Path, output_root: str | Path, parameters: dict | No
     except Exception as exc:  # kernel died, missing parameters cell, ...
         raise NotebookError(f"notebook {name} could not be executed: {type(exc).__name__}: {exc}") from None
     finally:
+        relay.close()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
         src_ipynb.unlink(missing_ok=True)
         shutil.rmtree(sockets, ignore_errors=True)
     return executed
@@ -833,7 +890,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "run":
-        name, start = Path(args.notebook).stem, time.perf_counter()
+        name, start, started = Path(args.notebook).stem, time.perf_counter(), time.time()
         if not Path(args.notebook).is_file() and (NOTEBOOKS_DIR / f"{name}.py").is_file():
             args.notebook = str(NOTEBOOKS_DIR / f"{name}.py")  # a notebook named by its stem
         if not Path(args.notebook).is_file():
@@ -865,6 +922,8 @@ def main(argv=None) -> int:
             record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start)
             print(f"[{name}] run recorded in {_rel(run_dir)} (run.yaml: parameters, commit, lock hash)", flush=True)
         root = Path(output_root).resolve() if output_root else FIGURES_DIR
+        if not output_root:  # a run into figures/, as make reproduce does: its time goes in the table
+            record_timing(name, started=started, seconds=time.perf_counter() - start)
         print(f"[{name}] done in {time.perf_counter() - start:.1f} s: {len(written)} files under {_rel(root)}", flush=True)
         if run_dir:
             _report_changes(run_dir, name, params)
@@ -936,6 +995,8 @@ def main(argv=None) -> int:
             total = table.set_index("paper").loc["all"]
             counts = ", ".join(f"{c} {int(v)}" for c, v in total.items() if c != "total" and int(v))
             print(f"  {COUNT_TABLES[key]}: {counts or 'none'}")
+        for line in timing_table():
+            print(line)
         return 0
     if args.command == "lab-settings":
         print(f"JupyterLab settings: {lab_settings()}")
@@ -960,6 +1021,50 @@ def _report_changes(run_dir: Path, name: str, parameters: dict | None, *, agains
         return False
     print("\n".join(f"[{name}] {line}" for line in ch.summary(where=_rel(where)).splitlines()), flush=True)
     return True
+
+
+TIMING_DIR = BUILD_DIR / "timing"
+
+
+def record_timing(name: str, *, started: float, seconds: float, timing_dir: str | Path | None = None) -> Path:
+    """Write ``build/timing/<name>.json``: when a notebook's run into ``figures/`` started (epoch seconds) and how long it took."""
+    folder = Path(timing_dir) if timing_dir else TIMING_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps({"notebook": name, "started": round(started, 3), "seconds": round(seconds, 1)}) + "\n")
+    return path
+
+
+def timing_table(timing_dir: str | Path | None = None, *, now: float | None = None) -> list[str]:
+    """The lines of the time table that ends ``make reproduce``, and mark the runs as reported.
+
+    One line per notebook, longest first: the seconds of its last run into ``figures/``; the notebooks
+    not run since the previous table (their outputs were up to date) marked ``earlier``.  Then the sum
+    of this time's runs and the wall time from the first start to ``now`` (with ``-j2``, less than the sum).
+    """
+    folder = Path(timing_dir) if timing_dir else TIMING_DIR
+    now = time.time() if now is None else now
+    mark = folder / "reported"
+    since = float(mark.read_text()) if mark.is_file() else 0.0
+    runs = sorted((json.loads(p.read_text()) for p in folder.glob("*.json")) if folder.is_dir() else [],
+                  key=lambda r: (-r["seconds"], r["notebook"]))
+    if not runs:
+        return []
+    fresh = [r for r in runs if r["started"] >= since]
+    width = max(len(r["notebook"]) for r in runs)
+    lines = ["time per notebook (s):"]
+    lines += [f"  {r['notebook']:<{width}}  {r['seconds']:>6.1f}" + ("" if r in fresh else "  (earlier; up to date)")
+              for r in runs]
+    if fresh:
+        wall = max(r["started"] + r["seconds"] for r in fresh) - min(r["started"] for r in fresh)
+        lines.append(f"  {'total':<{width}}  {sum(r['seconds'] for r in fresh):>6.1f}  "
+                     f"({len(fresh)} notebook{'s' if len(fresh) != 1 else ''} run; {wall:.0f} s wall from the first start "
+                     "to the last finish)")
+    else:
+        lines.append("  (no notebook run: every output up to date)")
+    folder.mkdir(parents=True, exist_ok=True)
+    mark.write_text(f"{now:.3f}\n")
+    return lines
 
 
 def _rel(p: Path) -> str:

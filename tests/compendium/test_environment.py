@@ -34,6 +34,42 @@ def test_environment_yml_lists_the_same_pins_as_the_lock():
     assert "python=3.11" in env["dependencies"]
 
 
+def _group_pins(group):
+    pins = {}
+    for line in (PROJ_ROOT / "requirements" / f"{group}.lock").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            assert re.fullmatch(r"[A-Za-z0-9_.\-]+==[A-Za-z0-9_.+\-]+", line), line
+            name, version = line.split("==")
+            pins[name.lower().replace("_", "-")] = version
+    return pins
+
+
+GROUPS = ("run", "test", "lab", "report", "bench")
+
+
+def test_the_groups_split_the_lock_exactly():
+    # every pin of requirements.lock in some group, at the same version; nothing in a group that is not locked
+    lock, union = _lock_pins(), {}
+    for group in GROUPS:
+        for name, version in _group_pins(group).items():
+            assert lock.get(name) == version, f"requirements/{group}.lock pins {name}=={version}, the lock {lock.get(name)}"
+            union[name] = version
+    assert union == lock
+    assert sorted(p.stem for p in (PROJ_ROOT / "requirements").glob("*.lock")) == sorted(GROUPS)
+
+
+def test_make_reproduce_installs_what_the_notebooks_need_and_nothing_of_the_report_or_benchmarks():
+    run = _group_pins("run")
+    for pkg in ("numpy", "pandas", "scipy", "matplotlib", "papermill", "jupytext", "ipykernel", "pyyaml",
+                "scikit-learn", "dask", "pyarrow", "setuptools"):
+        assert pkg in run, pkg
+    for pkg in ("sphinx", "myst-nb", "playwright", "duckdb", "polars", "jupyterlab", "pytest", "hypothesis"):
+        assert pkg not in run, pkg
+    assert {"pytest", "pytest-xdist", "hypothesis"} <= set(_group_pins("test"))
+    assert "jupyterlab" in _group_pins("lab") and {"sphinx", "myst-nb", "playwright"} <= set(_group_pins("report"))
+    assert {"duckdb", "polars"} <= set(_group_pins("bench"))
+
+
 def test_every_dependency_is_pinned_exactly():
     import tomllib
 
@@ -85,4 +121,5 @@ def test_the_library_installs_apart_from_the_compendium():
     assert "compendium" not in project["optional-dependencies"]
     compendium = tomllib.loads((PROJ_ROOT / "compendium" / "pyproject.toml").read_text())["project"]
     deps = {_norm(d) for d in compendium["dependencies"]}
-    assert {"offline-eval", "papermill", "jupytext", "jupyterlab", "matplotlib", "scikit-learn"} <= deps
+    assert {"offline-eval", "papermill", "jupytext", "matplotlib", "scikit-learn"} <= deps
+    assert "jupyterlab" not in deps and compendium["optional-dependencies"]["lab"] == ["jupyterlab"]

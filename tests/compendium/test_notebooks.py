@@ -1,8 +1,10 @@
 """Every notebook: house rules, and a smoke run through papermill at small parameters.
 
-The smoke run executes twice: once as this machine computes, once as an older CPU computes
-(numpy forced to its baseline SIMD code, OpenBLAS to an older core's kernel), and the two
-output trees must be the same bytes.
+The smoke run of the notebooks in :data:`CROSS_CPU` executes twice: once as this machine computes,
+once as an older CPU computes (numpy forced to its baseline SIMD code, OpenBLAS to an older core's
+kernel), and the two output trees must be the same bytes.  The other notebooks run once here; every
+notebook is run both ways at full size by ``make check-figures`` (CI), so ``make test`` keeps its
+cross-CPU check to one notebook per simulation engine.
 """
 
 import hashlib
@@ -20,10 +22,16 @@ from offline_eval_compendium.pipeline import execute
 
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.py"))
 IDS = [p.stem for p in NOTEBOOKS]
+#: The notebooks run as an older CPU too in ``make test``: one per engine whose discrete decisions could
+#: hinge on a float's last bit -- the GSP auction with reserves at quantiles (yi_offline_online), Algorithm 1
+#: and the best beta (chapelle_auctions), rank measures with ties (rosset_measures), the confusion-matrix
+#: calibration grid (piovano_matrices_table1).
+CROSS_CPU = ("yi_offline_online", "chapelle_auctions", "rosset_measures", "piovano_matrices_table1")
 
 
 def test_there_are_notebooks():
     assert NOTEBOOKS
+    assert set(CROSS_CPU) <= set(IDS)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
@@ -54,20 +62,21 @@ def _digest(root):
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
-def test_notebook_smoke_run_gives_the_same_bytes_on_another_cpu(path, tmp_path, monkeypatch):
+def test_notebook_smoke_run_and_its_bytes_on_another_cpu(path, tmp_path, monkeypatch):
     params = yaml.safe_load((SMOKE_PARAMS_DIR / f"{path.stem}.yaml").read_text()) or {}
     for name, value in pinned_threads_env().items():
         monkeypatch.setenv(name, value)
     for name in baseline_cpu_env():
         monkeypatch.delenv(name, raising=False)
     digests = []
-    for k, machine in enumerate(({}, baseline_cpu_env())):
+    machines = ({}, baseline_cpu_env()) if path.stem in CROSS_CPU else ({},)
+    for k, machine in enumerate(machines):
         for name, value in machine.items():  # the kernel is a child process: it inherits these
             monkeypatch.setenv(name, value)
         out = tmp_path / f"out{k}"
         execute(path, out, params, executed=tmp_path / f"executed{k}.ipynb")
         digests.append(_digest(out))
-    changed = sorted(f for f in set(digests[0]) | set(digests[1]) if digests[0].get(f) != digests[1].get(f))
+    changed = sorted(f for f in set(digests[0]) | set(digests[-1]) if digests[0].get(f) != digests[-1].get(f))
     assert not changed, f"the same seed must give the same bytes on another CPU ({baseline_cpu_env()}); changed: {changed}"
     paper = path.stem.split("_")[0]
     claims = pd.read_csv(tmp_path / "out0" / paper / "claims" / f"{path.stem}.csv", dtype=str, keep_default_na=False)

@@ -17,6 +17,7 @@ import pandas as pd
 from scipy import optimize, stats
 
 from .. import reference
+from ..progress import track
 from offline_eval.bidding import ab_test_correlation, expected_utility_per_row, utility_per_row
 from offline_eval.plotting import new_figure
 from offline_eval.synth.rtb import RTBWorld, expected_ab, resize_ab, simulate_rtb
@@ -344,7 +345,7 @@ def seed_costs(seeds, best_beta, *, betas=None, beta_star=None, n_trials=None, c
     ``seeds``.  Takes :func:`one_seed`'s keywords; only the world's are used.
     """
     rows = []
-    for s, b in zip(seeds, best_beta):
+    for s, b in track(list(zip(seeds, best_beta)), "seed costs"):
         c = typical_cost(simulate_rtb(rng=np.random.default_rng(int(s)), **world_kw))
         rows.append({"seed": int(s), "median_cost": c, "best_beta": float(b), "beta_c": float(b) * c})
     return pd.DataFrame(rows)

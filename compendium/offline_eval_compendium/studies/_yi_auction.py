@@ -54,6 +54,8 @@ __all__ = [
     "low_high_gap",
     "make_logs",
     "offline_deltas",
+    "offline_pair",
+    "offline_scores",
     "seeded_world",
     "printed_tables",
     "MODEL_1",
@@ -160,17 +162,28 @@ def offline_deltas(p1, p2, logged, log, n_mainline):
     impression.
     """
     y = logged.click.astype(np.int8)
-    f = log.click_curve[logged.slot]
-    q1, q2 = p1[logged.query, logged.ad], p2[logged.query, logged.ad]
-    s1, s2 = q1 * f, q2 * f
+    (s1, m1), (s2, m2) = (offline_scores(p, logged, log, n_mainline, y) for p in (p1, p2))
+    return y, s1, s2, offline_pair(m1, m2)
+
+
+def offline_scores(p, logged, log, n_mainline, y=None):
+    """One model's half of :func:`offline_deltas`: its RIG score on the logged impressions and its metrics
+    (``auc``, ``auc_all``, ``rig``); a calibration grid computes model-1's once per log."""
+    y = logged.click.astype(np.int8) if y is None else y
+    q = p[logged.query, logged.ad]
+    s = q * log.click_curve[logged.slot]
     ml = logged.slot < n_mainline
-    offline = dict(auc_1=roc_auc_score(y[ml], q1[ml]), auc_2=roc_auc_score(y[ml], q2[ml]),
-                   auc_all_1=roc_auc_score(y, s1), auc_all_2=roc_auc_score(y, s2),
-                   rig_1=rig_score(y, s1), rig_2=rig_score(y, s2))
+    return s, dict(auc=roc_auc_score(y[ml], q[ml]), auc_all=roc_auc_score(y, s), rig=rig_score(y, s))
+
+
+def offline_pair(m1: dict, m2: dict) -> dict:
+    """The ``offline`` dict of :func:`offline_deltas` from the two models' :func:`offline_scores`."""
+    offline = dict(auc_1=m1["auc"], auc_2=m2["auc"], auc_all_1=m1["auc_all"], auc_all_2=m2["auc_all"],
+                   rig_1=m1["rig"], rig_2=m2["rig"])
     offline["auc_delta"] = offline["auc_2"] / offline["auc_1"] - 1
     offline["auc_all_delta"] = offline["auc_all_2"] / offline["auc_all_1"] - 1
     offline["rig_delta"] = offline["rig_2"] / offline["rig_1"] - 1
-    return y, s1, s2, offline
+    return offline
 
 
 def cross_validate_history(seed, *, n_queries=2000, n_log=100_000, baseline_quantile=0.6, models="table5",

@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 
 from offline_eval.synth import sponsored as sp
-from ._yi_auction import MISCALIBRATION, MODEL_1, MODEL_2, make_logs, offline_deltas, run, seeded_world
+from ..progress import track
+from ._yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, make_logs, offline_deltas, offline_pair, offline_scores, run,
+                          seeded_world)
 
 __all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
            "calibrate_table6", "offline_accepted_worlds"]
@@ -66,7 +68,7 @@ def calibrate_model_1(seed, target_rig_delta: float, *, n_queries=2000, n_log=10
 
     world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
     rows = []
-    for noise_sd in grid:
+    for noise_sd in track(grid, "model-1 calibration", unit="noise levels"):
         p1, p2, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
                                           baseline_quantile=baseline_quantile, models="table5",
                                           model_1={**MODEL_1, "noise_sd": float(noise_sd)}, model_2=model_2,
@@ -158,16 +160,18 @@ def calibrate_models(seed, target_auc_delta: float, target_rig_delta: float, *, 
 
     def measure(noises, shifts, stage):
         rows = []
-        for noise_sd in noises:
+        for noise_sd in track(noises, f"Table 5 calibration, stage {stage}", unit="noise levels"):
             m1 = {**model_1, "noise_sd": float(noise_sd)}
             rm = copy.deepcopy(r_models)
             sp.distorted_pclick(world.ctr, rm, **m1)  # advance the models' generator past model-1's draw, as make_logs does
             p1, _, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
                                              baseline_quantile=baseline_quantile, models="table5", model_1=m1,
                                              model_2=model_2, miscalibration=MISCALIBRATION)
+            y = logged.click.astype(np.int8)
+            _, base = offline_scores(p1, logged, log, world.n_mainline, y)  # model-1's metrics: once per log
             for shift in shifts:
                 p2 = sp.distorted_pclick(world.ctr, copy.deepcopy(rm), **{**model_2, "low_shift": float(shift)})
-                off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
+                off = offline_pair(base, offline_scores(p2, logged, log, world.n_mainline, y)[1])
                 rows.append(dict(stage=stage, noise_sd=float(noise_sd), low_shift=float(shift),
                                  auc_delta=off["auc_delta"], rig_delta=off["rig_delta"],
                                  auc_all_delta=off["auc_all_delta"]))
@@ -226,7 +230,7 @@ def offline_accepted_worlds(seed, calibration: pd.DataFrame, target_auc_delta: f
           & (np.abs(g["rig_delta"] - target_rig_delta) <= rtol * abs(target_rig_delta)))
     g = g.loc[ok].sort_values(["low_shift", "miss", "noise_sd"], kind="stable").drop_duplicates("low_shift")
     rows = []
-    for r in g.itertuples():
+    for r in track(list(g.itertuples()), "offline-accepted worlds", unit="worlds"):
         exp = run(seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab, baseline_quantile=baseline_quantile,
                   alphas=(1.0,), mainline_quantiles=(baseline_quantile,), models="table5",
                   model_1={**model_1, "noise_sd": r.noise_sd}, model_2={**model_2, "low_shift": r.low_shift},
@@ -282,7 +286,7 @@ def calibrate_table6(seed, target_rig_delta: float, *, n_queries=2000, n_log=100
         raise ValueError("`shift_grid` must be an increasing sequence of at least 2 positive values")
     world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
     rows = []
-    for shift in grid:
+    for shift in track(grid, "Table 6 calibration", unit="shifts"):
         mis = dict(low_ctr=float(low_ctr), low_shift=float(shift), width=float(shift) / 4)
         p1, p2, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
                                           baseline_quantile=baseline_quantile, models="table6", model_1=model,

@@ -32,6 +32,7 @@ from scipy import stats
 
 from offline_eval.plotting import new_figure
 from ..claims import Claim, declare, sweep_verdict
+from ..progress import track
 from . import _arena_worlds as W
 
 __all__ = ["CLAIMS", "DEVELOPMENT_SEEDS", "RUNS", "WHEN", "add_claims", "claim_outcomes", "confirm",
@@ -155,7 +156,8 @@ def run_block(seeds, *, rtb_kw=None, sponsored_kw=None, classifier_kw=None) -> p
     """Every run of :data:`RUNS` on every seed: one row per (world, variant, seed, candidate)."""
     sizes = {"RTB": rtb_kw or {}, "sponsored": sponsored_kw or {}, "classifier": classifier_kw or {}}
     frames = []
-    for s in seeds:
+    seeds = list(seeds)
+    for s in track(seeds, f"arena block of {len(seeds)} seeds"):
         for world, over, variants in RUNS:
             d = FUNCTIONS[world](s, **{**sizes[world], **over})
             for key, variant in variants.items():

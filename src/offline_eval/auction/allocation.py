@@ -74,8 +74,11 @@ class Allocation:
 
     def shown(self):
         """Flat arrays ``(auction, candidate, slot, cpc)`` of every shown ad."""
-        a, j = np.nonzero(self.slot >= 0)
-        return a, self.ranked[a, j].astype(np.int64), self.slot[a, j].astype(np.int64), self.cpc[a, j]
+        # One flat index (row-major, as np.nonzero orders them) instead of 2-D fancy indexing: 3x faster.
+        k = self.slot.shape[1]
+        flat = np.flatnonzero(self.slot.ravel() >= 0)
+        return (flat // k, self.ranked.ravel()[flat].astype(np.int64), self.slot.ravel()[flat].astype(np.int64),
+                self.cpc.ravel()[flat])
 
 
 def _check_matrix(x, name):
@@ -152,6 +155,12 @@ def allocate(bids, pclick, *, alpha=1.0, reserve=0.0, mainline_reserve=0.0, n_ma
     Rank scores are 0.5, 0.4, 0.2: the winner pays 0.4 / 0.5 = 0.8 per click
     and the runner-up 0.2 / 0.1 = 2.0.
     """
+    b, p, op = _check_auctions(bids, pclick, alpha, reserve, mainline_reserve, n_mainline, n_sidebar)
+    return _allocate_many(b, p, [op], int(n_mainline), int(n_sidebar))[0]
+
+
+def _check_auctions(bids, pclick, alpha, reserve, mainline_reserve, n_mainline, n_sidebar):
+    """:func:`allocate`'s checks: the bids and pClicks as float arrays, and the operating point."""
     # Two frames are combined cell by cell: their rows (and columns) must be the same, in the same order.
     check_aligned(bids=bids, pclick=pclick)
     if all(isinstance(x, pd.DataFrame) for x in (bids, pclick)) and not bids.columns.equals(pclick.columns):
@@ -167,18 +176,42 @@ def allocate(bids, pclick, *, alpha=1.0, reserve=0.0, mainline_reserve=0.0, n_ma
         raise ValueError(f"`pclick` must lie in [0, 1]; got {int(((p < 0) | (p > 1)).sum())} values outside")
     op = OperatingPoint(alpha, reserve, mainline_reserve)
     check_layout(n_mainline, n_sidebar)
+    if b.shape[1] > 1 << 15:
+        raise ValueError(f"at most {1 << 15} candidates per auction; got {b.shape[1]}")
+    return b, p, op
+
+
+def allocate_at_points(bids, pclick, ops, *, n_mainline=3, n_sidebar=5) -> list[Allocation]:
+    """:func:`allocate` at several operating points ``ops`` of one ``alpha``, one :class:`Allocation` each.
+
+    The auctions are ranked once; only the reserves' placement is redone per point, so the result is
+    the same, byte for byte, as one :func:`allocate` call per point (a sweep of reserves costs one sort).
+    """
+    ops = [as_operating_point(op) for op in ops]
+    if not ops:
+        raise ValueError("`ops` must hold at least one operating point")
+    b, p, _ = _check_auctions(bids, pclick, ops[0].alpha, ops[0].reserve, ops[0].mainline_reserve, n_mainline, n_sidebar)
+    return _allocate_many(b, p, ops, int(n_mainline), int(n_sidebar))
+
+
+def _allocate_many(b, p, ops, n_ml, n_sb) -> list[Allocation]:
+    """:func:`allocate` at several operating points of one ``alpha`` (checked inputs): the auctions are
+    ranked once and only the reserves' placement is redone per point -- the same bytes as one call each."""
+    if len({float(op.alpha) for op in ops}) != 1:
+        raise ValueError("`ops` must share one alpha")
     n, k = b.shape
-    if k > 1 << 15:
-        raise ValueError(f"at most {1 << 15} candidates per auction; got {k}")
     ranked = np.empty((n, k), np.int16)
-    slot = np.empty((n, k), np.int8)
-    cpc = np.empty((n, k), np.float64)
     rank_score = np.empty((n, k), np.float64)
+    slots = [np.empty((n, k), np.int8) for _ in ops]
+    cpcs = [np.empty((n, k), np.float64) for _ in ops]
     for lo in range(0, n, _CHUNK):
         hi = min(lo + _CHUNK, n)
-        _allocate_block(b[lo:hi], p[lo:hi], op, int(n_mainline), int(n_sidebar),
-                        ranked[lo:hi], slot[lo:hi], cpc[lo:hi], rank_score[lo:hi])
-    return Allocation(ranked, slot, cpc, rank_score)
+        _rank_block(b[lo:hi], p[lo:hi], float(ops[0].alpha), ranked[lo:hi], rank_score[lo:hi])
+        rows = np.arange(hi - lo, dtype=np.int64)[:, None] * k
+        b_ranked = np.take(np.ascontiguousarray(b[lo:hi]).ravel(), rows + ranked[lo:hi])
+        for op, slot, cpc in zip(ops, slots, cpcs):
+            _place_block(b_ranked, op, n_ml, n_sb, rank_score[lo:hi], slot[lo:hi], cpc[lo:hi])
+    return [Allocation(ranked, slot, cpc, rank_score) for slot, cpc in zip(slots, cpcs)]
 
 
 def rank_scores(b, p, alpha: float) -> np.ndarray:
@@ -192,9 +225,9 @@ def rank_scores(b, p, alpha: float) -> np.ndarray:
     return b * np.power(p, alpha)
 
 
-def _allocate_block(b, p, op, n_ml, n_sb, ranked, slot, cpc, rank_score):
+def _rank_block(b, p, alpha, ranked, rank_score):
     n, k = b.shape
-    r = rank_scores(b, p, float(op.alpha))
+    r = rank_scores(b, p, alpha)
     # Sort key: the bits of r >= 0 (monotone as int64) with the low bits replaced
     # by (mask - candidate), so that one sort of plain integers gives both the
     # order and the argsort (an argsort of 10-element rows is 3x slower).  The
@@ -215,27 +248,38 @@ def _allocate_block(b, p, op, n_ml, n_sb, ranked, slot, cpc, rank_score):
         sub = r[clash]
         ranked[clash] = np.lexsort((np.broadcast_to(np.arange(k), sub.shape), -sub), axis=-1)
         rs[clash] = np.take_along_axis(sub, ranked[clash].astype(np.intp), axis=1)
+
+
+def _place_block(b_ranked, op, n_ml, n_sb, rs, slot, cpc):
+    n, k = rs.shape
     # Rank scores are exactly sorted, so every block is a prefix of the ranks: count, then
     # compare the exact scores (an ad whose score equals a reserve -- reserves are often
     # quantiles of the same scores -- is shown, as r >= reserve says).
-    eligible = rs >= op.reserve if op.reserve > 0 else rs > 0
-    ml_ok = rs >= op.mainline_reserve if op.mainline_reserve > 0 else rs > 0
-    n_eligible = np.count_nonzero(eligible, axis=1)
-    n_ml_ok = np.count_nonzero(ml_ok, axis=1)
+    n_eligible = np.count_nonzero(rs >= op.reserve if op.reserve > 0 else rs > 0, axis=1)
+    if op.mainline_reserve == op.reserve:
+        n_ml_ok = n_eligible
+    else:
+        n_ml_ok = np.count_nonzero(rs >= op.mainline_reserve if op.mainline_reserve > 0 else rs > 0, axis=1)
     m = np.minimum(n_ml_ok, n_ml)[:, None]
     n_shown = np.minimum(n_eligible[:, None], m + n_sb)
     col = np.arange(k, dtype=np.int64)
     ml = col < m
-    shown = col < n_shown
-    np.copyto(slot, np.where(shown, np.where(ml, col, col + (n_ml - m)), -1), casting="unsafe")
-    floor = np.where(ml, op.mainline_reserve, op.reserve)
-    np.maximum(rs[:, 1:], floor[:, :-1], out=cpc[:, :-1])
-    cpc[:, -1] = floor[:, -1]
-    np.divide(cpc, rs, out=cpc, where=shown)
-    cpc[~shown] = 0.0
-    rows = np.arange(n, dtype=np.int64)[:, None] * k
-    cpc *= np.take(b.ravel(), rows + ranked)
-
+    hidden = col >= n_shown
+    # slot: the rank in the mainline, the rank shifted past the unfilled mainline slots in the sidebar, -1 hidden
+    np.add(col, n_ml - m, out=slot, casting="unsafe")
+    np.copyto(slot, col, where=ml, casting="unsafe")
+    slot[hidden] = -1
+    # price: b * max(next rank score, the block's reserve) / own rank score
+    if op.mainline_reserve == op.reserve:
+        np.maximum(rs[:, 1:], op.reserve, out=cpc[:, :-1])
+        cpc[:, -1] = op.reserve
+    else:
+        floor = np.where(ml, op.mainline_reserve, op.reserve)
+        np.maximum(rs[:, 1:], floor[:, :-1], out=cpc[:, :-1])
+        cpc[:, -1] = floor[:, -1]
+    np.divide(cpc, rs, out=cpc, where=~hidden)
+    cpc[hidden] = 0.0
+    cpc *= b_ranked
 
 
 def as_operating_point(op):

@@ -419,6 +419,28 @@ class ClickLog:
         query, ad, slot : array-like of int
             Codes of the query, of the ad among the query's candidates, and of the slot (broadcast together).
         """
+        try:
+            # The rule per (query, ad, slot) cell once, then one gather per call: a replay asks for
+            # hundreds of thousands of shown ads over a few thousand cells.  Element by element the same
+            # operations as _expected_ctr, so the same bits.
+            flat = np.ravel_multi_index(np.broadcast_arrays(query, ad, slot), self.impressions.shape)
+        except (TypeError, ValueError):  # negative or out-of-range codes, non-integers: index as given
+            return self._expected_ctr(query, ad, slot)
+        ctr, source = self._ctr_table()
+        return ctr[flat], source[flat]
+
+    def _ctr_table(self):
+        parts = (self.impressions, self.clicks, self.pair_ctr, self.click_curve, self.reference_ctr)
+        cached = self.__dict__.get("_ctr_cache")
+        if (cached is None or cached[0] != self.min_impressions
+                or any(x is not y for x, y in zip(cached[1], parts))):
+            q, a, s = np.indices(self.impressions.shape, sparse=True)
+            ctr, source = self._expected_ctr(q, a, s)
+            cached = (self.min_impressions, parts, (ctr.ravel(), source.ravel()))
+            self._ctr_cache = cached
+        return cached[2]
+
+    def _expected_ctr(self, query, ad, slot):
         n = self.impressions[query, ad, slot]
         c = self.clicks[query, ad, slot]
         pair = self.pair_ctr[query, ad]

@@ -28,7 +28,7 @@ from .._validation import (
     reject_masked,
 )
 from .._results import short_repr
-from .allocation import OperatingPoint, allocate, as_operating_point, rank_scores
+from .allocation import OperatingPoint, allocate, allocate_at_points, as_operating_point, rank_scores
 from .logs import MAX_LOG_CELLS, ClickLog, Impressions, PageViews, check_page_views, log_counts
 
 __all__ = ["MIN_IMPRESSIONS_GRID", "SimulatedMetrics", "best_operating_point", "cross_validate_min_impressions",
@@ -168,7 +168,13 @@ def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
     pv = log.page_views
     alloc = allocate(pv.bids, p[pv.query], alpha=op.alpha, reserve=op.reserve, mainline_reserve=op.mainline_reserve,
                      n_mainline=log.n_mainline, n_sidebar=log.n_slots - log.n_mainline)
-    a, ad, slot, cpc = alloc.shown()
+    return _replayed_metrics(log, alloc.shown())
+
+
+def _replayed_metrics(log: ClickLog, shown) -> SimulatedMetrics:
+    """The metrics of :func:`simulate` from the ads the new allocation shows (``Allocation.shown()``)."""
+    pv = log.page_views
+    a, ad, slot, cpc = shown
     ctr, source = log.expected_ctr(pv.query[a], ad, slot)
     n = len(pv)
     ml = slot < log.n_mainline
@@ -265,13 +271,18 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
     if reserve_quantile is not None:
         check_real(reserve_quantile, "reserve_quantile", low=0, high=1)
     pclick = p
+    pv = log.page_views
     rows = []
     for alpha in alphas:
         res = 0.0 if reserve_quantile is None else float(rank_score_quantiles(log, pclick, alpha=alpha, quantiles=reserve_quantile))
-        for q, ml_res in zip(mainline_quantiles, rank_score_quantiles(log, pclick, alpha=alpha, quantiles=list(mainline_quantiles))):
-            op = OperatingPoint(float(alpha), res, max(float(ml_res), res))
+        ops = [OperatingPoint(float(alpha), res, max(float(ml_res), res))
+               for ml_res in rank_score_quantiles(log, pclick, alpha=alpha, quantiles=list(mainline_quantiles))]
+        # One ranking of the logged auctions per alpha; only the reserves' placement differs between the points.
+        allocs = allocate_at_points(pv.bids, pclick[pv.query], ops, n_mainline=log.n_mainline,
+                                    n_sidebar=log.n_slots - log.n_mainline)
+        for q, op, alloc in zip(mainline_quantiles, ops, allocs):
             rows.append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
-                             mainline_reserve=op.mainline_reserve, **simulate(log, pclick, op=op)._asdict()))
+                             mainline_reserve=op.mainline_reserve, **_replayed_metrics(log, alloc.shown())._asdict()))
     return pd.DataFrame(rows)
 
 

@@ -1,0 +1,54 @@
+"""The auction engine's fast paths give the bits of the plain computation they replace."""
+
+import numpy as np
+import pytest
+
+from offline_eval.auction import ClickLog, OperatingPoint, allocate, simulate, sweep_operating_points
+from offline_eval.auction.replay import rank_score_quantiles
+from offline_eval.synth import search_world as sw
+from offline_eval.synth.sponsored import distorted_pclick, make_world
+
+
+def _log(seed):
+    world = make_world(seed, n_queries=40)
+    pv = sw.sample_page_views(world, 3000, seed)
+    p1 = distorted_pclick(world.ctr, seed, noise_sd=0.8)
+    imp = sw.serve(world, p1, pv, rng=seed)
+    return world, ClickLog.from_impressions(pv, imp, n_queries=world.n_queries, n_candidates=world.n_candidates,
+                                            n_slots=world.n_slots, min_impressions=2)
+
+
+def _slow_shown(alloc):
+    a, j = np.nonzero(alloc.slot >= 0)
+    return a, alloc.ranked[a, j].astype(np.int64), alloc.slot[a, j].astype(np.int64), alloc.cpc[a, j]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_shown_and_expected_ctr_equal_the_fancy_indexing_they_replace(seed):
+    world, log = _log(seed)
+    alloc = allocate(log.page_views.bids, world.ctr[log.page_views.query], mainline_reserve=0.01,
+                     n_mainline=world.n_mainline, n_sidebar=world.n_sidebar)
+    fast, slow = alloc.shown(), _slow_shown(alloc)
+    for f, s in zip(fast, slow):
+        assert f.dtype == s.dtype and np.array_equal(f, s)
+    q, ad, slot = log.page_views.query[fast[0]], fast[1], fast[2]
+    for k in (1, 3):
+        lk = log.with_min_impressions(k)
+        ctr, source = lk.expected_ctr(q, ad, slot)
+        ref_ctr, ref_source = lk._expected_ctr(q, ad, slot)
+        assert np.array_equal(ctr, ref_ctr) and np.array_equal(source, ref_source)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sweep_ranking_once_per_alpha_equals_one_simulation_per_point(seed):
+    world, log = _log(seed)
+    p2 = distorted_pclick(world.ctr, seed + 10, noise_sd=0.4)
+    quantiles = [0.3, 0.6, 0.9]
+    sweep = sweep_operating_points(log, p2, alphas=[0.5, 1.0, 2.0], mainline_quantiles=quantiles, reserve_quantile=0.2)
+    for row in sweep.itertuples():
+        op = OperatingPoint(row.alpha, row.reserve, row.mainline_reserve)
+        one = simulate(log, p2, op=op)._asdict()
+        assert all(getattr(row, k) == v for k, v in one.items()), row
+    res = rank_score_quantiles(log, p2, alpha=1.0, quantiles=0.2)
+    assert sweep.loc[sweep["alpha"] == 1.0, "reserve"].eq(res).all()
+
