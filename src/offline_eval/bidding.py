@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special
 
+from ._results import short_repr
 from .ranking._pairs import pair_counts
 
 from ._validation import (
@@ -403,7 +404,7 @@ def expected_utility_per_row(a, v, p, c, *, beta, check_input: bool = True) -> n
     ``int_0^x t f(t) dt = (alpha/beta) P(alpha + 1, beta x)``.  The paper
     prints ``gamma(beta c, beta p v)`` in the second term; its shape is off by
     two (see the chapelle notebook's erratum claim and
-    ``tests/test_bidding.py``).
+    ``tests/library/test_bidding.py``).
 
     Computed with *one* incomplete-gamma evaluation per row: with
     ``Q = P(alpha + 1, x)``, ``x = beta p v`` and the recurrence
@@ -561,6 +562,12 @@ class ABCorrelation(NamedTuple):
     kendall_tau_std: float | np.ndarray
     r_trials: np.ndarray
     tau_trials: np.ndarray
+
+    def __repr__(self) -> str:
+        return short_repr("ABCorrelation", pearson_r=self.pearson_r, pearson_r_std=self.pearson_r_std,
+                          kendall_tau=self.kendall_tau, kendall_tau_std=self.kendall_tau_std,
+                          n_trials=int(np.shape(self.r_trials)[-1]))
+
 
 
 def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, rng=None) -> ABCorrelation:
