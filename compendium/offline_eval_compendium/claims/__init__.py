@@ -61,6 +61,19 @@ the control's interval holds it too): such an interval cannot exclude the
 printed value.  A main-seed value is shown beside its sweep as an
 illustration, never with a status of its own.
 
+Confirmation
+------------
+Each study declares its seed blocks before any result (:class:`SeedBlocks`):
+the seed count (the same for every claim and its control; :data:`SWEEP_SEEDS`
+unless a larger one is declared up front), the development block its claims
+were developed on, and a confirmation block derived from the notebook's name
+(:func:`confirmation_start`), which no development run used.  The notebook
+fills the ledger once per block (:meth:`Ledger.block`); a swept row takes its
+status from the confirmation block and shows the development result beside
+it (columns ``seeds``, ``confirmation``, ``development``).  A row changed
+after a confirmation result was seen is ``exploratory``; a reading chosen
+because it fits is ``ambiguous``; both are counted apart.
+
 Statuses
 --------
 exact
@@ -77,7 +90,13 @@ not tested
     discriminate, or whose interval is too wide to exclude the printed value;
 erratum
     the paper's printed value is inconsistent with its own inputs; the
-    ``note`` gives the evidence.
+    ``note`` gives the evidence;
+exploratory
+    changed (criterion, world, reading, rule or seed count) after a
+    confirmation result was seen: counted apart, never a reproduction;
+ambiguous
+    the paper's text admits two readings and only the chosen one fits: both
+    readings' values shown, counted apart.
 
 Modules
 -------
@@ -96,9 +115,10 @@ from __future__ import annotations
 from ..changes import COMPARED, compare
 from .audit import problems, uncited_files
 from .ledger import Ledger
-from .rules import (SIZE_RTOL, SWEEP_MIN_SHARE, SWEEP_SEEDS, SweepVerdict, matches_printed, seed_sweep,
-                    sweep_verdict, wilson_interval)
-from .schema import COLUMNS, KINDS, REPRODUCTION_KINDS, STATUSES, WORLD_PATTERN, Claim, Claims, declare
+from .rules import (SIZE_RTOL, SWEEP_MIN_SHARE, SWEEP_SEEDS, SeedBlocks, SweepVerdict, confirmation_start,
+                    matches_printed, seed_sweep, sweep_verdict, tolerance_too_wide, wilson_interval)
+from .schema import (APART, COLUMNS, KINDS, REPRODUCTION_KINDS, STATUSES, UNCONFIRMED, WORLD_PATTERN, Claim, Claims,
+                     declare)
 from .tables import COUNT_TABLES, count_tables, gather, prediction_inside, table_of, verdict, worlds_table
 
 __all__ = [
@@ -114,6 +134,11 @@ __all__ = [
     "STATUSES",
     "SWEEP_MIN_SHARE",
     "SWEEP_SEEDS",
+    "SeedBlocks",
+    "APART",
+    "UNCONFIRMED",
+    "confirmation_start",
+    "tolerance_too_wide",
     "Ledger",
     "SweepVerdict",
     "compare",

@@ -9,9 +9,45 @@ from pathlib import Path
 import pandas as pd
 
 from ..paths import PAPERS, figures_root
-from .rules import SWEEP_MIN_SHARE
+from ..reference import parse_printed
+from .rules import SWEEP_MIN_SHARE, tolerance_too_wide
+from .schema import APART, COLUMNS, UNCONFIRMED
 
 _SEEDS = re.compile(r"^(\d+)/(\d+) seeds")
+_OVER = re.compile(r"over (\d+) seeds")
+_BLOCK = re.compile(r"^(\d+)-(\d+) \((\d+) seeds\)$")
+_TOLERANCE = re.compile(r"\|ours - paper\| <= (?:rtol ([0-9.e+-]+))?(?: \+ )?(?:atol ([0-9.e+-]+))?$")
+
+
+def _sweep_counts(text: str) -> list[int]:
+    """The seed counts a row's value or control names (``17/20 seeds``, ``over 20 seeds``)."""
+    return [int(m.group(2)) for m in [_SEEDS.match(text)] if m] + [int(x) for x in _OVER.findall(text)]
+
+
+def _confirmation_problems(r, where) -> list[str]:
+    """The confirmation rules of a claim or prediction on a synthetic or real world."""
+    out = []
+    if r.confirmation == UNCONFIRMED:
+        return out
+    if r.world.startswith("real:"):
+        if not r.confirmation.strip():
+            out.append(f"{where}: a real-data status must name the data it was confirmed on (`confirmation`)")
+        return out
+    conf, dev = _BLOCK.match(r.confirmation), _BLOCK.match(r.seeds)
+    if not (conf and dev and r.development.strip()):
+        out.append(f"{where}: a synthetic status must come from a confirmation sweep on its declared block "
+                   f"(seeds {r.seeds!r}, confirmation {r.confirmation!r}, development {r.development[:30]!r})")
+        return out
+    n = int(conf.group(3))
+    if int(dev.group(3)) != n:
+        out.append(f"{where}: its development and confirmation blocks have different counts")
+    if not (int(conf.group(2)) < int(dev.group(1)) or int(dev.group(2)) < int(conf.group(1))):
+        out.append(f"{where}: its confirmation block overlaps its development block")
+    counts = _sweep_counts(r.reproduced_value) + _sweep_counts(r.control)
+    if not counts or any(k != n for k in counts):
+        out.append(f"{where}: the claim and its control must run on the confirmation block's {n} seeds; "
+                   f"they name {counts}")
+    return out
 
 
 def problems(df: pd.DataFrame) -> list[str]:
@@ -26,7 +62,14 @@ def problems(df: pd.DataFrame) -> list[str]:
       passes and the control fails, ``not tested`` only when a control passes or none exists;
     - a ``calibration`` belongs to a synthetic or real world;
     - ``not tested`` only for claims and predictions on a synthetic or real world;
-    - every row names its evidence; a row that differs or is not tested says why.
+    - every row names its evidence; a row that differs or is not tested says why;
+    - a claim or prediction on a synthetic world gets its status from the confirmation sweep on its
+      declared block (``seeds``, ``confirmation``, the ``development`` result beside it), the claim and its
+      control on that block's count of seeds; a real-data one names what confirmed it; a row of a
+      notebook not yet given a confirmation block says so (``confirmation`` :data:`UNCONFIRMED`);
+    - a row revised after its confirmation is ``exploratory``, and only such a row;
+    - an ``ambiguous`` row shows each reading's value and says which fits;
+    - a tolerance is narrower than the value it judges (:func:`~offline_eval_compendium.claims.rules.tolerance_too_wide`).
 
     Parameters
     ----------
@@ -34,10 +77,28 @@ def problems(df: pd.DataFrame) -> list[str]:
         A ledger (columns :data:`COLUMNS`).
     """
     out = []
+    df = df.reindex(columns=list(dict.fromkeys([*df.columns, *COLUMNS]))).astype(object).fillna("")
     for r in df.itertuples(index=False):
         where = f"{r.paper}/{r.claim_id}"
         world = getattr(r, "world", "")
         synthetic = world.startswith(("synthetic:", "real:"))
+        after = "after the confirmation" in r.revised
+        if after != (r.status == "exploratory"):
+            out.append(f"{where}: a row revised after its confirmation is exploratory, and only such a row; "
+                       f"got {r.status!r}")
+        if r.status == "ambiguous" and not (r.note.strip() and ";" in r.reproduced_value):
+            out.append(f"{where}: an ambiguous row shows every reading's value and says which fits")
+        tol = _TOLERANCE.search(r.criterion)
+        if tol and (tol.group(1) or tol.group(2)):
+            try:
+                target = parse_printed(r.paper_value)
+            except ValueError:
+                target = None
+            if target is None or tolerance_too_wide(float(tol.group(2) or 0) + float(tol.group(1) or 0) * abs(target),
+                                                    target):
+                out.append(f"{where}: its tolerance is at least as wide as the value {r.paper_value!r} it judges")
+        if r.kind in ("claim", "prediction") and synthetic and r.status not in APART:
+            out += _confirmation_problems(r, where)
         if not r.evidence.strip():
             out.append(f"{where}: names no evidence")
         if r.status in ("differs", "not tested") and not r.note.strip():
@@ -47,7 +108,7 @@ def problems(df: pd.DataFrame) -> list[str]:
         if r.kind == "printed" and "seeds" in r.reproduced_value:
             out.append(f"{where}: a printed row carries a seed sweep (a prediction, not a printed cell)")
         if r.kind == "prediction" and (not synthetic or " seeds" not in r.reproduced_value
-                                       or r.status not in ("within-tolerance", "differs", "not tested")):
+                                       or r.status not in ("within-tolerance", "differs", "not tested", *APART)):
             out.append(f"{where}: a prediction is a seed sweep's interval on a synthetic or real world")
         if r.kind == "calibration" and not synthetic:
             out.append(f"{where}: a calibration belongs to a synthetic or real world")
@@ -60,14 +121,15 @@ def problems(df: pd.DataFrame) -> list[str]:
                 continue
             control_fails = r.control.endswith("mechanism off: fails")
             control_passes = r.control.endswith("mechanism off: passes")
-            if r.status == "holds" and not control_fails:
+            sentence = "one sentence" in r.note
+            if r.status == "holds" and not control_fails and not sentence:
                 out.append(f"{where}: holds without a control that fails")
-            if r.status == "not tested" and not (control_passes or not r.control):
+            if r.status == "not tested" and not (control_passes or not r.control) and not sentence:
                 out.append(f"{where}: not tested although its control fails")
-            if r.status not in ("holds", "differs", "not tested"):
+            if r.status not in ("holds", "differs", "not tested", *APART):
                 out.append(f"{where}: a synthetic claim's status is holds, differs or not tested; got {r.status!r}")
             k, n = int(m.group(1)), int(m.group(2))
-            if "paper's own uncertainty" not in r.criterion:
+            if "paper's own uncertainty" not in r.criterion and r.status not in APART and "one sentence" not in r.note:
                 passes = Fraction(k, n) >= Fraction(str(SWEEP_MIN_SHARE))
                 if passes == (r.status == "differs"):
                     out.append(f"{where}: status {r.status!r} contradicts its sweep {k}/{n}")

@@ -163,3 +163,145 @@ def seed_sweep(func, seeds, **kwargs) -> pd.DataFrame:
     if not rows:
         raise ValueError("`seeds` must not be empty")
     return pd.DataFrame(rows)
+
+
+#: Where confirmation blocks start: far from the small seeds (0-99, 1000-...) development runs use.
+CONFIRMATION_RANGE = (10**6, 10**9)
+
+
+def confirmation_start(name: str, n: int) -> int:
+    """The first seed of a notebook's confirmation block: a stable hash of its name into [10^6, 10^9 - n).
+
+    BLAKE2b of the name (not Python's ``hash``, which changes between processes), so the block is the
+    same on every machine and never chosen by hand.
+
+    Parameters
+    ----------
+    name : str
+        The notebook's name (its file stem).
+    n : int
+        The block's size.
+
+    Examples
+    --------
+    >>> confirmation_start("rosset_wallet", 20) == confirmation_start("rosset_wallet", 20)
+    True
+    >>> 10**6 <= confirmation_start("rosset_wallet", 20) < 10**9
+    True
+    """
+    import hashlib
+
+    lo, hi = CONFIRMATION_RANGE
+    h = int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "big")
+    return lo + h % (hi - lo - n)
+
+
+@dataclass(frozen=True)
+class SeedBlocks:
+    """A notebook's seed blocks, declared before any result: how many seeds, and which.
+
+    The **development** block holds the seeds its claims were developed on; the **confirmation** block,
+    derived from the notebook's name (:func:`confirmation_start`), holds seeds no development run used.
+    Every claim and its control run on the same block and the same count; a status comes from the
+    confirmation block, run once with the frozen criterion, world and control.
+
+    Parameters
+    ----------
+    name : str
+        The notebook's name.
+    development : int
+        The first seed of the development block (its seeds are ``development, ..., development + n - 1``).
+    n : int, default :data:`SWEEP_SEEDS`
+        Seeds per block: the same for every claim and its control; :data:`SWEEP_SEEDS` unless a larger
+        count is declared up front (a smaller one only for a smoke run, whose ledger is not gathered).
+
+    Examples
+    --------
+    >>> b = SeedBlocks("nb", 0, 3)
+    >>> b.seeds("development")
+    (0, 1, 2)
+    >>> b.text("development")
+    '0-2 (3 seeds)'
+    """
+
+    name: str
+    development: int
+    n: int = SWEEP_SEEDS
+
+    #: The blocks, in the order they are run: development first, the confirmation once, last.
+    BLOCKS = ("development", "confirmation")
+
+    def __post_init__(self):
+        if not (isinstance(self.n, int) and self.n >= 2):
+            raise ValueError(f"`n` must be an integer >= 2; got {self.n!r}")
+        if not (isinstance(self.development, int) and 0 <= self.development < CONFIRMATION_RANGE[0] - self.n):
+            raise ValueError(f"`development` must be a seed below {CONFIRMATION_RANGE[0]}; got {self.development!r}")
+
+    @property
+    def confirmation(self) -> int:
+        """The first seed of the confirmation block."""
+        return confirmation_start(self.name, self.n)
+
+    def sized(self, n: int, *, development: int | None = None) -> "SeedBlocks":
+        """The same blocks with ``n`` seeds each (a notebook's ``n_seeds`` parameter).
+
+        Parameters
+        ----------
+        n : int
+        development : int, optional
+            Another first development seed (a notebook's ``seed`` parameter); the declared one by default.
+        """
+        return SeedBlocks(self.name, self.development if development is None else int(development), int(n))
+
+    def seeds(self, block: str) -> tuple[int, ...]:
+        """The seeds of ``block`` (``"development"`` or ``"confirmation"``).
+
+        Parameters
+        ----------
+        block : str
+        """
+        if block not in self.BLOCKS:
+            raise ValueError(f"`block` must be one of {self.BLOCKS}; got {block!r}")
+        start = self.development if block == "development" else self.confirmation
+        return tuple(range(start, start + self.n))
+
+    def suffix(self, block: str) -> str:
+        """The suffix of a block's tables: ``""`` for the development block, ``"_confirmation"`` for the other.
+
+        Parameters
+        ----------
+        block : str
+        """
+        self.seeds(block)
+        return "" if block == "development" else "_confirmation"
+
+    def text(self, block: str) -> str:
+        """``"1000-1019 (20 seeds)"``.
+
+        Parameters
+        ----------
+        block : str
+        """
+        s = self.seeds(block)
+        return f"{s[0]}-{s[-1]} ({self.n} seeds)"
+
+
+def tolerance_too_wide(bound: float, value: float) -> bool:
+    """The one tolerance rule: a tolerance is never as wide as the value it judges.
+
+    A band ``|ours - value| <= bound`` with ``bound >= |value|`` accepts zero, and the value's opposite
+    sign at its edge: it cannot tell the value from nothing.
+
+    Parameters
+    ----------
+    bound : float
+        The tolerance, ``atol + rtol * |value|``.
+    value : float
+        The value judged (the paper's).
+
+    Examples
+    --------
+    >>> tolerance_too_wide(0.02, 0.02), tolerance_too_wide(0.01, 0.02)
+    (True, False)
+    """
+    return bool(bound >= abs(value))

@@ -27,8 +27,19 @@ COLUMNS = [
     "evidence",
     "note",
     "revised",
+    "seeds",
+    "confirmation",
+    "development",
 ]
-STATUSES = ("exact", "within-tolerance", "holds", "differs", "not tested", "erratum")
+#: The statuses a row can earn (the first six) and the two counted apart from them.
+STATUSES = ("exact", "within-tolerance", "holds", "differs", "not tested", "erratum", "exploratory", "ambiguous")
+#: Statuses counted apart in the count tables: neither is a confirmed reproduction nor a confirmed failure.
+#: ``exploratory``: a criterion, world, reading, rule or seed count changed after a confirmation result was
+#: seen; ``ambiguous``: the paper's text admits two readings and only the one that was chosen fits.
+APART = ("exploratory", "ambiguous")
+#: The ``confirmation`` of a row developed and judged on one block only (a notebook not yet given a
+#: confirmation block): its status is shown, and counted apart as unconfirmed.
+UNCONFIRMED = "none yet"
 KINDS = ("printed", "formula", "prediction", "claim", "calibration", "check")
 #: The kinds that are the paper's own numbers and claims (the rest are calibrations and our checks).
 REPRODUCTION_KINDS = ("printed", "formula", "prediction", "claim")
@@ -89,8 +100,20 @@ class Claim:
     evidence : tuple of str
         The output files (relative to ``figures/``) that will back the row.
     revised : str, default ""
-        A criterion changed after it was run keeps its earlier form here: the
-        earlier criterion and the reason it was revised.
+        A criterion changed after it was run, before any confirmation result
+        was seen, keeps its earlier form here: the earlier criterion and the
+        reason it was revised (the row says "before the confirmation").
+    revised_after_confirmation : str, default ""
+        A criterion, world, reading, rule or seed count changed after a
+        confirmation result was seen: the earlier form and the reason.  The
+        row's status is then ``exploratory``, whatever its sweeps give.
+    combine : str, default ""
+        Where the paper's one sentence is measured two ways (Pearson and
+        Kendall, two models), declared on each of its rows before the run:
+        ``"both: <id>, <id>"`` (the sentence holds when every row holds; each
+        row shows the weakest status) or ``"primary: <id>"`` (the sentence's
+        status is that row's; the others show it too, their own result in
+        the note).
     """
 
     id: str
@@ -102,8 +125,12 @@ class Claim:
     control: str = ""
     evidence: tuple = field(default=())
     revised: str = ""
+    revised_after_confirmation: str = ""
+    combine: str = ""
 
     def __post_init__(self):
+        if self.combine and not re.fullmatch(r"(both|primary): \S.*", self.combine):
+            raise ValueError(f"`combine` of {self.id!r} must be 'both: <ids>' or 'primary: <id>'; got {self.combine!r}")
         if self.kind not in KINDS:
             raise ValueError(f"`kind` of {self.id!r} must be one of {KINDS}; got {self.kind!r}")
         if not WORLD_PATTERN.fullmatch(self.world):
@@ -124,6 +151,22 @@ class Claim:
     def synthetic(self) -> bool:
         """True for a claim or prediction on a synthetic world (its status comes from the sweep)."""
         return self.kind in ("claim", "prediction") and self.world.startswith("synthetic:")
+
+    @property
+    def revision_text(self) -> str:
+        """The ``revised`` column: each earlier form, and whether it came before or after the confirmation."""
+        return "; ".join(x for x in (
+            f"before the confirmation: {self.revised}" if self.revised else "",
+            f"after the confirmation (exploratory): {self.revised_after_confirmation}"
+            if self.revised_after_confirmation else "") if x)
+
+    @property
+    def members(self) -> tuple[str, ...]:
+        """The ids of the rows of one sentence (:attr:`combine`), this one included."""
+        if not self.combine:
+            return (self.id,)
+        ids = [x.strip() for x in self.combine.split(":", 1)[1].split(",")]
+        return tuple(dict.fromkeys([self.id, *ids]))
 
     def matches(self, claim_id: str) -> bool:
         """Does ``claim_id`` belong to this declaration (equal, or matching its ``*`` pattern)?
@@ -157,7 +200,7 @@ class Claims(tuple):
     def frame(self) -> pd.DataFrame:
         """The table as the notebook shows it: id, source, quote, kind, world, criterion, control, evidence."""
         return pd.DataFrame([dict(claim_id=c.id, source=c.source, quote=c.quote, kind=c.kind, world=c.world,
-                                  criterion=c.criterion + (f" (revised; earlier: {c.revised})" if c.revised else ""),
+                                  criterion=c.criterion + (f" (revised; {c.revision_text})" if c.revision_text else ""),
                                   control=c.control, evidence="; ".join(c.evidence)) for c in self])
 
     def __add__(self, other):

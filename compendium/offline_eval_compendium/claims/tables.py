@@ -11,7 +11,7 @@ from ..io import atomic_write_text, to_csv, to_markdown, write_table
 from ..paths import PAPERS, figures_root
 from ..reference import parse_printed
 from .audit import problems
-from .schema import COLUMNS, KINDS, REPRODUCTION_KINDS, STATUSES
+from .schema import APART, COLUMNS, KINDS, REPRODUCTION_KINDS, STATUSES, UNCONFIRMED
 
 #: The three count tables (:func:`count_tables`): their keys and titles.
 COUNT_TABLES = {
@@ -39,6 +39,9 @@ def table_of(kind: str, world: str) -> str:
 def count_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The three count tables of a ledger frame (:data:`COUNT_TABLES`).
 
+    Each counts the confirmed statuses and their ``total``; after it, apart and never in the total, the
+    ``exploratory`` and ``ambiguous`` rows and (worlds) the rows no confirmation block has judged yet.
+
     ``"recomputed"``: per paper and status, the printed numbers, formulas and
     claims recomputed from the papers' printed inputs; ``"worlds"``: per paper
     and status (``not tested`` included), the claims and predictions on
@@ -54,14 +57,23 @@ def count_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     group = [table_of(k, w) for k, w in zip(df["kind"], df["world"] if "world" in df else [""] * len(df))]
     group = pd.Series(group, index=df.index, dtype=object)
 
-    def table(rows, statuses):
-        t = pd.crosstab(rows["paper"], rows["status"]).reindex(index=papers, columns=list(statuses), fill_value=0)
+    unconfirmed = (df["confirmation"] == UNCONFIRMED) if "confirmation" in df else pd.Series(False, index=df.index)
+
+    def table(rows, statuses, apart):
+        confirmed = rows[~rows["status"].isin(APART) & ~unconfirmed.loc[rows.index]]
+        t = pd.crosstab(confirmed["paper"], confirmed["status"]).reindex(index=papers, columns=list(statuses),
+                                                                         fill_value=0)
         t["total"] = t.sum(axis=1)
+        for s in apart:
+            rows_s = rows[unconfirmed.loc[rows.index]] if s == "unconfirmed" else rows[rows["status"] == s]
+            t[s] = rows_s["paper"].value_counts().reindex(papers, fill_value=0)
         t.loc["all"] = t.sum(axis=0)
         return t.reset_index().rename(columns={"index": "paper"})
 
-    rec = table(df[group == "recomputed"], [s for s in STATUSES if s != "not tested"])
-    worlds = table(df[group == "worlds"], [s for s in STATUSES if s not in ("exact", "erratum")])
+    confirmed_statuses = [s for s in STATUSES if s not in APART]
+    rec = table(df[group == "recomputed"], [s for s in confirmed_statuses if s != "not tested"], APART)
+    worlds = table(df[group == "worlds"], [s for s in confirmed_statuses if s not in ("exact", "erratum")],
+                   (*APART, "unconfirmed"))
     own_rows = df[group == "own"]
     own = pd.crosstab(own_rows["paper"], [own_rows["kind"], own_rows["status"]])
     own.columns = [f"{k} {s}" for k, s in own.columns]
@@ -176,6 +188,17 @@ def verdict(df: pd.DataFrame, *, why: bool = True) -> str:
     return "\n".join(lines)
 
 
+def _with_confirmation_columns(df: pd.DataFrame) -> pd.DataFrame:
+    """A notebook's ledger written before the seed blocks existed, with them: its sweeps unconfirmed."""
+    if "confirmation" in df.columns:
+        return df
+    df = df.copy()
+    swept = df["kind"].isin(("claim", "prediction")) & df["world"].str.startswith(("synthetic:", "real:"))
+    df["seeds"], df["development"] = "", ""
+    df["confirmation"] = [UNCONFIRMED if s else "" for s in swept]
+    return df[COLUMNS]
+
+
 def gather(output_root: str | Path | None = None) -> pd.DataFrame:
     """Collect every notebook's claims into the ledger files.
 
@@ -198,7 +221,8 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
         files = sorted((root / paper / "claims").glob("*.csv"))
         if not files:
             continue
-        df = pd.concat([pd.read_csv(f, dtype=str, keep_default_na=False) for f in files], ignore_index=True)
+        df = pd.concat([_with_confirmation_columns(pd.read_csv(f, dtype=str, keep_default_na=False))
+                        for f in files], ignore_index=True)
         if list(df.columns) != COLUMNS:
             raise ValueError(f"claims files of {paper!r} must have columns {COLUMNS}")
         bad = ~df["status"].isin(STATUSES)
@@ -230,8 +254,12 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
                       "identity of the paper, checked numerically) and `claim` checked on the paper's printed inputs.",
         "worlds": "Kinds `prediction` (a printed cell predicted by a synthetic world: the printed value beside the "
                   "seeds' 5-95% interval) and `claim` (a claim of the paper on a synthetic or real world: its 20-seed "
-                  "sweep beside a control world with the paper's mechanism switched off). `not tested`: no control "
-                  "discriminates, or the interval is too wide to exclude the printed value.",
+                  "sweep beside a control world with the paper's mechanism switched off), each status from the "
+                  "confirmation block of seeds no development run used, the development result beside it. `not "
+                  "tested`: no control discriminates, or the interval is too wide to exclude the printed value. After "
+                  "the total, counted apart: `exploratory` (changed after a confirmation result was seen), "
+                  "`ambiguous` (a reading chosen because it fits) and `unconfirmed` (a notebook not yet given a "
+                  "confirmation block).",
         "own": "A `calibration` is a printed value the synthetic world's knobs were fitted to: shown beside the paper "
                "and never counted as a reproduction. A `check` is a check of ours (an identity of our code, anything "
                "that holds by construction).",
