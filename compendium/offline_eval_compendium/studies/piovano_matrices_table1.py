@@ -81,9 +81,12 @@ CLAIMS = declare(
           "every printed M_BC^(o) cell is an integer percent and the cells sum to 100%",
           evidence=("piovano/matrices.csv",)),
     Claim("piovano-lemma1-printed-matrices", SECTION, "The following lemma guarantees that the probabilities defined "
-          "in the RHS of (7) sums to 1 ... Lemma 1 (for the paper's own Section IV-A matrices)", "formula",
-          "the re-weighted M_BCG^(o) of eq. (7) sums to 1 on the printed M_BC^(l), M_BC^(o)",
-          evidence=("piovano/matrices.csv",)),
+          "in the RHS of (7) sums to 1 ... Lemma 1 (for the paper's own Section IV-A matrices)", "check",
+          "the re-weighted M_BCG^(o) of eq. (7) sums to 1 on the printed M_BC^(l), M_BC^(o): the lemma's condition "
+          "(M_BC^(o) > 0 wherever M_BC^(l) > 0) checked on the paper's own example",
+          evidence=("piovano/matrices.csv",),
+          revised="a formula row counted an erratum; revised because a condition the paper's own example breaks is "
+          "not a typo: a check that differs"),
     *equation_claims(),
     Claim("piovano-std-reading", SECTION, STD_TEXT, "formula",
           "two readings of 'std': the sd of the per-class differences d_k = est_k - online_k (ddof 0) and their root "
@@ -315,9 +318,9 @@ def _matrix_rows(ledger: Ledger, ref: pd.DataFrame, mats: pd.DataFrame, search: 
     m_bcg_any = np.zeros((5, 5, 5))
     m_bcg_any[:, :, 0] = off_pct  # the truth split does not matter for the total mass
     w_sum = float(reweighted_joint(m_bcg_any, live_pct)[0].sum())
-    ledger.erratum("piovano-lemma1-printed-matrices", kind="formula", printed="sums to one (Lemma 1)",
-                   value=f"{w_sum:.4f}",
-                   evidence=f"cells {', '.join('(' + r + ', ' + c + ')' for r, c in zip(unc['row'], unc['column']))} "
+    ledger.check("piovano-lemma1-printed-matrices", holds=bool(abs(w_sum - 1) <= 1e-9), paper_value="sums to one (Lemma 1)",
+                 reproduced_value=f"{w_sum:.4f}",
+                 note=f"cells {', '.join('(' + r + ', ' + c + ')' for r, c in zip(unc['row'], unc['column']))} "
                             f"carry {live_pct[off_pct == 0].sum():.2f}% live mass and no offline sample (printed "
                             "relative difference -100%); the proof divides by M_BC^(o)(i, j) = 0, so the lemma needs "
                             "M_BC^(o) > 0 wherever M_BC^(l) > 0, a condition the paper's own matrices break. One "
