@@ -49,7 +49,7 @@ def test_each_study_declares_its_claims_and_fills_them(notebook):
         except ValueError:
             undeclared.append(r.claim_id)
             continue
-        if (r.kind, r.world, r.source, r.revised) != (decl.kind, decl.world, decl.source, decl.revised):
+        if (r.kind, r.world, r.source, r.revised) != (decl.kind, decl.world, decl.source, decl.revision_text):
             contradicted.append(r.claim_id)
     assert undeclared == [] and contradicted == []
     unfilled = [c.id for c in study.CLAIMS if not any(c.matches(i) for i in rows["claim_id"])]
