@@ -205,7 +205,8 @@ def sponsored_arena(seed, *, n_candidates=16, n_queries=400, n_log=40_000, n_ab=
     live_a = np.broadcast_to(np.arange(world.n_candidates), pv.bids.shape)[entrants]
 
     def offline(p):
-        s = p[logged.query, logged.ad] * f
+        # a click curve estimated from few logged clicks can exceed 1 at a slot: the score is a probability
+        s = np.minimum(p[logged.query, logged.ad] * f, 1.0)
         out = _binary(y, s)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

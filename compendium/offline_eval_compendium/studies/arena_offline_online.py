@@ -22,10 +22,10 @@ import pandas as pd
 from scipy import stats
 
 from offline_eval.plotting import new_figure
-from ..claims import Claim, declare
+from ..claims import Claim, SeedBlocks, declare
 from . import _arena_worlds as W
 
-__all__ = ["CLAIMS", "RTB_VARIANTS", "SPONSORED_VARIANTS", "add_claims", "figure", "leaderboard", "mechanisms",
+__all__ = ["CLAIMS", "SEEDS", "RTB_VARIANTS", "SPONSORED_VARIANTS", "add_claims", "figure", "leaderboard", "mechanisms",
            "run_sweep", "scores"]
 
 EVIDENCE = ("arena/leaderboard.csv", "arena/leaderboard.png", "arena/mechanisms.csv", "arena/seed_scores.csv",
@@ -44,6 +44,10 @@ SPONSORED_VARIANTS = {
 NO_AB_NOISE = "no A/B noise"
 #: The "standard metrics" chapelle's expected utility is compared with (its Table 1 and yi's Section 2).
 STANDARD = ("auc", "log_loss", "rig", "mse", "wmse", "utility")
+
+#: The seed blocks, declared before any result: the rule's 20 seeds each (the sweep ran on 10 before), the
+#: development block from seed 0 and a confirmation block no development run used.
+SEEDS = SeedBlocks("arena_offline_online", development=0)
 
 CLAIMS = declare(
     Claim("arena-chapelle-eu-best", "chapelle Abstract, Section 3, Table 1",
