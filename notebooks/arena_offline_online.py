@@ -28,11 +28,11 @@
 # position effect and no reserves, and no A/B noise (the expected online delta of the same runs).
 # Sponsored-world exploration logs are not run (time).
 #
-# **Scale and time.** Default: `n_seeds` = 10 seeds, 12 candidates per world, 8 networks x 3,000 requests
-# (RTB), 200 queries, 8,000 logged page views and 20,000 A/B page views per arm (sponsored): 36 s of CPU on
-# one core; 80-90 s wall-clock on the shared 2-core machine while others ran (154 s once beside a full-scale
-# run; measured 2026-11-24). The full scale is a parameter
-# away: `n_seeds=20, n_candidates=24` (about 4 times the CPU). Smoke (`notebooks/smoke/`): 2 seeds, 4
+# **Scale and time.** Default: `n_seeds` = 20 seeds in each of the two seed blocks (development and
+# confirmation), 12 candidates per world, 8 networks x 3,000 requests (RTB), 200 queries, 8,000 logged page views
+# and 20,000 A/B page views per arm (sponsored): four times the CPU of the earlier 10 seeds on one block (those
+# took 36 s of CPU on one core, 80-90 s wall-clock on the shared 2-core machine). More candidates are a parameter
+# away: `n_candidates=24` (about twice the CPU). Smoke (`notebooks/smoke/`): 2 seeds, 4
 # candidates, about 6 s. The worlds are scaled down from the papers' (chapelle's 25 networks, yi's
 # millions of page views) to fit `make reproduce`; the CTR level of the RTB world is raised to 1% so that a
 # few thousand logged requests per network hold enough clicks.
