@@ -56,8 +56,9 @@ from offline_eval_compendium.studies import piovano_table3_convergence as P
 
 ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)
-ledger = Ledger("piovano", "piovano_table3_convergence", claims=P.CLAIMS)
-seeds = range(seed, seed + n_seeds)
+blocks = P.SEEDS.sized(n_seeds, development=seed)
+ledger = Ledger("piovano", "piovano_table3_convergence", claims=P.CLAIMS, seeds=blocks)
+seeds = blocks.seeds("development")
 dist = P.offline_distortion(ref, sigma, boost, flatten)
 kw3 = dict(n_releases=n_releases, n_live=n_live, n_offline=n_offline, n_classes=n_classes, step=step, sigma=dist.sigma,
            boost_range=(dist.boost, dist.boost), flatten=dist.flatten)
@@ -65,8 +66,12 @@ sizes = [int(n) for n in sizes]
 
 # %% [markdown]
 # ## The claims, declared before the experiment
+# Every sweep runs on two seed blocks of `n_seeds` seeds, declared here before any result: the development block
+# (the seeds the claims were developed on) and a confirmation block derived from the notebook's name, which no
+# development run used. A status comes from the confirmation block, the development result beside it.
 
 # %%
+print(f"development seeds {blocks.text('development')}; confirmation seeds {blocks.text('confirmation')}")
 P.CLAIMS.frame()
 
 # %% [markdown]
@@ -77,13 +82,14 @@ P.CLAIMS.frame()
 # %%
 per_release, corr = P.releases_experiment(seed, **kw3)
 out.table(per_release, "table3_releases", floatfmt=".4f")
-sweep3 = seed_sweep(P.releases_sweep_row, seeds, **kw3)
-control3 = seed_sweep(P.releases_sweep_row, seeds, **{**kw3, **P.CONTROL_RELEASES})
-out.table(sweep3, "table3_seed_sweep")
-out.table(control3, "table3_seed_sweep_control")
-table3 = P.table3_table(corr, sweep3, ref)
-out.table(table3, "table3", floatfmt=".3f")
-table3
+sweep3 = {b: seed_sweep(P.releases_sweep_row, blocks.seeds(b), **kw3) for b in blocks.BLOCKS}
+control3 = {b: seed_sweep(P.releases_sweep_row, blocks.seeds(b), **{**kw3, **P.CONTROL_RELEASES}) for b in blocks.BLOCKS}
+for b in blocks.BLOCKS:
+    out.table(sweep3[b], "table3_seed_sweep" + blocks.suffix(b))
+    out.table(control3[b], "table3_seed_sweep_control" + blocks.suffix(b))
+table3 = {b: P.table3_table(corr, sweep3[b], ref) for b in blocks.BLOCKS}
+out.table(table3["development"], "table3", floatfmt=".3f")
+table3["development"]
 
 # %% [markdown]
 # What else was tried (quoted where a Table III claim differs): twice the releases, on the first `n_seeds // 2`
@@ -114,8 +120,9 @@ summary.pivot(index="N", columns="method", values="acc_error")
 # ## Claims
 
 # %%
-P.add_claims(ledger, table3=table3, sweep3=sweep3, control3=control3, summary=summary, conv=conv, sizes=sizes,
-             tried=tried)
+for b in ledger.blocks:
+    P.add_claims(ledger.block(b), table3=table3[b], sweep3=sweep3[b], control3=control3[b], summary=summary, conv=conv,
+                 sizes=sizes, tried=tried)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 

@@ -46,7 +46,7 @@
 seed = 0  # the survey shown in the tables and figures
 n_firms = 500  # surveyed firms (the paper's survey); range: 150..2_000
 n_boot = 100  # bootstrap samples (the paper's); range: 10..400
-n_seeds = 20  # surveys in the seed sweep of the qualitative claims; range: 2..80
+n_seeds = 20  # surveys in each seed block of the qualitative claims (declared: rw.SEEDS); range: 2..80
 output_root = None  # where figures/ outputs go (the pipeline passes a staging folder)
 
 # %%
@@ -61,15 +61,19 @@ from offline_eval.synth.wallet import wallet_survey
 
 ref = reference.load("rosset")
 out = OutputDir("rosset", output_root)
-ledger = Ledger("rosset", "rosset_wallet", claims=rw.CLAIMS)
+blocks = rw.SEEDS.sized(n_seeds)
+ledger = Ledger("rosset", "rosset_wallet", claims=rw.CLAIMS, seeds=blocks)
 
 # %% [markdown]
 # ## The claims, declared before the experiment
 # Each row: the paper's sentence, its kind, the world it is checked on, the criterion, the control world (which
 # mechanism it switches off) and the outputs that will back it. A criterion changed after it was run shows its
-# earlier form (`revised`).
+# earlier form (`revised`). Every sweep runs on two seed blocks of `n_seeds` surveys, declared here: the
+# development block (the seeds the claims were developed on) and a confirmation block derived from the notebook's
+# name, which no development run used; a status comes from the confirmation block.
 
 # %%
+print(f"development seeds {blocks.text('development')}; confirmation seeds {blocks.text('confirmation')}")
 rw.CLAIMS.frame()
 
 # %% [markdown]
@@ -81,7 +85,6 @@ world = rw.paper_world(ref)
 survey = wallet_survey(n_firms, rng=gen, **world)
 s_boot, s_var, s_fig5 = (int(x) for x in gen.integers(0, 2**31 - 1, 3))
 y, m1, m2 = (survey[c].to_numpy() for c in ("wallet", "m1", "m2"))
-sweep_seeds = range(1000, 1000 + n_seeds)
 
 # %% [markdown]
 # ## Fig. 4: the wallet distribution
@@ -153,17 +156,19 @@ print(f"share of (bootstrap sample, cutoff in 0.1-0.9) where M1 wins: {wins.mean
 # 20,000 firms (`rw.below_half_share`), near its population value.
 
 # %%
-sweep = seed_sweep(rw.one_seed, sweep_seeds, n=n_firms, n_boot=n_boot, **world)
-control = seed_sweep(rw.one_seed, sweep_seeds, n=n_firms, n_boot=n_boot, **{**world, **rw.CONTROL})
-earlier = {name: seed_sweep(rw.one_seed, sweep_seeds, n=n_firms, n_boot=n_boot, **{**world, **w})
-           for name, w in rw.EARLIER.items()}
-tables = {"seed_sweep": sweep, "seed_sweep_control": control,
-          **{"seed_sweep_" + name.replace("-", "_").replace(" ", "_"): e for name, e in earlier.items()}}
-for name, table in tables.items():
-    out.table(table, name, floatfmt=".4g")
+sweep, control, earlier = {}, {}, {}
+for b in blocks.BLOCKS:
+    sweep[b] = seed_sweep(rw.one_seed, blocks.seeds(b), n=n_firms, n_boot=n_boot, **world)
+    control[b] = seed_sweep(rw.one_seed, blocks.seeds(b), n=n_firms, n_boot=n_boot, **{**world, **rw.CONTROL})
+    earlier[b] = {name: seed_sweep(rw.one_seed, blocks.seeds(b), n=n_firms, n_boot=n_boot, **{**world, **w})
+                  for name, w in rw.EARLIER.items()}
+    tables = {"seed_sweep": sweep[b], "seed_sweep_control": control[b],
+              **{"seed_sweep_" + name.replace("-", "_").replace(" ", "_"): e for name, e in earlier[b].items()}}
+    for name, table in tables.items():
+        out.table(table, name + blocks.suffix(b), floatfmt=".4g")
 worlds = {"upper-tail": world, "control": {**world, **rw.CONTROL}, **{k: {**world, **w} for k, w in rw.EARLIER.items()}}
 below_half = {name: rw.below_half_share(w) for name, w in worlds.items()}
-sweep.describe().T[["mean", "min", "50%", "max"]]
+sweep["development"].describe().T[["mean", "min", "50%", "max"]]
 
 # %% [markdown]
 # Fig. 1's outliers ("large outliers with less than 50 percent correct pairs") have their own control world: the
@@ -171,27 +176,32 @@ sweep.describe().T[["mean", "min", "50%", "max"]]
 # (`rw.segment_reversed_ranking`: three segments by wallet, the order reversed inside each): no prediction out of place.
 
 # %%
-fig1_local = seed_sweep(rw.fig1_local_row, sweep_seeds, n=n_firms, tau=reference.lookup(ref, "Table 2", "tau", "M1"), **world)
-out.table(fig1_local, "seed_sweep_fig1_local", floatfmt=".4g")
-fig1_local.describe().T[["min", "50%", "max"]]
+fig1_local = {b: seed_sweep(rw.fig1_local_row, blocks.seeds(b), n=n_firms,
+                            tau=reference.lookup(ref, "Table 2", "tau", "M1"), **world) for b in blocks.BLOCKS}
+for b, table in fig1_local.items():
+    out.table(table, "seed_sweep_fig1_local" + blocks.suffix(b), floatfmt=".4g")
+fig1_local["development"].describe().T[["min", "50%", "max"]]
 
 # %% [markdown]
 # Fig. 4's long tail on every survey of the sweep (the same draws): the share of the total wallet the largest 5%
 # of the firms hold, and the mean over the median.
 
 # %%
-tails = seed_sweep(rw.wallet_tail, sweep_seeds, n=n_firms, **world)
-tails.describe().T[["min", "50%", "max"]]
+tails = {b: seed_sweep(rw.wallet_tail, blocks.seeds(b), n=n_firms, **world) for b in blocks.BLOCKS}
+tails["development"].describe().T[["min", "50%", "max"]]
 
 # %% [markdown]
 # ## The claims filled
 # The printed cells recomputed from each other; the qualitative claims from the sweep beside the control world;
 # the taus as the world's calibration (the generator is set to them, `rw.paper_world`: not evidence), the rhos as
-# its predictions of Table 2's cells.
+# its predictions of Table 2's cells. Filled once per seed block, the development block first: a row's status is
+# the confirmation block's, the development result beside it (`development`).
 
 # %%
-rw.add_claims(ledger, ref, consistency, t2, sweep, control, tails, earlier, below_half, fig1_local=fig1_local)
-ledger.frame()[["claim_id", "kind", "status", "reproduced_value", "control"]]
+for b in ledger.blocks:
+    rw.add_claims(ledger.block(b), ref, consistency, t2, sweep[b], control[b], tails[b], earlier[b], below_half,
+                  fig1_local=fig1_local[b])
+ledger.frame()[["claim_id", "kind", "status", "reproduced_value", "control", "development"]]
 
 # %%
 out.claims(ledger)

@@ -39,7 +39,7 @@
 # %% tags=["parameters"]
 seed = 0
 n = 200_000  # impressions per Fig. 1 data set and per Fig. 2 data set; range: 20_000..800_000
-n_seeds = 20  # seeds of the sweep; range: 2..80
+n_seeds = 20  # seeds in each block (declared: study.SEEDS); range: 2..80
 sweep_n = 100_000  # impressions per data set in the sweep; range: 10_000..400_000
 output_root = None
 
@@ -53,13 +53,17 @@ from offline_eval_compendium.studies import yi_metrics_behaviour as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)
-ledger = Ledger("yi", "yi_metrics_behaviour", claims=study.CLAIMS)
-seeds = np.arange(seed, seed + n_seeds)
+blocks = study.SEEDS.sized(n_seeds, development=seed)
+ledger = Ledger("yi", "yi_metrics_behaviour", claims=study.CLAIMS, seeds=blocks)
 
 # %% [markdown]
 # ## The claims, declared before the run
+# Every sweep runs on two seed blocks of `n_seeds` seeds, declared here before any result: the development block
+# (the seeds the claims were developed on) and a confirmation block derived from the notebook's name, which no
+# development run used. A status comes from the confirmation block, the development result beside it.
 
 # %%
+print(f"development seeds {blocks.text('development')}; confirmation seeds {blocks.text('confirmation')}")
 study.CLAIMS.frame()
 
 # %% [markdown]
@@ -92,12 +96,14 @@ f2
 # one sweep rule, and on the control worlds (`study.CONTROL_FIG1_JUNK`, `study.CONTROL_FIG2`).
 
 # %%
-sweep = seed_sweep(study.per_seed, seeds, datasets=datasets, n=sweep_n, n_fig2=sweep_n)
-control = seed_sweep(study.per_seed, seeds, datasets=study.fig1_datasets(ref, study.CONTROL_FIG1_JUNK),
-                     n=sweep_n, n_fig2=sweep_n, fig2_kwargs=study.CONTROL_FIG2)
-out.table(sweep, "seed_sweep_metrics")
-out.table(control, "seed_sweep_metrics_control")
-sweep.describe().T[["mean", "min", "max"]]
+sweep = {b: seed_sweep(study.per_seed, blocks.seeds(b), datasets=datasets, n=sweep_n, n_fig2=sweep_n)
+         for b in blocks.BLOCKS}
+control = {b: seed_sweep(study.per_seed, blocks.seeds(b), datasets=study.fig1_datasets(ref, study.CONTROL_FIG1_JUNK),
+                         n=sweep_n, n_fig2=sweep_n, fig2_kwargs=study.CONTROL_FIG2) for b in blocks.BLOCKS}
+for b in blocks.BLOCKS:
+    out.table(sweep[b], "seed_sweep_metrics" + blocks.suffix(b))
+    out.table(control[b], "seed_sweep_metrics_control" + blocks.suffix(b))
+sweep["development"].describe().T[["mean", "min", "max"]]
 
 # %% [markdown]
 # ## Sections 4.2-4.5: the metrics' formulas written out
@@ -112,7 +118,8 @@ formulas
 # ## Claims
 
 # %%
-study.add_claims(ledger, ref, f1=f1, f2=f2, sweep=sweep, control=control, formulas=formulas)
+for b in ledger.blocks:  # the development block first; a status is the confirmation block's
+    study.add_claims(ledger.block(b), ref, f1=f1, f2=f2, sweep=sweep[b], control=control[b], formulas=formulas)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 

@@ -113,7 +113,7 @@ n_log = 100_000  # logged page views (served by model-1); range: 5_000..400_000
 n_ab = 200_000  # page views per arm of the online A/B test; range: 10_000..800_000
 baseline_quantile = 0.6  # baseline mainline reserve: this quantile of model-1's rank scores
 n_quantiles = 10  # pClick quantiles of Figs. 3-4; range: 2..50
-n_seeds = 20  # seeds of the sweep; range: 2..80
+n_seeds = 20  # seeds in each block (declared: study.SEEDS); range: 2..80
 sweep_n_queries = 2000  # the sweep's worlds: the main run's size; range: 200..8_000
 sweep_n_log = 100_000  # range: 5_000..400_000
 sweep_n_ab = 100_000  # page views per arm of the sweep's A/B tests; range: 10_000..400_000
@@ -131,14 +131,18 @@ from offline_eval_compendium.studies import yi_offline_online as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)
-ledger = Ledger("yi", "yi_offline_online", claims=study.CLAIMS)
-seeds = np.arange(seed, seed + n_seeds)
+blocks = study.SEEDS.sized(n_seeds, development=seed)
+ledger = Ledger("yi", "yi_offline_online", claims=study.CLAIMS, seeds=blocks)
 t5_printed, t6_printed = study.printed_tables(ref)
 
 # %% [markdown]
 # ## The claims, declared before the run
+# Every sweep runs on two seed blocks of `n_seeds` seeds, declared here before any result: the development block
+# (the seeds the claims were developed on) and a confirmation block derived from the notebook's name, which no
+# development run used. A status comes from the confirmation block, the development result beside it.
 
 # %%
+print(f"development seeds {blocks.text('development')}; confirmation seeds {blocks.text('confirmation')}")
 study.CLAIMS.frame()
 
 # %% [markdown]
@@ -236,12 +240,15 @@ t6
 # %%
 sweep_kw = dict(n_queries=sweep_n_queries, n_log=sweep_n_log, n_ab=sweep_n_ab, baseline_quantile=baseline_quantile,
                 min_impressions=min_impressions)
-sweep = seed_sweep(study.per_seed, seeds, n_quantiles=n_quantiles, model_1=model_1, model_2=model_2, **sweep_kw)
-control = seed_sweep(study.per_seed, seeds, n_quantiles=n_quantiles, model_1=model_1,
-                     model_2=study.CONTROL_MODEL_2, **sweep_kw)
-out.table(sweep, "seed_sweep")
-out.table(control, "seed_sweep_control")
-sweep.describe().T[["mean", "min", "max"]]
+sweep, control = {}, {}
+for b in blocks.BLOCKS:
+    sweep[b] = seed_sweep(study.per_seed, blocks.seeds(b), n_quantiles=n_quantiles, model_1=model_1, model_2=model_2,
+                          **sweep_kw)
+    control[b] = seed_sweep(study.per_seed, blocks.seeds(b), n_quantiles=n_quantiles, model_1=model_1,
+                            model_2=study.CONTROL_MODEL_2, **sweep_kw)
+    out.table(sweep[b], "seed_sweep" + blocks.suffix(b))
+    out.table(control[b], "seed_sweep_control" + blocks.suffix(b))
+sweep["development"].describe().T[["mean", "min", "max"]]
 
 
 # %% [markdown]
@@ -293,11 +300,14 @@ pd.DataFrame({
 # The same `n_seeds` seeds and scale as the sweep above.
 
 # %%
-sweep6 = seed_sweep(study.per_seed_table6, seeds, miscalibration=t6_miscalibration, **sweep_kw)
-control6 = seed_sweep(study.per_seed_table6, seeds, miscalibration={**t6_miscalibration, "low_shift": 0.0}, **sweep_kw)
-out.table(sweep6, "seed_sweep_table6_model")
-out.table(control6, "seed_sweep_table6_model_control")
-sweep6.describe().T[["mean", "min", "max"]]
+sweep6, control6 = {}, {}
+for b in blocks.BLOCKS:
+    sweep6[b] = seed_sweep(study.per_seed_table6, blocks.seeds(b), miscalibration=t6_miscalibration, **sweep_kw)
+    control6[b] = seed_sweep(study.per_seed_table6, blocks.seeds(b),
+                             miscalibration={**t6_miscalibration, "low_shift": 0.0}, **sweep_kw)
+    out.table(sweep6[b], "seed_sweep_table6_model" + blocks.suffix(b))
+    out.table(control6[b], "seed_sweep_table6_model_control" + blocks.suffix(b))
+sweep6["development"].describe().T[["mean", "min", "max"]]
 
 # %% [markdown]
 # ## eq. (1) and the GSP price, written out
@@ -315,9 +325,10 @@ formulas
 # value shown beside it.
 
 # %%
-study.add_claims(ledger, ref, exp=exp, bd=bd, calibration=calibration, model_1=model_1, model_2=model_2,
-                 accepted=accepted, history=history, sweep=sweep, control=control,
-                 exp6=exp6, t6_miscalibration=t6_miscalibration, sweep6=sweep6, control6=control6, formulas=formulas)
+for b in ledger.blocks:  # the development block first; a status is the confirmation block's
+    study.add_claims(ledger.block(b), ref, exp=exp, bd=bd, calibration=calibration, model_1=model_1, model_2=model_2,
+                     accepted=accepted, history=history, sweep=sweep[b], control=control[b], exp6=exp6,
+                     t6_miscalibration=t6_miscalibration, sweep6=sweep6[b], control6=control6[b], formulas=formulas)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 

@@ -6,7 +6,7 @@ compared with the outputs of the same notebook committed under ``figures/`` (at 
 (``manifest/<notebook>.sha256``: a file whose SHA-256 is unchanged is byte-identical and not read).
 A changed file is then judged by what it is:
 
-- the notebook's **ledger rows** (``<paper>/claims/<notebook>.csv``): :func:`offline_eval_compendium.claims.compare`,
+- the notebook's **ledger rows** (``<paper>/claims/<notebook>.csv``): :func:`compare`,
   the rows whose status, kind, value or control moved, added or gone;
 - **tables** (``.csv``): cell by cell, a number changed when it differs at the
   :data:`offline_eval_compendium.io.FLOAT_DIGITS` significant digits the tables are written at
@@ -27,19 +27,81 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from offline_eval.display import format_count
 
 from .io import FLOAT_DIGITS, to_markdown
 from .paths import FIGURES_DIR, PROJ_ROOT
 
-__all__ = ["Changes", "run_changes", "table_changes"]
+__all__ = ["COMPARED", "Changes", "compare", "run_changes", "table_changes"]
 
 FIGURE_SUFFIXES = (".png", ".pdf", ".svg")
 #: Items of each kind named in the printed summary (the file lists them all).
 SHOWN = 3
 #: Ledger rows named in the printed summary, each on a line of its own with its values whole.
 LEDGER_SHOWN = 8
+
+
+#: What :func:`compare` reports per row: the columns whose change it shows.
+COMPARED = ("kind", "status", "reproduced_value", "control")
+
+
+def compare(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
+    """The rows of two ledgers that differ: what a change of code, world or parameter moved.
+
+    Rows are matched on ``(paper, claim_id)``.  A row is reported when it is
+    new, gone, or when any of :data:`COMPARED` differs (the ``statement``,
+    ``criterion`` and ``note`` texts are not compared; a changed criterion
+    shows as a changed value or status).
+
+    Parameters
+    ----------
+    before, after : pandas.DataFrame
+        Two ledgers (columns :data:`COLUMNS`), e.g. ``figures/claims.csv``
+        of two commits.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per changed claim, in ``after``'s order (gone rows last),
+        with columns ``paper``, ``claim_id``, ``change`` (``"added"``,
+        ``"removed"``, ``"status"`` when the status or kind moved, else
+        ``"value"``) and ``<column>_before`` / ``<column>_after`` for each of
+        :data:`COMPARED` (empty where the row does not exist).
+
+    Examples
+    --------
+    >>> from offline_eval_compendium.claims import Ledger
+    >>> a = Ledger("yi", "nb"); _ = a.check("c1", "T1", "s", criterion="x", holds=False)
+    >>> b = Ledger("yi", "nb"); _ = b.check("c1", "T1", "s", criterion="x", holds=True)
+    >>> compare(a.frame(), b.frame())[["claim_id", "change", "status_before", "status_after"]].to_dict("records")
+    [{'claim_id': 'c1', 'change': 'status', 'status_before': 'differs', 'status_after': 'holds'}]
+    """
+    key = ["paper", "claim_id"]
+    for name, df in (("before", before), ("after", after)):
+        missing = [c for c in key + list(COMPARED) if c not in df.columns]
+        if missing:
+            raise ValueError(f"`{name}` is not a ledger: it has no column(s) {missing}")
+        if df.duplicated(key).any():
+            raise ValueError(f"`{name}` repeats (paper, claim_id) pairs: {df.loc[df.duplicated(key), 'claim_id'].tolist()[:5]}")
+    cols = key + list(COMPARED)
+    b = before[cols].astype(str).replace({"nan": ""})
+    a = after[cols].astype(str).replace({"nan": ""})
+    m = a.merge(b, on=key, how="outer", suffixes=("_after", "_before"), indicator=True, sort=False)
+    order = {k: i for i, k in enumerate(zip(a["paper"], a["claim_id"]))}
+    m["_order"] = [order.get(k, len(order)) for k in zip(m["paper"], m["claim_id"])]
+    m = m.sort_values("_order", kind="stable")
+    change = np.where(m["_merge"] == "left_only", "added", np.where(m["_merge"] == "right_only", "removed", ""))
+    moved = (m["status_before"] != m["status_after"]) | (m["kind_before"] != m["kind_after"])
+    valued = np.zeros(len(m), dtype=bool)
+    for c in COMPARED:
+        valued |= (m[f"{c}_before"] != m[f"{c}_after"]).to_numpy()
+    change = np.where(change != "", change, np.where(moved, "status", np.where(valued, "value", "")))
+    m["change"] = change
+    out = m[m["change"] != ""]
+    columns = key + ["change"] + [f"{c}_{w}" for c in COMPARED for w in ("before", "after")]
+    return out[columns].fillna("").reset_index(drop=True)
 
 
 @dataclass
@@ -51,7 +113,7 @@ class Changes:
     notebook, baseline : str
         The notebook, and what it was compared with (e.g. ``figures/ at commit 1a2b3c4``).
     ledger : pandas.DataFrame
-        :func:`offline_eval_compendium.claims.compare` of the notebook's ledger rows (empty: none moved).
+        :func:`compare` of the notebook's ledger rows (empty: none moved).
     cells : dict
         ``{table path: DataFrame of changed cells (row, column, committed, this run)}``.
     shapes : dict
@@ -362,8 +424,6 @@ def run_changes(outputs: str | Path, notebook: str, *, baseline: str | Path | No
     -------
     Changes
     """
-    from .claims import compare
-
     outputs = Path(outputs)
     mine = _manifest((outputs / "manifest" / f"{notebook}.sha256").read_bytes()
                      if (outputs / "manifest" / f"{notebook}.sha256").is_file() else None)

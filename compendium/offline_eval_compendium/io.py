@@ -312,6 +312,9 @@ class OutputDir:
             raise ValueError(f"`ledger` is for paper {ledger.paper!r}, not {self.paper!r}")
         frame = ledger.frame()
         root = self.path.parent
+        # a swept row cites the confirmation block's copy of each sweep table it cites, where the notebook wrote one
+        frame["evidence"] = ["; ".join(e for e in ev.split("; ") if not e.endswith("_confirmation.csv")
+                                       or (root / e).is_file()) for ev in frame["evidence"]]
         missing = sorted({e for ev in frame["evidence"] for e in ev.split("; ") if e and not (root / e).is_file()})
         if missing:
             raise ValueError(f"claims name evidence that is not among the outputs under {root}: {missing} "

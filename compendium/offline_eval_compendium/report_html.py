@@ -19,15 +19,25 @@ __all__ = ["badge", "count_tables", "frame_html", "ledger_html", "short_world", 
 
 # Colours of the statuses the report knows; any other status gets a neutral badge.
 STATUS_CLASS = {"exact": "ok", "within-tolerance": "ok", "holds": "ok", "differs": "bad", "erratum": "warn",
-                "not tested": "none"}
+                "not tested": "none", "exploratory": "none", "ambiguous": "none"}
 BAD = ("differs", "erratum")
 # The columns every row shows in its own cell; the others go to the row's details.
-MAIN = ("claim_id", "kind", "source", "statement", "paper_value", "reproduced_value", "status")
+MAIN = ("claim_id", "kind", "source", "statement", "paper_value", "reproduced_value", "development", "status")
 SHOWN = ("note", "revised")  # shown under the statement when non-empty
 
 
 def esc(value) -> str:
     return html.escape(str(value))
+
+
+def _both_sweeps(r: dict) -> str:
+    """Our value: the confirmation sweep's (which gives the status) and, under it, the development sweep's."""
+    ours = value_html(r.get("reproduced_value", ""), r.get("paper_value", ""))
+    dev = str(r.get("development", "")).strip()
+    if not dev:
+        return ours
+    return (f'<div><b>confirmation</b> ({esc(r.get("confirmation", ""))}): {ours}</div>'
+            f'<div class="oe-dev"><b>development</b> ({esc(r.get("seeds", ""))}): {esc(dev)}</div>')
 
 
 def badge(status: str, count: int | None = None) -> str:
@@ -139,7 +149,7 @@ def ledger_html(df: pd.DataFrame, link_prefix: str, *, filters: bool = False, pa
         data = "".join(f' data-{c}="{esc(r.get(c, ""))}"' for c in ("paper", "kind", "status", "world") if c in r)
         out.append(f'<tr{cls}{data} id="{esc(r.get("claim_id", ""))}"><td>{head}</td>'
                    f'<td class="oe-num" data-label="printed">{math_html(r.get("paper_value", ""))}</td>'
-                   f'<td class="oe-num" data-label="ours">{value_html(r.get("reproduced_value", ""), r.get("paper_value", ""))}</td>'
+                   f'<td class="oe-num" data-label="ours">{_both_sweeps(r)}</td>'
                    f'<td data-label="status">{badge(status)}</td></tr>')
     out.append("</tbody></table>")
     if page_size:

@@ -340,9 +340,9 @@ def test_formula_table_checks_the_papers_equations(world):
     assert df.loc["chapelle-eu-closed-form", "status"] == "erratum"
     assert (df.drop(index=["chapelle-eu-closed-form", "chapelle-variance-example"])["status"] == "holds").all()
     assert (df.drop(index="chapelle-variance-example")["kind"] == "formula").all()
-    # exact under beta on costs in CPM units, the reading that settles the units of the best-beta rows
-    assert df.loc["chapelle-variance-example", "status"] == "exact"
-    assert "beta is in inverse CPM dollars" in df.loc["chapelle-variance-example", "note"]
+    # exact under beta on costs in CPM units only: the reading chosen because it fits, so ambiguous
+    assert df.loc["chapelle-variance-example", "status"] == "ambiguous"
+    assert "CPM units (footnote 2): 0.11" in df.loc["chapelle-variance-example", "reproduced_value"]
 
 
 def test_the_calibration_property_is_a_maximum_at_the_truth():

@@ -87,7 +87,7 @@ def test_a_claim_without_a_control_is_at_best_not_tested():
         led.sweep("yi-T5-gain", outcomes=[True] * 20)
     with pytest.raises(ValueError, match="declares no control"):
         Ledger("yi", "nb", claims=_table()).sweep("yi-T5-nocontrol", outcomes=[True] * 20, control=[False] * 20)
-    assert led.frame().iloc[1].revised.startswith("earlier: the gap on one seed")
+    assert led.frame().iloc[1].revised.startswith("before the confirmation: earlier: the gap on one seed")
 
 
 @pytest.mark.parametrize("values, printed, expected", [

@@ -89,7 +89,10 @@ def test_a_chunk_size_without_peer_outputs_is_an_error_naming_it(data):
 
 def test_estimates_realized_values_and_the_inddis_precision_identity(data):
     c, info = P.second_model(data, depth=2)
-    assert info["train_rows"] == 68785
+    # the second model sees the offline set alone: the non-representative sub-sample of 2015, not all of it
+    y15 = data[data["year"] == D.OFFLINE_YEAR].reset_index(drop=True)
+    assert info["train_rows"] == int(D.offline_mask(y15, "nonrepresentative").sum()) < 68785
+    assert P.second_model(data, depth=2, which="representative")[1]["train_rows"] == 68785
     est = P.estimates(data, c, "nonrepresentative")
     years = est[(est["level"] == "year") & (est["metric"] == "accuracy") & (est["estimator"] == "offline")]
     for _, r in years.iterrows():  # realized accuracy by a direct count

@@ -27,7 +27,6 @@ from offline_eval import OfflineEvalWarning
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
 from ..claims import Claim, Ledger
-from ..io import format_float
 from offline_eval.synth import classifiers as synth
 
 MODELS = ("baseline", "candidate")
@@ -378,17 +377,17 @@ def fill_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, control: pd.DataFrame
         paper_value = _paper_outcome(ref, source, key) if ref is not None else ""
         detail = f"{what}: {SWEEP_QUOTES[key][1]}"
         extra = [(notes or {}).get(key, "")]
+        other = None
         if f"{key}_rms" in sweep and f"{key}_rms" in control:
-            extra.append(f"under the other reading of std (root mean square of the per-class differences): "
-                         f"{int(sweep[f'{key}_rms'].sum())}/{len(sweep)} seeds, control "
-                         f"{int(control[f'{key}_rms'].sum())}/{len(control)}")
+            other = ("std as the root mean square of the per-class differences", sweep[f"{key}_rms"].to_numpy(bool),
+                     control[f"{key}_rms"].to_numpy(bool))
         row_note = "; ".join(x for x in (note, *extra) if x)
         if key == "inddis_prec_equals_offline":
             ledger.check(claim_id, holds=bool(outcomes.all()), paper_value=paper_value, note=row_note, detail=detail,
                          reproduced_value=f"{int(outcomes.sum())}/{outcomes.size} seeds")
             continue
         ledger.sweep(claim_id, outcomes=outcomes, control=control[key].to_numpy(bool), paper_value=paper_value,
-                     note=row_note, detail=detail, main_seed="" if main is None else main[key])
+                     note=row_note, detail=detail, main_seed="" if main is None else main[key], other_reading=other)
 
 
 def prediction_claim(prefix: str, source: str, world: str, control: str, evidence) -> Claim:
@@ -399,15 +398,6 @@ def prediction_claim(prefix: str, source: str, world: str, control: str, evidenc
                  "the printed cell inside the 5-95% interval of the seed sweep (the world was calibrated on other "
                  "numbers, so each cell is an out-of-sample prediction)", world=world, control=control,
                  evidence=tuple(evidence))
-
-
-def _other_reading(sweep: pd.DataFrame, column: str) -> str:
-    """The seeds' interval of the root-mean-square reading of a std cell, for the note beside the sd reading."""
-    if column not in sweep:
-        return ""
-    lo, med, hi = (format_float(float(v)) for v in np.quantile(sweep[column].to_numpy(float), [0.05, 0.5, 0.95]))
-    return (f"the other reading of 'std' (root mean square of the per-class differences, which keeps the bias): "
-            f"median {med}, 5-95% [{lo}, {hi}]; the printed numbers support the sd reading (piovano-std-reading)")
 
 
 def fill_predictions(ledger: Ledger, sweep: pd.DataFrame, control: pd.DataFrame, ref: pd.DataFrame, *, source: str,
@@ -429,14 +419,16 @@ def fill_predictions(ledger: Ledger, sweep: pd.DataFrame, control: pd.DataFrame,
                                             ("std_Prec", "paper_std_Prec", "std. Prec.")):
                 if (model, short, col) in skip:
                     continue
-                other = _other_reading(sweep, f"{model}_{short}_{col.replace('std_', 'rms_')}") if col != "Acc" else ""
+                rms = f"{model}_{short}_{col.replace('std_', 'rms_')}"
+                other = None if col == "Acc" or rms not in sweep else (
+                    "std as the root mean square of the per-class differences", sweep[rms].to_numpy(float),
+                    control[rms].to_numpy(float) if rms in control else None)
                 ledger.predict(f"piovano-{prefix}-pred-{model}-{short}-{col.lower().replace('_', '')}",
                                printed=paper.loc[(model, setting), printed_col],
                                values=sweep[f"{model}_{short}_{col}"].to_numpy(float),
                                control=control[f"{model}_{short}_{col}"].to_numpy(float),
                                main_seed=float(main.loc[(model, setting), col]),
-                               note="; ".join(x for x in (note, other) if x),
-                               detail=f"{label} of the {model}, {setting}")
+                               note=note, detail=f"{label} of the {model}, {setting}", other_reading=other)
 
 
 # -- which reading of "std" the printed numbers support --------------------------------------------

@@ -11,13 +11,15 @@ Protocol (world ``real: ACS employment MA 2015-2018``; data and peer in ``data/r
    a year.  Its labels are hidden from every estimator and used only to score them.
 4. The second model piovano's joint re-weighting needs (the *candidate* C): a declared, simple
    scikit-learn model -- a depth-``tree_depth`` decision tree on :data:`_census_data.FEATURES`, trained
-   on all of 2015 (features and labels).
+   on the offline set alone (features and labels), one tree per offline set and per rule.
 5. Per period, B's accuracy, precision and recall of both classes by five estimators: the raw offline
    value, OAM IndDis and OAM JointDis (:func:`offline_eval.adaptive.online_adaptive_metrics`), CBPE
    (NannyML 0.13.1, fitted on the same offline set; committed outputs of ``make peers``), and the
    realized value.  Their errors per chunk, and mean absolute errors with percentile-bootstrap
    intervals over chunks (:func:`bootstrap_errors`).
-6. Sensitivity: the same estimators under other declared sub-sampling rules (no peer run for those).
+6. Every declared sub-sampling rule: the same estimators under each (no peer run for the others); the
+   claims that depend on the rule are judged over all of them, since the study's rule was chosen after
+   looking at them.
 7. The ledger (:func:`add_claims`), by the criteria of :data:`CLAIMS`, declared before the run.
 """
 
@@ -40,7 +42,7 @@ from ._census_data import LABEL, NONREPRESENTATIVE_RULE, OFFLINE_SETS, PREDICTIO
 
 __all__ = ["CLAIMS", "DATA", "ESTIMATORS", "LABEL", "METRICS", "NONREPRESENTATIVE_RULE", "OFFLINE_SETS", "PREDICTION",
            "RULES", "WORLD", "add_claims", "bootstrap_errors", "estimates", "error_figure", "load", "load_cbpe",
-           "period_table", "rule_sensitivity", "second_model"]
+           "period_table", "rule_sensitivity", "run_summary", "second_model"]
 
 DATA = DATA_DIR / "real" / "census_ma"
 WORLD = "real: ACS employment MA 2015-2018"
@@ -55,21 +57,28 @@ MEAN_ERR = ("mean over the five metrics (accuracy, precision and recall of both 
             "of 2016-2018 of |estimate - realized|")
 
 CLAIMS = declare(
-    Claim("piovano-census-realized-accuracy", "Real data: the realized values", "realized accuracy 0.8272, 0.8253, "
-          "0.8292, 0.8282 for 2015-2018", "check", "the deployed model's accuracy on each year, from the vendored "
+    Claim("piovano-census-realized-accuracy", "Real data: the realized values", "the deployed model's realized "
+          "accuracy for 2015-2018, measured by hand on the original files", "check", "the deployed model's accuracy on each year, from the vendored "
           "file, equal to the hand-measured values at 4 decimals (the vendored data are the originals)", world=WORLD,
           evidence=(FILES["periods"],)),
     Claim("piovano-census-joint-closes-gap", "Section IV-B (Tables I-II), on real data", "by applying the proposed approach, we "
           "obtain metrics which are much closer to the real value compared to before re-weighting", "claim",
-          f"on the non-representative offline set: the {MEAN_ERR} of OAM JointDis at most half that of the raw "
-          "offline value, and the 95% percentile-bootstrap interval over chunks of the per-chunk difference "
-          "(offline error - JointDis error) above 0", world=WORLD, control=REPRESENTATIVE,
-          evidence=(FILES["errors"], FILES["chunks"], FILES["figure"], FILES["rules"])),
+          "under every declared non-representative sub-sampling rule (RULES) and in every live year 2016-2018, the "
+          "mean over the five metrics of |estimate - realized| of OAM JointDis at most half that of the raw offline "
+          "value (the second model fitted on each rule's offline set alone)", world=WORLD, control=REPRESENTATIVE,
+          evidence=(FILES["errors"], FILES["chunks"], FILES["figure"], FILES["rules"]),
+          revised=f"on the study's non-representative offline set alone: the {MEAN_ERR} of OAM JointDis at most half "
+          "that of the raw offline value, with the 95% percentile-bootstrap interval over chunks of the per-chunk "
+          "difference above 0; revised because that rule was chosen among the declared ones after looking at them, "
+          "so the claim is judged over every declared rule"),
     Claim("piovano-census-joint-beats-inddis", "Section III-A, on real data", "the proposed online adaptive method largely "
           "outperforms considering each model with independent distribution", "claim",
           f"on the non-representative offline set: the {MEAN_ERR} of JointDis below that of IndDis, with the 95% "
           "percentile-bootstrap interval over chunks of the per-chunk difference (IndDis error - JointDis error) "
-          "above 0", world=WORLD, control=REPRESENTATIVE, evidence=(FILES["errors"], FILES["chunks"])),
+          "above 0; the same criterion on the representative set is its control", world=WORLD, control=REPRESENTATIVE,
+          evidence=(FILES["errors"], FILES["chunks"]),
+          revised="the same criterion, counted holds although the representative set passed it too; revised because "
+          "a control that passes leaves the claim not tested"),
     Claim("piovano-census-representative-unchanged", "Section I, on real data", "it is critical that the offline test data are "
           "representative of the online live data in terms of distribution to reflect the real performance",
           "check", "the control: on the representative offline set (all of 2015) neither re-weighting moves any "
@@ -117,12 +126,17 @@ def load_cbpe(which: str, data_dir=DATA) -> tuple[pd.DataFrame, dict]:
 
 
 # -- 4. the second model -------------------------------------------------------------------------------------
-def second_model(df: pd.DataFrame, *, depth: int = 4, seed: int = 0) -> tuple[np.ndarray, dict]:
-    """C's predictions on every row: a depth-``depth`` decision tree on :data:`FEATURES`, trained on 2015."""
+def second_model(df: pd.DataFrame, *, depth: int = 4, seed: int = 0, which: str | None = "nonrepresentative",
+                 rule=None) -> tuple[np.ndarray, dict]:
+    """C's predictions on every row: a depth-``depth`` decision tree on :data:`FEATURES`, trained on the offline
+    set alone (``which`` of :data:`OFFLINE_SETS`, or the rows of 2015 a ``rule`` of :data:`RULES` keeps)."""
     from sklearn.tree import DecisionTreeClassifier
 
     x = df[list(D.FEATURES)].to_numpy(np.float64)
-    train = (df["year"] == D.OFFLINE_YEAR).to_numpy()
+    train = (df["year"] == D.OFFLINE_YEAR).to_numpy().copy()
+    y15 = df[train]
+    keep = rule(y15) if rule is not None else D.offline_mask(y15.reset_index(drop=True), which)
+    train[np.flatnonzero(train)[~np.asarray(keep, dtype=bool)]] = False
     tree = DecisionTreeClassifier(max_depth=depth, random_state=seed).fit(x[train], df[D.LABEL].to_numpy()[train])
     c = tree.predict(x).astype(np.int64)
     b, g = df[D.PREDICTION].to_numpy(np.int64), df[D.LABEL].to_numpy(np.int64)
@@ -235,15 +249,16 @@ def paired_difference(est: pd.DataFrame, which: str, worse: str, better: str, *,
 
 
 # -- 6. sensitivity to the sub-sampling rule ------------------------------------------------------------------
-def rule_sensitivity(df: pd.DataFrame, candidate: np.ndarray) -> pd.DataFrame:
+def rule_sensitivity(df: pd.DataFrame, *, depth: int = 4, seed: int = 0) -> pd.DataFrame:
     """Per declared rule of :data:`RULES` and live year: offline size, and the mean over the five metrics of
-    |estimate - realized| of the offline value, IndDis and JointDis (CBPE was run for the study's two sets only)."""
-    df = df.assign(candidate=candidate)
-    offline = df[df["year"] == D.OFFLINE_YEAR].reset_index(drop=True)
+    |estimate - realized| of the offline value, IndDis and JointDis (CBPE was run for the study's two sets only);
+    the second model fitted on each rule's offline set alone (:func:`second_model`)."""
     rows = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)
         for name, rule in RULES.items():
+            df = df.assign(candidate=second_model(df, depth=depth, seed=seed, rule=rule)[0])
+            offline = df[df["year"] == D.OFFLINE_YEAR].reset_index(drop=True)
             off = offline[rule(offline)]
             b_o, c_o, g_o = (off[k].to_numpy(np.int64) for k in (D.PREDICTION, "candidate", D.LABEL))
             o = _as_row(metrics_from_joint(joint_distribution(b_o, c_o, g_o, n_classes=2)).baseline)
@@ -283,6 +298,27 @@ def error_figure(errors: pd.DataFrame):
     return fig
 
 
+def run_summary(periods: pd.DataFrame, errors: pd.DataFrame, rules: pd.DataFrame) -> str:
+    """What the run shows, in Markdown, every number read from the run's own tables (nothing typed)."""
+    def yearly(which, est):
+        p = periods[periods["offline_set"] == which]
+        per_year = p.groupby("year")[f"err_{est}"].apply(lambda e: e.abs().mean())
+        return f"{per_year.min():.3f}-{per_year.max():.3f}"
+
+    acc = periods[(periods["offline_set"] == "representative") & (periods["metric"] == "accuracy")]
+    lines = ["**What the run shows** (every number from this run's tables).", "",
+             "- Realized accuracy of the deployed model, " + ", ".join(
+                 f"{r.year}: {r.realized:.4f}" for r in acc.itertuples()) + "."]
+    for which in ("nonrepresentative", "representative"):
+        lines.append(f"- {which.replace('nonrep', 'non-rep').capitalize()} offline set, mean |error| over the five "
+                     "metrics per live year: " + ", ".join(f"{e} {yearly(which, e)}" for e in ESTIMATORS)
+                     + "; per chunk " + ", ".join(f"{e} {_mae(errors, which, e):.4f}" for e in ESTIMATORS) + ".")
+    share = rules.groupby("rule", sort=False)["joint_closes_share"].agg(["min", "max"])
+    lines.append("- Share of the offline value's error JointDis closes, per declared rule (least and most over the "
+                 "live years): " + "; ".join(f"{k}: {r['min']:.0%}-{r['max']:.0%}" for k, r in share.iterrows()) + ".")
+    return "\n".join(lines)
+
+
 # -- 7. the ledger ---------------------------------------------------------------------------------------------
 def _mae(errors: pd.DataFrame, which: str, est: str, metric: str = "all") -> float:
     r = errors[(errors["offline_set"] == which) & (errors["estimator"] == est) & (errors["metric"] == metric)]
@@ -296,35 +332,40 @@ def add_claims(ledger: Ledger, *, df: pd.DataFrame, est: pd.DataFrame, periods: 
     realized_2015 = float((y15[D.PREDICTION] == y15[D.LABEL]).mean())
     acc = periods[(periods["metric"] == "accuracy") & (periods["offline_set"] == "representative")]
     got = [realized_2015] + [float(acc.loc[acc["year"] == str(y), "realized"].iloc[0]) for y in D.LIVE_YEARS]
-    printed = (0.8272, 0.8253, 0.8292, 0.8282)
-    ledger.check("piovano-census-realized-accuracy", holds=all(round(g, 4) == p for g, p in zip(got, printed)),
-                 paper_value=", ".join(f"{p:.4f}" for p in printed), reproduced_value=", ".join(f"{g:.4f}" for g in got),
-                 note="a check of the vendored data against the hand measurement in the issue, not a claim of the paper")
+    by_hand = (0.8272, 0.8253, 0.8292, 0.8282)  # measured by hand on the original files (issue 27), not the paper's
+    ledger.check("piovano-census-realized-accuracy", holds=all(round(g, 4) == p for g, p in zip(got, by_hand)),
+                 reproduced_value=", ".join(f"{g:.4f}" for g in got) + " (by hand: "
+                 + ", ".join(f"{p:.4f}" for p in by_hand) + ")",
+                 note="a check of the vendored data against the hand measurement, not a claim of the paper (the "
+                      "paper prints no census value)")
     nr, rep = "nonrepresentative", "representative"
     off, ind, joint, cbpe = (_mae(errors, nr, e) for e in ESTIMATORS)
     d, lo, hi = paired_difference(est, nr, "offline", "JointDis", n_boot=n_boot, rng=seed)
     c_off, c_ind, c_joint = (_mae(errors, rep, e) for e in ("offline", "IndDis", "JointDis"))
-    cd, clo, chi = paired_difference(est, rep, "offline", "JointDis", n_boot=n_boot, rng=seed)
-    c_pass = c_joint <= 0.5 * c_off and clo > 0
-    best = rules.groupby("rule", sort=False)["joint_closes_share"].mean()
-    ledger.check("piovano-census-joint-closes-gap", holds=joint <= 0.5 * off and lo > 0,
-                 reproduced_value=f"mean |error| offline {off:.4f}, JointDis {joint:.4f} ({1 - joint / off:.0%} of the "
-                 f"gap closed); difference {d:.4f}, 95% CI [{lo:.4f}, {hi:.4f}] over chunks",
-                 control=f"representative set: offline {c_off:.4f}, JointDis {c_joint:.4f} ({1 - c_joint / c_off:.0%} "
-                 f"closed; difference 95% CI [{clo:.4f}, {chi:.4f}]): the criterion {'passes' if c_pass else 'fails'}; "
-                 "per chunk the re-weighting follows each chunk's own mix of cells, so it gains a little even there",
-                 note="the sub-sampling rule was chosen after an exploratory look at the rules of the sensitivity table, "
-                      "where JointDis closes (mean over the years) " + "; ".join(f"{k}: {v:.0%}" for k, v in best.items())
-                      + " of the offline value's error: the size of the gain depends on the rule")
+    nonrep_rules = rules[~rules["rule"].str.startswith("representative")]
+    closes = nonrep_rules.groupby("rule", sort=False)["joint_closes_share"].min()
+    rep_closes = float(rules.loc[rules["rule"].str.startswith("representative"), "joint_closes_share"].min())
+    ledger.judge("piovano-census-joint-closes-gap", holds=bool((closes >= 0.5).all()), control_holds=rep_closes >= 0.5,
+                 confirmation=f"every declared non-representative rule ({len(closes)}) and every live year "
+                              f"({', '.join(map(str, D.LIVE_YEARS))}); no rule chosen",
+                 reproduced_value="least share of the offline error JointDis closes in a live year, per rule: "
+                 + "; ".join(f"{k}: {v:.0%}" for k, v in closes.items()),
+                 control=f"representative set: least share closed {rep_closes:.0%}: the criterion "
+                         f"{'passes' if rep_closes >= 0.5 else 'fails'}",
+                 note=f"the study's own rule on chunks: offline {off:.4f}, JointDis {joint:.4f} "
+                      f"({1 - joint / off:.0%} closed), difference {d:.4f}, 95% CI [{lo:.4f}, {hi:.4f}] over chunks; "
+                      "the size of the gain depends on the rule")
     yr = {(w, e): float(periods.loc[periods["offline_set"] == w, f"err_{e}"].abs().mean()) for w in (nr, rep)
           for e in ESTIMATORS}
     d2, lo2, hi2 = paired_difference(est, nr, "IndDis", "JointDis", n_boot=n_boot, rng=seed)
-    ledger.check("piovano-census-joint-beats-inddis", holds=joint < ind and lo2 > 0,
+    c_d2, c_lo2, c_hi2 = paired_difference(est, rep, "IndDis", "JointDis", n_boot=n_boot, rng=seed)
+    ledger.judge("piovano-census-joint-beats-inddis", holds=bool(joint < ind and lo2 > 0),
+                 control_holds=bool(c_joint < c_ind and c_lo2 > 0),
+                 confirmation="every live chunk of 2016-2018 (the claim's criterion was not chosen on them)",
                  reproduced_value=f"mean |error| IndDis {ind:.4f}, JointDis {joint:.4f}; difference {d2:.4f}, "
                  f"95% CI [{lo2:.4f}, {hi2:.4f}] over chunks",
-                 control=f"representative set: IndDis {c_ind:.4f}, JointDis {c_joint:.4f} (JointDis "
-                 f"{'below' if c_joint < c_ind else 'not below'} IndDis there too: the control does not discriminate "
-                 "this direction)" if c_joint < c_ind else f"representative set: IndDis {c_ind:.4f}, JointDis {c_joint:.4f}",
+                 control=f"representative set: IndDis {c_ind:.4f}, JointDis {c_joint:.4f}, difference 95% CI "
+                         f"[{c_lo2:.4f}, {c_hi2:.4f}]: the criterion {'passes' if c_joint < c_ind and c_lo2 > 0 else 'fails'}",
                  note="with two classes IndDis re-weights two cells and JointDis four; 'largely' is not tested, only the "
                       "direction and its interval. Per chunk JointDis also beats IndDis on the representative set (it "
                       "follows each chunk's mix of four cells), so the chunk criterion does not isolate the correction of "

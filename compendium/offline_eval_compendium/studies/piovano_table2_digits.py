@@ -35,7 +35,7 @@ from .. import reference
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint
 from ..io import format_float
-from ..claims import Claim, Ledger, declare
+from ..claims import Claim, Ledger, SeedBlocks, declare
 from offline_eval.plotting import new_figure
 from offline_eval.synth import classifiers as synth
 from ._piovano_common import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, fill_predictions,
@@ -43,7 +43,7 @@ from ._piovano_common import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table,
                               paper_online_accuracy, paper_sizes, paper_table, prediction_claim, quiet_warnings,
                               std_of_differences, sweep_claims, sweep_row)
 
-__all__ = ["CLAIMS", "CONTROL_RANDOM", "add_claims", "add_distortion_calibration", "digits_experiment",
+__all__ = ["CLAIMS", "SEEDS", "CONTROL_RANDOM", "add_claims", "add_distortion_calibration", "digits_experiment",
            "digits_sweep_row", "calibrate_table2_world", "fig1_counts", "override_knobs", "table2_world", "tried_worlds_table", "fig1_figure", "fig1_row", "offline_distortion",
            "paper_online_accuracy", "paper_table", "table2_experiment", "table2_sets", "table2_sweep_row"]
 
@@ -56,6 +56,10 @@ DIGITS_SWEEPS = ("piovano/digits_seed_sweep.csv", "piovano/digits_seed_sweep_con
 FIG1 = ("Figure 1 shows a natural language understanding (NLU) application on the distribution of utterance intent "
         "counts: the offline data are sampled according to the Gaussian distribution while the online data are "
         "skewed and heavy-tailed.")
+
+#: The seed blocks of every sweep, declared before any result: 20 seeds each, the development block from seed 0
+#: (the seeds the claims were developed on) and a confirmation block no development run used.
+SEEDS = SeedBlocks("piovano_table2_digits", development=0)
 
 CLAIMS = declare(
     Claim("piovano-calib-offline-distortion", SECTION, "From the M_BC^(l) of each dataset, we random generate another "

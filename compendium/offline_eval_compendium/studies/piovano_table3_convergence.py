@@ -26,12 +26,12 @@ from scipy import stats
 
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
-from ..claims import Claim, Ledger, declare
+from ..claims import Claim, Ledger, SeedBlocks, declare
 from offline_eval.plotting import new_figure
 from offline_eval.synth import classifiers as synth
 from ._piovano_common import MODELS, many_class_world, offline_distortion, quiet_warnings
 
-__all__ = ["CLAIMS", "CONTROL_RELEASES", "add_claims", "convergence_experiment", "convergence_figure",
+__all__ = ["CLAIMS", "SEEDS", "CONTROL_RELEASES", "add_claims", "convergence_experiment", "convergence_figure",
            "convergence_summary", "convergence_sweep", "fill_table3_claims", "loglog_slope", "offline_distortion",
            "releases_experiment", "releases_note", "tried_worlds_table",
            "releases_sweep_row", "table3_table"]
@@ -45,6 +45,10 @@ CONV_EVIDENCE = ("piovano/convergence.csv", "piovano/convergence_seed_sweep.csv"
 OVERALL = ("Overall, for both online metrics, we see that the proposed method gives a much better indication of the "
            "online performance compared to the original offline metrics.")
 CELLS = (("NLUER", "Music"), ("Friction", "Music"), ("NLUER", "Video"), ("Friction", "Video"))
+
+#: The seed blocks of every sweep, declared before any result: 20 seeds each, the development block from seed 0
+#: (the seeds the claims were developed on) and a confirmation block no development run used.
+SEEDS = SeedBlocks("piovano_table3_convergence", development=0)
 
 CLAIMS = declare(
     *(Claim(f"piovano-T3-{m.lower()}-{d.lower()}", "Table III", OVERALL, "claim",

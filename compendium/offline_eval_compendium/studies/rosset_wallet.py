@@ -19,14 +19,13 @@ printed consistency (:func:`printed_consistency`), and :func:`add_claims`.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
 from .. import reference
-from ..claims import Claim, Ledger, declare, matches_printed
+from ..claims import Claim, Ledger, SeedBlocks, declare, matches_printed
 from ._rosset_survey import (CONTROL, EARLIER, LOWER_IS_BETTER, MEASURES, NOISY_TRUTH, OUTLIER_MAX_SHARE,
                              SHRINKING_RESIDUAL, strip_percent, below_half_share, bootstrap_variance, cutoff_grid_auc,
                              expected_shares, fig1_local_row, fig4_wallets, fig5_bootstrap, fig5_cutoffs, num,
@@ -35,12 +34,15 @@ from ._rosset_survey import (CONTROL, EARLIER, LOWER_IS_BETTER, MEASURES, NOISY_
 from offline_eval import ranking as rk
 
 __all__ = [
-    "CLAIMS", "CONTROL", "EARLIER", "LOWER_IS_BETTER", "MEASURES", "NOISY_TRUTH", "OUTLIER_MAX_SHARE",
+    "CLAIMS", "SEEDS", "CONTROL", "EARLIER", "LOWER_IS_BETTER", "MEASURES", "NOISY_TRUTH", "OUTLIER_MAX_SHARE",
     "SHRINKING_RESIDUAL", "WORLD", "add_claims", "below_half_share", "bootstrap_variance", "cutoff_grid_auc",
     "expected_shares", "fig1_local_row", "fig4_wallets", "fig5_bootstrap", "fig5_cutoffs", "num", "one_seed", "paper_world",
     "printed_consistency", "printed_interval", "segment_reversed_ranking", "table1", "table2", "wallet_tail",
 ]
 
+#: The seed blocks of every sweep, declared before any result: 20 surveys each, the development block
+#: 1000-1019 (the seeds the claims were developed on) and a confirmation block no development run used.
+SEEDS = SeedBlocks("rosset_wallet", development=1000)
 #: The world every synthetic row is checked on.
 WORLD = "synthetic: upper-tail wallet survey (Gumbel copula at Table 2's taus)"
 #: The control world, and the mechanism it switches off.
@@ -69,8 +71,11 @@ CLAIMS = declare(
           world=WORLD, evidence=("rosset/fig4.png", "rosset/survey.csv")),
     Claim("rosset-t1-change-rmse", "Table 1", "RMSE %Change '49.8%': 'For RMSE and MAE a single company is "
           "responsible for 49.8% and 25.9% of the total loss'", "printed",
-          "100 |Excl. One - Entire Set| / Entire Set from Table 1's printed cells, truncated to the printed decimal "
-          "(the reading that fits: rounded, it would print one digit more)", evidence=_CONSISTENCY),
+          "100 |Excl. One - Entire Set| / Entire Set from Table 1's printed cells, equal when rounded to the printed "
+          "decimal (the table's convention: its MAE row rounds)", evidence=_CONSISTENCY,
+          revised="the same value truncated to the printed decimal, the reading that fits, counted exact; revised "
+          "because the table's MAE row rounds, so truncation is not its convention: a printed percentage that "
+          "neither rounds nor is consistently truncated differs by its last digit"),
     Claim("rosset-t1-change-*", "Table 1", "Table 1 %Change = |Excl. One - Entire Set| / Entire Set", "printed",
           "equal at the printed precision to 100 |Excl. One - Entire Set| / Entire Set from Table 1's printed cells; "
           "else within the range the rounding of those cells allows (atol: half the printed last digit plus the "
@@ -249,14 +254,13 @@ def _printed_claims(ledger: Ledger, ref: pd.DataFrame, consistency: pd.DataFrame
                 cell("Table 1", m, "Entire Set") == cell("Table 2", m, "M2")) for m in MEASURES}
     rmse = t1.loc["RMSE"]
     d = reference.printed_decimals(strip_percent(rmse["printed"]))
-    ledger.printed("rosset-t1-change-rmse", printed=strip_percent(rmse["printed"]),
-                   value=math.floor(rmse["recomputed"] * 10**d) / 10**d, detail="under the truncation reading",
+    ledger.printed("rosset-t1-change-rmse", printed=strip_percent(rmse["printed"]), value=rmse["recomputed"],
                    note=f"Entire Set {cell('Table 1', 'RMSE', 'Entire Set')} and Excl. One {cell('Table 1', 'RMSE', 'Excl. One')} give "
-                        f"{rmse['recomputed']:.3f}% (range {rmse['low']:.4f}-{rmse['high']:.4f}% from rounding): the "
-                        f"printed {rmse['printed']} is that value truncated to {d} decimal (rounded it is "
-                        f"{rmse['recomputed']:.{d}f}%). The MAE row rounds, so the table keeps no one convention, but a "
-                        "truncated digit contradicts none of its inputs: not an erratum. The row's Entire Set is M2's "
-                        "RMSE (root erratum rosset-t1-model)")
+                        f"{rmse['recomputed']:.3f}% (range {rmse['low']:.4f}-{rmse['high']:.4f}% from rounding): rounded, "
+                        f"{rmse['recomputed']:.{d}f}%; the printed {rmse['printed']} is that value truncated, while the "
+                        "MAE row rounds, so the table keeps no one convention and the printed cell differs by its last "
+                        "digit (no erratum: a truncated digit contradicts none of its inputs). The row's Entire Set is "
+                        "M2's RMSE (root erratum rosset-t1-model)")
     for m in MEASURES[1:]:
         recomputed(f"rosset-t1-change-{m.lower()}", t1.loc[m])
     mixed = same["RMSE"] == (False, True) and all(same[m] == (True, False) for m in ("MAE", "tau", "rho"))

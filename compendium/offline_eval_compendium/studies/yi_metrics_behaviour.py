@@ -26,13 +26,14 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from .. import reference
-from ..claims import Claim, declare
+from ..claims import Claim, SeedBlocks, declare
 from offline_eval.metrics import roc_auc_score, calibration_ratio, prediction_error, rig_score, roc_curve
 from offline_eval.plotting import new_figure
 from offline_eval.synth.sponsored import distorted_pclick, sample_ctr
 from . import _yi_formulas
 
 __all__ = [
+    "SEEDS",
     "CLAIMS",
     "CONTROL_FIG1_JUNK",
     "CONTROL_FIG2",
@@ -57,6 +58,10 @@ _EV_SWEEP = ("yi/seed_sweep_metrics.csv", "yi/seed_sweep_metrics_control.csv")
 _EV_F = ("yi/metric_formula_checks.csv",)
 
 #: The claims table, declared before the run.
+#: The seed blocks of every sweep, declared before any result: 20 seeds each, the development block from seed 0
+#: (the seeds the claims were developed on) and a confirmation block no development run used.
+SEEDS = SeedBlocks("yi_metrics_behaviour", development=0)
+
 CLAIMS = declare(
     Claim("yi-fig1-auc-gap", "Figure 1",
           "the AUC score of contextual ads model is about 3% higher than AUC of sponsored search", "calibration",

@@ -1,0 +1,153 @@
+"""The claims ledger: each published number or claim beside ours, with a status.
+
+Claims are declared before the experiment, as data
+--------------------------------------------------
+Each study opens with its claims table (:func:`declare` of :class:`Claim` objects):
+the id, where the paper states it, the paper's sentence quoted, the kind, the
+criterion, the world it is checked on and the mechanism its control world
+switches off, and the output files that will back it.  The notebook builds a
+:class:`Ledger` on that table; the experiment code then *fills in values*
+(:meth:`Ledger.printed`, :meth:`Ledger.sweep`, :meth:`Ledger.predict`, ...)
+and the ledger alone decides the status, by the rule of the row's kind.  A
+criterion changed after it was run keeps its earlier form in the declaration
+(``revised``: the earlier criterion and the reason), and the row shows it.
+``make reproduce`` gathers every notebook's rows into
+``figures/<paper>/claims.csv`` and ``figures/claims.csv`` / ``claims.md``
+(:func:`gather`).
+
+Kinds of row
+------------
+Every row says what it is (column ``kind``, :data:`KINDS`), and where its
+value comes from (column ``world``: ``paper`` for the paper's own printed
+inputs, ``synthetic: <name>``, ``real: <name>``, or ``ours``):
+
+printed
+    a printed cell recomputed from the paper's own printed inputs (world ``paper``);
+formula
+    a formula, identity or derivation the paper states, checked numerically (world ``paper``);
+prediction
+    a printed cell predicted by a synthetic (or real) world: the seed sweep's
+    interval beside the printed value;
+claim
+    a qualitative or magnitude claim of the paper, checked on the paper's
+    printed inputs or on a synthetic or real world;
+calibration
+    a printed value the synthetic world's knobs were fitted to: shown beside
+    the paper, never counted as a reproduction;
+check
+    a check of ours (an identity of our code, anything that holds by
+    construction), not a claim of the paper.
+
+The counts come as three tables (:func:`count_tables`): the papers' printed
+numbers, formulas and claims recomputed from their printed inputs; the
+papers' claims and predictions on synthetic or real worlds; calibrations and
+our checks.
+
+One path to a synthetic status
+------------------------------
+A claim on a synthetic world gets its status only from its seed sweep
+(:meth:`Ledger.sweep`) beside its control world, the same world with the
+paper's mechanism switched off.  One rule for every sweep
+(:func:`sweep_verdict`): the claim passes on :data:`SWEEP_SEEDS` seeds when it
+passes in at least :data:`SWEEP_MIN_SHARE` of them (or, where the paper's own
+uncertainty predicts a share, when the Wilson 95% interval reaches it).  It
+``holds`` when the sweep passes and the control fails; it ``differs`` when
+the sweep fails; it is ``not tested`` when the sweep passes but no control
+discriminates (the control passes too, or no control world exists for it).
+A prediction (:meth:`Ledger.predict`) is ``within-tolerance`` when the printed
+value lies in the seed sweep's 5-95% interval, ``differs`` when outside, and
+``not tested`` when the interval is wider than the printed value itself (or
+the control's interval holds it too): such an interval cannot exclude the
+printed value.  A main-seed value is shown beside its sweep as an
+illustration, never with a status of its own.
+
+Confirmation
+------------
+Each study declares its seed blocks before any result (:class:`SeedBlocks`):
+the seed count (the same for every claim and its control; :data:`SWEEP_SEEDS`
+unless a larger one is declared up front), the development block its claims
+were developed on, and a confirmation block derived from the notebook's name
+(:func:`confirmation_start`), which no development run used.  The notebook
+fills the ledger once per block (:meth:`Ledger.block`); a swept row takes its
+status from the confirmation block and shows the development result beside
+it (columns ``seeds``, ``confirmation``, ``development``).  A row changed
+after a confirmation result was seen is ``exploratory``; a reading chosen
+because it fits is ``ambiguous``; both are counted apart.
+
+Statuses
+--------
+exact
+    equal to the paper's value at its printed precision;
+within-tolerance
+    within a tolerance stated in the ``criterion`` column;
+holds
+    a qualitative claim that passes its stated criterion (on a synthetic
+    world: its sweep passes and its control fails);
+differs
+    does not meet its criterion -- reported, never hidden, with a note saying why;
+not tested
+    a claim or prediction on a synthetic world that no control can
+    discriminate, or whose interval is too wide to exclude the printed value;
+erratum
+    the paper's printed value is inconsistent with its own inputs; the
+    ``note`` gives the evidence;
+exploratory
+    changed (criterion, world, reading, rule or seed count) after a
+    confirmation result was seen: counted apart, never a reproduction;
+ambiguous
+    the paper's text admits two readings and only the chosen one fits: both
+    readings' values shown, counted apart.
+
+Modules
+-------
+``schema``  the columns, kinds and statuses; :class:`Claim`, :func:`declare`
+``rules``   the one sweep rule, the printed-precision test, :func:`seed_sweep`
+``ledger``  :class:`Ledger`, filled from the declared claims
+``tables``  the count tables, the worlds table, the verdict, :func:`gather`
+``audit``   :func:`problems` (the rules a gathered ledger must keep), :func:`uncited_files`
+
+:func:`compare` (two ledgers' differing rows) lives beside what uses it, in
+:mod:`offline_eval_compendium.changes`; it is re-exported here.
+"""
+
+from __future__ import annotations
+
+from ..changes import COMPARED, compare
+from .audit import problems, uncited_files
+from .ledger import Ledger
+from .rules import (SIZE_RTOL, SWEEP_MIN_SHARE, SWEEP_SEEDS, SeedBlocks, SweepVerdict, confirmation_start,
+                    matches_printed, seed_sweep, sweep_verdict, tolerance_too_wide, wilson_interval)
+from .schema import (APART, COLUMNS, KINDS, REPRODUCTION_KINDS, STATUSES, UNCONFIRMED, WORLD_PATTERN, Claim, Claims,
+                     declare)
+from .tables import COUNT_TABLES, count_tables, gather, prediction_inside, table_of, verdict, worlds_table
+
+__all__ = [
+    "COLUMNS",
+    "Claim",
+    "Claims",
+    "count_tables",
+    "declare",
+    "problems",
+    "uncited_files",
+    "KINDS",
+    "REPRODUCTION_KINDS",
+    "STATUSES",
+    "SWEEP_MIN_SHARE",
+    "SWEEP_SEEDS",
+    "SeedBlocks",
+    "APART",
+    "UNCONFIRMED",
+    "confirmation_start",
+    "tolerance_too_wide",
+    "Ledger",
+    "SweepVerdict",
+    "compare",
+    "table_of",
+    "gather",
+    "matches_printed",
+    "seed_sweep",
+    "sweep_verdict",
+    "verdict",
+    "wilson_interval",
+    "worlds_table",
+]

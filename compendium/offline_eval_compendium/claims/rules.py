@@ -1,0 +1,313 @@
+"""The status rules: the one sweep rule (:func:`sweep_verdict`), the printed-precision test, the seed sweep."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from ..io import format_float
+from ..reference import parse_printed, printed_decimals
+
+#: Default number of seeds of every seed sweep.
+SWEEP_SEEDS = 20
+#: A swept claim holds when it holds in at least this share of the seeds (the one sweep rule).
+SWEEP_MIN_SHARE = 0.8
+#: A magnitude reproduced on a synthetic world is within tolerance when within this fraction of the
+#: printed value (a proportionate band: +-50% of +8.6% is 4.3-12.9%, of +0.2% is 0.1-0.3%).
+SIZE_RTOL = 0.5
+_Z95 = 1.959963984540054  # the 97.5% standard normal quantile
+
+
+def wilson_interval(k: int, n: int, z: float = _Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``k / n`` (95% by default).
+
+    Parameters
+    ----------
+    k : int
+        Successes.
+    n : int
+        Trials.
+    z : float, default 1.96
+        Normal quantile of the interval's level.
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in wilson_interval(17, 20)]
+    [0.6396, 0.9476]
+    >>> wilson_interval(20, 20)[1]
+    1.0
+    """
+    if not (isinstance(n, (int, np.integer)) and n > 0 and isinstance(k, (int, np.integer)) and 0 <= k <= n):
+        raise ValueError(f"`k` and `n` must be integers with 0 <= k <= n and n > 0; got k={k!r}, n={n!r}")
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (0.0 if k == 0 else max(0.0, mid - half), 1.0 if k == n else min(1.0, mid + half))
+
+
+@dataclass(frozen=True)
+class SweepVerdict:
+    """The sweep rule applied to one claim (:func:`sweep_verdict`)."""
+
+    k: int
+    n: int
+    low: float
+    high: float
+    passes: bool
+    rule: str
+
+    @property
+    def share(self) -> float:
+        return self.k / self.n
+
+    def text(self) -> str:
+        """``"17/20 seeds (85%, 95% CI 64-95%)"``."""
+        return f"{self.k}/{self.n} seeds ({self.share:.0%}, 95% CI {100 * self.low:.0f}-{100 * self.high:.0f}%)"
+
+
+def sweep_verdict(outcomes, *, expected_share: float | None = None) -> SweepVerdict:
+    """The one sweep rule: does a claim hold on a seed sweep?
+
+    Parameters
+    ----------
+    outcomes : array-like of bool
+        One boolean per seed: does the criterion hold for that seed?
+    expected_share : float, optional
+        How often a world faithful to the paper passes, as the paper's own
+        uncertainty predicts (e.g. a printed z-score).  Without it the claim
+        passes when its share is at least :data:`SWEEP_MIN_SHARE` (compared
+        exactly, in rational arithmetic); with it, when the Wilson 95%
+        interval of the share reaches ``expected_share``.
+
+    >>> sweep_verdict([True] * 16 + [False] * 4).passes
+    True
+    >>> sweep_verdict([True] * 15 + [False] * 5).passes
+    False
+    >>> sweep_verdict([True] * 10 + [False] * 10, expected_share=0.65).passes
+    True
+    """
+    out = np.asarray(outcomes)
+    if out.ndim != 1 or out.size == 0:
+        raise ValueError(f"`outcomes` must be a non-empty 1-D array of booleans; got shape {out.shape}")
+    if out.dtype != bool:
+        raise ValueError(f"`outcomes` must be booleans; got dtype {out.dtype}")
+    k, n = int(out.sum()), int(out.size)
+    low, high = wilson_interval(k, n)
+    if expected_share is None:
+        passes = Fraction(k, n) >= Fraction(str(SWEEP_MIN_SHARE))
+        rule = f"holds in >= {SWEEP_MIN_SHARE:.0%} of {n} seeds"
+    else:
+        if not 0 < expected_share < 1:
+            raise ValueError(f"`expected_share` must be in (0, 1); got {expected_share!r}")
+        passes = high >= expected_share
+        rule = (f"the paper's own uncertainty predicts a faithful world passes in {expected_share:.0%} of seeds; "
+                f"holds when the 95% interval of the share over {n} seeds reaches it")
+    return SweepVerdict(k, n, low, high, bool(passes), rule)
+
+
+def matches_printed(value: float, printed: str) -> bool:
+    """True when ``value`` rounds to ``printed`` at the printed number of decimals.
+
+    The test is ``|value - printed| <= 0.5 * 10**-d`` (``d`` decimals shown),
+    with a 1e-12 slack for binary floating point.
+
+    Parameters
+    ----------
+    value : float
+    printed : str
+
+    Examples
+    --------
+    >>> matches_printed(0.91934, "0.9193"), matches_printed(0.91936, "0.9193")
+    (True, False)
+    """
+    d = printed_decimals(printed)
+    return bool(abs(float(value) - parse_printed(printed)) <= 0.5 * 10.0**-d + 1e-12)
+
+
+def _interval(values, name) -> tuple[float, float, float, int]:
+    """(5%, 50%, 95%) quantiles of a seed sweep's values, each as written at six significant digits."""
+    x = np.asarray(values, dtype=float)
+    if x.ndim != 1 or x.size < 2:
+        raise ValueError(f"`{name}` must be a 1-D array of at least two seeds' values; got shape {x.shape}")
+    if not np.isfinite(x).all():
+        raise ValueError(f"`{name}` must be finite; got {int((~np.isfinite(x)).sum())} non-finite values")
+    q = np.quantile(x, [0.05, 0.5, 0.95])
+    lo, med, hi = (float(format_float(float(v))) for v in q)
+    return lo, med, hi, int(x.size)
+
+
+def seed_sweep(func, seeds, *, progress: str | None = None, **kwargs) -> pd.DataFrame:
+    """Run ``func(seed=s, **kwargs)`` for every seed; one row per seed.
+
+    ``func`` returns a flat dict (numbers and booleans); the result has a
+    ``seed`` column followed by the dict's keys.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(seed=s, **kwargs) -> dict``.
+    seeds : iterable of int
+    progress : str, optional
+        The step's name in the progress lines (:mod:`offline_eval_compendium.progress`);
+        default ``func``'s name.
+    **kwargs
+        Passed to every call.
+    """
+    from ..progress import track
+
+    seeds = [int(s) for s in seeds]
+    rows = []
+    for s in track(seeds, progress or getattr(func, "__name__", "sweep")):
+        out = dict(func(seed=s, **kwargs))
+        rows.append({"seed": s, **out})
+    if not rows:
+        raise ValueError("`seeds` must not be empty")
+    return pd.DataFrame(rows)
+
+
+#: Where confirmation blocks start: far from the small seeds (0-99, 1000-...) development runs use.
+CONFIRMATION_RANGE = (10**6, 10**9)
+
+
+def confirmation_start(name: str, n: int) -> int:
+    """The first seed of a notebook's confirmation block: a stable hash of its name into [10^6, 10^9 - n).
+
+    BLAKE2b of the name (not Python's ``hash``, which changes between processes), so the block is the
+    same on every machine and never chosen by hand.
+
+    Parameters
+    ----------
+    name : str
+        The notebook's name (its file stem).
+    n : int
+        The block's size.
+
+    Examples
+    --------
+    >>> confirmation_start("rosset_wallet", 20) == confirmation_start("rosset_wallet", 20)
+    True
+    >>> 10**6 <= confirmation_start("rosset_wallet", 20) < 10**9
+    True
+    """
+    import hashlib
+
+    lo, hi = CONFIRMATION_RANGE
+    h = int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "big")
+    return lo + h % (hi - lo - n)
+
+
+@dataclass(frozen=True)
+class SeedBlocks:
+    """A notebook's seed blocks, declared before any result: how many seeds, and which.
+
+    The **development** block holds the seeds its claims were developed on; the **confirmation** block,
+    derived from the notebook's name (:func:`confirmation_start`), holds seeds no development run used.
+    Every claim and its control run on the same block and the same count; a status comes from the
+    confirmation block, run once with the frozen criterion, world and control.
+
+    Parameters
+    ----------
+    name : str
+        The notebook's name.
+    development : int
+        The first seed of the development block (its seeds are ``development, ..., development + n - 1``).
+    n : int, default :data:`SWEEP_SEEDS`
+        Seeds per block: the same for every claim and its control; :data:`SWEEP_SEEDS` unless a larger
+        count is declared up front (a smaller one only for a smoke run, whose ledger is not gathered).
+
+    Examples
+    --------
+    >>> b = SeedBlocks("nb", 0, 3)
+    >>> b.seeds("development")
+    (0, 1, 2)
+    >>> b.text("development")
+    '0-2 (3 seeds)'
+    """
+
+    name: str
+    development: int
+    n: int = SWEEP_SEEDS
+
+    #: The blocks, in the order they are run: development first, the confirmation once, last.
+    BLOCKS = ("development", "confirmation")
+
+    def __post_init__(self):
+        if not (isinstance(self.n, int) and self.n >= 2):
+            raise ValueError(f"`n` must be an integer >= 2; got {self.n!r}")
+        if not (isinstance(self.development, int) and 0 <= self.development < CONFIRMATION_RANGE[0] - self.n):
+            raise ValueError(f"`development` must be a seed below {CONFIRMATION_RANGE[0]}; got {self.development!r}")
+
+    @property
+    def confirmation(self) -> int:
+        """The first seed of the confirmation block."""
+        return confirmation_start(self.name, self.n)
+
+    def sized(self, n: int, *, development: int | None = None) -> "SeedBlocks":
+        """The same blocks with ``n`` seeds each (a notebook's ``n_seeds`` parameter).
+
+        Parameters
+        ----------
+        n : int
+        development : int, optional
+            Another first development seed (a notebook's ``seed`` parameter); the declared one by default.
+        """
+        return SeedBlocks(self.name, self.development if development is None else int(development), int(n))
+
+    def seeds(self, block: str) -> tuple[int, ...]:
+        """The seeds of ``block`` (``"development"`` or ``"confirmation"``).
+
+        Parameters
+        ----------
+        block : str
+        """
+        if block not in self.BLOCKS:
+            raise ValueError(f"`block` must be one of {self.BLOCKS}; got {block!r}")
+        start = self.development if block == "development" else self.confirmation
+        return tuple(range(start, start + self.n))
+
+    def suffix(self, block: str) -> str:
+        """The suffix of a block's tables: ``""`` for the development block, ``"_confirmation"`` for the other.
+
+        Parameters
+        ----------
+        block : str
+        """
+        self.seeds(block)
+        return "" if block == "development" else "_confirmation"
+
+    def text(self, block: str) -> str:
+        """``"1000-1019 (20 seeds)"``.
+
+        Parameters
+        ----------
+        block : str
+        """
+        s = self.seeds(block)
+        return f"{s[0]}-{s[-1]} ({self.n} seeds)"
+
+
+def tolerance_too_wide(bound: float, value: float) -> bool:
+    """The one tolerance rule: a tolerance is never as wide as the value it judges.
+
+    A band ``|ours - value| <= bound`` with ``bound >= |value|`` accepts zero, and the value's opposite
+    sign at its edge: it cannot tell the value from nothing.
+
+    Parameters
+    ----------
+    bound : float
+        The tolerance, ``atol + rtol * |value|``.
+    value : float
+        The value judged (the paper's).
+
+    Examples
+    --------
+    >>> tolerance_too_wide(0.02, 0.02), tolerance_too_wide(0.01, 0.02)
+    (True, False)
+    """
+    return bool(bound >= abs(value))

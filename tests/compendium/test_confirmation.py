@@ -1,0 +1,193 @@
+"""Statuses a referee can't argue with: every synthetic status from a confirmation sweep on its declared block.
+
+The rules of ``claims.problems`` and of the fill methods that issue 32 adds: a synthetic or real-data status
+comes from the confirmation block the notebook declares, beside its control on the same seeds and count; a
+row revised after its confirmation is ``exploratory``; a reading chosen because it fits is ``ambiguous``; a
+tolerance is narrower than the value it judges; a ``paper_value`` comes from ``data/reference/``.
+"""
+
+import importlib
+import re
+
+import pandas as pd
+import pytest
+
+from offline_eval_compendium import reference
+from offline_eval_compendium.claims import (COLUMNS, UNCONFIRMED, Claim, Ledger, SeedBlocks, confirmation_start,
+                                            count_tables, declare, problems, tolerance_too_wide)
+from offline_eval_compendium.paths import FIGURES_DIR, NOTEBOOKS_DIR
+
+WORLD = "synthetic: w"
+
+
+def _table(**extra):
+    return declare(Claim("yi-x", "T1", "'x'", "claim", "c", world=WORLD, control="m off", evidence=("yi/t.csv",),
+                         **extra),
+                   Claim("yi-p", "T1", "'p'", "prediction", "inside", world=WORLD, evidence=("yi/t.csv",)),
+                   Claim("yi-cell", "T1", "'c'", "printed", "equal", evidence=("yi/t.csv",)))
+
+
+def _filled(table=None, n=5, conf_outcomes=None):
+    led = Ledger("yi", "nb", claims=table or _table(), seeds=SeedBlocks("nb", 0, n))
+    for b in led.blocks:
+        blk = led.block(b)
+        outcomes = [True] * n if b == "development" or conf_outcomes is None else conf_outcomes
+        blk.sweep("yi-x", outcomes=outcomes, control=[False] * n)
+        blk.predict("yi-p", printed="1.0", values=[0.9 + 0.05 * i for i in range(n)])
+        blk.printed("yi-cell", printed="0.5", value=0.5)
+    return led
+
+
+def test_the_confirmation_block_is_stable_far_from_development_and_disjoint():
+    b = SeedBlocks("rosset_wallet", 1000)
+    conf = b.seeds("confirmation")
+    assert conf == SeedBlocks("rosset_wallet", 1000).seeds("confirmation")
+    assert 10**6 <= conf[0] and conf[-1] < 10**9 and len(conf) == b.n == 20
+    assert not set(conf) & set(b.seeds("development"))
+    assert confirmation_start("a", 20) != confirmation_start("b", 20)
+
+
+def test_the_status_comes_from_the_confirmation_sweep_with_development_beside_it():
+    led = _filled(conf_outcomes=[True, False, False, False, False])
+    row = led.frame().set_index("claim_id").loc["yi-x"]
+    assert row["status"] == "differs"  # the confirmation fails although development held
+    assert row["development"].endswith("-> holds") and row["reproduced_value"].startswith("1/5 seeds")
+    assert row["seeds"] == "0-4 (5 seeds)" and row["confirmation"] == SeedBlocks("nb", 0, 5).text("confirmation")
+    cell = led.frame().set_index("claim_id").loc["yi-cell"]
+    assert cell["confirmation"] == "" and cell["development"] == ""  # a printed cell has no seeds
+    assert problems(led.frame()) == []
+
+
+def test_the_confirmation_runs_after_development():
+    led = Ledger("yi", "nb", claims=_table(), seeds=SeedBlocks("nb", 0, 5))
+    with pytest.raises(ValueError, match="development block first"):
+        led.block("confirmation")
+    with pytest.raises(ValueError, match="block by block"):
+        led.sweep("yi-x", outcomes=[True] * 5, control=[False] * 5)
+
+
+def test_a_status_not_from_a_confirmation_sweep_fails():
+    df = _filled().frame()
+    for col in ("confirmation", "development", "seeds"):
+        bad = df.copy()
+        bad.loc[bad["claim_id"] == "yi-x", col] = ""
+        assert any("confirmation sweep on its declared block" in p for p in problems(bad)), col
+    # the ledger of a notebook without blocks says so, and the count tables keep it apart
+    led = Ledger("yi", "nb", claims=_table())
+    led.sweep("yi-x", outcomes=[True] * 20, control=[False] * 20)
+    frame = led.frame()
+    assert frame.loc[0, "confirmation"] == UNCONFIRMED
+    worlds = count_tables(frame)["worlds"].set_index("paper")
+    assert worlds.loc["yi", "holds"] == 0 and worlds.loc["yi", "unconfirmed"] == 1
+
+
+def test_a_claim_and_its_control_on_different_counts_fail():
+    led = Ledger("yi", "nb", claims=_table(), seeds=SeedBlocks("nb", 0, 5))
+    with pytest.raises(ValueError, match="declares 5"):
+        led.block("development").sweep("yi-x", outcomes=[True] * 5, control=[False] * 6)
+    with pytest.raises(ValueError, match="declares 5"):
+        led.block("development").predict("yi-p", printed="1.0", values=[1.0] * 4)
+    df = _filled().frame()
+    df.loc[df["claim_id"] == "yi-x", "control"] = "0/6 seeds (0%, 95% CI 0-39%), mechanism off: fails"
+    assert any("on the confirmation block's 5 seeds" in p for p in problems(df))
+
+
+def test_a_row_revised_after_confirmation_is_exploratory_and_only_such_a_row():
+    led = _filled(_table(revised_after_confirmation="an earlier criterion; changed after seeing 3/5"))
+    row = led.frame().set_index("claim_id").loc["yi-x"]
+    assert row["status"] == "exploratory" and "after the confirmation" in row["revised"]
+    assert problems(led.frame()) == []
+    df = led.frame()
+    df.loc[df["claim_id"] == "yi-x", "status"] = "holds"
+    assert any("revised after its confirmation is exploratory" in p for p in problems(df))
+    df.loc[df["claim_id"] == "yi-x", ["status", "revised"]] = ["exploratory", "before the confirmation: x"]
+    assert any("revised after its confirmation is exploratory" in p for p in problems(df))
+    # a revision before the confirmation keeps the status the confirmation gives, and says when it came
+    led = _filled(_table(revised="an earlier criterion"))
+    row = led.frame().set_index("claim_id").loc["yi-x"]
+    assert row["status"] == "holds" and row["revised"] == "before the confirmation: an earlier criterion"
+
+
+def test_a_reading_chosen_because_it_fits_is_ambiguous():
+    led = Ledger("yi", "nb")
+    assert led.readings("a", printed="49.8", readings={"rounded": 49.892, "truncated": 49.8},
+                        evidence="yi/t.csv") == "ambiguous"
+    assert led.readings("b", printed="49.9", readings={"rounded": 49.892, "truncated": 49.94},
+                        evidence="yi/t.csv") == "exact"
+    assert problems(led.frame()) == []
+    table = declare(Claim("yi-x", "T1", "'x'", "claim", "c", world=WORLD, control="m off", evidence=("yi/t.csv",)))
+    led = Ledger("yi", "nb", claims=table)
+    led.sweep("yi-x", outcomes=[True] * 20, control=[False] * 20,
+              other_reading=("the other", [False] * 20, [False] * 20))
+    assert led.frame().loc[0, "status"] == "ambiguous"
+
+
+def test_one_sentence_measured_two_ways_has_one_status():
+    table = declare(
+        Claim("yi-r", "T1", "'x'", "claim", "c", world=WORLD, control="m off", evidence=("yi/t.csv",),
+              combine="both: yi-tau"),
+        Claim("yi-tau", "T1", "'x'", "claim", "c", world=WORLD, control="m off", evidence=("yi/t.csv",),
+              combine="both: yi-r"))
+    led = Ledger("yi", "nb", claims=table, seeds=SeedBlocks("nb", 0, 20))
+    for b in led.blocks:
+        led.block(b).sweep("yi-r", outcomes=[True] * 15 + [False] * 5, control=[False] * 20)
+        led.block(b).sweep("yi-tau", outcomes=[True] * 16 + [False] * 4, control=[False] * 20)
+    assert set(led.frame()["status"]) == {"differs"}
+    assert problems(led.frame()) == []
+
+
+def test_a_tolerance_as_wide_as_its_value_fails():
+    assert tolerance_too_wide(0.02, 0.02) and tolerance_too_wide(0.03, -0.02) and not tolerance_too_wide(0.019, 0.02)
+    table = declare(Claim("yi-c", "T1", "'c'", "calibration", "fit", world=WORLD, evidence=("yi/t.csv",)))
+    with pytest.raises(ValueError, match="as wide as the value"):
+        Ledger("yi", "nb", claims=table).calibration("yi-c", printed="0.02", value=0.01, atol=0.02)
+    row = dict.fromkeys(COLUMNS, "")
+    row.update(paper="yi", claim_id="yi-t", kind="printed", world="paper", paper_value="0.02", reproduced_value="0.03",
+               criterion="fit; |ours - paper| <= atol 0.02", status="within-tolerance", evidence="yi/t.csv")
+    assert any("tolerance is at least as wide" in p for p in problems(pd.DataFrame([row], columns=COLUMNS)))
+
+
+# -- the committed ledger ---------------------------------------------------------------------------------
+def _committed(paper=None):
+    df = pd.read_csv(FIGURES_DIR / "claims.csv", dtype=str, keep_default_na=False)
+    return df if paper is None else df[df["paper"] == paper]
+
+
+_NUMBER = re.compile(r"[-+]?\$?\d[\d,]*\.?\d*%?")
+
+
+def _number(text):
+    return float(text.replace("$", "").replace(",", "").replace("%", "").lstrip("+"))
+
+
+@pytest.mark.parametrize("paper", ["rosset", "piovano", "chapelle", "yi"])
+def test_every_predicted_or_real_data_paper_value_is_in_data_reference(paper):
+    cells = {_number(v) for v in reference.load(paper)["value"].astype(str) if _NUMBER.fullmatch(v.strip())}
+    df = _committed(paper)
+    rows = df[(df["kind"] == "prediction") | df["world"].str.startswith("real:")]
+    missing = [(r.claim_id, r.paper_value) for r in rows.itertuples()
+               if any(_number(t) not in cells for t in _NUMBER.findall(r.paper_value))]
+    assert missing == []
+
+
+def test_no_committed_tolerance_is_as_wide_as_its_value():
+    assert [p for p in problems(_committed()) if "tolerance" in p] == []
+
+
+def _declares_seeds(notebook):
+    try:
+        study = importlib.import_module(f"offline_eval_compendium.studies.{notebook}")
+    except ModuleNotFoundError:
+        return False
+    return hasattr(study, "SEEDS")
+
+
+@pytest.mark.parametrize("notebook", sorted(p.stem for p in NOTEBOOKS_DIR.glob("*.py")))
+def test_a_notebook_with_seed_blocks_confirms_every_synthetic_row(notebook):
+    files = list(FIGURES_DIR.glob(f"*/claims/{notebook}.csv"))
+    if not files or not _declares_seeds(notebook):
+        pytest.skip(f"{notebook} declares no seed blocks (yet)")
+    df = pd.read_csv(files[0], dtype=str, keep_default_na=False)
+    swept = df[df["kind"].isin(["claim", "prediction"]) & df["world"].str.startswith("synthetic:")]
+    assert (swept["confirmation"] != UNCONFIRMED).all() and (swept["confirmation"] != "").all()
+    assert problems(df) == []
