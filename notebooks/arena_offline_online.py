@@ -32,8 +32,7 @@
 
 # %% tags=["parameters"]
 seed = 0
-n_seeds = 20  # range: 2..40
-n_confirm = 20  # range: 2..40
+n_seeds = 20  # seeds in each block (declared: A.SEEDS); range: 2..40
 n_candidates = 16  # range: 4..48
 n_networks = 8  # range: 3..32
 n_log_rtb = 3000  # range: 1_000..12_000
@@ -56,8 +55,9 @@ from offline_eval_compendium.io import OutputDir
 from offline_eval_compendium.studies import arena_offline_online as A
 
 out = OutputDir("arena", output_root)
-ledger = Ledger("arena", "arena_offline_online", claims=A.CLAIMS)
-dev_seeds, conf_seeds = range(seed, seed + n_seeds), A.confirmation_seeds(n_confirm)
+blocks = A.SEEDS.sized(n_seeds, development=seed)
+ledger = Ledger("arena", "arena_offline_online", claims=A.CLAIMS, seeds=blocks)
+dev_seeds, conf_seeds = blocks.seeds("development"), blocks.seeds("confirmation")
 kw = dict(rtb_kw=dict(n_candidates=n_candidates, n_networks=n_networks, n_log=n_log_rtb, n_contexts=n_contexts),
           sponsored_kw=dict(n_candidates=n_candidates, n_queries=n_queries, n_log=n_log_sponsored, n_ab=n_ab),
           classifier_kw=dict(n_candidates=n_candidates, n_live=n_live, n_offline=n_offline))
@@ -112,9 +112,10 @@ when.set_index("mechanism").T
 # ## Claims: status from the confirmation block, development beside it
 
 # %%
-A.add_claims(ledger, sc_dev, sc_conf, conf_seeds)
+for block, sc in (("development", sc_dev), ("confirmation", sc_conf)):
+    A.add_claims(ledger.block(block), sc)
 out.claims(ledger)
-ledger.frame()[["claim_id", "reproduced_value", "status", "control", "note"]]
+ledger.frame()[["claim_id", "reproduced_value", "status", "control", "development"]]
 
 # %%
 from IPython.display import Markdown

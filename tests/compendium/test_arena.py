@@ -196,6 +196,10 @@ def test_a_tiny_run_fills_every_declared_claim_and_keeps_the_ledger_rules():
     board = A.leaderboard(pairs)
     assert set(board["world"]) == {"RTB", "sponsored", "classifier"}
     assert A.which_when(conf, n_boot=20).shape[0] == len(A.WHEN)
-    ledger = Ledger("arena", "arena_offline_online", claims=A.CLAIMS)
-    A.add_claims(ledger, sc_dev, sc_conf, A.confirmation_seeds(2))
+    blocks = A.SEEDS.sized(2)
+    assert blocks.seeds("confirmation")[0] == A.confirmation_seeds(20).start  # the block the study declared
+    ledger = Ledger("arena", "arena_offline_online", claims=A.CLAIMS, seeds=blocks)
+    for block, sc in (("development", sc_dev), ("confirmation", sc_conf)):
+        A.add_claims(ledger.block(block), sc)
     assert ledger.unfilled() == [] and claims.problems(ledger.frame()) == []
+    assert (ledger.frame()["confirmation"] == blocks.text("confirmation")).all()

@@ -220,6 +220,9 @@ class SeedBlocks:
     n : int, default :data:`SWEEP_SEEDS`
         Seeds per block: the same for every claim and its control; :data:`SWEEP_SEEDS` unless a larger
         count is declared up front (a smaller one only for a smoke run, whose ledger is not gathered).
+    confirmation_first : int, optional
+        The confirmation block's first seed where a study declared its block before this class existed
+        (derived from the name by its own rule, in [10^6, 10^9)); by default :func:`confirmation_start`.
 
     Examples
     --------
@@ -233,6 +236,7 @@ class SeedBlocks:
     name: str
     development: int
     n: int = SWEEP_SEEDS
+    confirmation_first: int | None = None
 
     #: The blocks, in the order they are run: development first, the confirmation once, last.
     BLOCKS = ("development", "confirmation")
@@ -242,10 +246,17 @@ class SeedBlocks:
             raise ValueError(f"`n` must be an integer >= 2; got {self.n!r}")
         if not (isinstance(self.development, int) and 0 <= self.development < CONFIRMATION_RANGE[0] - self.n):
             raise ValueError(f"`development` must be a seed below {CONFIRMATION_RANGE[0]}; got {self.development!r}")
+        first = self.confirmation_first
+        if first is not None and not (isinstance(first, int)
+                                      and CONFIRMATION_RANGE[0] <= first <= CONFIRMATION_RANGE[1] - self.n):
+            raise ValueError(f"`confirmation_first` must be a seed in [{CONFIRMATION_RANGE[0]}, "
+                             f"{CONFIRMATION_RANGE[1]}) with room for {self.n} seeds; got {first!r}")
 
     @property
     def confirmation(self) -> int:
         """The first seed of the confirmation block."""
+        if self.confirmation_first is not None:
+            return self.confirmation_first
         return confirmation_start(self.name, self.n)
 
     def sized(self, n: int, *, development: int | None = None) -> "SeedBlocks":
@@ -257,7 +268,8 @@ class SeedBlocks:
         development : int, optional
             Another first development seed (a notebook's ``seed`` parameter); the declared one by default.
         """
-        return SeedBlocks(self.name, self.development if development is None else int(development), int(n))
+        return SeedBlocks(self.name, self.development if development is None else int(development), int(n),
+                          self.confirmation_first)
 
     def seeds(self, block: str) -> tuple[int, ...]:
         """The seeds of ``block`` (``"development"`` or ``"confirmation"``).

@@ -31,11 +31,11 @@ import pandas as pd
 from scipy import stats
 
 from offline_eval.plotting import new_figure
-from ..claims import Claim, declare, sweep_verdict
+from ..claims import Claim, SeedBlocks, declare
 from ..progress import track
 from . import _arena_worlds as W
 
-__all__ = ["CLAIMS", "DEVELOPMENT_SEEDS", "RUNS", "WHEN", "add_claims", "claim_outcomes", "confirm",
+__all__ = ["CLAIMS", "DEVELOPMENT_SEEDS", "RUNS", "SEEDS", "WHEN", "add_claims", "claim_outcomes",
            "confirmation_seeds", "figure", "leaderboard", "paired", "run_block", "scores", "which_when", "with_eu"]
 
 NOTEBOOK = "arena_offline_online"
@@ -47,6 +47,13 @@ def confirmation_seeds(n=20, *, name=NOTEBOOK) -> range:
     """``n`` consecutive seeds starting at a stable hash of ``name`` into [10^6, 10^9): never used while developing."""
     start = 10**6 + int(hashlib.sha256(name.encode()).hexdigest(), 16) % (10**9 - 10**6 - n)
     return range(start, start + n)
+
+
+#: The seed blocks, declared before any result: 20 development seeds (0-19), and the confirmation block of
+#: :func:`confirmation_seeds` (declared and run once before the ledger's own rule for such blocks existed,
+#: kept as declared).
+SEEDS = SeedBlocks(NOTEBOOK, DEVELOPMENT_SEEDS[0], len(DEVELOPMENT_SEEDS),
+                   confirmation_first=confirmation_seeds(len(DEVELOPMENT_SEEDS)).start)
 
 
 # -- the worlds' variants: one mechanism on or off each -------------------------------------------------------
@@ -392,32 +399,19 @@ def claim_outcomes(sc: pd.DataFrame) -> dict:
     }
 
 
-def confirm(ledger, claim_id, *, development, confirmation, seeds, note="", why=""):
-    """A claim's status from its confirmation block alone (run once, criteria frozen), the development block beside.
-
-    ``development`` and ``confirmation``: (outcomes, control outcomes) per seed.  One function so that it can
-    call the ledger's own confirmation machinery when that lands.
-    """
-    dev, dev_c = sweep_verdict(development[0]), sweep_verdict(development[1])
-    text = (f"status from the confirmation block (seeds {seeds[0]}-{seeds[-1]}, run once with the frozen criteria); "
-            f"development block (seeds {DEVELOPMENT_SEEDS[0]}-{DEVELOPMENT_SEEDS[-1]}): {dev.text()}, control "
-            f"{dev_c.text()}")
-    ledger.sweep(claim_id, outcomes=confirmation[0], control=confirmation[1], note="; ".join(x for x in (text, note) if x),
-                 why=why)
-
-
 def _mean(sc, world, variant, metric, column="spearman"):
     return sc[(sc["world"] == world) & (sc["variant"] == variant) & (sc["metric"] == metric)][column].mean()
 
 
-def add_claims(ledger, sc_dev: pd.DataFrame, sc_conf: pd.DataFrame, seeds) -> None:
-    """The four claims: each confirmation sweep beside its control (:func:`confirm`), means from the confirmation block."""
-    dev, conf = claim_outcomes(sc_dev), claim_outcomes(sc_conf)
-    m = lambda *a, **k: f"{_mean(sc_conf, *a, **k):.2f}"  # noqa: E731
+def add_claims(ledger, sc: pd.DataFrame) -> None:
+    """The four claims of one seed block (``ledger.block(...)``, the development block first): each sweep beside its
+    control; the ledger takes the status from the confirmation block and shows the development one beside it."""
+    outcomes = claim_outcomes(sc)
+    m = lambda *a, **k: f"{_mean(sc, *a, **k):.2f}"  # noqa: E731
     e = lambda v, x: m("classifier", v, f"{x}~error", column="error")  # noqa: E731
     notes = {
         "arena-chapelle-eu-best": (
-            f"mean Spearman with the A/B profit delta (confirmation): EU {m('RTB', BASE, 'eu')}, MSE "
+            f"mean Spearman with the A/B profit delta (this block): EU {m('RTB', BASE, 'eu')}, MSE "
             f"{m('RTB', BASE, 'mse')}, weighted MSE {m('RTB', BASE, 'wmse')}, utility {m('RTB', BASE, 'utility')}; "
             f"errors independent of value: EU {m('RTB', VALUE_FREE, 'eu')}, MSE {m('RTB', VALUE_FREE, 'mse')}; "
             f"log-normal competing bids: EU {m('RTB', LOGNORMAL, 'eu')}, MSE {m('RTB', LOGNORMAL, 'mse')}; without "
@@ -426,14 +420,14 @@ def add_claims(ledger, sc_dev: pd.DataFrame, sc_conf: pd.DataFrame, seeds) -> No
             "often for the sweep rule, presumably because the candidates' errors act on every logged row, which the "
             "MSE sees too"),
         "arena-yi-simulated-beats-auc-rig": (
-            f"mean Spearman with the A/B CY delta (confirmation): simulated CY {m('sponsored', BASE, 'sim_cy')}, "
+            f"mean Spearman with the A/B CY delta (this block): simulated CY {m('sponsored', BASE, 'sim_cy')}, "
             f"mainline AUC {m('sponsored', BASE, 'ml_auc')}, RIG {m('sponsored', BASE, 'log_loss')}; without "
             f"position effect and reserves {m('sponsored', NO_POSITION, 'sim_cy')}, "
             f"{m('sponsored', NO_POSITION, 'ml_auc')}, {m('sponsored', NO_POSITION, 'log_loss')}",
             "per seed, over the candidates, whose A/B deltas carry the noise of the test's page views, the mainline "
             "AUC or RIG order them as well as the replay too often for the sweep rule"),
         "arena-piovano-reweighting": (
-            f"mean absolute error of the candidate's live recall and precision (confirmation): raw offline "
+            f"mean absolute error of the candidate's live recall and precision (this block): raw offline "
             f"{e(BASE, 'raw')}, IndDis {e(BASE, 'ind')}, JointDis {e(BASE, 'joint')}; representative sample "
             f"{e(REPRESENTATIVE, 'raw')}, {e(REPRESENTATIVE, 'ind')}, {e(REPRESENTATIVE, 'joint')}; the world meets "
             "Theorem 2's premise (p(G | H_B, H_C) the same offline and live: the test set is drawn from live traffic "
@@ -441,7 +435,7 @@ def add_claims(ledger, sc_dev: pd.DataFrame, sc_conf: pd.DataFrame, seeds) -> No
             "with 1,000 offline items over 25 (production, candidate) cells, the re-weighting's variance outweighs "
             "the bias it removes too often"),
         "arena-rosset-ranking-robust": (
-            f"mean Spearman with the A/B profit delta (confirmation): rho (bid, realised value) "
+            f"mean Spearman with the A/B profit delta (this block): rho (bid, realised value) "
             f"{m('RTB', OUTLIERS, 'rho_value')}, weighted MSE {m('RTB', OUTLIERS, 'wmse')} with corrupted values; "
             f"{m('RTB', BASE, 'rho_value')} and {m('RTB', BASE, 'wmse')} without",
             "rho of bid against realised value is weak even on clean logs: the realised value is zero on about 99% "
@@ -449,4 +443,4 @@ def add_claims(ledger, sc_dev: pd.DataFrame, sc_conf: pd.DataFrame, seeds) -> No
             "rests on; the corrupted rows move the weighted MSE, but not always below it"),
     }
     for key, (note, why) in notes.items():
-        confirm(ledger, key, development=dev[key], confirmation=conf[key], seeds=seeds, note=note, why=why)
+        ledger.sweep(key, outcomes=outcomes[key][0], control=outcomes[key][1], note=note, why=why)
