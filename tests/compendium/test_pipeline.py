@@ -8,23 +8,7 @@ import pytest
 from offline_eval_compendium import pipeline
 from offline_eval_compendium.pipeline import NotebookError
 
-FAILING = '''# %% [markdown]
-# A notebook that writes one table, then fails.
-
-# %% tags=["parameters"]
-seed = 0
-output_root = None
-
-# %%
-import pandas as pd
-from offline_eval_compendium.io import OutputDir
-OutputDir("yi", output_root).table(pd.DataFrame({"a": [1]}), "half")
-
-# %%
-raise RuntimeError("boom in cell three")
-'''
-
-GOOD = FAILING.rsplit("# %%", 1)[0]
+from toy_notebooks import FAILING, GOOD  # noqa: E402
 
 
 @pytest.mark.notebook
