@@ -33,6 +33,8 @@ END = "<!-- /findings -->"
 NAMES = {"yi": "Yi et al. (KDD 2013)", "rosset": "Rosset et al. (ICDM 2005)", "piovano": "Piovano et al.",
          "chapelle": "Chapelle (WWW 2015)", "arena": "The four papers side by side"}
 OK = ("exact", "within-tolerance", "holds")
+#: Statuses the count tables count apart from the confirmed ones (issue 32).
+APART = ("exploratory", "ambiguous")
 
 
 def _n(k: int, one: str, many: str | None = None) -> str:
@@ -67,7 +69,10 @@ def findings(ledger: pd.DataFrame, why=None) -> list[tuple[str, str]]:
     table = pd.Series([claims.table_of(k, w) for k, w in zip(ledger["kind"], ledger["world"])], index=ledger.index)
     for paper in [p for p in PAPERS if p in set(ledger["paper"])]:
         mine = ledger["paper"] == paper
-        rec, worlds = ledger[mine & (table == "recomputed")], ledger[mine & (table == "worlds")]
+        # the confirmed statuses, as the count tables count them; exploratory and ambiguous rows apart
+        apart = ledger["status"].isin(APART) | (ledger.get("confirmation", "") == claims.UNCONFIRMED)
+        rec, worlds = ledger[mine & (table == "recomputed") & ~apart], ledger[mine & (table == "worlds") & ~apart]
+        set_apart = ledger[mine & apart]
         sentences = []
         if len(rec):
             ok, errata = rec[rec["status"].isin(OK)], rec[rec["status"] == "erratum"]
@@ -92,6 +97,11 @@ def findings(ledger: pd.DataFrame, why=None) -> list[tuple[str, str]]:
                 if why is not None:
                     s += f" ([why, row by row]({why(paper)}))"
             sentences.append(s + ".")
+        if len(set_apart):
+            kinds = set_apart["status"].where(~set_apart["status"].isin(OK + ("differs", "not tested", "erratum")),
+                                              "unconfirmed").value_counts()
+            sentences.append("Counted apart: " + ", ".join(f"{n} {k}" for k, n in kinds.items())
+                             + f" ({_sources(set_apart)}).")
         out.append((paper, " ".join(sentences)))
     return out
 

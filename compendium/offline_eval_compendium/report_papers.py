@@ -160,10 +160,15 @@ ITEMS: dict[str, list[Item]] = {
 }
 
 ITEMS["arena"] = [
-    Item("leaderboard", "Leaderboard", "Which offline metric predicts the A/B outcome: candidate models against a "
-         "production model in yi's sponsored-search world and chapelle's RTB world, every paper's offline metric on "
-         "the production logs, and each mechanism switched off in turn.", r".", figures=("leaderboard",),
-         tables=("leaderboard", "mechanisms"), kind="figure", quoted=False),
+    Item("which_when", "Which estimate to trust when", "Per mechanism, the estimates that predict the A/B outcome "
+         "best where the mechanism acts and where it is switched off, from paired differences with Holm-corrected "
+         "bootstrap intervals (confirmation block); ties shown as ties.", r"(?!)", tables=("which_when",),
+         kind="section", quoted=False),
+    Item("leaderboard", "Leaderboard", "Which offline estimate predicts the A/B outcome: candidate models against a "
+         "production model in chapelle's RTB world, yi's sponsored-search world (with IPS, SNIPS and doubly robust "
+         "estimates on exploration logs) and piovano's classifier world; every pair of estimates compared on the "
+         "same seeds and candidates, an order printed only where the corrected interval excludes 0.", r".",
+         figures=("leaderboard",), tables=("leaderboard", "pairs"), kind="figure", quoted=False),
 ]
 
 OTHER = Item("other", "Other claims", "Ledger rows whose source names no table, figure or section above.", r"(?!)",
