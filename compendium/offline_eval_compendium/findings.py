@@ -25,7 +25,7 @@ import pandas as pd
 from . import claims
 from .paths import FIGURES_DIR, PAPERS, PROJ_ROOT
 
-__all__ = ["END", "START", "findings", "markdown", "readme_block", "update_readme"]
+__all__ = ["END", "START", "findings", "markdown", "readme_block", "update_readme", "which_when"]
 
 START = "<!-- findings: generated from figures/claims.csv by offline_eval_compendium.findings; do not edit -->"
 END = "<!-- /findings -->"
@@ -116,11 +116,33 @@ def markdown(ledger: pd.DataFrame, link, why=None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def which_when(path: str | Path | None = None) -> str:
+    """The arena's "which estimate to trust when", compact: per mechanism, the estimates best or tied with the best
+    where it acts and where it is switched off (from ``figures/arena/which_when.csv``; "" when it is absent)."""
+    path = Path(path) if path else FIGURES_DIR / "arena" / "which_when.csv"
+    if not path.is_file():
+        return ""
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    lines = ["| mechanism | world | best or tied with the best where it acts | ... and where it is switched off |",
+             "|---|---|---|---|"]
+    for _, row in table.iterrows():
+        acts, off = [], []
+        for col in table.columns[2:]:
+            on_side, _, off_side = row[col].partition(" | off: ")
+            acts += [col] if on_side.startswith(("best", "= best")) else []
+            off += [col] if off_side.startswith(("best", "= best")) else []
+        lines.append(f"| {row['mechanism']} | {row['world']} | {', '.join(acts)} | {', '.join(off)} |")
+    return ("\n### Which offline estimate to trust when (the arena)\n\nPaired differences of Spearman correlations "
+            "with the A/B outcome on the confirmation block, Holm-corrected bootstrap intervals over seeds and "
+            "candidates; ties are ties ([`figures/arena/which_when.md`](figures/arena/which_when.md) has every "
+            "estimate's gap to the best).\n\n" + "\n".join(lines) + "\n")
+
+
 def readme_block(ledger: pd.DataFrame) -> str:
     """The README's block, between :data:`START` and :data:`END`."""
     body = markdown(ledger, lambda p: f"figures/{p}/claims.csv")
     return (f"{START}\n## What we found\n\nGenerated from the claims ledger ([`figures/claims.md`](figures/claims.md)); "
-            "the counts follow its three tables, never added together.\n\n" + body + END)
+            "the counts follow its three tables, never added together.\n\n" + body + which_when() + END)
 
 
 def update_readme(readme: str | Path | None = None, ledger_csv: str | Path | None = None) -> bool:
