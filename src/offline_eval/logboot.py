@@ -519,8 +519,9 @@ def assemble(stat, reps, jack, metrics, n_boot, n_clusters) -> LogBootstrap:
     if len(stat) == 2:
         b = results(1, "b")
         diff = ModelResults("b - a", {
-            m: BootstrapResult(stat[1][m] - stat[0][m], reps[1][m] - reps[0][m], acc(0, m, True),
-                               name=f"{m}, b - a", n_clusters=n_clusters, difference=True) for m in metrics})
+            m: BootstrapResult(_difference(stat[1][m], stat[0][m]), _difference(reps[1][m], reps[0][m]),
+                               acc(0, m, True), name=f"{m}, b - a", n_clusters=n_clusters, difference=True)
+            for m in metrics})
     return LogBootstrap(a, b, diff, metrics, n_boot, n_clusters)
 
 
@@ -887,6 +888,17 @@ def _bca_quantiles(r, theta, acc, alpha):
     z0 = float(ndtri(frac))
     z = ndtri(np.array([alpha, 1.0 - alpha]))
     return ndtr(z0 + (z0 + z) / (1.0 - acc * (z0 + z)))
+
+
+def _difference(b, a):
+    """``b - a``, exactly 0 where ``|b - a| <= TIE_RTOL * max(|a|, |b|)``: two metrics equal but for the order of
+    their sums (a replicate of -2e-16) are equal, so that no p-value's side of 0 hinges on the last bits."""
+    b, a = np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64)
+    d = b - a
+    with np.errstate(invalid="ignore"):
+        tied = np.abs(d) <= TIE_RTOL * np.maximum(np.abs(a), np.abs(b))
+    d = np.where(tied, 0.0, d)
+    return float(d) if d.ndim == 0 else d
 
 
 def _pvalue_zero(r):

@@ -112,3 +112,22 @@ def test_dask_bootstrap_names_a_column_missing_from_one_file(tmp_path):
     df.iloc[200:].drop(columns="query_id").to_parquet(tmp_path / "log" / "b.parquet")
     with pytest.raises(ValueError, match=r"`data` has no column\(s\) \['query_id'\]"):
         ondask.clustered_bootstrap(tmp_path / "log", "click", "p", groups="query_id", n_boot=10, rng=0)
+
+
+def test_a_paired_difference_of_equal_metrics_is_zero_whatever_the_order_of_their_sums():
+    # regression: a replicate of -2e-16 (the same AUC summed in another order) counted as below 0 and flipped the
+    # p-value of "no difference"; such a replicate is a tie with 0
+    from offline_eval.logboot import _difference
+
+    assert _difference(0.75, 0.75 + 2e-16) == 0.0 and _difference(0.5, 0.25) == 0.25
+    np.testing.assert_array_equal(_difference(np.array([0.3, 0.3 - 1e-16, np.nan]), np.array([0.3, 0.3, 0.1])),
+                                  [0.0, 0.0, np.nan])
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 300)
+    s = rng.random(300)
+    # the same scores twice, the second through a monotone transform that keeps the AUC but not the bits of
+    # every partial sum: every replicate of the AUC difference is exactly 0 and the p-value 1
+    res = clustered_bootstrap(y, s, s * 0.5 + 0.25, groups=np.arange(300) // 3, metrics=("roc_auc_score",),
+                              n_boot=200, rng=0)
+    assert np.all(res.difference.roc_auc_score.replicates == 0.0)
+    assert res.difference.roc_auc_score.pvalue == 1.0
