@@ -56,7 +56,8 @@ def test_kernel_progress_reaches_the_runners_stderr_and_not_the_notebook(tmp_pat
     assert "[yi_progress] calibration: starting" in err
     assert any(line.startswith("[yi_progress] sweep: 2/2 seeds, ") for line in err)
     import json as _json
-    cells = _json.loads((pipeline.BUILD_DIR / "executed" / "yi_progress.ipynb").read_text())["cells"]
+    executed = pipeline.executed_dir(tmp_path / "figures") / "yi_progress.ipynb"  # a test run: not build/executed
+    cells = _json.loads(executed.read_text())["cells"]
     assert not [o for c in cells for o in c.get("outputs", [])], "the progress lines stay out of the notebook"
     assert progress.ENV_FILE not in __import__("os").environ
 
