@@ -24,9 +24,9 @@ MAKEFLAGS += --jobs=$(NPROC)
 
 NOTEBOOKS := $(sort $(wildcard notebooks/*.py))
 # The longest notebooks start first, so that `make -j2 reproduce` is not left waiting on one of them at the
-# end (measured on 2 cores: yi_offline_online ~280-310 s, chapelle_auctions ~95 s, arena_offline_online ~50 s,
-# rosset_wallet ~40 s, the others 10-30 s; yi_offline_online alone is the critical path).
-SLOW_FIRST := yi_offline_online chapelle_auctions rosset_wallet arena_offline_online yi_production_scale piovano_table3_convergence piovano_table2_digits
+# end (measured on 2 cores, each sweep on its development and confirmation blocks: yi_offline_online ~395 s,
+# arena_offline_online ~205 s, chapelle_auctions ~175 s, rosset_wallet ~110 s, the others 7-33 s).
+SLOW_FIRST := yi_offline_online arena_offline_online chapelle_auctions rosset_wallet piovano_table3_convergence piovano_table2_digits yi_production_scale
 ALL_NAMES := $(notdir $(basename $(NOTEBOOKS)))
 # What `make run NB=...` takes: the notebooks and the guide (guide/your_own_data).
 RUN_NAMES := $(ALL_NAMES) $(patsubst notebooks/%.py,%,$(sort $(wildcard notebooks/guide/*.py)))
