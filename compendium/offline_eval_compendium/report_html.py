@@ -37,7 +37,8 @@ def _both_sweeps(r: dict) -> str:
     if not dev:
         return ours
     return (f'<div><b>confirmation</b> ({esc(r.get("confirmation", ""))}): {ours}</div>'
-            f'<div class="oe-dev"><b>development</b> ({esc(r.get("seeds", ""))}): {esc(dev)}</div>')
+            f'<div class="oe-dev"><b>development</b> ({esc(r.get("seeds", ""))}): '
+            f'{value_html(dev, r.get("paper_value", ""))}</div>')
 
 
 def badge(status: str, count: int | None = None) -> str:
