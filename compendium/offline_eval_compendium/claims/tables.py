@@ -166,8 +166,11 @@ def verdict(df: pd.DataFrame, *, why: bool = True) -> str:
                       if (ok["status"] == s).any())
     differs, errata = repro[repro["status"] == "differs"], repro[repro["status"] == "erratum"]
     untested = repro[repro["status"] == "not tested"]
-    lines = [f"**Verdict.** Of {len(repro)} of the paper's numbers and claims checked here, {len(ok)} reproduce"
-             + (f" ({parts})" if parts else "")
+    arena = "paper" in df and len(df) and (df["paper"] == "arena").all()
+    whose = ("the arena's claims (each paper's claim tested where its mechanism acts, beside a control)" if arena
+             else "the paper's numbers and claims checked here")
+    lines = [f"**Verdict.** Of {len(repro)} of {whose}, {len(ok)} {('holds' if len(ok) == 1 else 'hold') if arena else 'reproduce'}"
+             + (f" ({parts})" if parts and not arena else "")
              + f"; {len(differs) or 'none'} {'differ' if len(differs) > 1 else 'differs'}"
              + (f"; {len(untested)} not tested (no control discriminates, or the interval cannot exclude the "
                 "printed value)" if len(untested) else "")
