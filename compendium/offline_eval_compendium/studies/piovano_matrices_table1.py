@@ -51,8 +51,8 @@ LIVE_TEXT = ("After the splitting, the first dataset contains 627 samples for th
              "From the simulated live data of both datasets, we build the joint distributions of the hypothesis "
              "M_BC^(l)")
 
-#: The seed blocks of every sweep, declared before any result: 20 seeds each (the sweep ran on 50 after a first result; the rule's 20, declared here, for
-#: both blocks), the development block from seed 0
+#: The seed blocks of every sweep, declared before any result: 20 seeds each (the sweep once ran on 50, a count
+#: raised after a first result; the rule's 20 is declared here for both blocks), the development block from seed 0
 #: (the seeds the claims were developed on) and a confirmation block no development run used.
 SEEDS = SeedBlocks("piovano_matrices_table1", development=0)
 
