@@ -116,11 +116,71 @@ def test_the_peer_script_cuts_the_data_with_the_same_rules():
         assert f"`{name}` | `{sha}`" in readme
 
 
-def test_bootstrap_errors_interval_holds_the_mean():
-    rows = [dict(offline_set="s", level="chunk", period=f"p{i}", metric=m, estimator=e, error=(i % 3 - 1) * 0.01 * (k + 1))
-            for i in range(10) for m in P.METRICS for k, e in enumerate(P.ESTIMATORS)]
-    err = P.bootstrap_errors(pd.DataFrame(rows), n_boot=200, rng=1)
-    assert ((err["low"] <= err["mean_abs_error"]) & (err["mean_abs_error"] <= err["high"])).all()
-    allm = err[err["metric"] == "all"].set_index("estimator")["mean_abs_error"]
+def test_the_bootstrap_arithmetic_gives_the_estimators_of_the_library(data):
+    # the whole-pipeline bootstrap's vectorised metrics, fed this run's offline counts and live chunks, equal the
+    # library's online_adaptive_metrics per chunk (P.estimates) for the offline value, IndDis and JointDis
+    for which in D.OFFLINE_SETS:
+        c, _ = P.second_model(data, depth=3, which=which)
+        ch = P.estimates(data, c, which).query("level == 'chunk'")
+        y15 = (data["year"] == D.OFFLINE_YEAR).to_numpy()
+        off = np.flatnonzero(y15)[D.offline_mask(data[y15].reset_index(drop=True), which)]
+        b, g = data[D.PREDICTION].to_numpy(np.int64), data[D.LABEL].to_numpy(np.int64)
+        m_o = np.bincount(b[off] * 4 + c[off] * 2 + g[off], minlength=8).reshape(2, 2, 2).astype(float)
+        rows = np.flatnonzero(~y15)
+        chunks, inv = np.unique(D.live_periods(data[~y15])["chunk"].to_numpy(), return_inverse=True)
+        live_bc = np.bincount(inv.ravel() * 4 + b[rows] * 2 + c[rows], minlength=4 * len(chunks)).reshape(-1, 2, 2)
+        got = P._estimator_metrics(m_o, live_bc.astype(float))
+        for k, e in enumerate(("offline", "IndDis", "JointDis")):
+            want = ch[ch["estimator"] == e].pivot(index="period", columns="metric", values="value")
+            np.testing.assert_allclose(got[:, k], want.loc[list(chunks), list(P.METRICS)].to_numpy(), rtol=0, atol=1e-12)
+
+
+def test_the_weighted_refit_is_the_fit_on_the_drawn_persons(data):
+    # one resample's tree, fitted on distinct profiles weighted by draws, predicts as the tree fitted on the
+    # drawn persons themselves (each row repeated as often as drawn)
+    from sklearn.tree import DecisionTreeClassifier
+
+    y15 = data[data["year"] == D.OFFLINE_YEAR].reset_index(drop=True)
+    x = y15[list(D.FEATURES)].to_numpy(np.float64)[:3000]
+    y = y15[D.LABEL].to_numpy()[:3000]
+    drawn = np.bincount(np.random.default_rng(5).integers(0, 3000, 3000), minlength=3000)
+    rows = np.repeat(np.arange(3000), drawn)
+    by_rows = DecisionTreeClassifier(max_depth=3, random_state=0).fit(x[rows], y[rows])
+    by_weight = DecisionTreeClassifier(max_depth=3, random_state=0).fit(x[drawn > 0], y[drawn > 0],
+                                                                          sample_weight=drawn[drawn > 0])
+    np.testing.assert_array_equal(by_rows.predict(x), by_weight.predict(x))
+
+
+def test_pipeline_bootstrap_moves_what_each_stage_moves(data):
+    boot = P.pipeline_bootstrap(data, "nonrepresentative", depth=2, n_boot=6, rng=3)
+    assert boot.abs_error.shape == (6, len(boot.chunks), len(P.ESTIMATORS), len(P.METRICS))
+    np.testing.assert_allclose(boot.chunk_weight.sum(axis=1), 1.0)
+    # the chunk draw is within each year: every resample keeps each year's number of chunks
+    years = np.array([int(c[:4]) for c in boot.chunks])
+    for y in D.LIVE_YEARS:
+        np.testing.assert_allclose(boot.chunk_weight[:, years == y].sum(axis=1), (years == y).mean())
+    # the offline draw moves the offline value; CBPE's committed estimates are the same in every resample
+    off = boot.abs_error[:, :, P.ESTIMATORS.index("offline")]
+    assert np.ptp(off, axis=0).max() > 0
+    assert np.ptp(boot.abs_error[:, :, P.ESTIMATORS.index("CBPE")], axis=0).max() == 0
+    again = P.pipeline_bootstrap(data, "nonrepresentative", depth=2, n_boot=6, rng=3)
+    np.testing.assert_array_equal(boot.abs_error, again.abs_error)
+    with pytest.raises(ValueError, match="`n_boot`"):
+        P.pipeline_bootstrap(data, "nonrepresentative", n_boot=0)
+
+
+def test_bootstrap_errors_value_is_the_runs_and_the_interval_the_resamples():
+    chunks = tuple(f"p{i}" for i in range(10))
+    rows = [dict(offline_set="s", level="chunk", period=p, metric=m, estimator=e, error=(i % 3 - 1) * 0.01 * (k + 1))
+            for i, p in enumerate(chunks) for m in P.METRICS for k, e in enumerate(P.ESTIMATORS)]
+    gen = np.random.default_rng(1)
+    abs_error = gen.uniform(0, 0.02, (200, 10, len(P.ESTIMATORS), len(P.METRICS)))
+    weight = np.full((200, 10), 0.1)
+    boot = P.PipelineBootstrap("s", chunks, abs_error, weight, 200)
+    err = P.bootstrap_errors(pd.DataFrame(rows), {"s": boot})
+    allm = err[err["metric"] == "all"].set_index("estimator")
     # |error| of the offline estimator is 0.01 on the 7 chunks with i % 3 != 1, 0 on the other 3
-    assert allm["offline"] == pytest.approx(0.007)
+    assert allm.loc["offline", "mean_abs_error"] == pytest.approx(0.007)
+    reps = abs_error[:, :, 0].mean(axis=2).mean(axis=1)
+    assert allm.loc["offline", "low"] == pytest.approx(np.percentile(reps, 2.5))
+    assert allm.loc["offline", "high"] == pytest.approx(np.percentile(reps, 97.5))
