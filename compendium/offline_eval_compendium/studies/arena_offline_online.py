@@ -186,6 +186,7 @@ DECIMALS = 12
 
 
 def _spearman(x, y):
+    x, y = np.asarray(x), np.asarray(y)  # numpy's reductions, not pandas' dispatch around them: the same numbers
     return round(float(stats.spearmanr(x, y)[0]), DECIMALS) if np.ptp(x) > 0 and np.ptp(y) > 0 else 0.0
 
 
@@ -363,9 +364,12 @@ def _verdicts(runs, world, variant, n_boot, seed):
 def which_when(runs: pd.DataFrame, *, n_boot=1000, seed=0) -> pd.DataFrame:
     """Rows the mechanisms of :data:`WHEN`, columns the estimates; a cell is the estimate's paired verdict against the
     best estimate where the mechanism acts, then (after "|") where it is switched off."""
-    rows = []
+    rows, verdicts = [], {}
     for label, world, on, off in WHEN:
-        v_on, v_off = _verdicts(runs, world, on, n_boot, seed), _verdicts(runs, world, off, n_boot, seed)
+        for v in (on, off):  # a variant is the control of several mechanisms: its verdicts are computed once
+            if (world, v) not in verdicts:
+                verdicts[world, v] = _verdicts(runs, world, v, n_boot, seed)
+        v_on, v_off = verdicts[world, on], verdicts[world, off]
         rows.append({"mechanism": label, "world": world,
                      **{W.METRICS[m][0]: f"{v_on.get(m, 'n/a')} | off: {v_off.get(m, 'n/a')}" for m in BOARD[world]}})
     return pd.DataFrame(rows).fillna("")
