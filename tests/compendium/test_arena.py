@@ -52,6 +52,17 @@ def test_production_against_itself_has_zero_expected_delta_and_independent_noise
     assert len(set(np.round(observed, 3))) == 3  # every candidate's test draws its own noise
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_average_ranks_are_scipys_rankdata_with_ties_and_on_every_axis_length(seed):
+    rng = np.random.default_rng(seed)
+    for shape in [(1,), (7,), (3, 50), (4, 6, 16), (2, 3000)]:
+        x = rng.normal(size=shape)
+        x[..., ::3] = np.round(x[..., ::3], 1)  # runs of ties
+        z = np.where(rng.random(shape) < 0.9, 0.0, rng.lognormal(size=shape))  # one long run of zeros
+        for a in (x, z, -z, np.zeros(shape)):
+            np.testing.assert_array_equal(W.average_ranks(a), stats.rankdata(a, axis=-1))
+
+
 def test_rho_rows_is_the_library_spearman_rho_row_by_row():
     rng = np.random.default_rng(4)
     y = np.where(rng.random(300) < 0.1, rng.lognormal(size=300), 0.0)  # many ties, as a realised value

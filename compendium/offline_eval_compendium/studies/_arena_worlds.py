@@ -147,12 +147,34 @@ def _rtb_ab(rng, nets, cands, *, n_contexts, value_sigma, law, ab_impressions):
     return observed, expected
 
 
+def average_ranks(x):
+    """Ranks along the last axis, 1-based, ties given their average rank: ``scipy.stats.rankdata(x, axis=-1)``
+    (method "average") with numpy's unstable sort, about twice as fast.  The ranks are whole or half integers, so
+    any order of the tied values gives the same numbers (a test checks them against scipy's)."""
+    x = np.asarray(x, dtype=np.float64)
+    if np.isnan(x).any():
+        return stats.rankdata(x, axis=-1)  # scipy's rule for nan
+    order = np.argsort(x, axis=-1)
+    xs = np.take_along_axis(x, order, axis=-1)
+    n = x.shape[-1]
+    pos = np.broadcast_to(np.arange(n), x.shape)
+    first = np.ones(x.shape, bool)  # a sorted position that starts a run of ties
+    first[..., 1:] = xs[..., 1:] != xs[..., :-1]
+    last = np.ones(x.shape, bool)
+    last[..., :-1] = first[..., 1:]
+    lo = np.maximum.accumulate(np.where(first, pos, 0), axis=-1)  # the run's first and last sorted positions
+    hi = np.flip(np.minimum.accumulate(np.flip(np.where(last, pos, n), -1), axis=-1), -1)
+    ranks = np.empty(x.shape)
+    np.put_along_axis(ranks, order, (lo + hi + 2) / 2.0, axis=-1)
+    return ranks
+
+
 def rho_rows(x, y):
     """Spearman's rho of each row of ``x`` (models x rows) with ``y``, average ranks for ties: the library's
     :func:`~offline_eval.ranking.spearman_rho` for many models at once (``y`` ranked once; a test checks them)."""
-    rx = stats.rankdata(x, axis=1)
+    rx = average_ranks(x)
     rx -= rx.mean(axis=1, keepdims=True)
-    ry = stats.rankdata(y)
+    ry = average_ranks(y)
     ry -= ry.mean()
     den = np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum())
     return np.divide(rx @ ry, den, out=np.full(len(rx), np.nan), where=den > 0)

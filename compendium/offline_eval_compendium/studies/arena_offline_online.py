@@ -271,7 +271,7 @@ def paired(runs, world, variant, metrics=None, *, n_boot=1000, seed=0, alpha=0.0
     ci = rng.integers(0, n_cand, (n_boot, n_seed, n_cand))
 
     def rho(xx, yy):
-        rx, ry = stats.rankdata(xx, axis=-1), stats.rankdata(yy, axis=-1)
+        rx, ry = W.average_ranks(xx), W.average_ranks(yy)
         rx, ry = rx - rx.mean(-1, keepdims=True), ry - ry.mean(-1, keepdims=True)
         den = np.sqrt((rx * rx).sum(-1) * (ry * ry).sum(-1))
         return np.divide((rx * ry).sum(-1), den, out=np.zeros(den.shape), where=den > 0)
