@@ -197,7 +197,8 @@ def with_eu(runs: pd.DataFrame, pool: pd.DataFrame | None = None) -> pd.DataFram
     out["off_eu"] = np.nan
     out["beta"] = np.nan
     eu_cols = [f"off_eu_{b:g}" for b in W.BETAS]
-    for (world, variant), v in runs.groupby(["world", "variant"], sort=False):
+    groups = runs.groupby(["world", "variant"], sort=False)
+    for (world, variant), v in track(groups, "expected utility's beta", unit="variants"):
         if eu_cols[0] not in v or v[eu_cols[0]].isna().all():
             continue
         src = v if pool is None else pool[(pool["world"] == world) & (pool["variant"] == variant)]
@@ -221,7 +222,8 @@ def scores(runs: pd.DataFrame) -> pd.DataFrame:
     """Per (world, variant, seed, metric): the Spearman correlation over candidates of the offline delta with the
     online delta (``online_expected`` for the variant :data:`NO_AB_NOISE`); the classifiers' mean errors."""
     rows = []
-    for (world, variant, seed), g in runs.groupby(["world", "variant", "seed"], sort=False):
+    groups = runs.groupby(["world", "variant", "seed"], sort=False)
+    for (world, variant, seed), g in track(groups, "scores", unit="runs"):
         for online, label in (("online", variant),) + ((("online_expected", NO_AB_NOISE),) if variant == BASE
                                                         and world != "classifier" else ()):
             for m in _present(g, world):
@@ -365,7 +367,7 @@ def which_when(runs: pd.DataFrame, *, n_boot=1000, seed=0) -> pd.DataFrame:
     """Rows the mechanisms of :data:`WHEN`, columns the estimates; a cell is the estimate's paired verdict against the
     best estimate where the mechanism acts, then (after "|") where it is switched off."""
     rows, verdicts = [], {}
-    for label, world, on, off in WHEN:
+    for label, world, on, off in track(WHEN, "which estimate when", unit="mechanisms"):
         for v in (on, off):  # a variant is the control of several mechanisms: its verdicts are computed once
             if (world, v) not in verdicts:
                 verdicts[world, v] = _verdicts(runs, world, v, n_boot, seed)
