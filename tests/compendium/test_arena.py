@@ -138,6 +138,26 @@ def test_ips_and_dr_recover_a_models_expected_click_yield_from_exploration():
         assert est[name] == pytest.approx(cy, rel=0.03), name
 
 
+@pytest.mark.parametrize("n, seed", [(2, 5), (3, 5), (40, 0), (3000, 0)])  # (2, 5), (3, 5): a slot without a match
+def test_snips_on_the_rows_the_target_takes_is_the_per_slot_snips_on_every_row(n, seed):
+    """The weight-0 rows left out of each slot's SNIPS: the same bits as the library's estimate on every row (a slot
+    without a match, undefined there, counts 0 in both)."""
+    import warnings
+
+    from offline_eval.counterfactual import snips_estimate
+
+    world = _toy_world()
+    rng = np.random.default_rng(seed)
+    pv = sw.sample_page_views(world, n, rng)
+    ad, click, pscore = logged = W.explore(world, pv, rng)
+    target = W.ranking(world, world.ctr[:, ::-1].copy(), pv, W.au.OperatingPoint())
+    t = (target == ad).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        slow = sum(np.nan_to_num(snips_estimate(click[:, s], t[:, s], pscore[:, s]).statistic) for s in range(3))
+    assert W.counterfactual_cy(world, target, pv, logged, world.ctr)["snips"] == slow
+
+
 def test_sponsored_arena_is_a_function_of_its_seed_and_has_every_estimate():
     a = W.sponsored_arena(1, **TINY_SP)
     pd.testing.assert_frame_equal(a, W.sponsored_arena(1, **TINY_SP))

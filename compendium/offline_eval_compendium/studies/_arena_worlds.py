@@ -330,8 +330,13 @@ def counterfactual_cy(world, target, page_views, logged, reward_model):
     t = (target == ad).astype(float)
     r, pi0 = click.ravel(), pscore.ravel()
     n = world.n_slots
-    # SNIPS normalises each slot's weights apart (a slot's weights have mean 1 under the logging policy)
-    snips = sum(np.nan_to_num(_quiet(snips_estimate, click[:, s], t[:, s], pscore[:, s]).statistic) for s in range(n))
+    # SNIPS normalises each slot's weights apart (a slot's weights have mean 1 under the logging policy).  It is a
+    # ratio of exact sums (math.fsum) of the weights, so the rows of weight 0 can be left out: the same numbers; a
+    # slot where the target never takes the logged ad has no estimate and counts 0
+    snips = 0.0
+    for s in range(n):
+        on = np.flatnonzero(t[:, s])
+        snips += snips_estimate(click[on, s], t[on, s], pscore[on, s]).statistic if len(on) else 0.0
     return dict(ips=n * ips_estimate(r, t.ravel(), pi0).statistic, snips=snips,
                 dr=n * dr_estimate(r, t.ravel(), pi0, hat(ad).ravel(), hat(target).ravel()).statistic)
 
