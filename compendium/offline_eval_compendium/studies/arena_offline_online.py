@@ -186,6 +186,7 @@ DECIMALS = 12
 
 
 def _spearman(x, y):
+    x, y = np.asarray(x), np.asarray(y)  # numpy's reductions, not pandas' dispatch around them: the same numbers
     return round(float(stats.spearmanr(x, y)[0]), DECIMALS) if np.ptp(x) > 0 and np.ptp(y) > 0 else 0.0
 
 
@@ -196,7 +197,8 @@ def with_eu(runs: pd.DataFrame, pool: pd.DataFrame | None = None) -> pd.DataFram
     out["off_eu"] = np.nan
     out["beta"] = np.nan
     eu_cols = [f"off_eu_{b:g}" for b in W.BETAS]
-    for (world, variant), v in runs.groupby(["world", "variant"], sort=False):
+    groups = runs.groupby(["world", "variant"], sort=False)
+    for (world, variant), v in track(groups, "expected utility's beta", unit="variants"):
         if eu_cols[0] not in v or v[eu_cols[0]].isna().all():
             continue
         src = v if pool is None else pool[(pool["world"] == world) & (pool["variant"] == variant)]
@@ -220,7 +222,8 @@ def scores(runs: pd.DataFrame) -> pd.DataFrame:
     """Per (world, variant, seed, metric): the Spearman correlation over candidates of the offline delta with the
     online delta (``online_expected`` for the variant :data:`NO_AB_NOISE`); the classifiers' mean errors."""
     rows = []
-    for (world, variant, seed), g in runs.groupby(["world", "variant", "seed"], sort=False):
+    groups = runs.groupby(["world", "variant", "seed"], sort=False)
+    for (world, variant, seed), g in track(groups, "scores", unit="runs"):
         for online, label in (("online", variant),) + ((("online_expected", NO_AB_NOISE),) if variant == BASE
                                                         and world != "classifier" else ()):
             for m in _present(g, world):
@@ -270,7 +273,7 @@ def paired(runs, world, variant, metrics=None, *, n_boot=1000, seed=0, alpha=0.0
     ci = rng.integers(0, n_cand, (n_boot, n_seed, n_cand))
 
     def rho(xx, yy):
-        rx, ry = stats.rankdata(xx, axis=-1), stats.rankdata(yy, axis=-1)
+        rx, ry = W.average_ranks(xx), W.average_ranks(yy)
         rx, ry = rx - rx.mean(-1, keepdims=True), ry - ry.mean(-1, keepdims=True)
         den = np.sqrt((rx * rx).sum(-1) * (ry * ry).sum(-1))
         return np.divide((rx * ry).sum(-1), den, out=np.zeros(den.shape), where=den > 0)
@@ -363,9 +366,12 @@ def _verdicts(runs, world, variant, n_boot, seed):
 def which_when(runs: pd.DataFrame, *, n_boot=1000, seed=0) -> pd.DataFrame:
     """Rows the mechanisms of :data:`WHEN`, columns the estimates; a cell is the estimate's paired verdict against the
     best estimate where the mechanism acts, then (after "|") where it is switched off."""
-    rows = []
-    for label, world, on, off in WHEN:
-        v_on, v_off = _verdicts(runs, world, on, n_boot, seed), _verdicts(runs, world, off, n_boot, seed)
+    rows, verdicts = [], {}
+    for label, world, on, off in track(WHEN, "which estimate when", unit="mechanisms"):
+        for v in (on, off):  # a variant is the control of several mechanisms: its verdicts are computed once
+            if (world, v) not in verdicts:
+                verdicts[world, v] = _verdicts(runs, world, v, n_boot, seed)
+        v_on, v_off = verdicts[world, on], verdicts[world, off]
         rows.append({"mechanism": label, "world": world,
                      **{W.METRICS[m][0]: f"{v_on.get(m, 'n/a')} | off: {v_off.get(m, 'n/a')}" for m in BOARD[world]}})
     return pd.DataFrame(rows).fillna("")
