@@ -23,8 +23,9 @@ from offline_eval.synth import search_world
 
 SRC = Path(offline_eval.__file__).parent
 #: The library one uses on one's own data, and the synthetic-data generators.
-LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", "ondask", "_validation", "_bootstrap",
-           "_losses", "_results"]
+LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", "ondask", "logboot", "_validation",
+           "_bootstrap", "_losses", "_results", "_public", "_ondask_io", "_ondask_cells", "_ondask_summary",
+           "_logboot_engine", "_logboot_weights"]
 GENERATORS = ["synth.sponsored", "synth.search_world", "synth.rtb", "synth.classifiers", "synth.wallet"]
 
 
@@ -99,6 +100,28 @@ def test_no_private_name_is_imported_across_modules():
             if private:
                 offenders.append(f"{path.relative_to(SRC)}: from {'.' * node.level}{node.module or ''} import {private}")
     assert offenders == []
+
+
+#: Public modules over engines of their own (private modules beside them): what the engines define, the public
+#: module re-exports as its own (``__module__``), methods included.
+FACES = {"ondask": ["_ondask_io", "_ondask_cells", "_ondask_summary"],
+         "logboot": ["_logboot_engine", "_logboot_weights"]}
+
+
+@pytest.mark.parametrize("face", sorted(FACES))
+def test_a_public_module_is_the_home_of_what_its_engines_define(face):
+    mod = importlib.import_module(f"offline_eval.{face}")
+    engines = {str(SRC / (e.replace(".", "/") + ".py")) for e in FACES[face]}
+    checked, wrong = 0, []
+    for name in mod.__all__:
+        obj = getattr(mod, name)
+        if not (inspect.isfunction(obj) or inspect.isclass(obj)) or inspect.getsourcefile(obj) not in engines:
+            continue
+        checked += 1
+        methods = [v for v in vars(obj).values() if inspect.isfunction(v)] if inspect.isclass(obj) else []
+        wrong += [f"{name}: {f.__module__}" for f in [obj, *methods] if f.__module__ != mod.__name__]
+    assert wrong == []
+    assert checked or face == "logboot"  # logboot re-exports none of its engines' names in __all__
 
 
 def test_one_name_per_measure():
