@@ -106,6 +106,7 @@ def test_no_private_name_is_imported_across_modules():
 #: module re-exports as its own (``__module__``), methods included.
 FACES = {"metrics": ["_metrics_roc", "_metrics_losses", "_metrics_residual"],
          "ondask": ["_ondask_io", "_ondask_cells", "_ondask_summary"],
+         "ranking.coefficients": ["ranking._rho", "ranking._tau_engine"],
          "logboot": ["_logboot_engine", "_logboot_weights"]}
 
 
