@@ -25,7 +25,7 @@ SRC = Path(offline_eval.__file__).parent
 #: The library one uses on one's own data, and the synthetic-data generators.
 LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", "ondask", "logboot", "_validation",
            "_bootstrap", "_losses", "_results", "_public", "_ondask_io", "_ondask_cells", "_ondask_summary",
-           "_logboot_engine", "_logboot_weights", "_metrics_roc", "_metrics_losses", "_metrics_residual"]
+           "_logboot_engine", "_logboot_weights", "_metrics_roc", "_metrics_losses", "_metrics_residual", "_adaptive_joint"]
 GENERATORS = ["synth.sponsored", "synth.search_world", "synth.rtb", "synth.classifiers", "synth.wallet"]
 
 
@@ -104,7 +104,8 @@ def test_no_private_name_is_imported_across_modules():
 
 #: Public modules over engines of their own (private modules beside them): what the engines define, the public
 #: module re-exports as its own (``__module__``), methods included.
-FACES = {"metrics": ["_metrics_roc", "_metrics_losses", "_metrics_residual"],
+FACES = {"adaptive": ["_adaptive_joint"],
+         "metrics": ["_metrics_roc", "_metrics_losses", "_metrics_residual"],
          "ondask": ["_ondask_io", "_ondask_cells", "_ondask_summary"],
          "ranking.coefficients": ["ranking._rho", "ranking._tau_engine"],
          "logboot": ["_logboot_engine", "_logboot_weights"]}
