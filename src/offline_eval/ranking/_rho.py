@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtri, stdtr
 
-from .._results import ConfidenceInterval, Result, check_level, interval_text, short_repr
+from .._results import ConfidenceInterval, Result, check_level, interval_doc, interval_text, short_repr
 from .._validation import check_bool, check_choice, warn_undefined
 from ._pairs import average_ranks, check_pair
 
@@ -113,20 +113,11 @@ class RhoResult(Result):
             return float("nan")
         return float((1.0 - r * r) * np.sqrt((1.0 + r * r / 2.0) / (self.n - 3)))
 
-    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
-        """Fisher-z interval with Bonett and Wright's variance for Spearman's rho.
+    @interval_doc("""Fisher-z interval with Bonett and Wright's variance for Spearman's rho.
 
         :math:`\\tanh(\\operatorname{atanh}\\hat\\rho \\mp z_{(1+\\text{level})/2} \\sqrt{(1 + \\hat\\rho^2/2)/(n - 3)})`:
-        inside [-1, 1], around the statistic; ``nan`` for n <= 3.
-
-        Parameters
-        ----------
-        level : float in (0, 1), default 0.95
-
-        Returns
-        -------
-        ConfidenceInterval
-        """
+        inside [-1, 1], around the statistic; ``nan`` for n <= 3.""")
+    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
         q = float(ndtri(0.5 + check_level(level) / 2.0))
         r = self.statistic
         if self.n <= 3 or not np.isfinite(r):

@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from .._results import ConfidenceInterval, Result, interval_text, normal_interval, short_repr
+from .._results import ConfidenceInterval, Result, interval_doc, interval_text, normal_interval, short_repr
 from .._validation import check_bool, check_choice, check_real, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
 from ._pairs import check_pair, pair_counts, tau_from_counts
@@ -294,18 +294,9 @@ class TauResult(Result):
     standard_error = property(lambda self: float(np.sqrt(self.variance)),
                               doc="The standard error of ``statistic``, ``sqrt(variance)``.")
 
+    @interval_doc("Normal interval ``statistic -/+ z sqrt(variance)``, clipped to [-1, 1].",
+                  returns="``(low, high)``, centred on ``statistic``.")
     def confidence_interval(self, level: float = 0.95):
-        """Normal interval ``statistic -/+ z sqrt(variance)``, clipped to [-1, 1].
-
-        Parameters
-        ----------
-        level : float in (0, 1), default 0.95
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)``, centred on ``statistic``.
-        """
         return _clipped_normal_interval(self.statistic, self.variance, level)
 
     def __repr__(self) -> str:
