@@ -13,7 +13,7 @@ in its extra ``report``.
 ``findings``    what we found, first: a few sentences per paper from the ledger (the report's home page, README)
 ``reference``   the papers' printed numbers (``data/reference/``) and our corrections of their typos
 ``io``          atomic, deterministic tables (six significant digits) and figures
-``pipeline``    the command line that runs notebooks and gathers the ledger (``python -m offline_eval_compendium.pipeline``)
+``pipeline``    the command line: runs notebooks, gathers the ledger (``python -m offline_eval_compendium.pipeline``)
 ``parameters``  a notebook's parameters: its literal defaults, the ``-p`` overrides checked; ``NotebookError``
 ``execution``   one notebook executed through papermill, its progress relayed, a failure named by cell
 ``records``     a run's ``run.yaml`` and the digest of the inputs of ``figures/``

@@ -100,7 +100,7 @@ def _count(k: int, what: str) -> str:
 def _links(*pairs) -> str:
     """Links to output files (not documents of the site): raw HTML, so Sphinx copies nothing and checks nothing."""
     return raw_html('<p class="oe-links">' + " · ".join(f'<a href="{esc(href)}">{esc(text)}</a>' for text, href in pairs)
-                + "</p>")
+                    + "</p>")
 
 
 def _caption(png: Path, paper: str) -> str:
@@ -139,7 +139,7 @@ def _figure(paper: str, stem: str, figures: Path, up: str) -> list[str]:
     cap = _caption(png, paper)
     href = f"{up}figures/{paper}/{png.name}"
     return [raw_html(f'<figure class="oe-figure"><a href="{esc(href)}"><img src="{esc(href)}" alt="{esc(cap)}"></a>'
-                 f"<figcaption>{esc(cap)}</figcaption></figure>"),
+                     f"<figcaption>{esc(cap)}</figcaption></figure>"),
             _links(("PNG", href), ("PDF", f"{up}figures/{paper}/{stem}.pdf"))]
 
 
@@ -159,7 +159,7 @@ def _item_page(paper: str, item: Item, rows: pd.DataFrame, ref: pd.DataFrame, fi
     lines = [f"# {item.label}", ""]
     whose = "as the paper captions it" if item.caption_is_the_papers else "what it covers"
     lines += [raw_html(f'<blockquote class="oe-paper-caption"><b>{esc(item.label)}</b> ({esc(paper)}, {whose}). '
-                   f'{esc(item.caption)}</blockquote>'),
+                       f'{esc(item.caption)}</blockquote>'),
               raw_html(f'<p class="oe-summary">Ledger rows: {status_counts_html(rows["status"])}</p>')]
     if item.math:
         lines += ["```{math}", item.math, "```", ""]
@@ -441,7 +441,7 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     counts = []
     for title, table in count_tables(ledger):
         counts.append(raw_html(collapsed(f"{esc(title)} — {int(table.iloc[-1].get('total', table.iloc[-1, 1:].sum()))} rows"
-                                     if "total" in table.columns else esc(title), frame_html(table))))
+                                         if "total" in table.columns else esc(title), frame_html(table))))
     counts.append(raw_html(collapsed(
         "The worlds: what each was fitted to, what it predicts — " + f"{len(claims.worlds_table(ledger))} worlds",
         '<p class="oe-muted">A world\'s knobs are fitted to its calibrations; every other printed cell it yields is a '
@@ -470,8 +470,8 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
         "values beside ours. The badges count the ledger's first two tables apart (they are never added together).",
         "",
         raw_html('<table class="oe-fit oe-papers"><colgroup><col class="oe-c-label"><col><col><col></colgroup>'
-             "<thead><tr><th>paper</th><th>source</th><th>from its printed inputs</th>"
-             "<th>on synthetic or real worlds</th></tr></thead><tbody>" + paper_rows + "</tbody></table>"),
+                 "<thead><tr><th>paper</th><th>source</th><th>from its printed inputs</th>"
+                 "<th>on synthetic or real worlds</th></tr></thead><tbody>" + paper_rows + "</tbody></table>"),
         "## The ledger in numbers", "", *counts, "",
         "[The whole ledger](ledger.md): searchable, sortable, filterable.", ""]
     index += ["```{toctree}", ":caption: Papers", ":maxdepth: 1", ""] + [f"papers/{p}/index" for p in papers] + ["```", "",

@@ -198,7 +198,7 @@ def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=Tr
     b, c = arrays["hyp_b"], arrays["hyp_c"]
     check_consistent_length(**arrays)
     k = resolve_n_classes(n_classes if labels is None else n_labels(n_classes, labels), arrays,
-                           ndim=3 if truth is not None else 2)
+                          ndim=3 if truth is not None else 2)
     code = b * k + c
     shape = (k, k)
     if truth is not None:

@@ -9,8 +9,8 @@ import numpy as np
 from ._validation import (InputTypeError, as_1d, asarray_named, check_aligned, check_consistent_length, check_finite,
                           check_nonnegative, is_missing, reject_masked)
 
-__all__ = ["GRID_DECIMALS", "MAX_GRID_CELLS", "check_fields", "check_other", "chunk_arrays", "grid_cells", "score_cells",
-           "merge_sorted", "sorted_union", "sorted_unit_cells", "weight_scale"]
+__all__ = ["GRID_DECIMALS", "MAX_GRID_CELLS", "check_fields", "check_other", "chunk_arrays", "grid_cells",
+           "score_cells", "merge_sorted", "sorted_union", "sorted_unit_cells", "weight_scale"]
 
 
 def chunk_arrays(y, s, w=None, *, names=("y_true", "y_score"), weight_name="sample_weight"):

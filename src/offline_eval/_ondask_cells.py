@@ -249,7 +249,7 @@ def _concat_cells(*ranges):
                                for a, c in zip(arrs, ranges)])
 
     return Cells(cat("values", False), cat("pos", True), cat("neg", True), scale, cat("rows", False),
-                  cat("n_pos", False), cat("n_neg", False))
+                 cat("n_pos", False), cat("n_neg", False))
 
 
 def _choose_splits(first, scores, n_ranges):

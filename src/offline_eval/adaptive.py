@@ -397,7 +397,7 @@ def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_l
     check_aligned(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline)
     check_aligned(hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live)
     codes, labels = encode_labels(dict(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline,
-                                 hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live), classes)
+                                       hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live), classes)
     off = {name: codes[name] for name in ("hyp_b_offline", "hyp_c_offline", "truth_offline")}
     live = {name: codes[name] for name in ("hyp_b_live", "hyp_c_live")}
     check_consistent_length(**off)
@@ -482,8 +482,8 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
     full = online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live,
                                    n_classes=n_classes, method=method, classes=classes)
     codes, _ = encode_labels(dict(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline,
-                            hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live),
-                       None if _all_codes(full.classes) else full.classes)
+                                  hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live),
+                             None if _all_codes(full.classes) else full.classes)
     b, c, g, bl, cl = codes.values()
     check_boot_work(n_boot, len(b) + len(bl))  # each resample re-reads the live arrays too
     k = full.n_classes

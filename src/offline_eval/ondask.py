@@ -57,6 +57,7 @@ approximation: scores rounded to its multiples, the AUC within
 from __future__ import annotations
 
 import functools
+import inspect
 
 from ._validation import InputTypeError
 from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums
@@ -91,6 +92,20 @@ __all__ = [
 publish(globals(), "offline_eval._ondask_io", "offline_eval._ondask_summary")
 
 
+def _as_in(source: str, summary: str | None = None):
+    """Give a metric of a whole log its docstring: ``summary`` (by default the in-memory function of the same name
+    "of a whole log"), then its parameters, each as in ``source``, the function that reads the log for it."""
+
+    def decorate(fn):
+        params = [f"**{p.name}" if p.kind == p.VAR_KEYWORD else p.name
+                  for p in inspect.signature(fn).parameters.values()]
+        head = summary or f":func:`offline_eval.metrics.{fn.__name__}` of a whole log."
+        fn.__doc__ = f"{head}\n\nParameters\n----------\n{', '.join(params)}\n    As in :func:`{source}`.\n"
+        return fn
+
+    return decorate
+
+
 # -- AUC and ROC ---------------------------------------------------------------------------------------
 def score_counts(data, label, score, *, weight=None, resolution=None) -> ScoreCounts:
     """The :class:`~offline_eval.mergeable.ScoreCounts` of a whole log.
@@ -115,32 +130,20 @@ def score_counts(data, label, score, *, weight=None, resolution=None) -> ScoreCo
                     eps=LOG_LOSS_EPS, exact=False, joint=None, utility=None, betas=())
         return reduce_summary(source, spec).counts[score]
     return tree_reduce(source, functools.partial(_score_chunk, label=label, score=score, weight=weight,
-                                             resolution=resolution))
+                                                 resolution=resolution))
 
 
 def _score_chunk(part, *, label, score, weight, resolution):
     return ScoreCounts.from_arrays(values_of(part, label), values_of(part, score), values_of(part, weight), resolution=resolution)
 
 
+@_as_in("score_counts", ':func:`offline_eval.metrics.roc_auc_score` of a whole log (ties count 1/2).')
 def roc_auc_score(data, label, score, *, weight=None, resolution=None) -> float:
-    """:func:`offline_eval.metrics.roc_auc_score` of a whole log (ties count 1/2).
-
-    Parameters
-    ----------
-    data, label, score, weight, resolution
-        As in :func:`score_counts`.
-    """
     return checked_counts(score_counts(data, label, score, weight=weight, resolution=resolution), weight).roc_auc_score()
 
 
+@_as_in("score_counts", "``(fpr, tpr)`` at every distinct score, highest first, starting at (0, 0).")
 def roc_curve(data, label, score, *, weight=None, resolution=None):
-    """``(fpr, tpr)`` at every distinct score, highest first, starting at (0, 0).
-
-    Parameters
-    ----------
-    data, label, score, weight, resolution
-        As in :func:`score_counts`.
-    """
     return checked_counts(score_counts(data, label, score, weight=weight, resolution=resolution), weight).roc_curve()
 
 
@@ -169,58 +172,28 @@ def _loss_chunk(part, *, label, prob, weight, kwargs):
     return LossSums.from_arrays(values_of(part, label), values_of(part, prob), values_of(part, weight), **kwargs)
 
 
+@_as_in("loss_sums")
 def log_loss(data, label, prob, *, weight=None, **kwargs) -> float:
-    """:func:`offline_eval.metrics.log_loss` of a whole log.
-
-    Parameters
-    ----------
-    data, label, prob, weight, **kwargs
-        As in :func:`loss_sums`.
-    """
     return checked_sums(loss_sums(data, label, prob, weight=weight, **kwargs), weight).log_loss()
 
 
+@_as_in("loss_sums")
 def rig_score(data, label, prob, *, weight=None, **kwargs) -> float:
-    """:func:`offline_eval.metrics.rig_score` of a whole log.
-
-    Parameters
-    ----------
-    data, label, prob, weight, **kwargs
-        As in :func:`loss_sums`.
-    """
     return checked_sums(loss_sums(data, label, prob, weight=weight, **kwargs), weight).rig_score()
 
 
+@_as_in("loss_sums")
 def mean_squared_error(data, label, prob, *, weight=None) -> float:
-    """:func:`offline_eval.metrics.mean_squared_error` of a whole log.
-
-    Parameters
-    ----------
-    data, label, prob, weight
-        As in :func:`loss_sums`.
-    """
     return checked_sums(loss_sums(data, label, prob, weight=weight), weight).mean_squared_error()
 
 
+@_as_in("loss_sums")
 def calibration_ratio(data, label, prob, *, weight=None) -> float:
-    """:func:`offline_eval.metrics.calibration_ratio` of a whole log.
-
-    Parameters
-    ----------
-    data, label, prob, weight
-        As in :func:`loss_sums`.
-    """
     return checked_sums(loss_sums(data, label, prob, weight=weight), weight).calibration_ratio()
 
 
+@_as_in("loss_sums")
 def prediction_error(data, label, prob, *, weight=None) -> float:
-    """:func:`offline_eval.metrics.prediction_error` of a whole log.
-
-    Parameters
-    ----------
-    data, label, prob, weight
-        As in :func:`loss_sums`.
-    """
     return checked_sums(loss_sums(data, label, prob, weight=weight), weight).prediction_error()
 
 

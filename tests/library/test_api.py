@@ -24,8 +24,9 @@ from offline_eval.synth import search_world
 SRC = Path(offline_eval.__file__).parent
 #: The library one uses on one's own data, and the synthetic-data generators.
 LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", "ondask", "logboot", "_validation",
-           "_bootstrap", "_losses", "_results", "_public", "_ondask_io", "_ondask_cells", "_ondask_summary",
-           "_logboot_engine", "_logboot_weights", "_metrics_roc", "_metrics_losses", "_metrics_residual", "_adaptive_joint", "_chunks", "_mergeable_scores", "_mergeable_losses"]
+           "_bootstrap", "_losses", "_results", "_public", "_chunks", "_ondask_io", "_ondask_cells", "_ondask_summary",
+           "_logboot_engine", "_logboot_weights", "_metrics_roc", "_metrics_losses", "_metrics_residual", "_adaptive_joint",
+           "_mergeable_scores", "_mergeable_losses"]
 GENERATORS = ["synth.sponsored", "synth.search_world", "synth.rtb", "synth.classifiers", "synth.wallet"]
 
 

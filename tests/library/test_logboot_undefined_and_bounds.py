@@ -30,13 +30,15 @@ def test_leave_one_cluster_out_without_a_class_is_nan_and_left_out_of_bca():
     s = rng.random(200)
     w = rng.uniform(0.5, 2.0, 200)
     sums = _logboot_engine.ClusterSums(y.astype(float), w, g, 20)
-    eng = _logboot_engine.ModelEngine(y.astype(float), s, w, g, 20, sums, ("roc_auc_score", "rig_score", "log_loss"), 1e-15)
+    eng = _logboot_engine.ModelEngine(y.astype(float), s, w, g, 20, sums, ("roc_auc_score", "rig_score", "log_loss"),
+                                      1e-15)
     jack = eng.jackknife()
     assert np.isfinite(jack["roc_auc_score"]).all()  # cluster 1 still has a click when 0 is left out
     y2 = y.copy()
     y2[15] = 0  # now cluster 0 alone holds the clicks
     sums = _logboot_engine.ClusterSums(y2.astype(float), w, g, 20)
-    eng = _logboot_engine.ModelEngine(y2.astype(float), s, w, g, 20, sums, ("roc_auc_score", "rig_score", "log_loss"), 1e-15)
+    eng = _logboot_engine.ModelEngine(y2.astype(float), s, w, g, 20, sums, ("roc_auc_score", "rig_score", "log_loss"),
+                                      1e-15)
     jack = eng.jackknife()
     assert np.isnan(jack["roc_auc_score"][0]) and np.isnan(jack["rig_score"][0])
     assert np.isfinite(jack["roc_auc_score"][1:]).all() and np.isfinite(jack["log_loss"]).all()

@@ -51,7 +51,8 @@ class BootstrapComparison(_BootstrapComparisonFields, Result):
         """The difference ``value_a - value_b``."""
         return self.difference
 
-    @interval_doc("Normal interval of the difference, ``difference -/+ z standard_error`` (the Gaussian of the p-value).")
+    @interval_doc("Normal interval of the difference, ``difference -/+ z standard_error`` (the Gaussian of the "
+                  "p-value).")
     def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
         return normal_interval(self.difference, self.standard_error, level)
 
