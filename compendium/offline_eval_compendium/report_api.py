@@ -58,6 +58,17 @@ def public_home(name: str, obj) -> str:
     return "offline_eval"
 
 
+def _autodoc(obj, target: str) -> tuple[list[str], str]:
+    """The autodoc block of ``obj`` documented as ``target`` (a class with its members), and the summary line of its
+    docstring for the index table."""
+    import inspect
+
+    directive = "autoclass" if inspect.isclass(obj) else "autofunction"
+    opts = "   :members:\n   :no-index-entry:\n" if inspect.isclass(obj) else ""
+    first = (inspect.getdoc(obj) or "").split("\n\n")[0].replace("\n", " ")
+    return ["```{eval-rst}", f".. {directive}:: {target}", opts, "```", ""], first
+
+
 def write_api(out: Path) -> None:
     """``api/index.md`` listing every public name, one page per public module with the docstrings (autodoc),
     and the modules of :data:`EXTRA_MODULES` whole."""
@@ -82,11 +93,8 @@ def write_api(out: Path) -> None:
         title = mod.removeprefix("offline_eval.") if mod != "offline_eval" else "offline_eval"
         page = [f"# {title}", "", *intro(mod)]
         for n in members:
-            obj = getattr(offline_eval, n)
-            directive = "autoclass" if inspect.isclass(obj) else "autofunction"
-            opts = "   :members:\n   :no-index-entry:\n" if inspect.isclass(obj) else ""
-            page += ["```{eval-rst}", f".. {directive}:: offline_eval.{n}", opts, "```", ""]
-            first = (inspect.getdoc(obj) or "").split("\n\n")[0].replace("\n", " ")
+            block, first = _autodoc(getattr(offline_eval, n), f"offline_eval.{n}")
+            page += block
             rows.append((n, f"{slug}.html#offline_eval.{n}", mod, first))
         (out / "api" / f"{slug}.md").write_text("\n".join(page))
     extra = []
@@ -99,10 +107,8 @@ def write_api(out: Path) -> None:
             obj = getattr(module, n)
             if not (inspect.isclass(obj) or inspect.isfunction(obj)):
                 continue
-            directive = "autoclass" if inspect.isclass(obj) else "autofunction"
-            opts = "   :members:\n   :no-index-entry:\n" if inspect.isclass(obj) else ""
-            page += ["```{eval-rst}", f".. {directive}:: {mod}.{n}", opts, "```", ""]
-            first = (inspect.getdoc(obj) or "").split("\n\n")[0].replace("\n", " ")
+            block, first = _autodoc(obj, f"{mod}.{n}")
+            page += block
             rows.append((n, f"{slug}.html#{mod}.{n}", mod, first))
         (out / "api" / f"{slug}.md").write_text("\n".join(page))
     table = ['<table class="oe-api oe-fit"><thead><tr><th>name</th><th>module</th><th>what it does</th></tr></thead><tbody>']

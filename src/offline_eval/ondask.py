@@ -65,6 +65,9 @@ from .metrics import LOG_LOSS_EPS
 from ._ondask_io import (Pieces, check_loss_kwargs, checked_counts, checked_sums, log_source, read, reduce_partitions,
                          require_rows, tree_reduce, values_of)
 from ._ondask_cells import FAMILIES, reduce_summary, sample_first
+# the bounds named in the docstrings, importable from here as before (the engines read them)
+from ._ondask_cells import MAX_RANGES, SAMPLE_ROWS  # noqa: F401
+from ._ondask_io import ROWS_PER_TASK  # noqa: F401
 from ._ondask_summary import Summary, summarize
 from ._public import publish
 
@@ -208,21 +211,13 @@ def quantile_breakdown(data, label, prob, *, by=None, n_quantiles=10, weight=Non
 
     Parameters
     ----------
-    data : dask.dataframe.DataFrame or str or path
-        The log, or the path of its Parquet files.
-    label : str
-        Column of the 0/1 labels.
-    prob : str
-        Column of the predicted probabilities.
-    weight : str, optional
-        Column of the row weights.
+    data, label, prob, weight, **kwargs
+        As in :func:`loss_sums`.
     by : str, optional
         Column of the binning score (default ``prob``).
     n_quantiles : int, default 10
     first_pass : ScoreCounts, optional
         The exact :func:`score_counts` of ``label``, ``by`` and ``weight``, to skip the first pass.
-    **kwargs
-        ``eps`` of the log loss.
     """
     check_loss_kwargs(kwargs)
     key = prob if by is None else by
