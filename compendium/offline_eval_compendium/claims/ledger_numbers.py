@@ -159,6 +159,7 @@ class NumberFills:
 
         Examples
         --------
+        >>> from offline_eval_compendium.claims import Ledger
         >>> led = Ledger("yi", "nb")
         >>> led.readings("a", printed="0.12", readings={"rounded": 0.1249, "truncated": 0.1251})
         'ambiguous'
