@@ -9,9 +9,9 @@ path a user imports them from, and the private module stays an implementation de
 from __future__ import annotations
 
 
-def publish(namespace: dict, *private: str) -> None:
-    """Make the module of ``namespace`` the ``__module__`` of the names of its ``__all__`` defined in
-    one of the modules ``private`` (and of the methods of such a class).
+def publish(namespace: dict, *private: str, also: tuple = ()) -> None:
+    """Make the module of ``namespace`` the ``__module__`` of the names of its ``__all__`` (and ``also``) defined
+    in one of the modules ``private`` (and of the methods of such a class).
 
     Parameters
     ----------
@@ -19,9 +19,11 @@ def publish(namespace: dict, *private: str) -> None:
         The public module's ``globals()`` (its ``__name__`` and ``__all__`` are read).
     *private : str
         Full names of the private modules whose functions and classes the public module re-exports.
+    also : tuple of str, optional
+        Public names of the module outside its ``__all__`` (helpers it documents) to treat alike.
     """
     home = namespace["__name__"]
-    for name in namespace["__all__"]:
+    for name in (*namespace["__all__"], *also):
         obj = namespace.get(name)  # a name the module defines after the call is its own
         if not (isinstance(obj, type) or callable(obj)) or getattr(obj, "__module__", None) not in private:
             continue

@@ -99,9 +99,14 @@ from ._logboot_engine import (ClusterSums, ModelEngine, bca_quantiles, jackknife
                               tied_difference)
 from ._logboot_engine import TIE_RTOL, metrics_from_sums  # noqa: F401  (importable from here as before)
 from ._logboot_weights import cluster_keys, draw_seed, hashed_poisson_weights, poisson_weights
+from ._public import publish
 
 __all__ = ["METRICS", "BootstrapResult", "ConfidenceInterval", "LogBootstrap", "ModelResults",
            "clustered_bootstrap"]
+
+# the helpers ondask and the tests use, documented here: their home stays this module
+publish(globals(), "offline_eval._logboot_engine", "offline_eval._logboot_weights",
+        also=("cluster_keys", "draw_seed", "hashed_poisson_weights", "metrics_from_sums", "poisson_weights"))
 
 #: The metrics :func:`clustered_bootstrap` computes, by the name of the function of
 #: :mod:`offline_eval.metrics` whose value each resample reproduces.
