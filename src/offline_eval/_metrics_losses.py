@@ -8,7 +8,7 @@ import numpy as np
 from ._losses import entropy, pointwise_log_loss
 from ._validation import (
     as_1d, check_aligned, check_binary, check_consistent_length, check_int, check_real, check_finite,
-    floor_snapped, integer_weights, check_probability, check_sample_weight, scale_weights, warn_undefined,
+    floor_snapped, integer_weights, check_probability, check_row_weights, scale_weights, warn_undefined,
 )
 
 
@@ -21,9 +21,7 @@ def _check_probs(y_true, y_prob, sample_weight, *, scale=True, pos_label=None):
     y = check_binary(y_true, "y_true", pos_label=pos_label)
     p = check_probability(y_prob, "y_prob")
     check_consistent_length(y_true=y, y_prob=p)
-    w = check_sample_weight(sample_weight, len(y))
-    if w is not None and not w.any():
-        raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
+    w = check_row_weights(sample_weight, len(y))
     return y, p, (scale_weights(w) if scale else w)
 
 

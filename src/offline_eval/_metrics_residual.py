@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import (
-    as_1d, check_aligned, check_consistent_length, check_finite, check_sample_weight, scale_weights,
+    as_1d, check_aligned, check_consistent_length, check_finite, check_row_weights, scale_weights,
     warn_undefined,
 )
 from ._metrics_losses import weighted_mean
@@ -17,9 +17,7 @@ def _check_residuals(y_true, y_pred, sample_weight):
     y = check_finite(as_1d(y_true, "y_true"), "y_true")
     m = check_finite(as_1d(y_pred, "y_pred"), "y_pred")
     check_consistent_length(y_true=y, y_pred=m)
-    w = check_sample_weight(sample_weight, len(y))
-    if w is not None and not w.any():
-        raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
+    w = check_row_weights(sample_weight, len(y))
     return y, m, scale_weights(w)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from ._validation import (
     as_1d, check_aligned, check_binary, check_consistent_length, check_finite, check_nonnegative,
-    check_sample_weight, scale_weights, warn_undefined,
+    check_row_weights, scale_weights, warn_undefined,
 )
 
 
@@ -16,9 +16,7 @@ def _check_scores(y_true, y_score, sample_weight, pos_label=None):
     y = check_binary(y_true, "y_true", pos_label=pos_label)
     s = check_finite(as_1d(y_score, "y_score"), "y_score")
     check_consistent_length(y_true=y, y_score=s)
-    w = check_sample_weight(sample_weight, len(y))
-    if w is not None and not w.any():
-        raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
+    w = check_row_weights(sample_weight, len(y))
     return y, s, scale_weights(w)
 
 

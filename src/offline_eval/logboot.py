@@ -89,7 +89,7 @@ from ._validation import (
     check_probability,
     check_real,
     check_rng,
-    check_sample_weight,
+    check_row_weights,
     check_work,
     scale_weights,
     warn_undefined,
@@ -403,9 +403,7 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     scores = [score(y_score, "y_score")] + ([] if y_score_b is None else [score(y_score_b, "y_score_b")])
     n = check_consistent_length(y_true=y, y_score=scores[0], y_score_b=scores[1] if len(scores) > 1 else None)
     check_resampled_rows(n_boot, n, len(scores))
-    w = check_sample_weight(sample_weight, n)
-    if w is not None and not w.any():
-        raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
+    w = check_row_weights(sample_weight, n)
     # a power-of-two rescale is exact: products of weights neither under- nor overflow at any weight scale
     w = scale_weights(w)
     if groups is None:
