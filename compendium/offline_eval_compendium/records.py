@@ -6,8 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .paths import PROJ_ROOT
-from .paths import relative
+from .paths import PROJ_ROOT, relative
 from .parameters import check_parameters
 
 

@@ -4,17 +4,17 @@ calibration, prediction error, MSE, MAE) and their breakdown by quantile of the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
-from ._chunks import chunk_arrays, weight_scale
+from ._chunks import check_other, chunk_arrays, weight_scale
 from ._losses import entropy, pointwise_log_loss
 from ._validation import (
     InputTypeError, as_1d, check_aligned, check_consistent_length, check_finite, check_int, check_real,
     floor_snapped, integer_weights, warn_undefined,
 )
 from .metrics import LOG_LOSS_EPS
-from ._chunks import check_other
 from ._mergeable_scores import ScoreCounts
 
 

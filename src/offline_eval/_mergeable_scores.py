@@ -4,12 +4,12 @@ negatives per distinct score."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
 
-from ._chunks import chunk_arrays, merge_sorted, score_cells
+from ._chunks import check_fields, check_other, chunk_arrays, merge_sorted, score_cells
 from ._validation import check_real, warn_undefined
 from .metrics import roc_auc_score_from_counts, roc_curve_from_counts
-from ._chunks import check_fields, check_other
 
 
 # -- AUC and ROC -------------------------------------------------------------------------------------
