@@ -13,13 +13,18 @@ in its extra ``report``.
 ``findings``    what we found, first: a few sentences per paper from the ledger (the report's home page, README)
 ``reference``   the papers' printed numbers (``data/reference/``) and our corrections of their typos
 ``io``          atomic, deterministic tables (six significant digits) and figures
-``pipeline``    notebook execution through papermill (``python -m offline_eval_compendium.pipeline``)
+``pipeline``    the command line: runs notebooks, gathers the ledger (``python -m offline_eval_compendium.pipeline``)
+``parameters``  a notebook's parameters: its literal defaults, the ``-p`` overrides checked; ``NotebookError``
+``execution``   one notebook executed through papermill, its progress relayed, a failure named by cell
+``records``     a run's ``run.yaml`` and the digest of the inputs of ``figures/``
+``timing``      the notebooks' run times and their table
 ``install``     all-or-nothing install of a notebook's outputs
 ``changes``     what a recorded run changed against the committed outputs (``make run``)
 ``machine``     pinned threads; running "as an older CPU computes"
 ``progress``    a notebook's progress lines (``[<notebook>] <step>: k/n seeds, elapsed, ~left``)
 ``report``      the static HTML report (``make report``); ``report_papers``: each paper's tables, figures
-                and sections in its order; ``report_html``: the ledger and tables as HTML
+                and sections in its order; ``report_html``: the ledger and tables as HTML; ``report_api``: the
+                library's API reference
 ``lab``         JupyterLab's settings, the project's kernel and contents manager (``make lab``)
 ``paths``       where the project's folders are
 """

@@ -46,3 +46,11 @@ def figures_root(output_root: str | Path | None = None) -> Path:
     touches ``figures/``.
     """
     return FIGURES_DIR if output_root in (None, "") else Path(output_root)
+
+
+def relative(p: str | Path) -> str:
+    """``p`` relative to the project root, for messages and records; as given when it lies outside."""
+    try:
+        return str(Path(p).resolve().relative_to(PROJ_ROOT))
+    except ValueError:
+        return str(p)

@@ -33,408 +33,29 @@ import argparse
 import errno
 import fcntl
 import json
-import math
 import os
-import re
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 from . import install as _inst
-from .machine import pinned_threads_env
-from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PROJ_ROOT
+from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PROJ_ROOT, relative
+from .execution import EXECUTED_DIR, OTHER_EXECUTED_DIR, execute
+from .parameters import (PIPELINE_PARAMETERS, NotebookError, check_parameters, is_size_parameter, notebook_parameters,
+                         parameter_ranges, parse_parameters)
+from .records import git_output, inputs_digest, record_run
+from .timing import record_timing, timing_table
+from .execution import KERNEL  # noqa: F401  (the settings of the steps, importable from here as before)
+from .records import PRESENTATION  # noqa: F401
+from .timing import TIMING_DIR  # noqa: F401
 
 __all__ = ["EXECUTED_DIR", "PIPELINE_PARAMETERS", "NotebookError", "check_parameters", "clean_stale_stages", "execute",
            "executed_dir", "is_size_parameter", "main", "notebook_parameters", "parameter_ranges", "parse_parameters",
            "record_run", "record_timing", "run", "run_record", "timing_table", "verify"]
 
-KERNEL = "python3"
-#: Parameters of every notebook that the pipeline sets itself and that ``-p`` may not.
-PIPELINE_PARAMETERS = ("output_root",)
 STAGE_DIR = BUILD_DIR / "stage"
-
-
-class NotebookError(RuntimeError):
-    """A notebook failed; the message names the notebook and the cell.
-
-    ``cell`` and ``error`` (when known) say where and how, for the run's records (``run.yaml``, the failure
-    marker that stops ``pipeline ledger``).
-    """
-
-    def __init__(self, message: str, *, cell: str | None = None, error: str | None = None):
-        super().__init__(message)
-        self.cell, self.error = cell, error
-
-
-def _jupyter_env() -> None:
-    # Use this interpreter's kernel, not a user-level kernelspec of another Python.
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(
-        [str(Path(sys.prefix) / "share" / "jupyter")] + [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
-    )
-    # Figures inline in the executed notebook (the report shows them); the saved files do not depend on it.
-    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
-    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
-    for name, value in pinned_threads_env().items():  # one BLAS thread: sums never split by core count
-        os.environ.setdefault(name, value)
-
-
-def _ipc_kernel_manager(folder: Path):
-    """A kernel manager class that talks to the kernel over IPC sockets in ``folder``.
-
-    Over TCP the kernel warns that it runs "without encryption" on every start; over IPC the
-    sockets are files of this run only.
-    """
-    from jupyter_client.manager import AsyncKernelManager
-
-    class IPCKernelManager(AsyncKernelManager):
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)
-            self.transport = "ipc"
-            self.ip = str(folder / "kernel")
-
-        async def _async_interrupt_kernel(self):
-            # Shutting down a finished notebook, jupyter_client sends SIGINT first; a kernel still in a
-            # message handler then logs "KeyboardInterrupt caught in kernel." although all succeeded.
-            if not self.shutting_down:
-                await super()._async_interrupt_kernel()
-
-    return IPCKernelManager
-
-
-class _Relay:
-    """Relay the progress lines a kernel appends to ``path`` to this process's stderr, as they come.
-
-    The kernel's own stdout and stderr become the notebook's outputs; the lines of
-    :mod:`offline_eval_compendium.progress` go to a file instead (named to the kernel in its
-    environment), which a thread of this process reads every ``poll`` seconds.  Only whole lines are
-    relayed; what is left when the kernel is done is relayed on :meth:`close`.
-    """
-
-    def __init__(self, path: Path, *, stream=None, poll: float = 0.5):
-        self.path, self.stream, self.poll = Path(path), stream, poll
-        self.path.write_text("")
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name=f"relay {self.path.name}", daemon=True)
-        self._offset = 0
-        self._thread.start()
-
-    def _pump(self, *, final: bool = False) -> None:
-        try:
-            with open(self.path, "rb") as f:
-                f.seek(self._offset)
-                data = f.read()
-        except OSError:
-            return
-        end = len(data) if final else data.rfind(b"\n") + 1
-        if end <= 0:
-            return
-        self._offset += end
-        out = self.stream or sys.stderr
-        text = data[:end].decode("utf-8", "replace")
-        out.write(text if text.endswith("\n") else text + "\n")
-        out.flush()
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self.poll):
-            self._pump()
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join()
-        self._pump(final=True)
-
-
-def parse_parameters(pairs) -> dict:
-    """``[("seed", "7"), ("n", "1e5")]`` -> ``{"seed": 7, "n": 100000.0}``.
-
-    Integers, then floats, then any YAML value (``true``, ``[1, 2]``, strings).
-    """
-    import yaml
-
-    def convert(value: str):
-        for kind in (int, float):
-            try:
-                return kind(value)
-            except ValueError:
-                pass
-        return yaml.safe_load(value)
-
-    return {name: convert(value) for name, value in pairs}
-
-
-def notebook_parameters(notebook: str | Path) -> dict:
-    """The defaults of a text notebook's ``parameters`` cell, ``{name: value}`` (literals only, by house rule)."""
-    import ast
-
-    import jupytext
-
-    nb = jupytext.read(Path(notebook))
-    cells = [c for c in nb.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
-    if len(cells) != 1:
-        raise NotebookError(f"notebook {Path(notebook).stem} must have exactly one cell tagged `parameters`")
-    out = {}
-    for node in ast.parse(cells[0].source).body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            out[node.targets[0].id] = ast.literal_eval(node.value)
-    return out
-
-
-def _kind(value) -> str:
-    if value is None:
-        return "any"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "str"
-    return type(value).__name__
-
-
-def check_parameters(notebook: str | Path, parameters: dict | None) -> dict:
-    """Check names and types of ``parameters`` against the notebook's ``parameters`` cell; return the effective values.
-
-    An unknown name is an error that lists the notebook's parameters (papermill would only warn and run
-    with the defaults).  A value must have the type of its default: an integer where the default is an
-    integer (``1e5`` is accepted when it is a whole number), a number where it is a float, ``true`` /
-    ``false`` where it is a bool, a list where it is a list; a default of ``None`` accepts anything.
-
-    Values follow the house conventions of the parameters cells, checked here before anything runs:
-    a number must be finite; an integer whose default is positive (a count or a size) must be >= 1, one
-    whose default is 0 (a seed) >= 0; a float whose default is positive must be >= 0; a parameter whose
-    name says it is a share (``*quantile*``, ``*fraction*``, ``*share*``) must lie in [0, 1].
-    A value must lie in the range its line of the parameters cell declares (``# range: low..high``,
-    :func:`parameter_ranges`); every size parameter declares one, so no run is unbounded.
-    Notebooks check anything further in their first cells, with messages naming the parameter.
-    The pipeline's own parameters (:data:`PIPELINE_PARAMETERS`: ``output_root``) are refused.
-
-    Parameters
-    ----------
-    notebook : str or Path
-        The text notebook whose ``parameters`` cell gives the names, defaults and types.
-    parameters : dict or None
-        ``{name: value}`` as given (e.g. by :func:`parse_parameters`).
-    """
-    name = Path(notebook).stem
-    defaults = notebook_parameters(notebook)
-    given = dict(parameters or {})
-    for key in PIPELINE_PARAMETERS:
-        if key in given:
-            raise NotebookError(
-                f"notebook {name}: parameter `{key}` is set by the pipeline, not with -p (got {given[key]!r}): "
-                "outputs are staged and installed all or nothing into figures/, or, with `make run`, kept in "
-                "runs/<notebook>/<time>/outputs/; to install elsewhere pass --output-root DIR to the pipeline")
-    unknown = sorted(set(given) - set(defaults))
-    if unknown:
-        listing = ", ".join(f"{k}={defaults[k]!r}" for k in defaults)
-        raise NotebookError(f"notebook {name} has no parameter {', '.join(map(repr, unknown))}; "
-                            f"its parameters (with defaults) are: {listing}")
-    out = dict(defaults)
-    for key, value in given.items():
-        want, got = _kind(defaults[key]), _kind(value)
-        if want == "int" and got == "float" and float(value).is_integer():
-            value, got = int(value), "int"
-        elif want == "float" and got == "int":
-            value, got = float(value), "float"
-        elif want in ("list", "tuple") and got in ("list", "tuple"):
-            got = want
-        if want != "any" and got != want:
-            raise NotebookError(f"notebook {name}: parameter `{key}` must be {want} like its default "
-                                f"{defaults[key]!r}; got {value!r} ({got})")
-        problem = _value_problem(key, defaults[key], value) if got in ("int", "float") else None
-        if problem:
-            raise NotebookError(f"notebook {name}: parameter `{key}` {problem}; got {value!r} (default {defaults[key]!r})")
-        out[key] = value
-    _check_ranges(notebook, out)
-    return out
-
-
-def is_size_parameter(key: str) -> bool:
-    """Whether a parameter is a size, which must declare a range: ``n``, ``n_*``, ``*_n_*``, ``*_n`` (``sweep_n_log``)."""
-    return key == "n" or key.startswith("n_") or "_n_" in key or key.endswith("_n")
-
-
-_RANGE = re.compile(r"\brange:\s*([0-9_.eE+-]+)\s*\.\.\s*([0-9_.eE+-]+)")
-
-
-def parameter_ranges(notebook: str | Path) -> dict:
-    """The ranges declared in a text notebook's ``parameters`` cell, ``{name: (low, high)}`` (both inclusive).
-
-    A range is declared in the comment of the parameter's line, where a reader of the notebook sees it::
-
-        n_firms = 500  # surveyed firms; range: 20..5_000
-
-    ``low`` is what the notebook's code needs to run, ``high`` keeps a run within a few minutes on two
-    cores.  :func:`check_parameters` refuses a value outside it (``None``, where that is the default,
-    stays allowed).
-    """
-    import io
-    import tokenize
-
-    import jupytext
-
-    nb = jupytext.read(Path(notebook))
-    cell = next(c for c in nb.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", []))
-    out, name = {}, None
-    for tok in tokenize.generate_tokens(io.StringIO(cell.source).readline):
-        if tok.type == tokenize.NAME and tok.start[1] == 0:
-            name = tok.string
-        elif tok.type == tokenize.COMMENT and name is not None and (m := _RANGE.search(tok.string)):
-            low, high = (_number(x) for x in m.groups())
-            if not low <= high:
-                raise NotebookError(f"notebook {Path(notebook).stem}: the range of `{name}` is empty ({tok.string})")
-            out[name] = (low, high)
-        elif tok.type in (tokenize.NEWLINE, tokenize.NL):
-            name = None  # a range belongs to the line of its parameter
-    return out
-
-
-def _number(text: str):
-    import ast
-
-    value = ast.literal_eval(text)
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise NotebookError(f"a declared range bound must be a number; got {text!r}")
-    return value
-
-
-def _check_ranges(notebook: str | Path, values: dict) -> None:
-    """Refuse a value outside its declared range (:func:`parameter_ranges`), naming the parameter and the range."""
-    for key, (low, high) in parameter_ranges(notebook).items():
-        value = values.get(key)
-        if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
-            continue
-        if not low <= value <= high:
-            raise NotebookError(
-                f"notebook {Path(notebook).stem}: parameter `{key}` must lie in its declared range "
-                f"{low:_}..{high:_} (the notebook's parameters cell); got {value!r}")
-
-
-def _value_problem(key: str, default, value) -> str | None:
-    """What is wrong with a numeric parameter value by the house conventions (see :func:`check_parameters`)."""
-    if not math.isfinite(value):
-        return "must be a finite number"
-    # a count of quantiles (`n_quantiles`) is a size, not a share
-    if any(w in key for w in ("quantile", "fraction", "share")) and not is_size_parameter(key) and not 0 <= value <= 1:
-        return "is a share and must lie in [0, 1]"
-    if isinstance(default, int) and not isinstance(default, bool):
-        if default > 0 and value < 1:
-            return "is a count or a size and must be >= 1"
-        if default == 0 and value < 0:
-            return "must be >= 0"
-    if isinstance(default, float) and default > 0 and value < 0:
-        return "must be >= 0"
-    return None
-
-
-def execute(notebook: str | Path, output_root: str | Path, parameters: dict | None = None, *,
-            executed: str | Path | None = None, scratch: str | Path | None = None) -> Path:
-    """Execute one text notebook with papermill, writing its outputs under ``output_root``.
-
-    Raises :class:`NotebookError` naming the notebook and the failing cell.
-    Returns the path of the executed ``.ipynb``.
-
-    Parameters
-    ----------
-    notebook : str or Path
-        The text notebook.
-    output_root : str or Path
-        Passed to the notebook as its ``output_root``.
-    parameters : dict, optional
-        Other parameters (:func:`check_parameters`).
-    executed : str or Path, optional
-        Where the executed ``.ipynb`` goes (default ``build/other-runs/<name>.ipynb``: never where the
-        report reads, :func:`executed_dir`).
-    scratch : str or Path, optional
-        Folder for the converted notebook and the kernel's sockets (default ``build/notebooks/``);
-        :func:`run` passes its staging folder, so that a killed run leaves them only there.
-    """
-    _jupyter_env()
-    import jupytext
-    import papermill as pm
-    from papermill.exceptions import PapermillExecutionError
-
-    notebook = Path(notebook).resolve()
-    if not notebook.is_file():
-        raise NotebookError(f"notebook {notebook} does not exist")
-    name = notebook.stem
-    parameters = {k: v for k, v in check_parameters(notebook, parameters).items()
-                  if k in (parameters or {})}
-    nb = jupytext.read(notebook)
-    nb.metadata["kernelspec"] = {"name": KERNEL, "display_name": "Python 3", "language": "python"}
-    nb.metadata.setdefault("language_info", {"name": "python"})
-    src_dir = Path(scratch) if scratch is not None else BUILD_DIR / "notebooks"
-    src_dir.mkdir(parents=True, exist_ok=True)
-    src_ipynb = src_dir / f"{name}.{os.getpid()}.ipynb"
-    jupytext.write(nb, src_ipynb)
-    executed = Path(executed) if executed else OTHER_EXECUTED_DIR / f"{name}.ipynb"
-    executed.parent.mkdir(parents=True, exist_ok=True)
-    params = {"output_root": str(Path(output_root).resolve()), **(parameters or {})}
-    sockets = Path(tempfile.mkdtemp(prefix="kernel.", dir=src_dir))
-    from . import progress
-
-    # The kernel inherits this process's environment: tell it where its progress lines go.
-    saved = {k: os.environ.get(k) for k in (progress.ENV_FILE, progress.ENV_NAME)}
-    relay = _Relay(sockets / "progress.log")
-    os.environ[progress.ENV_FILE], os.environ[progress.ENV_NAME] = str(relay.path), name
-    try:
-        pm.execute_notebook(
-            str(src_ipynb),
-            str(executed),
-            parameters=params,
-            kernel_name=KERNEL,
-            cwd=str(NOTEBOOKS_DIR),
-            progress_bar=False,
-            report_mode=False,
-            kernel_manager_class=_ipc_kernel_manager(sockets),
-        )
-    except PapermillExecutionError as exc:
-        where, source = _locate_cell(notebook, nb, executed, exc.exec_count)
-        raise NotebookError(
-            f"notebook {name} failed in {where}: {exc.ename}: {exc.evalue}\n"
-            f"--- cell source ---\n{source}\n--- executed copy: {executed}",
-            cell=where, error=f"{exc.ename}: {exc.evalue}",
-        ) from None
-    except Exception as exc:  # kernel died, missing parameters cell, ...
-        raise NotebookError(f"notebook {name} could not be executed: {type(exc).__name__}: {exc}") from None
-    finally:
-        relay.close()
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-        src_ipynb.unlink(missing_ok=True)
-        shutil.rmtree(sockets, ignore_errors=True)
-    return executed
-
-
-def _locate_cell(notebook: Path, nb, executed: Path, exec_count) -> tuple[str, str]:
-    """Where the failing cell is in the *text* notebook: its number (from 1) and first line."""
-    try:
-        cells = json.loads(executed.read_text())["cells"]
-        failed = next(c for c in cells if c.get("cell_type") == "code" and c.get("execution_count") == exec_count)
-        source = "".join(failed["source"])
-        number = next(i for i, c in enumerate(nb.cells, 1) if c.source == source)
-        text = notebook.read_text().splitlines()
-        first = source.splitlines()[0] if source else ""
-        line = next((i for i, t in enumerate(text, 1) if t == first), None)
-        at = f", {notebook.name} line {line}" if line else ""
-        return f"cell {number} of {len(nb.cells)} (In [{exec_count}]{at})", source
-    except Exception:
-        return f"the cell with execution count {exec_count}", "<unavailable>"
-
-
-#: Where the executed notebooks of ``figures/`` are kept: the report reads them, and only them.
-EXECUTED_DIR = BUILD_DIR / "executed"
-#: Where the executed notebooks of runs into any other destination go (tests, ``--output-root``).
-OTHER_EXECUTED_DIR = BUILD_DIR / "other-runs"
 
 
 def executed_dir(output_root: str | Path | None = None) -> Path:
@@ -456,8 +77,8 @@ def run_record(notebook: str | Path, parameters: dict | None) -> dict:
     """
     return {"parameters": check_parameters(notebook, parameters),
             "inputs_sha256": inputs_digest()["sha256"],
-            "git_commit": _git("rev-parse", "HEAD") or "unknown",
-            "git_dirty": bool(_git("status", "--porcelain", "--untracked-files=no"))}
+            "git_commit": git_output("rev-parse", "HEAD") or "unknown",
+            "git_dirty": bool(git_output("status", "--porcelain", "--untracked-files=no"))}
 
 
 def _stamp_executed(executed: Path, record: dict) -> None:
@@ -654,9 +275,9 @@ def clean_stale_stages(stage_root: str | Path | None = None) -> list[str]:
         if not lock.exists():
             # The lock file is created before the folder and removed after it: no lock, no live owner.
             shutil.rmtree(entry, ignore_errors=True)
-            done.append(f"removed the staging folder of an interrupted run: {_rel(entry)}")
+            done.append(f"removed the staging folder of an interrupted run: {relative(entry)}")
         elif _remove_if_unheld(lock, entry):
-            done.append(f"removed the staging folder of an interrupted run: {_rel(entry)}")
+            done.append(f"removed the staging folder of an interrupted run: {relative(entry)}")
     return done
 
 
@@ -682,95 +303,6 @@ def _remove_if_unheld(lock: Path, folder: Path | None) -> bool:
         return folder is not None
     finally:
         os.close(fd)
-
-
-def _git(*args) -> str:
-    import subprocess
-
-    try:
-        return subprocess.run(["git", *args], cwd=PROJ_ROOT, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return ""
-
-
-def _sha256(path: Path) -> str:
-    import hashlib
-
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
-
-
-def record_run(run_dir: str | Path, notebook: str | Path, parameters: dict | None, *, elapsed: float,
-               failure: Exception | None = None) -> Path:
-    """Write ``run.yaml`` into ``run_dir``: status, parameters, git commit and dirty flag, lock hash, command, time.
-
-    ``status`` is ``succeeded``, or ``failed`` when ``failure`` (the run's exception) is given; a failed
-    run also records its failing cell (when a cell failed) and the error, so that its folder does not read
-    like a success.
-
-    ``make run`` keeps one such folder per run under ``runs/<notebook>/`` (``make clean`` leaves it).
-    """
-    import platform
-
-    import yaml
-
-    run_dir = Path(run_dir)
-    status = _git("status", "--porcelain", "--untracked-files=no")
-    record = {
-        "notebook": Path(notebook).stem,
-        "status": "failed" if failure is not None else "succeeded",
-        **({"failed_cell": getattr(failure, "cell", None),
-            "error": getattr(failure, "error", None) or f"{type(failure).__name__}: {str(failure).splitlines()[0]}"}
-           if failure is not None else {}),
-        "parameters": {**check_parameters(notebook, parameters), "output_root": _rel(run_dir / "outputs")},
-        "overridden": sorted(parameters or {}),
-        "git_commit": _git("rev-parse", "HEAD") or "unknown",
-        "git_dirty": bool(status),
-        "requirements_lock_sha256": _sha256(PROJ_ROOT / "requirements.lock"),
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(time.time() - elapsed)),
-        "elapsed_s": round(elapsed, 1),
-        "command": " ".join(["python -m offline_eval_compendium.pipeline run", _rel(Path(notebook))]
-                            + [f"-p {k} {v!r}" for k, v in (parameters or {}).items()]),
-    }
-    from .io import atomic_write_text
-
-    return atomic_write_text(run_dir / "run.yaml", yaml.safe_dump(record, sort_keys=False, width=10_000))
-
-
-#: The compendium's presentation, which no notebook imports: it shows the outputs and makes none of them, so
-#: it is not an input (changing the report's look neither re-runs a notebook nor changes the digest).
-PRESENTATION = ("report.py", "report_html.py", "report_papers.py", "report_static", "findings.py")
-
-
-def _presentation(path: Path) -> bool:
-    try:
-        rel = path.relative_to(PROJ_ROOT / "compendium" / "offline_eval_compendium")
-    except ValueError:
-        return False
-    return rel.parts[0] in PRESENTATION
-
-
-def inputs_digest() -> dict:
-    """SHA-256 of what the outputs are made from: the notebooks, ``src/``, ``compendium/``, ``data/`` and the lock file.
-
-    Files are those git tracks (all files when git is absent), hashed in sorted order as
-    ``<path> <sha256 of its bytes>`` lines; the result does not depend on the machine or the commit
-    message, only on the bytes of the inputs.  The report's own modules (:data:`PRESENTATION`) are left
-    out: no notebook imports them.
-    """
-    import hashlib
-
-    listed = _git("ls-files", "--", "notebooks", "src", "compendium", "data", "requirements.lock")
-    if listed:
-        paths = [PROJ_ROOT / line for line in listed.splitlines()]
-    else:
-        paths = [p for d in ("notebooks", "src", "compendium", "data") for p in (PROJ_ROOT / d).rglob("*")]
-        paths.append(PROJ_ROOT / "requirements.lock")
-    paths = sorted(p for p in paths if p.is_file() and "__pycache__" not in p.parts and not _presentation(p))
-    lines = "".join(f"{p.relative_to(PROJ_ROOT).as_posix()} {_sha256(p)}\n" for p in paths)
-    return {"files": len(paths), "sha256": hashlib.sha256(lines.encode()).hexdigest(),
-            "requirements_lock_sha256": _sha256(PROJ_ROOT / "requirements.lock")}
 
 
 def record_reproduce(output_root: str | Path | None = None) -> Path:
@@ -920,11 +452,11 @@ def main(argv=None) -> int:
             raise
         if run_dir:
             record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start)
-            print(f"[{name}] run recorded in {_rel(run_dir)} (run.yaml: parameters, commit, lock hash)", flush=True)
+            print(f"[{name}] run recorded in {relative(run_dir)} (run.yaml: parameters, commit, lock hash)", flush=True)
         root = Path(output_root).resolve() if output_root else FIGURES_DIR
         if not output_root:  # a run into figures/, as make reproduce does: its time goes in the table
             record_timing(name, started=started, seconds=time.perf_counter() - start)
-        print(f"[{name}] done in {time.perf_counter() - start:.1f} s: {len(written)} files under {_rel(root)}", flush=True)
+        print(f"[{name}] done in {time.perf_counter() - start:.1f} s: {len(written)} files under {relative(root)}", flush=True)
         if run_dir:
             _report_changes(run_dir, name, params)
         return 0
@@ -986,7 +518,7 @@ def main(argv=None) -> int:
                 return 1
             df = gather()
             record_reproduce()
-        print(f"claims ledger -> {_rel(FIGURES_DIR / 'claims.md')}")
+        print(f"claims ledger -> {relative(FIGURES_DIR / 'claims.md')}")
         from .findings import update_readme
 
         if update_readme():
@@ -1019,59 +551,8 @@ def _report_changes(run_dir: Path, name: str, parameters: dict | None, *, agains
         print(f"[{name}] WARNING: could not compare with the committed outputs: {type(exc).__name__}: {exc}",
               file=sys.stderr, flush=True)
         return False
-    print("\n".join(f"[{name}] {line}" for line in ch.summary(where=_rel(where)).splitlines()), flush=True)
+    print("\n".join(f"[{name}] {line}" for line in ch.summary(where=relative(where)).splitlines()), flush=True)
     return True
-
-
-TIMING_DIR = BUILD_DIR / "timing"
-
-
-def record_timing(name: str, *, started: float, seconds: float, timing_dir: str | Path | None = None) -> Path:
-    """Write ``build/timing/<name>.json``: when a notebook's run into ``figures/`` started (epoch seconds) and how long it took."""
-    folder = Path(timing_dir) if timing_dir else TIMING_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.json"
-    path.write_text(json.dumps({"notebook": name, "started": round(started, 3), "seconds": round(seconds, 1)}) + "\n")
-    return path
-
-
-def timing_table(timing_dir: str | Path | None = None, *, now: float | None = None) -> list[str]:
-    """The lines of the time table that ends ``make reproduce``, and mark the runs as reported.
-
-    One line per notebook, longest first: the seconds of its last run into ``figures/``; the notebooks
-    not run since the previous table (their outputs were up to date) marked ``earlier``.  Then the sum
-    of this time's runs and the wall time from the first start to ``now`` (with ``-j2``, less than the sum).
-    """
-    folder = Path(timing_dir) if timing_dir else TIMING_DIR
-    now = time.time() if now is None else now
-    mark = folder / "reported"
-    since = float(mark.read_text()) if mark.is_file() else 0.0
-    runs = sorted((json.loads(p.read_text()) for p in folder.glob("*.json")) if folder.is_dir() else [],
-                  key=lambda r: (-r["seconds"], r["notebook"]))
-    if not runs:
-        return []
-    fresh = [r for r in runs if r["started"] >= since]
-    width = max(len(r["notebook"]) for r in runs)
-    lines = ["time per notebook (s):"]
-    lines += [f"  {r['notebook']:<{width}}  {r['seconds']:>6.1f}" + ("" if r in fresh else "  (earlier; up to date)")
-              for r in runs]
-    if fresh:
-        wall = max(r["started"] + r["seconds"] for r in fresh) - min(r["started"] for r in fresh)
-        lines.append(f"  {'total':<{width}}  {sum(r['seconds'] for r in fresh):>6.1f}  "
-                     f"({len(fresh)} notebook{'s' if len(fresh) != 1 else ''} run; {wall:.0f} s wall from the first start "
-                     "to the last finish)")
-    else:
-        lines.append("  (no notebook run: every output up to date)")
-    folder.mkdir(parents=True, exist_ok=True)
-    mark.write_text(f"{now:.3f}\n")
-    return lines
-
-
-def _rel(p: Path) -> str:
-    try:
-        return str(Path(p).resolve().relative_to(PROJ_ROOT))
-    except ValueError:
-        return str(p)
 
 
 if __name__ == "__main__":

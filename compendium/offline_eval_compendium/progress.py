@@ -7,7 +7,7 @@ so far times the items left).
 Where the lines go: the pipeline runs a notebook in a Jupyter kernel, whose stdout and stderr become
 the notebook's outputs and never reach the terminal.  So the pipeline names a file of the run's
 staging folder in :data:`ENV_FILE` (and the notebook in :data:`ENV_NAME`) and relays every line
-written there to its own stderr as it comes (``pipeline._Relay``); the executed notebook stays free
+written there to its own stderr as it comes (``execution._Relay``); the executed notebook stays free
 of them.  Without those variables (JupyterLab, a script, a test) the lines go to ``sys.stderr``.
 
 A step prints at most one line every :data:`MIN_INTERVAL` seconds (a fast sweep does not flood the

@@ -38,9 +38,10 @@ from offline_eval.display import format_count
 from . import claims, findings
 from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PAPERS, PROJ_ROOT
 from .pipeline import EXECUTED_DIR
-from .report_html import (collapsed, count_tables, csv_frame, esc, frame_html, ledger_html,
+from .report_html import (collapsed, count_tables, csv_frame, esc, frame_html, ledger_html, raw_html,
                           status_counts_html, worlds_html)
 from .report_papers import ITEMS, OTHER, Item, assign
+from .report_api import rst_inline_html, write_api  # noqa: F401  (rst_inline_html: importable from here as before)
 
 __all__ = ["OtherRunError", "build", "footer", "one_run", "write_sources"]
 
@@ -96,14 +97,10 @@ def _count(k: int, what: str) -> str:
     return f"{format_count(k)} {what}{'' if k == 1 else 's'}"
 
 
-def _raw(text: str) -> str:
-    return "```{raw} html\n" + text + "\n```\n"
-
-
 def _links(*pairs) -> str:
     """Links to output files (not documents of the site): raw HTML, so Sphinx copies nothing and checks nothing."""
-    return _raw('<p class="oe-links">' + " · ".join(f'<a href="{esc(href)}">{esc(text)}</a>' for text, href in pairs)
-                + "</p>")
+    return raw_html('<p class="oe-links">' + " · ".join(f'<a href="{esc(href)}">{esc(text)}</a>' for text, href in pairs)
+                    + "</p>")
 
 
 def _caption(png: Path, paper: str) -> str:
@@ -141,8 +138,8 @@ def _figure(paper: str, stem: str, figures: Path, up: str) -> list[str]:
         return []
     cap = _caption(png, paper)
     href = f"{up}figures/{paper}/{png.name}"
-    return [_raw(f'<figure class="oe-figure"><a href="{esc(href)}"><img src="{esc(href)}" alt="{esc(cap)}"></a>'
-                 f"<figcaption>{esc(cap)}</figcaption></figure>"),
+    return [raw_html(f'<figure class="oe-figure"><a href="{esc(href)}"><img src="{esc(href)}" alt="{esc(cap)}"></a>'
+                     f"<figcaption>{esc(cap)}</figcaption></figure>"),
             _links(("PNG", href), ("PDF", f"{up}figures/{paper}/{stem}.pdf"))]
 
 
@@ -161,9 +158,9 @@ def _item_page(paper: str, item: Item, rows: pd.DataFrame, ref: pd.DataFrame, fi
     up = "../../"
     lines = [f"# {item.label}", ""]
     whose = "as the paper captions it" if item.caption_is_the_papers else "what it covers"
-    lines += [_raw(f'<blockquote class="oe-paper-caption"><b>{esc(item.label)}</b> ({esc(paper)}, {whose}). '
-                   f'{esc(item.caption)}</blockquote>'),
-              _raw(f'<p class="oe-summary">Ledger rows: {status_counts_html(rows["status"])}</p>')]
+    lines += [raw_html(f'<blockquote class="oe-paper-caption"><b>{esc(item.label)}</b> ({esc(paper)}, {whose}). '
+                       f'{esc(item.caption)}</blockquote>'),
+              raw_html(f'<p class="oe-summary">Ledger rows: {status_counts_html(rows["status"])}</p>')]
     if item.math:
         lines += ["```{math}", item.math, "```", ""]
     for stem in item.figures:
@@ -175,24 +172,24 @@ def _item_page(paper: str, item: Item, rows: pd.DataFrame, ref: pd.DataFrame, fi
         n_bad = int(printed["status"].isin(("differs", "erratum")).sum())
         lines += [f"{len(printed)} printed value{'s' if len(printed) != 1 else ''}, each with ours and its status"
                   + (f"; {n_bad} that differ or are errata highlighted." if n_bad else "."), "",
-                  _raw(ledger_html(printed, up))]
+                  raw_html(ledger_html(printed, up))]
     else:
         lines += [f"The paper prints no number that a ledger row compares here; the status of each claim "
                   f"{'on this ' + item.kind if item is not OTHER else ''} is below.", ""]
     if len(other):
         lines += ["## The claims it backs", "", f"{len(other)} ledger row{'s' if len(other) != 1 else ''} without a printed number "
-                  "(qualitative claims, checks, calibrations), each with its status.", "", _raw(ledger_html(other, up))]
+                  "(qualitative claims, checks, calibrations), each with its status.", "", raw_html(ledger_html(other, up))]
     stems = [s for s in item.tables if (figures / paper / f"{s}.csv").is_file()]
     if stems:
         lines += ["## Our table" + ("s" if len(stems) > 1 else ""), ""]
         for s in stems:
-            lines += [_raw(_table(paper, s, figures, up, max_rows=25)), ""]
+            lines += [raw_html(_table(paper, s, figures, up, max_rows=25)), ""]
     printed_tables = _printed_tables(ref, item.reference)
     if printed_tables:
         lines += ["## The table as the paper prints it", "",
                   f"Transcribed in `data/reference/{paper}/`, one printed cell per row.", ""]
         for title, wide in printed_tables:
-            lines += [_raw(collapsed(f"{esc(title)} — {_count(len(wide), 'row')}", frame_html(wide, max_rows=40)))]
+            lines += [raw_html(collapsed(f"{esc(title)} — {_count(len(wide), 'row')}", frame_html(wide, max_rows=40)))]
     shown = {f"{paper}/{s}.csv" for s in item.tables} | {f"{paper}/{s}.png" for s in item.figures}
     evidence = sorted({e for v in rows.get("evidence", pd.Series(dtype=str)) for e in str(v).split("; ")
                        if e and e not in shown and e.endswith(".csv") and (figures / e).is_file()})
@@ -201,7 +198,7 @@ def _item_page(paper: str, item: Item, rows: pd.DataFrame, ref: pd.DataFrame, fi
                   "the whole CSV a link).", ""]
         for e in evidence:
             p, stem = e.split("/", 1)
-            lines += [_raw(_table(p, stem[:-4], figures, up, max_rows=8, open_=False))]
+            lines += [raw_html(_table(p, stem[:-4], figures, up, max_rows=8, open_=False))]
     return "\n".join(lines)
 
 
@@ -236,7 +233,7 @@ def _paper_pages(paper: str, ledger: pd.DataFrame, figures: Path, out: Path) -> 
         for p in rest_png:
             page += _figure(paper, p.stem, figures, "../../")
         for p in rest:
-            page += [_raw(_table(paper, p.stem, figures, "../../", max_rows=8, open_=False))]
+            page += [raw_html(_table(paper, p.stem, figures, "../../", max_rows=8, open_=False))]
         (folder / "outputs.md").write_text("\n".join(page))
         slugs.append("outputs")
     verdict = claims.verdict(rows.drop(columns="_item")) if len(rows) else "No ledger rows."
@@ -245,7 +242,7 @@ def _paper_pages(paper: str, ledger: pd.DataFrame, figures: Path, out: Path) -> 
              "## In the paper's order", "",
              "Each table, figure and numbered section of the paper on a page of its own: the paper's caption, our "
              "figure or table, the paper's printed values beside ours with their status, and the claims it backs.",
-             "", _raw("".join(contents)),
+             "", raw_html("".join(contents)),
              _links(("all of this paper's ledger rows (CSV)", f"../../figures/{paper}/claims.csv"))]
     if "outputs" in slugs:
         index += ["[Other outputs of the notebooks](outputs.md) (diagnostics and sweeps no section shows).", ""]
@@ -314,119 +311,6 @@ def _guide(out: Path, executed: Path) -> list[str]:
         _executed_notebook(done, out / "guide" / f"{src.stem}.ipynb")
         names.append(src.stem)
     return names
-
-
-def rst_inline_html(text: str) -> str:
-    """A docstring's summary line (reStructuredText inline markup) as HTML, for the API index table.
-
-    ````x```` and ``:func:`x``` become code (``~a.b.c`` shows ``c``), ``:math:`x``` is typeset by MathJax,
-    ```x``` is emphasis; everything else is escaped.
-    """
-    out, pos = [], 0
-    token = re.compile(r"``(.+?)``|:(\w+):`(~?)([^`]+)`|`([^`]+)`")
-    for m in token.finditer(text):
-        out.append(esc(text[pos:m.start()]))
-        literal, role, tilde, target, emph = m.groups()
-        if literal is not None:
-            out.append(f"<code>{esc(literal)}</code>")
-        elif role == "math":
-            out.append(f'<span class="math notranslate nohighlight">\\({esc(target)}\\)</span>')
-        elif role is not None:
-            shown = target.rsplit(".", 1)[-1] if tilde else target
-            out.append(f"<code>{esc(shown)}</code>")
-        else:
-            out.append(f"<em>{esc(emph)}</em>")
-        pos = m.end()
-    out.append(esc(text[pos:]))
-    return "".join(out)
-
-
-#: Modules documented whole, beside the names of ``offline_eval.__all__``: the chunked and the Dask paths.
-EXTRA_MODULES = ("offline_eval.mergeable", "offline_eval.ondask")
-
-
-def _public_home(name: str, obj) -> str:
-    """The public module a name is documented under: where it is defined unless that module is private
-    (``offline_eval._bootstrap``), else the public module whose ``__all__`` lists it, else the package."""
-    import importlib
-    import pkgutil
-
-    import offline_eval
-
-    mod = getattr(obj, "__module__", None) or "offline_eval"
-    if not any(part.startswith("_") for part in mod.split(".")[1:]):
-        return mod
-    for info in pkgutil.walk_packages(offline_eval.__path__, "offline_eval."):
-        if any(part.startswith("_") for part in info.name.split(".")[1:]) or info.name in EXTRA_MODULES:
-            continue
-        module = importlib.import_module(info.name)
-        if name in getattr(module, "__all__", ()) and getattr(module, name, None) is obj:
-            return info.name
-    return "offline_eval"
-
-
-def _api(out: Path) -> None:
-    """``api/index.md`` listing every public name, one page per public module with the docstrings (autodoc),
-    and the modules of :data:`EXTRA_MODULES` whole."""
-    import importlib
-    import inspect
-
-    import offline_eval
-
-    names = [n for n in offline_eval.__all__ if not n.startswith("_")]
-    by_module: dict[str, list[str]] = {}
-    for n in names:
-        by_module.setdefault(_public_home(n, getattr(offline_eval, n)), []).append(n)
-    (out / "api").mkdir()
-    rows = []
-
-    def intro(mod):
-        first = (inspect.getdoc(importlib.import_module(mod)) or "").split("\n\n")[0]
-        return ["```{eval-rst}", f"``{mod}``: " + first, "```", ""]
-
-    for mod, members in sorted(by_module.items()):
-        slug = mod.replace("offline_eval.", "").replace(".", "-") if mod != "offline_eval" else "package"
-        title = mod.removeprefix("offline_eval.") if mod != "offline_eval" else "offline_eval"
-        page = [f"# {title}", "", *intro(mod)]
-        for n in members:
-            obj = getattr(offline_eval, n)
-            directive = "autoclass" if inspect.isclass(obj) else "autofunction"
-            opts = "   :members:\n   :no-index-entry:\n" if inspect.isclass(obj) else ""
-            page += ["```{eval-rst}", f".. {directive}:: offline_eval.{n}", opts, "```", ""]
-            first = (inspect.getdoc(obj) or "").split("\n\n")[0].replace("\n", " ")
-            rows.append((n, f"{slug}.html#offline_eval.{n}", mod, first))
-        (out / "api" / f"{slug}.md").write_text("\n".join(page))
-    extra = []
-    for mod in EXTRA_MODULES:
-        module = importlib.import_module(mod)
-        slug = mod.removeprefix("offline_eval.")
-        page = [f"# {slug}", "", *intro(mod)]
-        extra.append(slug)
-        for n in getattr(module, "__all__", ()):
-            obj = getattr(module, n)
-            if not (inspect.isclass(obj) or inspect.isfunction(obj)):
-                continue
-            directive = "autoclass" if inspect.isclass(obj) else "autofunction"
-            opts = "   :members:\n   :no-index-entry:\n" if inspect.isclass(obj) else ""
-            page += ["```{eval-rst}", f".. {directive}:: {mod}.{n}", opts, "```", ""]
-            first = (inspect.getdoc(obj) or "").split("\n\n")[0].replace("\n", " ")
-            rows.append((n, f"{slug}.html#{mod}.{n}", mod, first))
-        (out / "api" / f"{slug}.md").write_text("\n".join(page))
-    table = ['<table class="oe-api oe-fit"><thead><tr><th>name</th><th>module</th><th>what it does</th></tr></thead><tbody>']
-    for n, href, mod, first in sorted(rows, key=lambda r: (r[0].lower(), r[2])):
-        table.append(f'<tr><td><a href="{esc(href)}"><code>{esc(n)}</code></a></td>'
-                     f"<td><code>{esc(mod)}</code></td><td>{rst_inline_html(first)}</td></tr>")
-    table.append("</tbody></table>")
-    index = ["# API reference", "",
-             f"Every public name of the library (`offline_eval.__all__`, {len(names)} names), importable as "
-             "`from offline_eval import <name>`, with its numpydoc docstring: parameters, returns, raises and "
-             "examples; and the modules `offline_eval.mergeable` (accumulators that chunks of a log fill and merge) "
-             "and `offline_eval.ondask` (the same metrics on a Dask DataFrame or Parquet files), whole.", "",
-             _raw("".join(table)),
-             "```{toctree}", ":hidden:", ":maxdepth: 1", ""]
-    index += [mod.replace("offline_eval.", "").replace(".", "-") if mod != "offline_eval" else "package"
-              for mod in sorted(by_module)] + extra + ["```", ""]
-    (out / "api" / "index.md").write_text("\n".join(index))
 
 
 class OtherRunError(ValueError):
@@ -538,7 +422,7 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     papers = [p for p in PAPERS if p in set(ledger["paper"])]
     for p in papers:
         _paper_pages(p, ledger, figures, out)
-    _api(out)
+    write_api(out)
     if (DOCS / "internals.md").is_file():
         # links to repository files (../LICENSE, ../figures/...) are plain text on the site
         text = re.sub(r"\[([^\]]+)\]\(\.\./[^)]+\)", r"\1", (DOCS / "internals.md").read_text())
@@ -553,12 +437,12 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
         f"Kinds: {kinds}; `calibration` rows are values a synthetic world was set to match (never "
         "reproductions), `check` rows are checks of ours. The rules: [the internals](internals.md).", "",
         _links(("CSV", "figures/claims.csv")),
-        _raw(ledger_html(ledger, "", filters=True, page_size=50, show_paper=True))]))
+        raw_html(ledger_html(ledger, "", filters=True, page_size=50, show_paper=True))]))
     counts = []
     for title, table in count_tables(ledger):
-        counts.append(_raw(collapsed(f"{esc(title)} — {int(table.iloc[-1].get('total', table.iloc[-1, 1:].sum()))} rows"
-                                     if "total" in table.columns else esc(title), frame_html(table))))
-    counts.append(_raw(collapsed(
+        counts.append(raw_html(collapsed(f"{esc(title)} — {int(table.iloc[-1].get('total', table.iloc[-1, 1:].sum()))} rows"
+                                         if "total" in table.columns else esc(title), frame_html(table))))
+    counts.append(raw_html(collapsed(
         "The worlds: what each was fitted to, what it predicts — " + f"{len(claims.worlds_table(ledger))} worlds",
         '<p class="oe-muted">A world\'s knobs are fitted to its calibrations; every other printed cell it yields is a '
         "prediction, counted here when the printed value lies inside the 20 seeds' 5-95% interval.</p>"
@@ -585,9 +469,9 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
         "Each paper's page follows the paper: a section per table, figure and numbered section, the printed "
         "values beside ours. The badges count the ledger's first two tables apart (they are never added together).",
         "",
-        _raw('<table class="oe-fit oe-papers"><colgroup><col class="oe-c-label"><col><col><col></colgroup>'
-             "<thead><tr><th>paper</th><th>source</th><th>from its printed inputs</th>"
-             "<th>on synthetic or real worlds</th></tr></thead><tbody>" + paper_rows + "</tbody></table>"),
+        raw_html('<table class="oe-fit oe-papers"><colgroup><col class="oe-c-label"><col><col><col></colgroup>'
+                 "<thead><tr><th>paper</th><th>source</th><th>from its printed inputs</th>"
+                 "<th>on synthetic or real worlds</th></tr></thead><tbody>" + paper_rows + "</tbody></table>"),
         "## The ledger in numbers", "", *counts, "",
         "[The whole ledger](ledger.md): searchable, sortable, filterable.", ""]
     index += ["```{toctree}", ":caption: Papers", ":maxdepth: 1", ""] + [f"papers/{p}/index" for p in papers] + ["```", "",

@@ -30,6 +30,11 @@ def esc(value) -> str:
     return html.escape(str(value))
 
 
+def raw_html(text: str) -> str:
+    """``text`` as a MyST block of raw HTML (a page of the report is Markdown around such blocks)."""
+    return "```{raw} html\n" + text + "\n```\n"
+
+
 def _both_sweeps(r: dict) -> str:
     """Our value: the confirmation sweep's (which gives the status) and, under it, the development sweep's."""
     ours = value_html(r.get("reproduced_value", ""), r.get("paper_value", ""))

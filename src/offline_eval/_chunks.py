@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_1d, check_aligned, check_consistent_length, check_finite, check_nonnegative
+from ._validation import (InputTypeError, as_1d, asarray_named, check_aligned, check_consistent_length, check_finite,
+                          check_nonnegative, is_missing, reject_masked)
 
-__all__ = ["GRID_DECIMALS", "MAX_GRID_CELLS", "chunk_arrays", "grid_cells", "score_cells", "merge_sorted", "sorted_union",
-           "sorted_unit_cells", "weight_scale"]
+__all__ = ["GRID_DECIMALS", "MAX_GRID_CELLS", "check_fields", "check_other", "chunk_arrays", "grid_cells",
+           "score_cells", "merge_sorted", "sorted_union", "sorted_unit_cells", "weight_scale"]
 
 
 def chunk_arrays(y, s, w=None, *, names=("y_true", "y_score"), weight_name="sample_weight"):
@@ -235,3 +236,43 @@ def score_cells(y, s, w, resolution=None, *, rows=False, unit=False):
         pos, neg = pos[held], neg[held]
         extra = None if extra is None else tuple(x[held] for x in extra)
     return values, pos, neg, scale, extra
+
+
+# -- accumulators built directly or merged ---------------------------------------------------------
+def check_fields(obj, names, *, ndim=None, labels=(), nonnegative=()):
+    """The array fields of an accumulator built directly: no mask, numbers only, one row each per entry."""
+    ndim = ndim or {}
+    check_aligned(**{k: getattr(obj, k) for k in (*labels, *names)})
+    lengths = {}
+    for k in labels:
+        reject_masked(getattr(obj, k), k)
+        arr = asarray_named(getattr(obj, k), k)
+        if arr.dtype.kind == "O" and any(is_missing(v) for v in arr.ravel().tolist()):
+            raise ValueError(f"`{k}` holds missing labels (None, NaN, pd.NA or NaT); drop those rows first")
+        if arr.dtype.kind in "cmMV":
+            raise ValueError(f"`{k}` must hold labels (integers, strings, bools); got dtype {arr.dtype}")
+        if arr.dtype.kind == "f":
+            check_finite(arr.ravel(), k)
+        lengths[k] = arr
+    for k in names:
+        arr = as_1d(getattr(obj, k), k, dtype=None, allow_empty=True) if ndim.get(k, 1) == 1 else None
+        if arr is None:
+            reject_masked(getattr(obj, k), k)
+            arr = asarray_named(getattr(obj, k), k)
+            if arr.dtype.kind not in "biuf" and arr.size:
+                raise ValueError(f"`{k}` must be numeric; got dtype {arr.dtype}")
+            if arr.ndim != ndim[k]:
+                raise ValueError(f"`{k}` must be {ndim[k]}-D; got shape {arr.shape}")
+        if arr.dtype.kind == "f":
+            check_finite(arr.ravel(), k)
+        if k in nonnegative and (arr < 0).any():
+            raise ValueError(f"`{k}` must be non-negative; got min {arr.min()!r}")
+        lengths[k] = arr
+    check_consistent_length(**lengths)
+
+
+def check_other(self, other):
+    """``other`` an accumulator of the same type as ``self``, to merge with it."""
+    if not isinstance(other, type(self)):
+        raise InputTypeError(f"`other` must be a {type(self).__name__} (the accumulator of another chunk); "
+                             f"got {type(other).__name__}")

@@ -24,7 +24,9 @@ from scipy import sparse
 from ._chunks import chunk_arrays
 from ._losses import pointwise_log_loss
 from ._validation import InputTypeError, check_probability, check_work
-from .logboot import BLOCK_ELEMENTS, cluster_keys, hashed_poisson_weights, metrics_from_sums
+from ._logboot_engine import metrics_from_sums
+from ._logboot_weights import cluster_keys, hashed_poisson_weights
+from .logboot import BLOCK_ELEMENTS
 
 __all__ = ["MAX_SUM_CELLS", "BootSums", "ModelSums"]
 

@@ -31,6 +31,7 @@ standard deviation over resampled trials, not an interval, and stays outside the
 
 from __future__ import annotations
 
+import inspect
 from typing import NamedTuple
 
 import numpy as np
@@ -122,6 +123,28 @@ def short_repr(name: str, *, interval: str | None = None, **fields) -> str:
     return f"{name}({', '.join(parts)})"
 
 
+def interval_doc(summary: str, *, returns: str = ""):
+    """Give a ``confidence_interval(level=0.95)`` method its docstring: ``summary`` (how the interval is made), then
+    the ``level`` parameter and the :class:`ConfidenceInterval` returned (``returns``: a line more about it), the
+    sections every result type shares.
+
+    Parameters
+    ----------
+    summary : str
+        The first paragraphs of the docstring.
+    returns : str, optional
+        What the returned interval holds, beyond its type.
+    """
+    doc = (f"{inspect.cleandoc(summary)}\n\nParameters\n----------\nlevel : float in (0, 1), default 0.95\n\n"
+           f"Returns\n-------\nConfidenceInterval\n" + (f"    {returns}\n" if returns else ""))
+
+    def decorate(method):
+        method.__doc__ = doc
+        return method
+
+    return decorate
+
+
 class Result:
     """The base of every result with an interval or a p-value (the protocol of this module).
 
@@ -137,17 +160,8 @@ class Result:
     #: The p-value of the result's null hypothesis; ``nan`` where it tests none.
     pvalue: float = float("nan")
 
+    @interval_doc("The interval at coverage ``level`` (see :attr:`method`).")
     def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:  # pragma: no cover
-        """The interval at coverage ``level`` (see :attr:`method`).
-
-        Parameters
-        ----------
-        level : float in (0, 1), default 0.95
-
-        Returns
-        -------
-        ConfidenceInterval
-        """
         raise NotImplementedError
 
 
@@ -207,17 +221,8 @@ class NormalEstimate(float, Result):
             z = np.abs(np.float64(self)) / np.float64(self.standard_error)
         return float(2.0 * ndtr(-z))
 
+    @interval_doc("Normal interval ``statistic -/+ z standard_error``.")
     def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
-        """Normal interval ``statistic -/+ z standard_error``.
-
-        Parameters
-        ----------
-        level : float in (0, 1), default 0.95
-
-        Returns
-        -------
-        ConfidenceInterval
-        """
         return normal_interval(float(self), self.standard_error, level)
 
     def __repr__(self) -> str:

@@ -424,6 +424,14 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray | None:
     return w
 
 
+def check_row_weights(sample_weight, n: int) -> np.ndarray | None:
+    """:func:`check_sample_weight`, and weights that are all zero refused: a metric of rows that none counts."""
+    w = check_sample_weight(sample_weight, n)
+    if w is not None and not w.any():
+        raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
+    return w
+
+
 def scale_weights(w: np.ndarray | None) -> np.ndarray | None:
     """Weights rescaled by a power of two so that the largest lies in [0.5, 1).
 

@@ -40,22 +40,11 @@ import numpy as np
 from ._bootstrap import BootstrapCI, check_boot, check_boot_work, percentile_ci
 from ._results import interval_text, short_repr
 from ._validation import (
-    OfflineEvalWarning,
-    as_1d,
-    as_array,
-    as_labels,
-    cast_checked,
-    check_aligned,
-    check_bool,
-    check_choice,
-    check_consistent_length,
-    check_finite,
-    check_int,
-    check_nonnegative,
-    check_rng,
-    scale_weights,
-    warn_undefined,
+    OfflineEvalWarning, check_aligned, check_choice, check_consistent_length, check_rng, warn_undefined,
 )
+from ._adaptive_joint import MAX_INFERRED_CELLS  # noqa: F401  (the bound on an inferred table, read here too)
+from ._adaptive_joint import check_tensor, encode_labels, joint_distribution, n_labels, resolve_n_classes
+from ._public import publish
 
 __all__ = [
     "METHODS",
@@ -68,6 +57,8 @@ __all__ = [
     "online_adaptive_metrics",
     "reweighted_joint",
 ]
+
+publish(globals(), "offline_eval._adaptive_joint")
 
 METHODS = ("joint", "independent")
 
@@ -129,201 +120,6 @@ class AdaptiveAccuracyCI(NamedTuple):
         return short_repr("AdaptiveAccuracyCI", n_boot=b.n_boot,
                           interval=f"baseline {interval_text((b.low, b.high), method='percentile', level=b.level)} "
                                    f"around {b.value:.4g}; candidate [{c.low:.4g}, {c.high:.4g}] around {c.value:.4g}")
-
-
-# -- validation ----------------------------------------------------------------------------
-def _is_codes(x) -> bool:
-    """True for numbers and bools (checked as codes 0..K-1); False for other labels (strings, objects)."""
-    if isinstance(x, np.ma.MaskedArray):
-        return True  # as_1d's masked-array message
-    try:
-        return np.asarray(x).dtype.kind in "biuf"
-    except Exception:
-        return True  # as_1d's conversion message
-
-
-def _encode(named: dict, classes) -> tuple[dict, np.ndarray | None]:
-    """Codes 0..K-1 of every array of ``named`` and the labels they stand for (``None``: already codes)."""
-    if classes is None and all(_is_codes(x) for x in named.values()):
-        return {name: _check_labels(x, name) for name, x in named.items()}, None
-    arrays = {name: as_labels(x, name) for name, x in named.items()}
-    if classes is None:
-        try:
-            labels = np.unique(np.concatenate([a.astype(object) for a in arrays.values()]))
-        except TypeError as exc:
-            kinds = {name: sorted({type(v).__name__ for v in a.tolist()}) for name, a in arrays.items()}
-            where = ", ".join(f"`{name}` {k}" for name, k in kinds.items())
-            raise ValueError(f"class labels of different types cannot be sorted ({exc}): {where}; pass `classes`, "
-                             "the labels in the order you want, or labels of one type") from None
-    else:
-        labels = np.asarray(classes, dtype=object)
-        if labels.ndim != 1 or labels.size == 0:
-            raise ValueError(f"`classes` must be a non-empty list of labels; got {classes!r}")
-        if len(set(labels.tolist())) != labels.size:
-            raise ValueError(f"`classes` must not repeat a label; got {classes!r}")
-    index = {v: i for i, v in enumerate(labels.tolist())}
-    codes = {}
-    for name, arr in arrays.items():
-        vals = arr.tolist()
-        missing = {v for v in set(vals) if v not in index}
-        if missing:
-            raise ValueError(f"`{name}` holds labels not in `classes`: {sorted(map(repr, missing))[:5]}")
-        codes[name] = np.fromiter((index[v] for v in vals), dtype=np.int64, count=len(vals))
-    return codes, labels
-
-
-def _check_labels(x, name: str) -> np.ndarray:
-    """Class codes as int64; raise unless integers >= 0 (bool and integral floats accepted)."""
-    arr = as_1d(x, name, dtype=None)
-    if arr.dtype.kind == "b":
-        return arr.astype(np.int64, copy=False)
-    if arr.dtype.kind == "f":
-        check_finite(arr, name)
-        frac = arr != np.round(arr)
-        if frac.any():
-            raise ValueError(
-                f"`{name}` must hold integer class codes 0..K-1; got {int(frac.sum())} non-integer "
-                f"value{'s' if frac.sum() != 1 else ''} (e.g. {arr[frac][:3].tolist()})"
-            )
-    neg = arr < 0
-    if neg.any():
-        raise ValueError(
-            f"`{name}` must hold class codes 0..K-1; got {int(neg.sum())} negative "
-            f"value{'s' if neg.sum() != 1 else ''} (min {arr.min():g})"
-        )
-    # checked in its own dtype before the cast: 1e19 or a uint64 beyond int64 would wrap to another class
-    return cast_checked(arr, np.int64, name)
-
-
-#: The largest dense table of class codes built without being asked for explicitly, in cells (beyond
-#: 64 cells per item): codes far above the number of items are labels, not codes.
-MAX_INFERRED_CELLS = 10**7
-
-
-def _resolve_n_classes(n_classes, named: dict, ndim: int = 2) -> int:
-    """``n_classes`` checked against the data, or inferred as ``max code + 1``.
-
-    The result is a dense K^ndim table, so memory is bounded by the data: an
-    inferred K whose table exceeds ``max(MAX_INFERRED_CELLS, 64 n)`` cells is
-    an error (relabel with ``np.unique(..., return_inverse=True)``), and so
-    is an explicit ``n_classes`` whose table would not fit in an int64 index.
-    """
-    top = max(int(a.max()) for a in named.values())
-    n = len(next(iter(named.values())))
-    if n_classes is None:
-        k = top + 1
-        if k**ndim > max(MAX_INFERRED_CELLS, 64 * n):
-            name = max(named, key=lambda nm: int(named[nm].max()))
-            raise ValueError(f"`{name}` holds class code {top:,} for {n:,} items: the inferred K = {k:,} needs a dense "
-                             f"table of {k:,}^{ndim} cells; pass codes 0..K-1 (e.g. from np.unique(labels, "
-                             "return_inverse=True)) or `n_classes`")
-        return k
-    check_int(n_classes, "n_classes", low=1)
-    # An explicit K is bounded like an inferred one: the dense table's memory must be justified by the data.
-    if int(n_classes) ** ndim > max(MAX_INFERRED_CELLS, 64 * n):
-        raise ValueError(f"`n_classes` = {n_classes} makes a dense table of {n_classes}^{ndim} cells for {n:,} items, "
-                         f"more than the bound max({MAX_INFERRED_CELLS:,}, 64 x items); relabel the classes present "
-                         "with np.unique(labels, return_inverse=True)")
-    for name, a in named.items():
-        bad = a >= n_classes
-        if bad.any():
-            raise ValueError(
-                f"`{name}` must hold class codes 0..{int(n_classes) - 1} (n_classes={int(n_classes)}); "
-                f"got {int(bad.sum())} value{'s' if bad.sum() != 1 else ''} >= {int(n_classes)} (max {int(a.max())})"
-            )
-    return int(n_classes)
-
-
-def _check_tensor(m, name: str, ndim: int) -> np.ndarray:
-    arr = as_array(m, name)
-    if arr.ndim != ndim or len(set(arr.shape)) != 1 or arr.shape[0] == 0:
-        want = " x ".join(["K"] * ndim)
-        raise ValueError(f"`{name}` must be a {want} array; got shape {arr.shape}")
-    check_nonnegative(arr.ravel(), name)
-    arr = scale_weights(arr)  # a power of two: exact, and a total of 1e308-sized cells does not overflow
-    total = arr.sum()
-    if total <= 0:
-        raise ValueError(f"`{name}` must have positive total mass; got {total:g}")
-    return arr / total
-
-
-# -- joint distributions --------------------------------------------------------------------
-def joint_distribution(hyp_b, hyp_c, truth=None, *, n_classes=None, normalize=True, classes=None) -> np.ndarray:
-    """Joint distribution of the two models' hypotheses (and the ground truth).
-
-    Parameters
-    ----------
-    hyp_b, hyp_c : array-like of shape (n,)
-        Classes predicted by the baseline B and the candidate C: codes
-        ``0 .. K-1``, or any hashable labels (see ``classes``).
-    truth : array-like of shape (n,), optional
-        Ground-truth classes.  Without it the result is ``M_BC``.
-    n_classes : int, optional
-        K for codes.  Default: the largest code seen plus one.  The dense
-        table's K^2 (K^3 with ``truth``) cells are bounded by
-        ``max(10**7, 64 n)``, given or inferred (a named error otherwise).
-    normalize : bool, default True
-        Divide the counts by ``n`` (the paper's definition); ``False``
-        returns the integer counts.
-    classes : sequence, optional
-        The labels in the order of the table's axes.  Default: codes as they
-        are, other labels (strings, ...) in sorted order.
-
-    Returns
-    -------
-    ndarray of shape (K, K), or (K, K, K) with ``truth``
-        ``M[i, j]`` (``M[i, j, k]``) is the share of items with ``H_B = i``,
-        ``H_C = j`` (and ``G = k``).
-
-    Notes
-    -----
-    Section II-A of the paper:
-
-    .. math::
-
-        M_{BC}(i, j) = \\frac1n |\\{d : H_B(d) = C_i, H_C(d) = C_j\\}|, \\qquad
-        M_{BCG}(i, j, k) = \\frac1n |\\{d : H_B(d) = C_i, H_C(d) = C_j, G(d) = C_k\\}|
-
-    so that ``M_BC = M_BCG.sum(axis=2)``.  One ``np.bincount`` over the
-    flattened cell index: O(n + K^2) (O(n + K^3) with ``truth``).
-
-    References
-    ----------
-    .. [1] E. Piovano, D.-T. Le, B. Chen, M. Bradford, "Online Adaptive Metrics
-       for Model Evaluation on Non-representative Offline Test Data", Section II-A.
-
-    Examples
-    --------
-    >>> joint_distribution([0, 0, 1, 1], [0, 1, 1, 1])
-    array([[0.25, 0.25],
-           [0.  , 0.5 ]])
-    >>> joint_distribution([0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1, 0], normalize=False)[:, :, 1]
-    array([[0, 1],
-           [0, 1]])
-    >>> joint_distribution(["cat", "cat", "dog"], ["cat", "dog", "dog"], normalize=False)  # axes: cat, dog
-    array([[1, 1],
-           [0, 1]])
-    """
-    check_aligned(hyp_b=hyp_b, hyp_c=hyp_c, truth=truth)
-    named = dict(hyp_b=hyp_b, hyp_c=hyp_c, **({} if truth is None else {"truth": truth}))
-    arrays, labels = _encode(named, classes)
-    b, c = arrays["hyp_b"], arrays["hyp_c"]
-    check_consistent_length(**arrays)
-    k = _resolve_n_classes(n_classes if labels is None else _n_labels(n_classes, labels), arrays,
-                           ndim=3 if truth is not None else 2)
-    code = b * k + c
-    shape = (k, k)
-    if truth is not None:
-        code = code * k + arrays["truth"]
-        shape = (k, k, k)
-    counts = np.bincount(code, minlength=k ** len(shape)).reshape(shape)
-    return counts / len(b) if check_bool(normalize, "normalize") else counts
-
-
-def _n_labels(n_classes, labels) -> int:
-    if n_classes is not None and check_int(n_classes, "n_classes", low=1) != len(labels):
-        raise ValueError(f"`n_classes` = {n_classes} disagrees with the {len(labels)} class labels")
-    return len(labels)
 
 
 def _safe_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -400,7 +196,7 @@ def metrics_from_joint(m_bcg) -> AdaptiveMetrics:
     >>> r.baseline.recall.round(4)  # .22 / .35 and .22 / .65
     array([0.6286, 0.3385])
     """
-    m = _check_tensor(m_bcg, "m_bcg", 3)
+    m = check_tensor(m_bcg, "m_bcg", 3)
     k = m.shape[0]
     idx = np.arange(k)
     truth_mass = m.sum(axis=(0, 1))
@@ -445,8 +241,8 @@ def reweighted_joint(m_bcg_offline, m_bc_live) -> tuple[np.ndarray, np.ndarray]:
     >>> w[0, 0], float(w[1, 1, 1]), round(float(w.sum()), 12), unc.tolist()
     (array([0.15, 0.05]), 0.7, 0.9, [[False, False], [True, False]])
     """
-    m_o = _check_tensor(m_bcg_offline, "m_bcg_offline", 3)
-    m_l = _check_tensor(m_bc_live, "m_bc_live", 2)
+    m_o = check_tensor(m_bcg_offline, "m_bcg_offline", 3)
+    m_l = check_tensor(m_bc_live, "m_bc_live", 2)
     if m_l.shape[0] != m_o.shape[0]:
         raise ValueError(f"`m_bc_live` must be {m_o.shape[0]} x {m_o.shape[0]} like `m_bcg_offline`; got {m_l.shape}")
     m_bc_o = m_o.sum(axis=2)
@@ -600,13 +396,13 @@ def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_l
     check_choice(method, "method", METHODS)
     check_aligned(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline)
     check_aligned(hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live)
-    codes, labels = _encode(dict(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline,
-                                 hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live), classes)
+    codes, labels = encode_labels(dict(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline,
+                                       hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live), classes)
     off = {name: codes[name] for name in ("hyp_b_offline", "hyp_c_offline", "truth_offline")}
     live = {name: codes[name] for name in ("hyp_b_live", "hyp_c_live")}
     check_consistent_length(**off)
     check_consistent_length(**live)
-    k = _resolve_n_classes(n_classes if labels is None else _n_labels(n_classes, labels), {**off, **live})
+    k = resolve_n_classes(n_classes if labels is None else n_labels(n_classes, labels), {**off, **live})
     labels = np.arange(k) if labels is None else labels
     b_o, c_o, g_o = off.values()
     b_l, c_l = live.values()
@@ -685,9 +481,9 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
     check_aligned(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline)
     full = online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live,
                                    n_classes=n_classes, method=method, classes=classes)
-    codes, _ = _encode(dict(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline,
-                            hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live),
-                       None if _all_codes(full.classes) else full.classes)
+    codes, _ = encode_labels(dict(hyp_b_offline=hyp_b_offline, hyp_c_offline=hyp_c_offline, truth_offline=truth_offline,
+                                  hyp_b_live=hyp_b_live, hyp_c_live=hyp_c_live),
+                             None if _all_codes(full.classes) else full.classes)
     b, c, g, bl, cl = codes.values()
     check_boot_work(n_boot, len(b) + len(bl))  # each resample re-reads the live arrays too
     k = full.n_classes

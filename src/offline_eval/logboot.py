@@ -70,15 +70,11 @@ References
 
 from __future__ import annotations
 
-
 import warnings
 
 import numpy as np
-from scipy import sparse
-from scipy.special import ndtr, ndtri
 
 from ._bootstrap import check_boot
-from ._losses import pointwise_log_loss
 from ._results import ConfidenceInterval, Result, interval_text, short_repr
 from ._validation import (
     InputTypeError,
@@ -93,15 +89,24 @@ from ._validation import (
     check_probability,
     check_real,
     check_rng,
-    check_sample_weight,
+    check_row_weights,
     check_work,
     scale_weights,
     warn_undefined,
 )
 from .metrics import LOG_LOSS_EPS
+from ._logboot_engine import (ClusterSums, ModelEngine, bca_quantiles, jackknife_acceleration, pvalue_at_zero,
+                              tied_difference)
+from ._logboot_engine import TIE_RTOL, metrics_from_sums  # noqa: F401  (importable from here as before)
+from ._logboot_weights import cluster_keys, draw_seed, hashed_poisson_weights, poisson_weights
+from ._public import publish
 
 __all__ = ["METRICS", "BootstrapResult", "ConfidenceInterval", "LogBootstrap", "ModelResults",
            "clustered_bootstrap"]
+
+# the helpers ondask and the tests use, documented here: their home stays this module
+publish(globals(), "offline_eval._logboot_engine", "offline_eval._logboot_weights",
+        also=("cluster_keys", "draw_seed", "hashed_poisson_weights", "metrics_from_sums", "poisson_weights"))
 
 #: The metrics :func:`clustered_bootstrap` computes, by the name of the function of
 #: :mod:`offline_eval.metrics` whose value each resample reproduces.
@@ -110,9 +115,6 @@ METRICS = ("roc_auc_score", "log_loss", "rig_score", "calibration_ratio")
 #: At most this many float64 cells in the largest array of one block of resamples (32 MiB).
 BLOCK_ELEMENTS = 1 << 22
 
-#: A replicate within this relative distance of the statistic counts as tied with it in BCa's bias
-#: correction: sums in another order can move a replicate equal to the statistic by a few ulps.
-TIE_RTOL = 1e-12
 
 _PROB_METRICS = ("log_loss", "rig_score", "calibration_ratio")
 
@@ -146,7 +148,7 @@ class BootstrapResult(Result):
         self.acceleration = float(acceleration)
         self.name = name
         self.n_clusters = int(n_clusters)
-        self.pvalue = _pvalue_zero(replicates) if difference else float("nan")
+        self.pvalue = pvalue_at_zero(replicates) if difference else float("nan")
 
     @property
     def method(self) -> str:
@@ -210,7 +212,7 @@ class BootstrapResult(Result):
         if method == "percentile":
             q = np.array([alpha, 1.0 - alpha])
         else:
-            q = _bca_quantiles(r, self.statistic, self.acceleration, alpha)
+            q = bca_quantiles(r, self.statistic, self.acceleration, alpha)
             if q is None:
                 warn_undefined(f"{self.name}: every replicate lies on one side of the statistic; "
                                "the BCa interval is nan (use method='percentile')")
@@ -401,9 +403,7 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     scores = [score(y_score, "y_score")] + ([] if y_score_b is None else [score(y_score_b, "y_score_b")])
     n = check_consistent_length(y_true=y, y_score=scores[0], y_score_b=scores[1] if len(scores) > 1 else None)
     check_resampled_rows(n_boot, n, len(scores))
-    w = check_sample_weight(sample_weight, n)
-    if w is not None and not w.any():
-        raise ValueError("`sample_weight` must not be all zero; got a total weight of 0")
+    w = check_row_weights(sample_weight, n)
     # a power-of-two rescale is exact: products of weights neither under- nor overflow at any weight scale
     w = scale_weights(w)
     if groups is None:
@@ -420,8 +420,8 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     n_boot = int(n_boot)
 
     ww = np.ones(n) if w is None else w
-    sums = _ClusterSums(y, ww, g, n_clusters)
-    per_model = [_ModelEngine(y, s, ww, g, n_clusters, sums, metrics, eps) for s in scores]
+    sums = ClusterSums(y, ww, g, n_clusters)
+    per_model = [ModelEngine(y, s, ww, g, n_clusters, sums, metrics, eps) for s in scores]
 
     # the statistic: one resample with every cluster weight 1
     ones = np.ones((1, n_clusters))
@@ -502,9 +502,9 @@ def assemble(stat, reps, jack, metrics, n_boot, n_clusters) -> LogBootstrap:
                 warn_undefined(f"{m} of model {'ab'[i]}: undefined without {bad} of {np.size(j)} clusters (a class "
                                "or every weight absent once the cluster is left out); those leave-one-cluster-out "
                                "values are left out of BCa's acceleration", stacklevel=4)
-            accel[i, m] = float("nan") if j is None else _acceleration(j)
+            accel[i, m] = float("nan") if j is None else jackknife_acceleration(j)
             if i == 1:
-                accel["diff", m] = float("nan") if j is None else _acceleration(jack[1][m] - jack[0][m])
+                accel["diff", m] = float("nan") if j is None else jackknife_acceleration(jack[1][m] - jack[0][m])
 
     def acc(i, m, diff=False):
         return accel["diff", m] if diff else accel[i, m]
@@ -519,7 +519,7 @@ def assemble(stat, reps, jack, metrics, n_boot, n_clusters) -> LogBootstrap:
     if len(stat) == 2:
         b = results(1, "b")
         diff = ModelResults("b - a", {
-            m: BootstrapResult(_difference(stat[1][m], stat[0][m]), _difference(reps[1][m], reps[0][m]),
+            m: BootstrapResult(tied_difference(stat[1][m], stat[0][m]), tied_difference(reps[1][m], reps[0][m]),
                                acc(0, m, True), name=f"{m}, b - a", n_clusters=n_clusters, difference=True)
             for m in metrics})
     return LogBootstrap(a, b, diff, metrics, n_boot, n_clusters)
@@ -533,381 +533,3 @@ def check_metrics(metrics) -> tuple:
     for m in metrics:
         check_choice(m, "metrics", METRICS)
     return tuple(dict.fromkeys(metrics))
-
-
-def _poisson_thresholds() -> np.ndarray:
-    """``round(2^32 F(k))`` for the Poisson(1) CDF ``F``, in exact decimal arithmetic (no libm), below 2^32."""
-    from decimal import Decimal, getcontext
-
-    getcontext().prec = 50
-    out, term, cdf, k = [], Decimal(-1).exp(), Decimal(0), 0
-    while True:
-        cdf += term
-        t = int((cdf * 2**32).to_integral_value())
-        if t >= 2**32:
-            return np.array(out, dtype=np.uint32)
-        out.append(t)
-        k += 1
-        term /= k
-
-
-_POISSON_T = _poisson_thresholds()
-
-
-def _poisson_table() -> np.ndarray:
-    """``#{k : t_k <= u}`` for every ``u`` with the top 16 bits ``h``, where one count holds for the whole
-    range ``[h 2^16, (h + 1) 2^16)``; 255 where a threshold falls inside it (at most one range per threshold)."""
-    low = np.arange(1 << 16, dtype=np.uint64) << np.uint64(16)
-    t = _POISSON_T.astype(np.uint64)
-    k_low = np.searchsorted(t, low, side="right")
-    k_high = np.searchsorted(t, low + np.uint64(0xFFFF), side="right")
-    return np.where(k_low == k_high, k_low, 255).astype(np.uint8)
-
-
-_POISSON_TABLE = _poisson_table()
-
-
-def _poisson_of_uniform(u: np.ndarray) -> np.ndarray:
-    """``#{k : u >= round(2^32 F(k))}`` of 32-bit uniforms, as float64: a table of the top 16 bits, and a
-    binary search for the few ``u`` (about 13 in 65,536) whose 2^16-wide range holds a threshold.  Equal to
-    counting the thresholds one by one, in two passes instead of one per threshold."""
-    k = _POISSON_TABLE[u >> np.uint32(16)]
-    odd = k == 255
-    if odd.any():
-        k[odd] = np.searchsorted(_POISSON_T, u[odd], side="right")
-    return k.astype(np.float64)
-
-
-def poisson_weights(gen: np.random.Generator, shape) -> np.ndarray:
-    """Poisson(1) weights as float64, by inversion of one 32-bit uniform each.
-
-    ``W = #{k : U >= round(2^32 F(k))}`` with ``U`` uniform on 0..2^32 - 1: each probability is
-    Poisson(1)'s to within 2^-32, the thresholds are exact integers (the same weights on every machine),
-    and it is several times faster than ``Generator.poisson``.  Drawn in C order from one stream, so
-    blocks of rows drawn in turn equal one draw of all of them.
-
-    Parameters
-    ----------
-    gen : numpy.random.Generator
-    shape : tuple of int
-    """
-    return _poisson_of_uniform(gen.integers(0, 2**32, size=shape, dtype=np.uint32))
-
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _mix64(z: np.ndarray, *, inplace: bool = False) -> np.ndarray:
-    """splitmix64's output function (Stafford's mix 13), elementwise on uint64: a bijection with full avalanche.
-
-    ``inplace``: ``z`` is the caller's scratch array and is overwritten (one temporary instead of five)."""
-    if not inplace:
-        z = np.array(z, dtype=np.uint64)
-    t = np.empty_like(z)
-    with np.errstate(over="ignore"):
-        for shift, mult in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
-            np.right_shift(z, np.uint64(shift), out=t)
-            np.bitwise_xor(z, t, out=z)
-            np.multiply(z, np.uint64(mult), out=z)
-        np.right_shift(z, np.uint64(31), out=t)
-        np.bitwise_xor(z, t, out=z)
-    return z
-
-
-def draw_seed(gen: np.random.Generator) -> int:
-    """The 64-bit seed of :func:`hashed_poisson_weights`: one uint64 drawn from ``gen``."""
-    return int(gen.integers(0, 2**64, dtype=np.uint64))
-
-
-def cluster_keys(labels, name: str = "groups") -> np.ndarray:
-    """The 64-bit key of each cluster label, as uint64: an integer is its own value (two's complement), a
-    string the first 8 bytes (little-endian) of the BLAKE2b digest of its UTF-8 bytes.
-
-    The key depends on the label alone (not on the other labels, their order or the machine), so every
-    partition of a log computes the same key for the same cluster.  Two strings share a key with probability
-    about ``G**2 / 2**65`` for ``G`` distinct strings; they then share their weights (and stay two clusters).
-
-    Parameters
-    ----------
-    labels : array-like of shape (G,)
-        Integers (or bools), or strings: not a mix, and not floats.
-    name : str
-        The argument named in errors.
-    """
-    import hashlib
-
-    arr = np.asarray(labels)
-    if arr.dtype.kind in "iub":
-        return arr.astype(np.int64).view(np.uint64) if arr.dtype.kind != "u" else arr.astype(np.uint64)
-    values = arr.tolist()
-    if arr.dtype.kind in "UO" and all(isinstance(v, str) for v in values):
-        return np.array([int.from_bytes(hashlib.blake2b(v.encode("utf-8"), digest_size=8).digest(), "little")
-                         for v in values], dtype=np.uint64)
-    if arr.dtype.kind == "O" and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
-        return np.array([v % 2**64 for v in values], dtype=np.uint64)
-    raise InputTypeError(f"`{name}` must hold integers or strings for hashed Poisson weights; got dtype "
-                         f"{arr.dtype} (e.g. {values[:3]!r})")
-
-
-def hashed_poisson_weights(seed: int, resamples, keys, *, by_cluster: bool = False) -> np.ndarray:
-    """Poisson(1) weights of the clusters ``keys`` in the resamples ``resamples``, counter-based.
-
-    The weight of cluster key ``g`` in resample ``b`` is ``#{k : U >= round(2^32 F(k))}``, the inversion of
-    :func:`poisson_weights`, with the 32-bit uniform ``U`` the top half of
-
-    ``mix(mix(g XOR mix(seed)) XOR mix(mix(seed) + (b + 1) * 0x9E3779B97F4A7C15))``
-
-    (``mix`` splitmix64's output function, arithmetic mod 2^64).  It depends on ``(seed, b, g)`` alone, so the
-    partitions of a log need no communication: a cluster split over partitions gets one weight, the same
-    whatever the partitioning or the order of the rows, on any machine (integer arithmetic only).
-
-    Parameters
-    ----------
-    seed : int in [0, 2^64)
-    resamples : array-like of int, shape (B,)
-        Resample numbers ``b``.
-    keys : uint64 array of shape (G,)
-        Cluster keys (:func:`cluster_keys`).
-    by_cluster : bool, default False
-        Return the transpose, shape (G, B), in C order (the same weights).
-
-    Returns
-    -------
-    ndarray of float64, shape (B, G) (or (G, B))
-
-    Examples
-    --------
-    >>> w = hashed_poisson_weights(7, np.arange(3), np.array([10, 11], dtype=np.uint64))
-    >>> w.shape, bool((hashed_poisson_weights(7, [1], np.array([11], dtype=np.uint64)) == w[1:2, 1:]).all())
-    ((3, 2), True)
-    """
-    s = _mix64(np.array([seed], dtype=np.uint64))
-    kk = _mix64(np.asarray(keys, dtype=np.uint64) ^ s)
-    with np.errstate(over="ignore"):
-        bb = _mix64(s + (np.asarray(resamples, dtype=np.uint64) + np.uint64(1)) * _GOLDEN)
-    x = kk[:, None] ^ bb[None, :] if by_cluster else bb[:, None] ^ kk[None, :]
-    u = (_mix64(x, inplace=True) >> np.uint64(32)).astype(np.uint32)
-    return _poisson_of_uniform(u)
-
-
-# -- engines -------------------------------------------------------------------------------------------
-class _ClusterSums:
-    """Per-cluster weight and clicks, shared by the models."""
-
-    def __init__(self, y, w, g, n_clusters):
-        self.g, self.n_clusters = g, n_clusters
-        self.w = np.bincount(g, weights=w, minlength=n_clusters)
-        self.wy = np.bincount(g, weights=w * y, minlength=n_clusters)
-        # the negatives' weight summed directly, never as w - wy: a difference of totals loses the small class
-        self.wn = np.bincount(g, weights=w * (1.0 - y), minlength=n_clusters)
-
-
-class _ModelEngine:
-    """Everything one model needs to give its metrics for any matrix of cluster weights."""
-
-    def __init__(self, y, s, w, g, n_clusters, sums, metrics, eps):
-        self.metrics, self.sums, self.n_clusters = metrics, sums, n_clusters
-        self.y, self.s, self.w, self.g = y, s, w, g
-        cols = [sums.w, sums.wy, sums.wn]
-        if "log_loss" in metrics or "rig_score" in metrics:
-            cols.append(np.bincount(g, weights=w * pointwise_log_loss(y, s, eps), minlength=n_clusters))
-        else:
-            cols.append(np.zeros(n_clusters))
-        if "calibration_ratio" in metrics:
-            cols.append(np.bincount(g, weights=w * s, minlength=n_clusters))
-        else:
-            cols.append(np.zeros(n_clusters))
-        self.S = np.column_stack(cols)  # (G, 5): w, wy, wn, wloss, wp
-        self.width = 0
-        if "roc_auc_score" in metrics:
-            self._auc_setup()
-
-    # the AUC as a sparse product (module notes)
-    def _auc_setup(self):
-        y, s, w, g = self.y, self.s, self.w, self.g
-        if 2 * y.sum() > len(y):  # the smaller class indexes the slots; AUC(y, s) = AUC(1 - y, -s)
-            y, s = 1.0 - y, -s
-        o = np.argsort(s, kind="stable")  # stable: every later sum in one order on any machine
-        so, small, go, wo = s[o], y[o] == 1, g[o], w[o]
-        first, end = _runs(so)
-        # the positives' runs of equal scores k = 0..K-1; a larger-class row scoring between runs k - 1 and k
-        # sits at slot 2k (outscored by Suf_k), one tied with run k at slot 2k + 1 (Suf_{k+1} + V_k / 2)
-        run = np.cumsum(np.r_[True, so[1:] != so[:-1]]) - 1  # run of equal scores of each sorted row
-        has_pos = np.bincount(run, weights=small) > 0
-        pos_runs_before = np.concatenate(([0], np.cumsum(has_pos)))
-        big = ~small
-        slot = 2 * pos_runs_before[run[big]] + has_pos[run[big]]
-        n_runs = int(pos_runs_before[-1])
-        idx = np.int32 if self.n_clusters < 2**31 else np.int64
-        self.M = sparse.csr_matrix((wo[big], go[big].astype(idx), np.searchsorted(slot, np.arange(2 * n_runs + 2))),
-                                   shape=(2 * n_runs + 1, self.n_clusters))
-        pr = pos_runs_before[run[small]]  # the run of each positive, nondecreasing
-        self.P = sparse.csr_matrix((wo[small], go[small].astype(idx), np.searchsorted(pr, np.arange(n_runs + 1))),
-                                   shape=(n_runs, self.n_clusters))
-        self.width = 2 * n_runs + 1
-        self._sorted = (so, small, go, wo, first, end)
-
-    def _auc_numerator(self, W):
-        num = np.empty(len(W))
-        for b, wb in enumerate(W):
-            V = self.P @ wb  # the positives' weight per run
-            if not len(V):
-                num[b] = 0.0
-                continue
-            suf = np.empty(len(V) + 1)  # Suf_k = sum_{l >= k} V_l, summed directly (never T - a prefix)
-            suf[-1] = 0.0
-            np.cumsum(V[::-1], out=suf[-2::-1])
-            D = self.M @ wb  # the larger class's weight per slot
-            De, Do = D[0::2], D[1::2]
-            # sum_k De_k Suf_k + Do_k (Suf_{k+1} + V_k / 2): every term non-negative, nothing cancels
-            # sums of products, not np.dot: a BLAS call per resample is slow on a busy machine (threads spin)
-            num[b] = (De * suf).sum() + (Do * (suf[1:] + 0.5 * V)).sum()
-        return num
-
-    def values(self, W):
-        T = W @ self.S  # (B, 4)
-        return metrics_from_sums(self.metrics, *T.T, lambda: self._auc_numerator(W))
-
-    # leave one cluster out, for BCa's acceleration
-    def jackknife(self):
-        # the sums without cluster g as the clusters before g plus those after it (no total less a part:
-        # a class held by g alone leaves exactly 0, so the metric is undefined, not a leftover of rounding)
-        G = self.S.shape[0]
-        pre = np.zeros_like(self.S)
-        np.cumsum(self.S[:-1], axis=0, out=pre[1:])
-        suf = np.zeros_like(self.S)
-        if G > 1:
-            np.cumsum(self.S[:0:-1], axis=0, out=suf[G - 2::-1])
-        T = pre + suf  # (G, 5)
-        return metrics_from_sums(self.metrics, *T.T,
-                                 lambda: _auc_leave_one_cluster_out(*self._sorted, self.n_clusters), clip_auc=False)
-
-
-def metrics_from_sums(metrics, tw, twy, twn, tloss, twp, auc_numerator, *, clip_auc=True) -> dict:
-    """Each metric from the summed weight, clicks, non-clicks, log loss and predictions of every resample (arrays).
-
-    ``auc_numerator()`` gives the AUC's weighted count of correctly ordered pairs (ties one half); it is
-    called only when the AUC is asked for.  A metric is ``nan`` where it is undefined (no weight, no click,
-    one class): the weights of the two classes are summed apart (``twn`` is never ``tw - twy``), so a class
-    is absent exactly when its sum is 0.  Shared by the in-memory and the one-pass
-    (:mod:`offline_eval.ondask`) bootstraps.
-    """
-    out = {}
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tw_ok = np.where(tw > 0, tw, np.nan)
-        both = (twy > 0) & (twn > 0)
-        for m in metrics:
-            if m == "log_loss":
-                out[m] = tloss / tw_ok
-            elif m == "rig_score":
-                g1, g0 = twy / tw_ok, twn / tw_ok  # the CTR and its complement, each from its own sum
-                h = -(np.where(twy > 0, g1 * np.log(g1), 0.0) + np.where(twn > 0, g0 * np.log(g0), 0.0))
-                out[m] = np.where(both, 1.0 - (tloss / tw_ok) / np.where(both, h, 1.0), np.nan)
-            elif m == "calibration_ratio":
-                out[m] = np.where(twy > 0, twp / np.where(twy > 0, twy, 1.0), np.nan)
-            elif m == "roc_auc_score":
-                den = twy * twn
-                ratio = auc_numerator() / np.where(den > 0, den, 1.0)
-                out[m] = np.where(den > 0, np.clip(ratio, 0.0, 1.0) if clip_auc else ratio, np.nan)
-    return out
-
-
-def _runs(x):
-    """For each position of the sorted ``x``: the first index of its run of equal values and the run's end."""
-    n = len(x)
-    new = np.r_[True, x[1:] != x[:-1]]
-    first = np.maximum.accumulate(np.where(new, np.arange(n), 0))
-    starts = np.flatnonzero(new)
-    end = np.repeat(np.append(starts[1:], n), np.diff(np.append(starts, n)))
-    return first, end
-
-
-def _stable_order(keys, n_keys):
-    """``np.argsort(keys, kind="stable")`` for integer keys in ``[0, n_keys)``, by radix passes of 16 bits
-    (numpy's stable sort is a radix sort for 16-bit integers, a merge sort above)."""
-    if n_keys <= 1 << 16:
-        return np.argsort(keys.astype(np.uint16), kind="stable")
-    order = np.arange(len(keys))
-    shift = 0
-    while (n_keys - 1) >> shift:
-        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
-        order = order[np.argsort(digit, kind="stable")]
-        shift += 16
-    return order
-
-
-def _auc_leave_one_cluster_out(so, small, go, wo, run_first, run_end, G):
-    """The AUC numerator without each cluster, from the rows sorted by score (runs of equal scores given).
-
-    ``num_(-g) = num - (pairs with the positive in g) - (pairs with the negative in g) + (pairs with both in g)``,
-    a pair weighing ``w_i w_j`` (one half when tied); ``small`` marks the positives.
-    """
-    big = ~small
-    cn = np.concatenate(([0.0], np.cumsum(wo * big)))
-    cpw = np.concatenate(([0.0], np.cumsum(wo * small)))
-    nb = cn[run_first] + 0.5 * (cn[run_end] - cn[run_first])  # negatives below, ties one half
-    pa = cpw[-1] - cpw[run_end] + 0.5 * (cpw[run_end] - cpw[run_first])  # positives above, ties one half
-    num = float(np.sum(wo[small] * nb[small]))
-    by_pos = np.bincount(go[small], weights=wo[small] * nb[small], minlength=G)
-    by_neg = np.bincount(go[big], weights=wo[big] * pa[big], minlength=G)
-    # pairs inside each cluster: the same runs within the rows ordered by (cluster, score)
-    o = _stable_order(go, G)
-    g2, s2, w2, small2 = go[o], so[o], wo[o], small[o]
-    n = len(o)
-    idx = np.arange(n)
-    new_g = np.r_[True, g2[1:] != g2[:-1]]
-    new_run = new_g | np.r_[True, s2[1:] != s2[:-1]]
-    g_first = np.maximum.accumulate(np.where(new_g, idx, 0))
-    first = np.maximum.accumulate(np.where(new_run, idx, 0))
-    starts = np.flatnonzero(new_run)
-    end = np.repeat(np.append(starts[1:], n), np.diff(np.append(starts, n)))
-    cn2 = np.concatenate(([0.0], np.cumsum(w2 * ~small2)))
-    inside = cn2[first] - cn2[g_first] + 0.5 * (cn2[end] - cn2[first])
-    within = np.bincount(g2[small2], weights=w2[small2] * inside[small2], minlength=G)
-    return num - by_pos - by_neg + within
-
-
-# -- intervals and p-values ------------------------------------------------------------------------
-def _acceleration(jack):
-    """BCa's acceleration from the jackknife values (Efron & Tibshirani eq. 14.15); 0 when undefined."""
-    j = jack[np.isfinite(jack)]
-    if len(j) < 3:
-        return 0.0
-    d = j.mean() - j
-    ss = float(np.sum(d * d))
-    return float(np.sum(d**3) / (6.0 * ss**1.5)) if ss > 0 else 0.0
-
-
-def _bca_quantiles(r, theta, acc, alpha):
-    """BCa's two quantile levels (Efron & Tibshirani eq. 14.10), or ``None`` when the bias correction is infinite."""
-    tol = TIE_RTOL * max(abs(theta), 1e-300)
-    below = np.sum(r < theta - tol) + 0.5 * np.sum(np.abs(r - theta) <= tol)
-    frac = below / len(r)
-    if frac <= 0 or frac >= 1:
-        return None
-    z0 = float(ndtri(frac))
-    z = ndtri(np.array([alpha, 1.0 - alpha]))
-    return ndtr(z0 + (z0 + z) / (1.0 - acc * (z0 + z)))
-
-
-def _difference(b, a):
-    """``b - a``, exactly 0 where ``|b - a| <= TIE_RTOL * max(|a|, |b|)``: two metrics equal but for the order of
-    their sums (a replicate of -2e-16) are equal, so that no p-value's side of 0 hinges on the last bits."""
-    b, a = np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64)
-    d = b - a
-    with np.errstate(invalid="ignore"):
-        tied = np.abs(d) <= TIE_RTOL * np.maximum(np.abs(a), np.abs(b))
-    d = np.where(tied, 0.0, d)
-    return float(d) if d.ndim == 0 else d
-
-
-def _pvalue_zero(r):
-    """Two-sided bootstrap p-value of 0: twice the smaller share of replicates on one side of 0, with +1 corrections.
-
-    The smallest ``1 - level`` at which the percentile interval excludes 0, never below ``2 / (B + 1)``.
-    """
-    r = r[np.isfinite(r)]
-    if len(r) == 0:
-        return float("nan")
-    k = min(int(np.sum(r <= 0)), int(np.sum(r >= 0)))
-    return float(min(1.0, 2.0 * (k + 1) / (len(r) + 1)))

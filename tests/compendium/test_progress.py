@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from offline_eval_compendium import pipeline, progress
+from offline_eval_compendium import execution, pipeline, progress
 from offline_eval_compendium.claims import seed_sweep
 
 
@@ -66,7 +66,7 @@ def test_relay_passes_whole_lines_and_the_rest_on_close(tmp_path):
     import io
 
     out = io.StringIO()
-    relay = pipeline._Relay(tmp_path / "p.log", stream=out, poll=60)
+    relay = execution._Relay(tmp_path / "p.log", stream=out, poll=60)
     with open(relay.path, "a") as f:
         f.write("one\ntw")
     relay._pump()

@@ -23,8 +23,10 @@ from offline_eval.synth import search_world
 
 SRC = Path(offline_eval.__file__).parent
 #: The library one uses on one's own data, and the synthetic-data generators.
-LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", "ondask", "_validation", "_bootstrap",
-           "_losses", "_results"]
+LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", "ondask", "logboot", "_validation",
+           "_bootstrap", "_losses", "_results", "_public", "_chunks", "_ondask_io", "_ondask_cells", "_ondask_summary",
+           "_logboot_engine", "_logboot_weights", "_metrics_roc", "_metrics_losses", "_metrics_residual", "_adaptive_joint",
+           "_mergeable_scores", "_mergeable_losses"]
 GENERATORS = ["synth.sponsored", "synth.search_world", "synth.rtb", "synth.classifiers", "synth.wallet"]
 
 
@@ -99,6 +101,39 @@ def test_no_private_name_is_imported_across_modules():
             if private:
                 offenders.append(f"{path.relative_to(SRC)}: from {'.' * node.level}{node.module or ''} import {private}")
     assert offenders == []
+
+
+#: Public modules over engines of their own (private modules beside them): what the engines define, the public
+#: module re-exports as its own (``__module__``), methods included.
+FACES = {"adaptive": ["_adaptive_joint"],
+         "mergeable": ["_mergeable_scores", "_mergeable_losses"],
+         "metrics": ["_metrics_roc", "_metrics_losses", "_metrics_residual"],
+         "ondask": ["_ondask_io", "_ondask_cells", "_ondask_summary"],
+         "ranking.coefficients": ["ranking._rho", "ranking._tau_engine"],
+         "logboot": ["_logboot_engine", "_logboot_weights"]}
+
+
+#: Public names outside a face's ``__all__`` that its engines define (helpers other modules import from it).
+ALSO = {"logboot": ["cluster_keys", "draw_seed", "hashed_poisson_weights", "metrics_from_sums", "poisson_weights"]}
+
+
+@pytest.mark.parametrize("face", sorted(FACES))
+def test_a_public_module_is_the_home_of_what_its_engines_define(face):
+    mod = importlib.import_module(f"offline_eval.{face}")
+    engines = {str(SRC / (e.replace(".", "/") + ".py")) for e in FACES[face]}
+    checked, wrong = 0, []
+    for name in [*mod.__all__, *ALSO.get(face, [])]:
+        obj = getattr(mod, name)
+        if not (inspect.isfunction(obj) or inspect.isclass(obj)):
+            continue
+        # where the code is, not __module__ (which is under test): a class by the file of its methods
+        methods = [v for v in vars(obj).values() if inspect.isfunction(v)] if inspect.isclass(obj) else []
+        if not {f.__code__.co_filename for f in (methods or [obj])} & engines:
+            continue
+        checked += 1
+        wrong += [f"{name}.{f.__name__}: {f.__module__}" for f in [obj, *methods] if f.__module__ != mod.__name__]
+    assert wrong == []
+    assert checked
 
 
 def test_one_name_per_measure():

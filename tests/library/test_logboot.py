@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from offline_eval import OfflineEvalWarning, clustered_bootstrap, logboot
+from offline_eval import OfflineEvalWarning, _logboot_engine, _logboot_weights, clustered_bootstrap, logboot
 from offline_eval import metrics as M
 from offline_eval.logboot import BootstrapResult, poisson_weights
 
@@ -84,8 +84,8 @@ def test_row_level_when_no_groups_and_labels_of_any_kind():
 def test_jackknife_equals_leaving_each_cluster_out(seed):
     y, a, _, g, w = _log(seed, n=200, n_groups=12, ties=seed % 2 == 0, weights=seed < 2)
     ww = np.ones(len(y)) if w is None else w
-    sums = logboot._ClusterSums(y.astype(float), ww, g, 12)
-    eng = logboot._ModelEngine(y.astype(float), a, ww, g, 12, sums, tuple(LIB), M.LOG_LOSS_EPS)
+    sums = _logboot_engine.ClusterSums(y.astype(float), ww, g, 12)
+    eng = _logboot_engine.ModelEngine(y.astype(float), a, ww, g, 12, sums, tuple(LIB), M.LOG_LOSS_EPS)
     jack = eng.jackknife()
     for m, fn in LIB.items():
         ref = [_library(fn, y[g != k], a[g != k], ww[g != k]) for k in range(12)]
@@ -104,7 +104,7 @@ def test_results_do_not_depend_on_the_block_size(monkeypatch):
 
 
 def test_poisson_weights_are_poisson_to_2_to_the_minus_32_and_fixed_by_the_seed():
-    t = logboot._POISSON_T.astype(np.int64)
+    t = _logboot_weights._POISSON_T.astype(np.int64)
     pmf = np.diff(np.r_[0, t, 2**32]) / 2.0**32
     exact = np.array([math.exp(-1) / math.factorial(k) for k in range(len(pmf))])
     assert np.abs(pmf - exact).max() < 2.0**-32
@@ -127,7 +127,7 @@ def test_bca_and_percentile_intervals_follow_their_formulas():
     rng = np.random.default_rng(0)
     r = rng.gamma(2.0, size=999)
     jack = rng.gamma(2.0, size=50)
-    res = BootstrapResult(1.7, r, logboot._acceleration(jack), name="x", n_clusters=50)
+    res = BootstrapResult(1.7, r, _logboot_engine.jackknife_acceleration(jack), name="x", n_clusters=50)
     np.testing.assert_allclose(res.confidence_interval(0.9), _bca_reference(r, 1.7, jack, 0.05), rtol=1e-12)
     np.testing.assert_allclose(res.confidence_interval(0.8, method="percentile"), np.percentile(r, [10, 90]))
     with pytest.warns(OfflineEvalWarning, match="one side"):

@@ -16,7 +16,8 @@ dd = pytest.importorskip("dask.dataframe")
 from offline_eval import OfflineEvalWarning, logboot, ondask  # noqa: E402
 from offline_eval import metrics as M  # noqa: E402
 from offline_eval._logboot_sums import MAX_SUM_CELLS, BootSums  # noqa: E402
-from offline_eval.logboot import _POISSON_T, cluster_keys, draw_seed, hashed_poisson_weights  # noqa: E402
+from offline_eval._logboot_weights import _POISSON_T  # noqa: E402
+from offline_eval.logboot import cluster_keys, draw_seed, hashed_poisson_weights  # noqa: E402
 
 LIB = {"roc_auc_score": M.roc_auc_score, "log_loss": M.log_loss, "rig_score": M.rig_score,
        "calibration_ratio": M.calibration_ratio}

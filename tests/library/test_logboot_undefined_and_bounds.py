@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score as sk_auc
 
-from offline_eval import OfflineEvalWarning, clustered_bootstrap, logboot, ondask
+from offline_eval import OfflineEvalWarning, _logboot_engine, clustered_bootstrap, logboot, ondask
 
 dd = pytest.importorskip("dask.dataframe")
 
@@ -29,14 +29,16 @@ def test_leave_one_cluster_out_without_a_class_is_nan_and_left_out_of_bca():
     y[15] = 1   # and one in cluster 1
     s = rng.random(200)
     w = rng.uniform(0.5, 2.0, 200)
-    sums = logboot._ClusterSums(y.astype(float), w, g, 20)
-    eng = logboot._ModelEngine(y.astype(float), s, w, g, 20, sums, ("roc_auc_score", "rig_score", "log_loss"), 1e-15)
+    sums = _logboot_engine.ClusterSums(y.astype(float), w, g, 20)
+    eng = _logboot_engine.ModelEngine(y.astype(float), s, w, g, 20, sums, ("roc_auc_score", "rig_score", "log_loss"),
+                                      1e-15)
     jack = eng.jackknife()
     assert np.isfinite(jack["roc_auc_score"]).all()  # cluster 1 still has a click when 0 is left out
     y2 = y.copy()
     y2[15] = 0  # now cluster 0 alone holds the clicks
-    sums = logboot._ClusterSums(y2.astype(float), w, g, 20)
-    eng = logboot._ModelEngine(y2.astype(float), s, w, g, 20, sums, ("roc_auc_score", "rig_score", "log_loss"), 1e-15)
+    sums = _logboot_engine.ClusterSums(y2.astype(float), w, g, 20)
+    eng = _logboot_engine.ModelEngine(y2.astype(float), s, w, g, 20, sums, ("roc_auc_score", "rig_score", "log_loss"),
+                                      1e-15)
     jack = eng.jackknife()
     assert np.isnan(jack["roc_auc_score"][0]) and np.isnan(jack["rig_score"][0])
     assert np.isfinite(jack["roc_auc_score"][1:]).all() and np.isfinite(jack["log_loss"]).all()
@@ -117,7 +119,7 @@ def test_dask_bootstrap_names_a_column_missing_from_one_file(tmp_path):
 def test_a_paired_difference_of_equal_metrics_is_zero_whatever_the_order_of_their_sums():
     # regression: a replicate of -2e-16 (the same AUC summed in another order) counted as below 0 and flipped the
     # p-value of "no difference"; such a replicate is a tie with 0
-    from offline_eval.logboot import _difference
+    from offline_eval._logboot_engine import tied_difference as _difference
 
     assert _difference(0.75, 0.75 + 2e-16) == 0.0 and _difference(0.5, 0.25) == 0.25
     np.testing.assert_array_equal(_difference(np.array([0.3, 0.3 - 1e-16, np.nan]), np.array([0.3, 0.3, 0.1])),

@@ -6,7 +6,7 @@ import pytest
 
 dd = pytest.importorskip("dask.dataframe")
 
-from offline_eval import adaptive, metrics, ondask  # noqa: E402
+from offline_eval import _ondask_io, adaptive, metrics, ondask  # noqa: E402
 
 
 def frame(rng, n=4000):
@@ -111,8 +111,8 @@ def test_summarize_reads_parquet_once_per_piece(tmp_path, rng, monkeypatch):
     df = frame(rng, 3000)
     dd.from_pandas(df, npartitions=3).to_parquet(tmp_path / "log")
     reads = []
-    real = ondask._read_piece
-    monkeypatch.setattr(ondask, "_read_piece", lambda t, c: reads.append((t, tuple(c))) or real(t, c))
+    real = _ondask_io._read_piece
+    monkeypatch.setattr(_ondask_io, "_read_piece", lambda t, c: reads.append((t, tuple(c))) or real(t, c))
     s = ondask.summarize(str(tmp_path / "log"), "click", ["p", "p2"], joint=("b", "c"), n_quantiles=4)
     assert len(reads) == 3 and len({t for t, _ in reads}) == 3  # each file once
     assert all(set(c) == {"click", "p", "p2", "b", "c"} for _, c in reads)  # only the columns needed
@@ -132,7 +132,7 @@ def test_summarize_with_resolution_and_row_groups(tmp_path, rng, monkeypatch):
     df = frame(rng, 5000)
     df["p2"] = rng.random(len(df))  # continuous scores
     df.to_parquet(tmp_path / "one.parquet", row_group_size=700)
-    monkeypatch.setattr(ondask, "ROWS_PER_TASK", 1500)  # tasks of two row groups
+    monkeypatch.setattr(_ondask_io, "ROWS_PER_TASK", 1500)  # tasks of two row groups
     s = ondask.summarize(tmp_path / "one.parquet", "click", "p2", families=("auc", "losses"), resolution=1e-3)
     c = ondask.score_counts(dd.from_pandas(df, npartitions=1), "click", "p2", resolution=1e-3)
     assert s.roc_auc_score() == pytest.approx(c.roc_auc_score(), rel=1e-12)

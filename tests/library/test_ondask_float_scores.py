@@ -1,6 +1,6 @@
 """Exact metrics of continuous (float64) scores on Dask: the per-range sort path equals the in-memory functions.
 
-Continuous scores take the path of ``ondask._reduce_summary`` that splits every task's rows by score range
+Continuous scores take the path of ``_ondask_cells.reduce_summary`` that splits every task's rows by score range
 and sorts each range in one task; scores stored at a fixed precision take the tree of merges.  Both must
 give the in-memory values: the counts bit for bit, the sums to 1e-12 relative.
 """
@@ -11,7 +11,7 @@ import pytest
 
 dd = pytest.importorskip("dask.dataframe")
 
-from offline_eval import metrics, ondask  # noqa: E402
+from offline_eval import _ondask_cells, _ondask_io, metrics, ondask  # noqa: E402
 from offline_eval._chunks import merge_sorted, sorted_union, sorted_unit_cells  # noqa: E402
 
 
@@ -61,10 +61,10 @@ def test_merge_sorted_equals_sorted_union(rng):
 def test_float_scores_on_parquet_equal_in_memory(tmp_path, rng, monkeypatch, weight):
     df = float_log(rng)
     df.to_parquet(tmp_path / "log.parquet", row_group_size=700)
-    monkeypatch.setattr(ondask, "ROWS_PER_TASK", 1400)  # five tasks: the per-range path
+    monkeypatch.setattr(_ondask_io, "ROWS_PER_TASK", 1400)  # five tasks: the per-range path
     calls = []
-    real = ondask._range_cells
-    monkeypatch.setattr(ondask, "_range_cells", lambda *a: calls.append(1) or real(*a))
+    real = _ondask_cells._range_cells
+    monkeypatch.setattr(_ondask_cells, "_range_cells", lambda *a: calls.append(1) or real(*a))
     path = tmp_path / "log.parquet"
     y, w = df["click"].to_numpy(), None if weight is None else df[weight].to_numpy()
     sc = ondask.score_counts(path, "click", "p1", weight=weight)
@@ -107,8 +107,8 @@ def test_negative_scores_and_signed_zeros(rng):
 def test_range_split_keeps_every_row(rng):
     """Every row lands in exactly one range, equal scores in the same one (a cell never straddles)."""
     s = np.r_[rng.random(1000), -rng.random(100), np.zeros(5), np.full(7, 0.25)]
-    cut = ondask._choose_splits({"s": s}, ("s",), 6)["s"]
-    pieces = ondask._split_by_score(s, np.zeros(s.size), None, cut)
+    cut = _ondask_cells._choose_splits({"s": s}, ("s",), 6)["s"]
+    pieces = _ondask_cells._split_by_score(s, np.zeros(s.size), None, cut)
     assert sum(p[0].size for p in pieces) == s.size
     ranges = [set(p[0].tolist()) for p in pieces]
     assert all(not (a & b) for i, a in enumerate(ranges) for b in ranges[i + 1:])

@@ -8,7 +8,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._bootstrap import MAX_BOOT, check_boot_work
-from .._results import ConfidenceInterval, Result, interval_text, normal_interval, short_repr
+from .._results import ConfidenceInterval, Result, interval_doc, interval_text, normal_interval, short_repr
 from .._validation import (
     as_1d,
     check_aligned,
@@ -51,17 +51,9 @@ class BootstrapComparison(_BootstrapComparisonFields, Result):
         """The difference ``value_a - value_b``."""
         return self.difference
 
+    @interval_doc("Normal interval of the difference, ``difference -/+ z standard_error`` (the Gaussian of the "
+                  "p-value).")
     def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
-        """Normal interval of the difference, ``difference -/+ z standard_error`` (the Gaussian of the p-value).
-
-        Parameters
-        ----------
-        level : float in (0, 1), default 0.95
-
-        Returns
-        -------
-        ConfidenceInterval
-        """
         return normal_interval(self.difference, self.standard_error, level)
 
     def __repr__(self) -> str:

@@ -10,15 +10,17 @@ default variant (tau-b, as :func:`kendall_tau` and scipy); :func:`spearman_rho_t
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import Callable
 
 import numpy as np
-from scipy.special import ndtr, ndtri, stdtr
 
-from .._results import ConfidenceInterval, Result, check_level, interval_text, normal_interval, short_repr
-from .._validation import check_bool, check_choice, check_nonnegative, check_real, warn_undefined
+from .._results import ConfidenceInterval, Result, interval_doc, interval_text, normal_interval, short_repr
+from .._validation import check_bool, check_choice, check_real, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
-from ._pairs import average_ranks, check_pair, pair_counts, tau_from_counts
+from ._pairs import check_pair, pair_counts, tau_from_counts
+from ._rho import RhoResult, r_statistic, spearman_rho, spearman_rho_test
+from ._tau_engine import MAX_EXACT_N, tau_c, tau_pvalue, tau_stat_and_variance, tau_variance_from_concordance
+from .._public import publish
 
 __all__ = [
     "MEASURES",
@@ -35,6 +37,8 @@ __all__ = [
     "tau_variance",
     "tau_variance_from_concordance",
 ]
+
+publish(globals(), "offline_eval.ranking._rho", "offline_eval.ranking._tau_engine")
 
 
 # -- coefficients --------------------------------------------------------------------------
@@ -115,35 +119,6 @@ def t_statistic(y_true, y_pred) -> float:
     return float((c.discordant.sum() + 0.5 * np.sum(c.tied)) / 2.0)
 
 
-def r_statistic(y_true, y_pred) -> float:
-    """The paper's R (eq. 3): order switches weighted by their distance in model rank.
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n,)
-        Responses and predictions (finite).
-
-    Notes
-    -----
-    :math:`R = \\sum_{i<j} (j - i)\\, 1\\{s_i > s_j\\} = \\sum_i i^2 - \\sum_i i s_i
-    = \\tfrac12 \\sum_i (i - s_i)^2`, at most :math:`n(n-1)(n+1)/6`, and
-    :math:`\\hat\\rho = 1 - 12R / (n(n-1)(n+1))` (eq. 5).  Tie rule: with ties
-    both rankings use average ranks in :math:`\\tfrac12\\sum_i (a_i - b_i)^2`,
-    which makes eq. 5 the classical :math:`1 - 6\\sum d^2/(n^3 - n)` without
-    tie correction (:func:`spearman_rho` corrects for ties).
-
-    Examples
-    --------
-    Reversed order of three: every pair switched, weights 1 + 2 + 1:
-
-    >>> r_statistic([1, 2, 3], [3, 2, 1])
-    4.0
-    """
-    y, m = check_pair(y_true, y_pred)
-    d = average_ranks(y) - average_ranks(m)
-    return float(0.5 * np.dot(d, d))
-
-
 def kendall_tau(y_true, y_pred, *, variant: str = "b", tilde: bool = False) -> float:
     """Kendall's tau between responses and predictions (eqs. 2 and 4).
 
@@ -191,84 +166,14 @@ def kendall_tau(y_true, y_pred, *, variant: str = "b", tilde: bool = False) -> f
         warn_undefined(f"Kendall's tau is undefined for fewer than 2 observations (got {n}); returning nan")
         return float("nan")
     c = pair_counts(y, m)
-    tau = _tau_c(c, y, m) if variant == "c" else tau_from_counts(c, variant)
+    tau = tau_c(c, y, m) if variant == "c" else tau_from_counts(c, variant)
     if np.isnan(tau):
         warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
         return tau
     return float(0.5 + 0.5 * tau) if tilde else tau
 
 
-def spearman_rho(y_true, y_pred, *, tilde: bool = False) -> float:
-    """Spearman's rho between responses and predictions (eqs. 3 and 5).
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n,)
-    tilde : bool, default False
-        Return :math:`\\tilde\\rho = 1/2 + \\hat\\rho/2 \\in [0, 1]` instead.
-
-    Returns
-    -------
-    float
-        ``nan`` with a warning for fewer than two observations or a constant input.
-
-    Notes
-    -----
-    Without ties :math:`\\hat\\rho = 1 - 12R/(n(n-1)(n+1))` (eq. 5).  Tie rule:
-    the Pearson correlation of average ranks, as ``scipy.stats.spearmanr``.
-    O(n log n).
-
-    Examples
-    --------
-    >>> spearman_rho([1, 3, 2], [1, 2, 3])
-    0.5
-    """
-    check_bool(tilde, "tilde")
-    y, m = check_pair(y_true, y_pred)
-    n = len(y)
-    if n < 2:
-        warn_undefined(f"Spearman's rho is undefined for fewer than 2 observations (got {n}); returning nan")
-        return float("nan")
-    a, b = average_ranks(y), average_ranks(m)
-    a -= (n + 1) / 2.0
-    b -= (n + 1) / 2.0
-    saa, sbb = float(np.dot(a, a)), float(np.dot(b, b))
-    if saa == 0 or sbb == 0:
-        warn_undefined("Spearman's rho is undefined when `y_true` or `y_pred` is constant; returning nan")
-        return float("nan")
-    rho = float(min(max(np.dot(a, b) / np.sqrt(saa * sbb), -1.0), 1.0))
-    return 0.5 + 0.5 * rho if tilde else rho
-
-
 # -- variance and confidence interval of tau (eq. 6) ----------------------------------------
-def tau_variance_from_concordance(C: np.ndarray) -> float:
-    """Eq. 6 from the per-observation concordance counts: the variance :func:`tau_variance` returns, unclipped.
-
-    Parameters
-    ----------
-    C : ndarray of shape (n,)
-        Per-observation concordance counts :math:`C_i` (:func:`concordance_counts`), ties counting 1/2:
-        each in ``[0, n - 1]``.
-
-    Returns
-    -------
-    float
-        ``nan`` with a warning for n < 3 (as :func:`tau_variance`).
-    """
-    C = check_nonnegative(C, "C")
-    n = len(C)
-    if C.max() > n - 1:
-        raise ValueError(f"`C` must hold concordance counts in [0, n - 1] = [0, {n - 1}] (each observation has "
-                         f"n - 1 partners); got max {C.max():g}")
-    if n < 3:
-        warn_undefined(f"the variance of tau (eq. 6) needs at least 3 observations (got {n}); returning nan")
-        return float("nan")
-    s = float(C.sum())
-    q = float(np.dot(C, C))
-    inner = 2.0 * q - s - (2 * n - 3) / (n * (n - 1.0)) * s * s
-    return (2.0 / (n * (n - 1.0))) ** 2 * 2.0 * inner
-
-
 def tau_variance(y_true, y_pred, *, variant: str = "b") -> float:
     """Sample variance of Kendall's tau: that of :func:`kendall_tau_test` (tau-a's is the paper's eq. 6).
 
@@ -314,7 +219,7 @@ def tau_variance(y_true, y_pred, *, variant: str = "b") -> float:
     if n < 3:
         warn_undefined(f"the variance of tau needs at least 3 observations (got {n}); returning nan")
         return float("nan")
-    stat, var = _tau_stat_and_variance(pair_counts(y, m), y, m, variant)
+    stat, var = tau_stat_and_variance(pair_counts(y, m), y, m, variant)
     if np.isnan(stat):
         warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
     return var
@@ -352,7 +257,7 @@ def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str
     if n < 3:
         warn_undefined(f"the confidence interval of tau needs at least 3 observations (got {n}); returning nan")
         return ConfidenceInterval(float("nan"), float("nan"))
-    stat, var = _tau_stat_and_variance(pair_counts(y, m), y, m, variant)
+    stat, var = tau_stat_and_variance(pair_counts(y, m), y, m, variant)
     if np.isnan(stat):
         warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
     return TauResult(stat, float("nan"), var, variant).confidence_interval(level)
@@ -389,18 +294,9 @@ class TauResult(Result):
     standard_error = property(lambda self: float(np.sqrt(self.variance)),
                               doc="The standard error of ``statistic``, ``sqrt(variance)``.")
 
+    @interval_doc("Normal interval ``statistic -/+ z sqrt(variance)``, clipped to [-1, 1].",
+                  returns="``(low, high)``, centred on ``statistic``.")
     def confidence_interval(self, level: float = 0.95):
-        """Normal interval ``statistic -/+ z sqrt(variance)``, clipped to [-1, 1].
-
-        Parameters
-        ----------
-        level : float in (0, 1), default 0.95
-
-        Returns
-        -------
-        ConfidenceInterval
-            ``(low, high)``, centred on ``statistic``.
-        """
         return _clipped_normal_interval(self.statistic, self.variance, level)
 
     def __repr__(self) -> str:
@@ -489,279 +385,9 @@ def kendall_tau_test(y_true, y_pred, *, variant: str = "b", alternative: str = "
     return _tau_result(pair_counts(y, m), y, m, variant, alternative, method)
 
 
-class RhoResult(Result):
-    """Spearman's rho with its p-value and confidence interval, as scipy's ``SignificanceResult``.
-
-    A :class:`~offline_eval._results.Result`: ``.method`` ``"Fisher-z"``; ``.standard_error`` Bonett and
-    Wright's standard error carried back from Fisher's z by the delta method,
-    :math:`(1 - \\hat\\rho^2)\\sqrt{(1 + \\hat\\rho^2/2)/(n - 3)}` (``nan`` for n <= 3).
-
-    Attributes
-    ----------
-    statistic : float
-        Spearman's rho (:func:`spearman_rho`).
-    pvalue : float
-        The p-value of independence, equal to ``scipy.stats.spearmanr``'s (Student's t with n - 2 degrees of
-        freedom).
-    n : int
-        The number of observations (the interval's).
-    """
-
-    def __init__(self, statistic, pvalue, n):
-        self.statistic, self.pvalue, self.n = float(statistic), float(pvalue), int(n)
-
-    method = "Fisher-z"
-
-    @property
-    def standard_error(self) -> float:
-        """The delta-method standard error of rho (see the class notes)."""
-        r = self.statistic
-        if self.n <= 3 or not np.isfinite(r):
-            return float("nan")
-        return float((1.0 - r * r) * np.sqrt((1.0 + r * r / 2.0) / (self.n - 3)))
-
-    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
-        """Fisher-z interval with Bonett and Wright's variance for Spearman's rho.
-
-        :math:`\\tanh(\\operatorname{atanh}\\hat\\rho \\mp z_{(1+\\text{level})/2} \\sqrt{(1 + \\hat\\rho^2/2)/(n - 3)})`:
-        inside [-1, 1], around the statistic; ``nan`` for n <= 3.
-
-        Parameters
-        ----------
-        level : float in (0, 1), default 0.95
-
-        Returns
-        -------
-        ConfidenceInterval
-        """
-        q = float(ndtri(0.5 + check_level(level) / 2.0))
-        r = self.statistic
-        if self.n <= 3 or not np.isfinite(r):
-            return ConfidenceInterval(float("nan"), float("nan"))
-        with np.errstate(divide="ignore"):  # rho = +-1: atanh is infinite and the interval the point
-            z = float(np.arctanh(r))
-        half = q * np.sqrt((1.0 + r * r / 2.0) / (self.n - 3))
-        return ConfidenceInterval(float(np.tanh(z - half)), float(np.tanh(z + half)))
-
-    def __repr__(self) -> str:
-        return short_repr("RhoResult", statistic=self.statistic, pvalue=self.pvalue, n=self.n,
-                          interval=interval_text(self.confidence_interval(), method="Fisher-z", level=0.95))
-
-
-def spearman_rho_test(y_true, y_pred, *, alternative: str = "two-sided") -> RhoResult:
-    """Spearman's rho with the p-value of independence and a confidence interval.
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n,)
-        Responses and predictions (finite).
-    alternative : {"two-sided", "less", "greater"}, default "two-sided"
-        The alternative of the p-value, as scipy's.
-
-    Returns
-    -------
-    RhoResult
-        ``.statistic`` (:func:`spearman_rho`, average ranks for ties), ``.pvalue`` (equal to
-        ``scipy.stats.spearmanr(y_true, y_pred, alternative=...).pvalue``) and ``.confidence_interval(level=...)``.
-        ``nan`` fields with a warning for n < 3 or a constant input.
-
-    Notes
-    -----
-    **p-value.** :math:`t = \\hat\\rho \\sqrt{(n - 2)/(1 - \\hat\\rho^2)}` against Student's t with n - 2 degrees of
-    freedom, as scipy.  **Interval.** Fisher's z with the variance :math:`(1 + \\hat\\rho^2/2)/(n - 3)` that
-    Bonett and Wright recommend for Spearman's rho (the Pearson variance :math:`1/(n-3)` under-covers it).
-    O(n log n).
-
-    References
-    ----------
-    .. [1] D. G. Bonett, T. A. Wright, "Sample size requirements for estimating Pearson, Kendall and Spearman
-       correlations", Psychometrika 65 (2000).
-
-    Examples
-    --------
-    Five observations, one pair switched: rho = 1 - 6 * 2 / (5 * 24) = 0.9.
-
-    >>> r = spearman_rho_test([1, 2, 3, 4, 5], [1, 2, 3, 5, 4])
-    >>> round(r.statistic, 6), round(r.pvalue, 6)
-    (0.9, 0.037386)
-    """
-    check_choice(alternative, "alternative", ("two-sided", "less", "greater"))
-    y, m = check_pair(y_true, y_pred)
-    n = len(y)
-    if n < 3:
-        warn_undefined(f"the rho test needs at least 3 observations (got {n}); returning nan")
-        return RhoResult(float("nan"), float("nan"), n)
-    rho = spearman_rho(y, m)
-    if not np.isfinite(rho):
-        return RhoResult(float("nan"), float("nan"), n)
-    dof = n - 2
-    with np.errstate(divide="ignore"):  # rho = +-1: t is infinite and the p-value 0 (or 1)
-        t = rho * np.sqrt(np.float64(dof) / ((1.0 + rho) * (1.0 - rho)))
-    if alternative == "two-sided":
-        p = 2.0 * stdtr(dof, -abs(t))
-    elif alternative == "greater":
-        p = stdtr(dof, -t)
-    else:
-        p = stdtr(dof, t)
-    return RhoResult(rho, float(min(max(p, 0.0), 1.0)), n)
-
-
-def _runs(sorted_x):
-    """Lengths of the runs of equal values of a sorted array."""
-    n = len(sorted_x)
-    starts = np.flatnonzero(np.r_[True, sorted_x[1:] != sorted_x[:-1]])
-    return np.diff(np.append(starts, n))
-
-
-def _con_minus_dis(c) -> int:
-    """C - D, exactly (an int)."""
-    if not (c.ties_y or c.ties_m):
-        return (2 * (int(c.A.sum()) + int(c.B.sum())) - c.n * (c.n - 1)) // 2
-    return (int(c.concordant.sum()) - int(c.discordant.sum())) // 2
-
-
-def _tau_c(c, y, m) -> float:
-    k = min(len(_runs(y[c.oy])), len(_runs(m[c.om])))
-    if k < 2:
-        return float("nan")
-    return float(min(max(2.0 * _con_minus_dis(c) / (c.n**2 * (k - 1) / k), -1.0), 1.0))
-
-
-def _tau_stat_and_variance(c, y, m, variant):
-    """``(statistic, variance)`` of tau-a, tau-b or tau-c from the pair counts (see :func:`kendall_tau_test`)."""
-    n = c.n
-    eq6 = max(tau_variance_from_concordance((c.concordant + 0.5 * c.tied).astype(np.float64)), 0.0)
-    if variant == "a":
-        return tau_from_counts(c, "a"), float(eq6)
-    if variant == "c":
-        k = min(len(_runs(y[c.oy])), len(_runs(m[c.om])))
-        if k < 2:
-            return float("nan"), float("nan")
-        f = (n - 1) * k / (n * (k - 1.0))
-        return _tau_c(c, y, m), float(f * f * eq6)
-    tau_b = tau_from_counts(c, "b")
-    if np.isnan(tau_b):
-        return tau_b, float("nan")
-    nn = n * (n - 1.0)
-    s_i = (c.concordant - c.discordant).astype(np.float64)  # sum_j s_ij
-    full = np.full(n, n - 1.0)  # the tie counts are the scalar 0 without ties
-    a_i = full - c.ey  # partners not tied in truth
-    b_i = full - c.em
-    ab_i = full - c.tied  # partners tied in neither
-    tau_a = float(np.sum(s_i)) / nn
-    ty = float(np.sum(a_i)) / nn if c.ties_y else 1.0
-    tm = float(np.sum(b_i)) / nn if c.ties_m else 1.0
-    scale = 1.0 / np.sqrt(ty * tm)
-    R = (s_i - 0.5 * tau_a * (a_i / ty + b_i / tm)) * scale
-    # sum_{i != j} k_ij^2 with s^2 = ab, s a = s b = s, a^2 = a, b^2 = b
-    sab, sa, sb = float(np.sum(ab_i)), float(np.sum(a_i)), float(np.sum(b_i))
-    kk = (sab - tau_a * (1 / ty + 1 / tm) * float(np.sum(s_i))
-          + 0.25 * tau_a**2 * (sa / ty**2 + sb / tm**2 + 2 * sab / (ty * tm))) * scale**2
-    kbar = float(np.sum(R)) / nn
-    zeta2 = kk / nn - kbar**2
-    zeta1 = (float(np.dot(R, R)) - kk) / (nn * (n - 2.0)) - kbar**2
-    return tau_b, float(max(2.0 / nn * (zeta2 + 2.0 * (n - 2.0) * zeta1), 0.0))
-
-
-def _tau_pvalue(c, y, m, alternative, method) -> float:
-    """scipy.stats.kendalltau's p-value: exact (Mahonian numbers) without ties, else the tie-corrected normal."""
-    n = c.n
-    tot = n * (n - 1) // 2
-    ry, rm = _runs(y[c.oy]), _runs(m[c.om])
-
-    def tie_stats(t):
-        t = t[t > 1].astype(object)  # Python ints: no overflow
-        return int(sum(t * (t - 1) // 2)), int(sum(t * (t - 1) * (t - 2))), int(sum(t * (t - 1) * (2 * t + 5)))
-
-    xtie, x0, x1 = tie_stats(ry)
-    ytie, y0, y1 = tie_stats(rm)
-    cmd = _con_minus_dis(c)
-    ties = xtie or ytie
-    if method == "exact" and ties:
-        raise ValueError("`method` 'exact' needs data without ties; got ties (use 'asymptotic' or 'auto')")
-    dis = (tot - xtie - ytie + int(np.sum(c.e_both)) // 2 - cmd) // 2  # e_both: partners tied in both
-    if method == "auto":
-        method = "exact" if not ties and (n <= 33 or min(dis, tot - dis) <= 1) else "asymptotic"
-    if method == "exact":
-        return _tau_p_exact(n, tot - dis, alternative)
-    mm = n * (n - 1.0)
-    var = (mm * (2 * n + 5) - x1 - y1) / 18.0 + 2.0 * xtie * ytie / mm + x0 * y0 / (9.0 * mm * (n - 2))
-    z = cmd / np.sqrt(var)
-    if alternative == "less":
-        return float(ndtr(z))
-    if alternative == "greater":
-        return float(ndtr(-z))
-    return float(2.0 * ndtr(-abs(z)))
-
-
-#: Largest n of the exact p-value of tau (``method="exact"``): its recurrence costs O(n^3) (about 1.5 s at the bound
-#: on a 2020s core); beyond it ``"asymptotic"`` is as accurate as a float can tell.
-MAX_EXACT_N = 1000
-
-#: Up to this n the exact p-value counts permutations in integers (then rounds once); beyond it, scipy's float
-#: recurrence (the same values to about 1e-13, and about 40 times faster at n = 300).
-_EXACT_INTEGER_N = 33
-
-
-def _tau_p_exact(n: int, conc: int, alternative: str) -> float:
-    """P-value from the number of concordant pairs among ``n`` untied observations, as scipy's.
-
-    The null distribution of the number of inversions is the Mahonian numbers: the counts for ``j`` elements are
-    those for ``j - 1`` convolved with ``j`` ones, i.e. a cumulative sum minus its shift by ``j`` (O(n c) for the
-    lower tail up to ``c``).  Up to n = 33 (and at most one inversion, any n) in exact integers; beyond, scipy's
-    float recurrence (``scipy.stats._mstats_basic._kendall_p_exact``): probabilities divided by ``j`` at every step.
-    """
-    from fractions import Fraction
-    from math import factorial
-
-    tot = n * (n - 1) // 2
-    in_right_tail = conc >= tot - conc
-    c = min(conc, tot - conc)
-    if c <= 1 and n > 300:  # the tail's mass is below 1e-600: 0 as a float, 1 for the other side
-        cdf = mass = 0.0
-    elif n <= _EXACT_INTEGER_N or c <= 1:
-        counts = [1] + [0] * c  # permutations of j elements by number of inversions <= c (Mahonian numbers)
-        for j in range(2, n + 1):
-            prefix, acc = [], 0
-            for v in counts:
-                acc += v
-                prefix.append(acc)
-            counts = [prefix[k] - (prefix[k - j] if k >= j else 0) for k in range(c + 1)]
-        nf = factorial(n)
-        cdf_exact = Fraction(sum(counts), nf)
-        if alternative == "two-sided":
-            return float(min(2 * cdf_exact, 1))
-        if in_right_tail == (alternative == "greater"):
-            return float(cdf_exact)
-        return float(min(1 - cdf_exact + Fraction(counts[-1], nf), 1))
-    elif 4 * c == 2 * tot and alternative == "two-sided":
-        return 1.0
-    else:
-        new = np.zeros(c + 1)
-        new[0:2] = 1.0
-        if n < 171:  # n! is a float: the counts themselves
-            for j in range(3, n + 1):
-                new = np.cumsum(new)
-                if j <= c:
-                    new[j:] -= new[:c + 1 - j]
-            nf = float(factorial(n))
-            cdf, mass = float(np.sum(new)) / nf, float(new[-1]) / nf
-        else:  # probabilities: divided by j at every step
-            for j in range(3, n + 1):
-                new = np.cumsum(new) / j
-                if j <= c:
-                    new[j:] -= new[:c + 1 - j]
-            cdf, mass = float(np.sum(new)) / 2, float(new[-1]) / 2
-    if alternative == "two-sided":
-        return float(min(max(2 * cdf, 0.0), 1.0))
-    if in_right_tail == (alternative == "greater"):
-        return float(min(max(cdf, 0.0), 1.0))
-    return float(min(max(1 - cdf + mass, 0.0), 1.0))
-
-
 def _tau_result(c, y, m, variant, alternative, method) -> TauResult:
     # stacklevel 4: the warning points at the line that called the public function (this one's caller)
-    stat, var = _tau_stat_and_variance(c, y, m, variant)
+    stat, var = tau_stat_and_variance(c, y, m, variant)
     if np.isnan(stat):
         warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan",
                        stacklevel=4)
@@ -772,7 +398,7 @@ def _tau_result(c, y, m, variant, alternative, method) -> TauResult:
         warn_undefined("the p-value of independence is undefined when `y_true` or `y_pred` is constant (C - D has "
                        "no null variance); returning a nan p-value", stacklevel=4)
         return TauResult(stat, float("nan"), var, variant)
-    return TauResult(stat, _tau_pvalue(c, y, m, alternative, method), var, variant)
+    return TauResult(stat, tau_pvalue(c, y, m, alternative, method), var, variant)
 
 
 MEASURES: dict[str, Callable] = {
