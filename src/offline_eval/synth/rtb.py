@@ -161,6 +161,9 @@ def _context_moments(rng, n, net, *, ctr_sigma, value_sigma, rho, models=("a", "
     s = (ctr_sigma * z + value_sigma * w) / np.hypot(ctr_sigma, value_sigma)
     mu = np.log(net["price"]) + net["price_sigma"] * rho * s
     sd = net["price_sigma"] * np.sqrt(1.0 - rho**2)
+    # what the models share, computed once: the competing bid's partial-moment scales and the click's value terms
+    m1, m2 = np.exp(mu + 0.5 * sd**2), np.exp(2.0 * mu + 2.0 * sd**2)
+    pv, pv2, two_pv = p * v, p * v**2, 2.0 * p * v
     out = {}
     for model in models:
         b = _predict(rng, logit_true, w, net, model) * v
@@ -169,10 +172,10 @@ def _context_moments(rng, n, net, *, ctr_sigma, value_sigma, rho, models=("a", "
             win, c1, c2 = special.ndtr(d), special.ndtr(d - sd), special.ndtr(d - 2.0 * sd)
         else:  # a point mass at the price: the bidder wins when b > c
             win = c1 = c2 = (b > np.exp(mu)).astype(float)
-        ec = np.exp(mu + 0.5 * sd**2) * c1
-        ec2 = np.exp(2.0 * mu + 2.0 * sd**2) * c2
-        mean = p * v * win - ec
-        second = p * v**2 * win - 2.0 * p * v * ec + ec2
+        ec = m1 * c1
+        ec2 = m2 * c2
+        mean = pv * win - ec
+        second = pv2 * win - two_pv * ec + ec2
         out[f"win_{model}"] = float(win.mean())
         out[f"profit_{model}"] = float(mean.mean())
         out[f"var_{model}"] = float(max(second.mean() - mean.mean() ** 2, 0.0))
