@@ -5,14 +5,14 @@ direct implementations (a loop over rows for the utility, eq. 1-2; adaptive
 quadrature for the expected utility, eq. 3; a loop over the trials for
 Algorithm 1), with the two limits of Section 2.3, the calibration property of
 the expected utility and the Gamma's variance in the Section 3 example
-(:mod:`._chapelle_formulas`).  Then one synthetic RTB world
+(:mod:`.chapelle_formulas`).  Then one synthetic RTB world
 (:mod:`offline_eval.synth.rtb`, the paper's mechanisms as knobs: won-only
 logs, a candidate that predicts above the production model -- eq. 2's premise
 -- click values that differ between items, a noisy A/B test) is drawn; its
 price level is *calibrated* on the paper's cost of $1 CPM (footnote 2, the
 median logged cost) and its A/B test's size on Table 1's printed standard
 deviations;
-Algorithm 1 gives Fig. 1, Table 1 and Fig. 2 on it (:mod:`._chapelle_world`).
+Algorithm 1 gives Fig. 1, Table 1 and Fig. 2 on it (:mod:`.chapelle_world`).
 Every claim of the paper on that world is judged on a 20-seed sweep beside
 the control world of the mechanism the paper credits (exploration data
 logged; click values equal within a network), and Table 1's printed
@@ -35,11 +35,11 @@ import pandas as pd
 
 from .. import reference
 from ..claims import SIZE_RTOL, Claim, SeedBlocks, declare
-from ._chapelle_formulas import (  # noqa: F401  (the notebook's and the tests' names)
+from .chapelle_formulas import (  # noqa: F401  (the notebook's and the tests' names)
     CLOSED_FORM_TOL, FORMULA_TOL, IMPRESSIONS_PER_MILLE, closed_form_check, closed_form_table, eu_by_quadrature,
     formula_table, gamma_variance, variance_example,
 )
-from ._chapelle_world import (  # noqa: F401
+from .chapelle_world import (  # noqa: F401
     BASELINES, CALIBRATION_METRICS, CLICK_NOISE_MAX_RATIO, CONTROLS, NOISE_BOUNDS, PRICE_BOUNDS, SWEEP_WHY,
     calibrate_ab_noise, calibrate_price_level, click_noise, correlation_table, eu_column, expected_online_differences, fig1, fig2, offline_differences, one_seed,
     noise_diagnosis, online_differences, paper_table1, pearson_sd_delta, seed_costs, signal_noise, signal_noise_tables, sweep_why, table1, typical_cost,
