@@ -39,10 +39,12 @@ from .chapelle_formulas import (  # noqa: F401  (the notebook's and the tests' n
     CLOSED_FORM_TOL, FORMULA_TOL, IMPRESSIONS_PER_MILLE, closed_form_check, closed_form_table, eu_by_quadrature,
     formula_table, gamma_variance, variance_example,
 )
+from .chapelle_sweep import CONTROLS, SWEEP_WHY, one_seed, sweep_with_controls, sweep_why  # noqa: F401
 from .chapelle_world import (  # noqa: F401
-    BASELINES, CALIBRATION_METRICS, CLICK_NOISE_MAX_RATIO, CONTROLS, NOISE_BOUNDS, PRICE_BOUNDS, SWEEP_WHY,
-    calibrate_ab_noise, calibrate_price_level, click_noise, correlation_table, eu_column, expected_online_differences, fig1, fig2, offline_differences, one_seed,
-    noise_diagnosis, online_differences, paper_table1, pearson_sd_delta, seed_costs, signal_noise, signal_noise_tables, sweep_why, table1, typical_cost,
+    BASELINES, CALIBRATION_METRICS, CLICK_NOISE_MAX_RATIO, NOISE_BOUNDS, PRICE_BOUNDS, calibrate_ab_noise,
+    calibrate_price_level, click_noise, correlation_table, eu_column, expected_online_differences, fig1, fig2,
+    noise_diagnosis, offline_differences, offline_tables, online_differences, paper_table1, pearson_sd_delta,
+    signal_noise, signal_noise_tables, table1, typical_cost,
 )
 
 WORLD = ("synthetic: rtb (25 publisher networks, won-only logs, candidate predicting above production, "
