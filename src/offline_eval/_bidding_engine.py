@@ -33,18 +33,33 @@ def log_poisson_term(s, x):
     and cancel; Stirling's series with ``log1p`` keeps the result accurate:
     ``-s (u - log1p(u)) - log(2 pi s)/2 - stirlerr(s)``, ``u = (x - s)/s``.
     """
-    out = np.empty_like(x)
     small = s < 10.0
-    with np.errstate(divide="ignore"):
-        ss, xs = s[small], x[small]
-        out[small] = special.xlogy(ss, xs) - xs - special.gammaln(ss + 1.0)
-        sl, xl = s[~small], x[~small]
-        u = (xl - sl) / sl
-        r = (1.0 / sl) ** 2
-        # Stirling's error term lgamma(s+1) - (s log s - s + log(2 pi s)/2), truncation < 1e-14 for s >= 10
-        stirlerr = (1.0 / 12 - r * (1.0 / 360 - r * (1.0 / 1260 - r * (1.0 / 1680 - r / 1188)))) / sl
-        out[~small] = -sl * (u - np.log1p(u)) - 0.5 * np.log(sl) - _HALF_LOG_2PI - stirlerr
+    n_small = int(np.count_nonzero(small))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # the branch of most rows on every row (beta sets the shapes' scale, so most rows share one), then the
+        # other rows gathered and overwritten: each row's value is its own branch's, without gathering them all
+        if 2 * n_small >= small.size:
+            out = _log_poisson_small(s, x)
+            other = ~small
+            if n_small < small.size:
+                out[other] = _log_poisson_stirling(s[other], x[other])
+        else:
+            out = _log_poisson_stirling(s, x)
+            if n_small:
+                out[small] = _log_poisson_small(s[small], x[small])
     return out
+
+
+def _log_poisson_small(s, x):
+    return special.xlogy(s, x) - x - special.gammaln(s + 1.0)
+
+
+def _log_poisson_stirling(s, x):
+    u = (x - s) / s
+    r = (1.0 / s) ** 2
+    # Stirling's error term lgamma(s+1) - (s log s - s + log(2 pi s)/2), truncation < 1e-14 for s >= 10
+    stirlerr = (1.0 / 12 - r * (1.0 / 360 - r * (1.0 / 1260 - r * (1.0 / 1680 - r / 1188)))) / s
+    return -s * (u - np.log1p(u)) - 0.5 * np.log(s) - _HALF_LOG_2PI - stirlerr
 
 
 BLOCK = 1 << 15

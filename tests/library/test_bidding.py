@@ -260,6 +260,19 @@ def test_p_zero_and_p_one():
             np.testing.assert_allclose(full, eu_two_gammainc(a, v, 1.0, c, beta), rtol=1e-8, atol=1e-300)
 
 
+@pytest.mark.parametrize("share_small", [0.0, 0.03, 0.5, 0.97, 1.0])
+def test_poisson_term_gives_each_row_its_branch_whatever_the_mix(share_small):
+    # the branch most rows take runs on every row and the others are overwritten: each row has the bits it has alone
+    rng = np.random.default_rng(3)
+    n = 301
+    s = np.where(rng.random(n) < share_small, rng.uniform(1, 10, n), rng.uniform(10, 1e4, n))
+    x = s * rng.lognormal(0.0, 0.5, n)
+    x[::50] = 0.0
+    whole = _bidding_engine.log_poisson_term(s, x)
+    alone = np.array([_bidding_engine.log_poisson_term(s[i:i + 1], x[i:i + 1])[0] for i in range(n)])
+    np.testing.assert_array_equal(whole, alone)
+
+
 def test_poisson_term_is_accurate_for_huge_shapes():
     # x^s e^-x / Gamma(s + 1) at x = s is 1/sqrt(2 pi s) (1 - 1/(12 s) + ...); the naive
     # s log x - x - lgamma(s + 1) loses ~s log(s) eps in the exponent.
