@@ -78,15 +78,16 @@ def offline_tables(world: RTBWorld, betas, kinds=("drawn", "expected", "click_va
     k = len(world.networks)
     a, v, c = logs["a"].to_numpy(), logs["v"].to_numpy(), logs["c"].to_numpy()
     pa, pb, pt = logs["p_a"].to_numpy(), logs["p_b"].to_numpy(), logs["p_true"].to_numpy()
-    sel = [np.ones(len(logs), dtype=bool) if m is None else np.asarray(m, dtype=bool) for m in masks]
-    disp = [np.bincount(net[m], minlength=k).astype(float) for m in sel]
+    sel = [None if m is None else np.asarray(m, dtype=bool) for m in masks]  # None: every row, no copy
+    nets = [net if m is None else net[m] for m in sel]
+    disp = [np.bincount(n_, minlength=k).astype(float) for n_ in nets]
     outs = {kind: [{"network": world.networks["network"].to_numpy(), "displays": d.astype(np.int64)} for d in disp]
             for kind in kinds}
     clicked = a == 1
 
     def put(kind, name, x):
-        for o, m, d in zip(outs[kind], sel, disp):
-            o[name] = np.bincount(net[m], weights=x[m], minlength=k) / d
+        for o, m, n_, d in zip(outs[kind], sel, nets, disp):
+            o[name] = np.bincount(n_, weights=x if m is None else x[m], minlength=k) / d
 
     for name, by_action in _metrics(a, v, c, betas):
         if tuple(kinds) == ("drawn",):  # the logged clicks only: each metric at its own click
