@@ -424,14 +424,8 @@ def simulate_rtb(
             p_b = _predict(r, logit_true, w, net, "b")
             won = np.ones(n_log, dtype=bool) if exploration else _won(p_a if arm == "a" else p_b, v, c)
             n_won = int(won.sum())
-            logs.append(
-                pd.DataFrame(
-                    {
-                        "network": np.full(n_won, k_net, dtype=np.int16), "arm": np.full(n_won, arm),
-                        "a": a[won], "v": v[won], "c": c[won], "p_true": p_true[won], "p_a": p_a[won], "p_b": p_b[won],
-                    }
-                )
-            )
+            logs.append({"network": np.full(n_won, k_net, dtype=np.int16), "arm": np.full(n_won, arm),
+                         "a": a[won], "v": v[won], "c": c[won], "p_true": p_true[won], "p_a": p_a[won], "p_b": p_b[won]})
         # A/B test: each bidder on its own half of the traffic
         row = {"network": k_net}
         if ab_impressions is None:
@@ -449,8 +443,9 @@ def simulate_rtb(
             row.update(_clt_arms(m, ab_impressions, r_b.standard_normal(2)))
         ab.append(row)
     exp_df = pd.DataFrame(expected) if expected else None
-    return RTBWorld(networks=networks, logs=pd.concat(logs, ignore_index=True), ab=pd.DataFrame(ab), params=params,
-                    expected=exp_df)
+    # one frame from the networks' columns joined (a frame per network then pd.concat converts every chunk's strings)
+    log_df = pd.DataFrame({col: np.concatenate([chunk[col] for chunk in logs]) for col in logs[0]})
+    return RTBWorld(networks=networks, logs=log_df, ab=pd.DataFrame(ab), params=params, expected=exp_df)
 
 
 def _clt_arms(m: dict, ab_impressions: float, z) -> dict:
