@@ -15,7 +15,7 @@ deviations;
 Algorithm 1 gives Fig. 1, Table 1 and Fig. 2 on it (:mod:`.chapelle_world`).
 Every claim of the paper on that world is judged on a 20-seed sweep beside
 the control world of the mechanism the paper credits (exploration data
-logged; click values equal within a network), and Table 1's printed
+logged; click values equal within a network; :mod:`.chapelle_sweep`), and Table 1's printed
 correlations and the best beta are *predictions*: the printed value beside
 the seeds' 5-95% interval.  Units: costs are in dollars per impression in the
 world; the paper's beta applies to costs in CPM units (dollars per thousand
