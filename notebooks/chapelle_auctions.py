@@ -86,24 +86,13 @@ n_quad = 8  # range: 2..32
 output_root = None
 
 # %%
-import numpy as np
-import pandas as pd
-
-from offline_eval_compendium import reference
-from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
 from offline_eval_compendium.studies import chapelle_auctions as ch
-from offline_eval.synth.rtb import resize_ab, simulate_rtb
 
-betas = np.logspace(beta_exp_min, beta_exp_max, (beta_exp_max - beta_exp_min) * betas_per_decade + 1)
-sweep_betas = np.logspace(beta_exp_min, beta_exp_max, (beta_exp_max - beta_exp_min) * sweep_betas_per_decade + 1)
-ref = reference.load("chapelle")
-paper_beta = reference.parse_printed(reference.lookup(ref, "Section 3", "best beta", "value"))
 out = OutputDir("chapelle", output_root)
 blocks = ch.SEEDS.sized(n_seeds, development=seed + 1)
 ledger = Ledger("chapelle", "chapelle_auctions", claims=ch.CLAIMS, seeds=blocks)
-rng = np.random.default_rng(seed)
-world_rng, trial_rng, quad_rng, base_rng, formula_rng = rng.spawn(5)
 
 # %% [markdown]
 # ## The claims, declared before the experiment
@@ -118,6 +107,19 @@ print(f"development seeds {blocks.text('development')}; confirmation seeds {bloc
 ch.CLAIMS.frame()
 
 # %% [markdown]
+# ## The experiment
+# One call runs every step the sections below show, in their order (`ch.run_experiment`): the paper's equations
+# against direct implementations, the calibrated world, Algorithm 1, the signal-noise diagnosis and the seed sweep
+# beside its control worlds.  The cells below show and save its parts.
+
+# %%
+run = ch.run_experiment(
+    blocks, seed=seed, n_networks=n_networks, n_log=n_log, n_ab=n_ab, ab_impressions=ab_impressions, log_arms=log_arms,
+    value_bias_sd=value_bias_sd, bias_order=bias_order, offline_clicks=offline_clicks,
+    beta_exps=(beta_exp_min, beta_exp_max), betas_per_decade=betas_per_decade, n_trials=n_trials,
+    sweep_n_log=sweep_n_log, sweep_n_ab=sweep_n_ab, sweep_betas_per_decade=sweep_betas_per_decade, n_quad=n_quad)
+
+# %% [markdown]
 # ## The closed form of eq. (3)
 #
 # With `P` the regularized lower incomplete gamma function and `alpha = beta c + 1`,
@@ -126,10 +128,8 @@ ch.CLAIMS.frame()
 # in the second term: compare both with adaptive quadrature of eq. (3) for `beta` from 1e-3 to 1e4.
 
 # %%
-cf = ch.closed_form_check(n_per_beta=n_quad, rng=quad_rng)
-cf_summary = ch.closed_form_table(cf.groupby("beta")[["closed_form_err", "printed_form_err"]].max().reset_index())
-out.table(ch.closed_form_table(cf), "closed_form")
-cf_summary
+out.table(ch.closed_form_table(run.cf), "closed_form")
+ch.closed_form_summary(run.cf)
 
 # %% [markdown]
 # ### The variance of the paper's example, under both readings of its units
@@ -138,10 +138,8 @@ cf_summary
 # of the best-beta rows (`beta` per CPM dollar).
 
 # %%
-c_example = reference.lookup_number(ref, "Section 3", "cost c for the variance example", "value")
-variance = ch.variance_example(c_example, paper_beta)
-out.table(variance, "variance_example")
-variance
+out.table(run.variance, "variance_example")
+run.variance
 
 # %% [markdown]
 # ## The synthetic world: its calibrated price level and A/B noise
@@ -152,33 +150,20 @@ variance
 # `scipy.optimize.minimize_scalar`).  These rows are calibrations.
 
 # %%
-world_kw = dict(n_networks=n_networks, log_arms=log_arms, value_bias_sd=value_bias_sd, bias_order=bias_order)
-price_median, price_fit = ch.calibrate_price_level(c_example, rng=world_rng, n_log=sweep_n_log, **world_kw)
-out.table(price_fit, "price_calibration", floatfmt=".4g")
-world0 = simulate_rtb(n_log=n_log, n_ab=n_ab, ab_impressions=ab_impressions, price_median=price_median, rng=world_rng,
-                      **world_kw)
-offline = ch.offline_differences(world0, betas, offline_clicks)
-ab_fitted, noise_fit = ch.calibrate_ab_noise(world0, offline, ref, n_trials=n_trials, trial_seed=seed)
-world = resize_ab(world0, ab_fitted)
-out.table(noise_fit, "noise_calibration", floatfmt=".3f")
-print(f"{len(world.logs):,} logged displays, median cost {ch.typical_cost(world):.3g}; calibrated A/B test: "
-      f"{ab_fitted:.3g} impressions per network")
-noise_fit
+out.table(run.price_fit, "price_calibration", floatfmt=".4g")
+out.table(run.noise_fit, "noise_calibration", floatfmt=".3f")
+print(f"{len(run.world.logs):,} logged displays, median cost {ch.typical_cost(run.world):.3g}; calibrated A/B test: "
+      f"{run.ab_fitted:.3g} impressions per network")
+run.noise_fit
 
 # %% [markdown]
 # ## Algorithm 1 at the calibrated noise
 
 # %%
-online = ch.online_differences(world)
-eu_cols = [ch.eu_column(b) for b in betas]
-corr = ch.correlation_table(offline, online, list(ch.BASELINES) + eu_cols, n_trials=n_trials, rng=trial_rng)
-corr_beta = corr[corr["metric"].isin(eu_cols)].reset_index(drop=True)
-corr_limits = corr[corr["metric"].isin(ch.BASELINES)].reset_index(drop=True)
-beta_best = float(betas[int(np.argmax(corr_beta["pearson_r"].to_numpy()))])
-out.table(world.networks, "networks")
-out.table(offline.merge(online, on="network"), "differences")
-print(f"best beta = {beta_best:g}")
-corr_beta.assign(beta=betas)[["beta", "pearson_r", "pearson_r_std", "kendall_tau", "kendall_tau_std"]]
+out.table(run.world.networks, "networks")
+out.table(run.offline.merge(run.online, on="network"), "differences")
+print(f"best beta = {run.beta_best:g}")
+run.corr_beta.assign(beta=run.betas)[["beta", "pearson_r", "pearson_r_std", "kendall_tau", "kendall_tau_std"]]
 
 # %% [markdown]
 # ### The paper's equations against direct implementations
@@ -190,9 +175,8 @@ corr_beta.assign(beta=betas)[["beta", "pearson_r", "pearson_r_std", "kendall_tau
 # intercept `a v^2 / 2` cancelling).
 
 # %%
-formulas = ch.formula_table(world, formula_rng)
-out.table(formulas, "formulas")
-formulas
+out.table(run.formulas, "formulas")
+run.formulas
 
 # %% [markdown]
 # ## Signal and noise: what the A/B test can see
@@ -207,18 +191,12 @@ formulas
 # network).
 
 # %%
-first = simulate_rtb(n_networks=n_networks, n_log=n_log, n_ab=n_ab, ab_impressions=ab_impressions, log_arms="ab",
-                     value_bias_sd=0.0, rng=base_rng)
-sn, tracking = ch.signal_noise_tables({"calibrated": (world, offline),
-                                       "calibrated, drawn clicks": (world, ch.offline_differences(world, betas)),
-                                       "first version": (first, None)},
-                                      betas, n_trials=n_trials, n_contexts=n_ab, rng=base_rng)
-out.table(sn, "signal_noise")
-out.table(tracking, "signal_tracking", floatfmt=".3f")
-sn
+out.table(run.sn, "signal_noise")
+out.table(run.tracking, "signal_tracking", floatfmt=".3f")
+run.sn
 
 # %%
-tracking
+run.tracking
 
 # %% [markdown]
 # ### Why the offline clicks are averaged
@@ -227,16 +205,14 @@ tracking
 # spread of the expected differences, and at the rows simulated here as well.
 
 # %%
-paper_displays = reference.parse_printed(reference.lookup(ref, "Section 3", "impressions per network (at least; printed 30M)", "value"))
-noise_table = ch.click_noise(world, betas, paper_displays)
-out.table(noise_table, "click_noise", floatfmt=".4g")
-noise_table
+out.table(run.noise_table, "click_noise", floatfmt=".4g")
+run.noise_table
 
 # %% [markdown]
 # ## Fig. 1: correlation as a function of beta
 
 # %%
-fig = ch.fig1(betas, corr_beta, corr_limits, paper_beta=paper_beta)
+fig = ch.fig1(run.betas, run.corr_beta, run.corr_limits, paper_beta=run.paper_beta)
 out.figure(fig, "fig1", caption="chapelle Fig. 1: Pearson r and Kendall tau of the EU difference with the A/B-test "
            "difference across networks, as a function of beta, with the weighted-MSE and utility limits")
 fig
@@ -245,7 +221,7 @@ fig
 # ## Table 1: correlations of the offline metrics with the A/B test
 
 # %%
-t1 = ch.table1(corr, beta_best, ref)
+t1 = ch.table1(run.corr, run.beta_best, run.ref)
 out.table(t1, "table1", floatfmt=".3f")
 t1
 
@@ -261,15 +237,14 @@ t1
 # the expected online difference (`paper_ceiling_alg1`).
 
 # %%
-noise_diag = ch.noise_diagnosis(offline, online, corr, beta_best, ref)
-out.table(noise_diag, "noise_diagnosis", floatfmt=".3g")
-noise_diag
+out.table(run.noise_diag, "noise_diagnosis", floatfmt=".3g")
+run.noise_diag
 
 # %% [markdown]
 # ## Fig. 2: offline vs online differences per network
 
 # %%
-fig = ch.fig2(offline, online, beta_best)
+fig = ch.fig2(run.offline, run.online, run.beta_best)
 out.figure(fig, "fig2", caption="chapelle Fig. 2: per network, the offline EU difference (B - A) against the A/B-test "
            "profit difference with its confidence interval")
 fig
@@ -288,26 +263,20 @@ fig
 # the printed value to test it.
 
 # %%
-sweep_kw = dict(betas=sweep_betas, beta_star=beta_best, n_trials=n_trials, n_log=sweep_n_log, n_ab=sweep_n_ab,
-                ab_impressions=ab_fitted, price_median=price_median, clicks=offline_clicks, **world_kw)
-sweep, controls = {}, {}
 for b in blocks.BLOCKS:
-    sweep[b] = seed_sweep(ch.one_seed, blocks.seeds(b), **sweep_kw)
-    controls[b] = {name: seed_sweep(ch.one_seed, blocks.seeds(b), **{**sweep_kw, **knobs})
-                   for name, (knobs, _) in ch.CONTROLS.items()}
-    out.table(sweep[b], "seed_sweep" + blocks.suffix(b))
-    for name, frame in controls[b].items():
+    out.table(run.sweep[b], "seed_sweep" + blocks.suffix(b))
+    for name, frame in run.controls[b].items():
         out.table(frame, f"seed_sweep_control_{name}" + blocks.suffix(b))
-sweep["development"][["seed", "r_mse", "r_wmse", "r_utility", f"r_eu_{beta_best:g}", "best_beta", "eu_best_r", "wmse_beats_mse_r"]]
+run.sweep["development"][["seed", "r_mse", "r_wmse", "r_utility", f"r_eu_{run.beta_best:g}", "best_beta", "eu_best_r",
+                          "wmse_beats_mse_r"]]
 
 # %% [markdown]
-# The best `beta` made dimensionless: each seed's world drawn again (the same draws) for its median logged cost.
+# The best `beta` made dimensionless: each seed's best `beta` times the median logged cost of its world.
 
 # %%
-costs = {b: ch.seed_costs(blocks.seeds(b), sweep[b]["best_beta"], **sweep_kw) for b in blocks.BLOCKS}
 for b in blocks.BLOCKS:
-    out.table(costs[b], "seed_sweep_costs" + blocks.suffix(b))
-costs["development"].describe()
+    out.table(run.costs[b], "seed_sweep_costs" + blocks.suffix(b))
+run.costs["development"].describe()
 
 # %% [markdown]
 # ## The claims filled
@@ -315,10 +284,7 @@ costs["development"].describe()
 
 # %%
 for b in ledger.blocks:  # the development block first; a status is the confirmation block's
-    ch.add_claims(ledger.block(b), ref=ref, cf=cf, formulas=formulas, variance=variance, price_fit=price_fit,
-                  ab_fitted=ab_fitted, noise_fit=noise_fit, world=world, betas=betas, corr=corr, beta_best=beta_best,
-                  noise_table=noise_table, paper_displays=paper_displays, tracking=tracking, sweep=sweep[b],
-                  controls=controls[b], costs=costs[b], noise_diag=noise_diag)
+    ch.add_claims(ledger.block(b), run, block=b)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "status", "reproduced_value", "control"]]
 

@@ -12,7 +12,8 @@ gives the offline metrics the paper compares on such logs:
   have been different, eq. (3), with a Gamma ``Pr(c~ | c)`` of shape
   ``beta c + 1`` and rate ``beta``, in closed form;
 
-each with a per-row variant (``*_per_row``) and
+each with a per-row variant (``*_per_row``; :func:`expected_utility_by_action` gives a row's
+expected utility without and with the action at once), and
 :func:`ab_test_correlation`, the correlation of offline metric differences
 with A/B-test profit differences across publisher networks (Algorithm 1).
 
@@ -28,10 +29,9 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from scipy import special
 
+from . import _bidding_engine as _engine
 from ._results import short_repr
-from .ranking._pairs import pair_counts
 
 from ._validation import (
     as_1d,
@@ -55,6 +55,7 @@ __all__ = [
     "ABCorrelation",
     "ab_test_correlation",
     "expected_utility",
+    "expected_utility_by_action",
     "expected_utility_per_row",
     "utility",
     "utility_per_row",
@@ -88,16 +89,16 @@ def _fast_range(x, name, upper=None):
     return check_nonnegative(x, name)
 
 
-def _check_rows(a, v, p, c=None, *, need_c=False):
+def _check_rows(a, v, p, c=None, *, need_c=False, need_a=True):
     # Rows are combined by position: pandas inputs must share one index, and a mask would be dropped.
     if need_c and c is None:
         raise ValueError("`c` must be an array of the highest competing bids (>= 0); got None")
     check_aligned(a=a, v=v, p=p, c=c)
     for name, x in (("a", a), ("v", v), ("p", p), ("c", c)):
         reject_masked(x, name)
-    a, v, p = asarray_named(a, "a"), asarray_named(v, "v"), asarray_named(p, "p")
+    v, p = asarray_named(v, "v"), asarray_named(p, "p")
     c = None if c is None else asarray_named(c, "c")
-    a = _fast_binary(a)
+    a = _fast_binary(asarray_named(a, "a")) if need_a else None
     v = _fast_range(v, "v")
     p = _fast_range(p, "p", upper=1.0)
     if c is not None:
@@ -265,101 +266,10 @@ def weighted_mean_squared_error(a, v, p) -> float:
 
 
 # -- eq. (3): the expected utility under a Gamma competing bid ---------------------------------
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+# The closed form and the coefficients live in the engine (_bidding_engine); these are the names the tests use.
+_log_poisson_term, _eu_rows = _engine.log_poisson_term, _engine.eu_rows
+_pearson, _kendall_b, _kendall_b_counts = _engine.pearson, _engine.kendall_b, _engine.kendall_b_counts
 
-
-def _log_poisson_term(s, x):
-    """``log(x^s e^{-x} / Gamma(s + 1))`` for ``s >= 1``, ``x >= 0``, without cancellation.
-
-    For large ``s`` the three terms of the naive form are each ~``s log x``
-    and cancel; Stirling's series with ``log1p`` keeps the result accurate:
-    ``-s (u - log1p(u)) - log(2 pi s)/2 - stirlerr(s)``, ``u = (x - s)/s``.
-    """
-    out = np.empty_like(x)
-    small = s < 10.0
-    with np.errstate(divide="ignore"):
-        ss, xs = s[small], x[small]
-        out[small] = special.xlogy(ss, xs) - xs - special.gammaln(ss + 1.0)
-        sl, xl = s[~small], x[~small]
-        u = (xl - sl) / sl
-        r = (1.0 / sl) ** 2
-        # Stirling's error term lgamma(s+1) - (s log s - s + log(2 pi s)/2), truncation < 1e-14 for s >= 10
-        stirlerr = (1.0 / 12 - r * (1.0 / 360 - r * (1.0 / 1260 - r * (1.0 / 1680 - r / 1188)))) / sl
-        out[~small] = -sl * (u - np.log1p(u)) - 0.5 * np.log(sl) - _HALF_LOG_2PI - stirlerr
-    return out
-
-
-_BLOCK = 1 << 15
-# Below this beta, x = beta p v can be so small that Q ~ x^2 / 2 underflows
-# while EU ~ beta p v^2 is still representable; those rows use the series.
-_TINY_BETA = 1e-100
-_TINY_LOG_X = -345.0  # x < 1e-150
-
-
-def _eu_rows_tiny_beta(a, v, p, c, beta, *, total):
-    eu = _eu_rows_core(a, v, p, c, beta, total=False)
-    with np.errstate(divide="ignore"):
-        log_pv = np.log(p) + np.log(v)
-    tiny = np.flatnonzero(np.isfinite(log_pv) & (math.log(beta) + log_pv < _TINY_LOG_X))
-    if tiny.size:
-        # x < 1e-150: e^-x = 1 and P(s, x) = x^s / Gamma(s + 1) to double precision, so
-        # (alpha/beta) Q = alpha beta^alpha (pv)^(alpha+1) / Gamma(alpha + 2), in log space.
-        alpha = c[tiny] * beta + 1.0
-        lpv = log_pv[tiny]
-        lb = math.log(beta)
-        q_term = np.exp(np.log(alpha) + alpha * lb + (alpha + 1.0) * lpv - special.gammaln(alpha + 2.0))
-        d_term = np.exp(alpha * (lb + lpv) - special.gammaln(alpha + 1.0))
-        eu[tiny] = a[tiny] * v[tiny] * d_term - q_term
-    return float(eu.sum()) if total else eu
-
-
-def _eu_rows(a, v, p, c, beta, *, total=False):
-    if beta < _TINY_BETA:
-        return _eu_rows_tiny_beta(a, v, p, c, beta, total=total)
-    return _eu_rows_core(a, v, p, c, beta, total=total)
-
-
-def _eu_rows_core(a, v, p, c, beta, *, total=False):
-    """Per-row EU (or their sum) by the one-incomplete-gamma closed form.
-
-    ``EU = -(c + 1/beta) Q + a v (Q + D)`` with ``Q = P(beta c + 2, x)``,
-    ``D = x^alpha e^-x / Gamma(alpha + 1)``, ``alpha = beta c + 1``,
-    ``x = beta p v`` (see the Notes of :func:`expected_utility_per_row`).
-    """
-    n = len(v)
-    hit = np.flatnonzero(a)
-    # The a = 1 rows (a few percent in ad logs) also need D, computed once here.
-    vh = v[hit]
-    xh = p[hit] * vh * beta
-    dh = np.exp(_log_poisson_term(c[hit] * beta + 1.0, xh))
-    bounds = np.searchsorted(hit, np.arange(0, n + _BLOCK, _BLOCK))
-    # Blocks small enough for the temporaries to stay in cache: at 1e7 rows,
-    # whole-array temporaries make the arithmetic memory-bound and cost about
-    # as much as the incomplete gamma itself.
-    m = min(n, _BLOCK)
-    x = np.empty(m)
-    shape = np.empty(m)
-    out = np.empty(m) if total else np.empty(n)
-    acc = 0.0
-    for b, lo in enumerate(range(0, n, _BLOCK)):
-        hi = min(lo + _BLOCK, n)
-        k = hi - lo
-        xb, q = x[:k], shape[:k]
-        dest = out[:k] if total else out[lo:hi]
-        np.multiply(p[lo:hi], v[lo:hi], out=xb)
-        xb *= beta
-        np.multiply(c[lo:hi], beta, out=q)
-        q += 2.0
-        special.gammainc(q, xb, out=q)
-        np.subtract(-1.0 / beta, c[lo:hi], out=dest)
-        dest *= q
-        h0, h1 = bounds[b], bounds[b + 1]
-        if h1 > h0:
-            loc = hit[h0:h1] - lo
-            dest[loc] += vh[h0:h1] * (q[loc] + dh[h0:h1])
-        if total:
-            acc += float(dest.sum())
-    return acc if total else out
 
 
 def expected_utility_per_row(a, v, p, c, *, beta, check_input: bool = True) -> np.ndarray:
@@ -448,6 +358,52 @@ def expected_utility_per_row(a, v, p, c, *, beta, check_input: bool = True) -> n
     return _eu_rows(a, v, p, c, b)
 
 
+def expected_utility_by_action(v, p, c, *, beta, check_input: bool = True) -> np.ndarray:
+    """Expected utility of each row without and with the action, ``EU(a=0)`` and ``EU(a=1)`` (chapelle eq. 3).
+
+    Parameters
+    ----------
+    v, p, c : array-like of shape (n,)
+        Values (>= 0), predicted probabilities (in [0, 1]) and observed
+        highest competing bids (>= 0), as in :func:`expected_utility_per_row`.
+    beta : float
+        Rate of the Gamma competing-bid distribution, ``1e-300 <= beta <= 1e300``.
+    check_input : bool, default True
+        As in :func:`utility_per_row`.
+
+    Returns
+    -------
+    ndarray of shape (2, n)
+        Row 0: the expected utility if the action does not happen (``a = 0``);
+        row 1: if it happens (``a = 1``).  Each equals
+        :func:`expected_utility_per_row` at that ``a``, bit for bit.
+
+    Notes
+    -----
+    The expected utility is affine in the action,
+    ``EU = -(c + 1/beta) Q + a v (Q + D)`` (the Notes of
+    :func:`expected_utility_per_row`), so both values share the incomplete
+    gamma ``Q`` and the power term ``D``: one incomplete-gamma evaluation per
+    row instead of two.  Averaged over ``a ~ Bernoulli(q)`` it gives
+    ``q EU(1) + (1 - q) EU(0)``, the expectation whose maximum at ``p = q``
+    is the calibration property of chapelle Section 2.3 (Hummel & McAfee,
+    Theorem 4), and the expected offline metric of logs too large for the
+    click noise to matter.
+
+    Examples
+    --------
+    The Exponential(1) competing bid of :func:`expected_utility_per_row`'s
+    example (``c = 0``, ``beta = 1``, ``v = 2``, ``p = 0.5``):
+
+    >>> expected_utility_by_action([2.0], [0.5], [0.0], beta=1.0).round(4).tolist()
+    [[-0.2642], [1.0]]
+    """
+    b = _check_beta(beta)
+    if check_bool(check_input, "check_input"):
+        _, v, p, c = _check_rows(None, v, p, c, need_c=True, need_a=False)
+    return _engine.eu_rows_by_action(v, p, c, b)
+
+
 def expected_utility(a, v, p, c, *, beta) -> float:
     """Summed expected utility ``sum_i EU_i`` (chapelle eq. 3); higher is better.
 
@@ -485,60 +441,6 @@ def _as_matrix(x, name):
     if arr.shape[1] < 2:
         raise ValueError(f"`{name}` must hold at least 2 points per row; got shape {arr.shape}")
     return arr
-
-
-def _pearson(x, y):
-    # x: (m, n) or (n,), y: (t, n) -> (m, t)
-    xc = x - x.mean(axis=-1, keepdims=True)
-    yc = y - y.mean(axis=-1, keepdims=True)
-    num = xc @ yc.T
-    den = np.sqrt((xc * xc).sum(-1))[:, None] * np.sqrt((yc * yc).sum(-1))[None, :]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.clip(num / den, -1.0, 1.0)
-
-
-#: Above this many (rows x pairs) entries the pair matrices of `_kendall_b` would not fit in a
-#: modest memory, and the O(n log n) pair counts are used instead (the same integers, the same bits).
-_PAIR_MATRIX_CELLS = 1 << 23
-
-
-def _kendall_b(x, y):
-    # Tau-b over all pairs: sum sign(dx) sign(dy) / sqrt(n0 - n_x)(n0 - n_y),
-    # pairs tied in x or y count zero in the numerator (scipy's tau-b).
-    n = x.shape[-1]
-    if (x.shape[0] + y.shape[0]) * (n * (n - 1) // 2) > _PAIR_MATRIX_CELLS:
-        return _kendall_b_counts(x, y)
-    iu = np.triu_indices(x.shape[-1], k=1)
-    sx = np.sign(x[:, iu[0]] - x[:, iu[1]])
-    sy = np.sign(y[:, iu[0]] - y[:, iu[1]])
-    num = sx @ sy.T
-    den = np.sqrt(np.abs(sx).sum(-1))[:, None] * np.sqrt(np.abs(sy).sum(-1))[None, :]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.clip(num / den, -1.0, 1.0)
-
-
-def _kendall_b_counts(x, y):
-    """:func:`_kendall_b` from O(n log n) pair counts, for many networks (no n^2 pair matrices).
-
-    The numerator ``C - D`` and the untied pair counts are the same integers as the matrix form's, and
-    the float operations on them are the same, so the result has the same bits.
-    """
-    n = x.shape[-1]
-    pairs = n * (n - 1) // 2
-    untied_x = [pairs - int(np.sum(pair_counts(row, row).ey)) // 2 for row in x]
-    untied_y = [pairs - int(np.sum(pair_counts(row, row).ey)) // 2 for row in y]
-    sx = np.sqrt(np.asarray(untied_x, dtype=np.float64))
-    sy = np.sqrt(np.asarray(untied_y, dtype=np.float64))
-    num = np.empty((x.shape[0], y.shape[0]))
-    for i, row in enumerate(x):
-        for j, col in enumerate(y):
-            c = pair_counts(row, col)
-            s = (2 * (int(c.A.sum()) + int(c.B.sum())) - n * (n - 1) if not (c.ties_y or c.ties_m)
-                 else int(c.concordant.sum()) - int(c.discordant.sum()))
-            num[i, j] = s // 2
-    den = sx[:, None] * sy[None, :]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.clip(num / den, -1.0, 1.0)
 
 
 #: Largest ``n_trials * n_networks`` of :func:`ab_test_correlation` (the draws are held in memory).
@@ -633,7 +535,7 @@ def ab_test_correlation(offline_diff, online_diff, online_se, *, n_trials=100, r
     check_int(n_trials, "n_trials", low=1)
     check_work(int(n_trials) * on.size, "n_trials", n_trials, limit=MAX_DRAWS, what="online draws (n_trials x networks)")
     n_net, n_pairs = on.size, on.size * (on.size - 1) // 2
-    if (off.shape[0] + int(n_trials)) * n_pairs <= _PAIR_MATRIX_CELLS:  # _kendall_b's pair matrices
+    if (off.shape[0] + int(n_trials)) * n_pairs <= _engine.PAIR_MATRIX_CELLS:  # kendall_b's pair matrices
         per_row = n_pairs + n_net
     else:  # its O(n log n) pair counts, one call per (metric, trial): the call's own cost counted as 4000
         per_row = n_net * max(n_net.bit_length(), 1) + 4000

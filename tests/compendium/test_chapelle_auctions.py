@@ -196,6 +196,23 @@ def test_offline_differences_match_the_public_metrics_per_network(world):
             assert off.loc[k, ch.eu_column(b)] == pytest.approx(ref, rel=1e-8, abs=1e-15)
 
 
+def test_offline_tables_share_the_rows_metrics_bit_for_bit(world):
+    # each kind computed with the others (from the metrics at a = 0 and a = 1) equals it computed alone,
+    # and a mask of rows gives the table of the world whose logs are those rows
+    betas = [0.1, 10.0, 1e3, 1e7]
+    both = ch.offline_tables(world, betas)
+    for kind in ("drawn", "expected"):
+        pd.testing.assert_frame_equal(both[kind], ch.offline_differences(world, betas, kind), check_exact=True)
+    pd.testing.assert_frame_equal(ch.click_noise(world, betas, 3e7, tables=both), ch.click_noise(world, betas, 3e7),
+                                  check_exact=True)
+    explored = simulate_rtb(exploration=True, rng=3, **SMALL)
+    L = explored.logs
+    won = (L["p_a"] * L["v"] > L["c"]).to_numpy()
+    sub, everything = ch.offline_tables(explored, betas, ("expected",), masks=(won, None))["expected"]
+    pd.testing.assert_frame_equal(sub, ch.offline_differences(world, betas, "expected"), check_exact=True)
+    pd.testing.assert_frame_equal(everything, ch.offline_differences(explored, betas, "expected"), check_exact=True)
+
+
 def test_online_differences(world):
     on = ch.online_differences(world).set_index("network")
     for _, row in world.ab.iterrows():
@@ -412,12 +429,21 @@ def test_signal_noise_paper_scale_is_mostly_signal():
     assert dec_big["signal_share"].iloc[0] > 0.9 > dec_small["signal_share"].iloc[0]
 
 
-def test_seed_costs_redraw_the_worlds_of_the_sweep():
-    kw = dict(betas=[1.0, 100.0], beta_star=100.0, n_trials=5, clicks="expected", n_networks=4, n_log=2000, n_ab=3000)
-    costs = ch.seed_costs([7, 8], [100.0, 1.0], **kw)
+@pytest.mark.parametrize("clicks", ["expected", "drawn"])
+def test_sweep_with_controls_is_one_seed_of_each_world_and_the_redrawn_costs(clicks):
+    # the exploration control shares the world's draws (drawn once, metrics computed once): the same bits as
+    # separate draws; the costs are the median logged costs of the sweep's worlds drawn again
+    from offline_eval_compendium.claims import seed_sweep
+
+    kw = dict(betas=[1.0, 100.0, 1e4], beta_star=100.0, n_trials=5, clicks=clicks, n_networks=4, n_log=2000, n_ab=3000)
+    sweep, controls, costs = ch.sweep_with_controls([7, 8], **kw)
+    pd.testing.assert_frame_equal(sweep, seed_sweep(ch.one_seed, [7, 8], **kw), check_exact=True)
+    for name, (knobs, _) in ch.CONTROLS.items():
+        pd.testing.assert_frame_equal(controls[name], seed_sweep(ch.one_seed, [7, 8], **{**kw, **knobs}), check_exact=True)
     world = simulate_rtb(rng=np.random.default_rng(7), n_networks=4, n_log=2000, n_ab=3000)
     assert costs["median_cost"].iloc[0] == ch.typical_cost(world)
-    assert costs["beta_c"].tolist() == [100.0 * costs["median_cost"].iloc[0], 1.0 * costs["median_cost"].iloc[1]]
+    assert costs["best_beta"].tolist() == sweep["best_beta"].tolist()
+    assert costs["beta_c"].tolist() == [b * c for b, c in zip(costs["best_beta"], costs["median_cost"])]
 
 
 def test_typical_cost_is_the_median_logged_cost(world):

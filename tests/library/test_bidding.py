@@ -8,12 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, special, stats
 
-from offline_eval import OfflineEvalWarning, bidding
+from offline_eval import OfflineEvalWarning, _bidding_engine, bidding
 from offline_eval.bidding import (
     _kendall_b,
     _pearson,
     ab_test_correlation,
     expected_utility,
+    expected_utility_by_action,
     expected_utility_per_row,
     utility,
     utility_per_row,
@@ -130,7 +131,7 @@ def test_blocks_do_not_change_the_result(monkeypatch):
     a, v, p, c = random_rows(rng, 1001)
     whole = expected_utility_per_row(a, v, p, c, beta=2.0)
     total = expected_utility(a, v, p, c, beta=2.0)
-    monkeypatch.setattr(bidding, "_BLOCK", 7)
+    monkeypatch.setattr(_bidding_engine, "BLOCK", 7)
     np.testing.assert_array_equal(expected_utility_per_row(a, v, p, c, beta=2.0), whole)
     assert expected_utility(a, v, p, c, beta=2.0) == pytest.approx(total, rel=1e-12)
     # all-zero and all-one actions go through both branches of every block
@@ -138,6 +139,28 @@ def test_blocks_do_not_change_the_result(monkeypatch):
         np.testing.assert_allclose(
             expected_utility_per_row(aa, v, p, c, beta=2.0), eu_two_gammainc(aa, v, p, c, 2.0), rtol=1e-9, atol=1e-14
         )
+
+
+@pytest.mark.parametrize("beta", [1e-200, 1e-3, 1.0, 10.0, 1e3, 1e7, 1e16])
+def test_by_action_is_the_per_row_eu_at_both_actions_bit_for_bit(monkeypatch, beta):
+    # one incomplete gamma per row serves both actions: the same bits as two calls of the per-row EU,
+    # and a drawn click picks its row (what the chapelle study's offline differences rely on)
+    rng = np.random.default_rng(8)
+    a, v, p, c = random_rows(rng, 2001)
+    both = expected_utility_by_action(v, p, c, beta=beta)
+    assert both.shape == (2, len(v))
+    for action in (0, 1):
+        np.testing.assert_array_equal(both[action], expected_utility_per_row(np.full(len(v), action), v, p, c, beta=beta))
+    np.testing.assert_array_equal(np.where(a == 1, both[1], both[0]), expected_utility_per_row(a, v, p, c, beta=beta))
+    monkeypatch.setattr(_bidding_engine, "BLOCK", 7)
+    np.testing.assert_array_equal(expected_utility_by_action(v, p, c, beta=beta), both)
+
+
+def test_by_action_validates_its_rows():
+    with pytest.raises(ValueError, match="`p`"):
+        expected_utility_by_action([1.0], [1.5], [0.1], beta=1.0)
+    with pytest.raises(ValueError, match="`beta`"):
+        expected_utility_by_action([1.0], [0.5], [0.1], beta=0.0)
 
 
 # -- the two limits (Section 2.3-2.4) ---------------------------------------------------------------
@@ -235,6 +258,19 @@ def test_p_zero_and_p_one():
             assert (expected_utility_per_row(a, v, np.zeros(3), c, beta=beta) == 0).all()
             full = expected_utility_per_row(a, v, np.ones(3), c, beta=beta)
             np.testing.assert_allclose(full, eu_two_gammainc(a, v, 1.0, c, beta), rtol=1e-8, atol=1e-300)
+
+
+@pytest.mark.parametrize("share_small", [0.0, 0.03, 0.5, 0.97, 1.0])
+def test_poisson_term_gives_each_row_its_branch_whatever_the_mix(share_small):
+    # the branch most rows take runs on every row and the others are overwritten: each row has the bits it has alone
+    rng = np.random.default_rng(3)
+    n = 301
+    s = np.where(rng.random(n) < share_small, rng.uniform(1, 10, n), rng.uniform(10, 1e4, n))
+    x = s * rng.lognormal(0.0, 0.5, n)
+    x[::50] = 0.0
+    whole = _bidding_engine.log_poisson_term(s, x)
+    alone = np.array([_bidding_engine.log_poisson_term(s[i:i + 1], x[i:i + 1])[0] for i in range(n)])
+    np.testing.assert_array_equal(whole, alone)
 
 
 def test_poisson_term_is_accurate_for_huge_shapes():

@@ -5,17 +5,17 @@ direct implementations (a loop over rows for the utility, eq. 1-2; adaptive
 quadrature for the expected utility, eq. 3; a loop over the trials for
 Algorithm 1), with the two limits of Section 2.3, the calibration property of
 the expected utility and the Gamma's variance in the Section 3 example
-(:mod:`._chapelle_formulas`).  Then one synthetic RTB world
+(:mod:`.chapelle_formulas`).  Then one synthetic RTB world
 (:mod:`offline_eval.synth.rtb`, the paper's mechanisms as knobs: won-only
 logs, a candidate that predicts above the production model -- eq. 2's premise
 -- click values that differ between items, a noisy A/B test) is drawn; its
 price level is *calibrated* on the paper's cost of $1 CPM (footnote 2, the
 median logged cost) and its A/B test's size on Table 1's printed standard
 deviations;
-Algorithm 1 gives Fig. 1, Table 1 and Fig. 2 on it (:mod:`._chapelle_world`).
+Algorithm 1 gives Fig. 1, Table 1 and Fig. 2 on it (:mod:`.chapelle_world`).
 Every claim of the paper on that world is judged on a 20-seed sweep beside
 the control world of the mechanism the paper credits (exploration data
-logged; click values equal within a network), and Table 1's printed
+logged; click values equal within a network; :mod:`.chapelle_sweep`), and Table 1's printed
 correlations and the best beta are *predictions*: the printed value beside
 the seeds' 5-95% interval.  Units: costs are in dollars per impression in the
 world; the paper's beta applies to costs in CPM units (dollars per thousand
@@ -24,25 +24,33 @@ c = 10^-3, i.e. 1 CPM) holds, so its best beta of 10 is 10 per CPM dollar
 (1e4 per dollar per impression) and beta c = 10 at the example cost.  The main run's values are shown beside the sweep
 they illustrate, never with a status of their own.
 
-The claims table :data:`CLAIMS` is declared before any result; the notebook
-fills it with :func:`add_claims` at the end.
+The claims table :data:`CLAIMS` is declared before any result;
+:func:`run_experiment` runs every step and returns one :class:`ChapelleRun`,
+from which the notebook shows and saves the tables and figures and
+:func:`add_claims` fills the table at the end.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from .. import reference
 from ..claims import SIZE_RTOL, Claim, SeedBlocks, declare
-from ._chapelle_formulas import (  # noqa: F401  (the notebook's and the tests' names)
-    CLOSED_FORM_TOL, FORMULA_TOL, IMPRESSIONS_PER_MILLE, closed_form_check, closed_form_table, eu_by_quadrature,
-    formula_table, gamma_variance, variance_example,
+from .chapelle_formulas import (  # noqa: F401  (the notebook's and the tests' names)
+    CLOSED_FORM_TOL, FORMULA_TOL, IMPRESSIONS_PER_MILLE, closed_form_check, closed_form_summary, closed_form_table,
+    eu_by_quadrature, formula_table, gamma_variance, variance_example,
 )
-from ._chapelle_world import (  # noqa: F401
-    BASELINES, CALIBRATION_METRICS, CLICK_NOISE_MAX_RATIO, CONTROLS, NOISE_BOUNDS, PRICE_BOUNDS, SWEEP_WHY,
-    calibrate_ab_noise, calibrate_price_level, click_noise, correlation_table, eu_column, expected_online_differences, fig1, fig2, offline_differences, one_seed,
-    noise_diagnosis, online_differences, paper_table1, pearson_sd_delta, seed_costs, signal_noise, signal_noise_tables, sweep_why, table1, typical_cost,
+from offline_eval.synth.rtb import RTBWorld, resize_ab, simulate_rtb
+
+from .chapelle_sweep import CONTROLS, SWEEP_WHY, one_seed, sweep_with_controls, sweep_why  # noqa: F401
+from .chapelle_world import (  # noqa: F401
+    BASELINES, CALIBRATION_METRICS, CLICK_NOISE_MAX_RATIO, NOISE_BOUNDS, PRICE_BOUNDS, calibrate_ab_noise,
+    calibrate_price_level, click_noise, correlation_table, eu_column, expected_online_differences, fig1, fig2,
+    noise_diagnosis, offline_differences, offline_tables, online_differences, paper_table1, pearson_sd_delta,
+    signal_noise, signal_noise_tables, table1, typical_cost,
 )
 
 WORLD = ("synthetic: rtb (25 publisher networks, won-only logs, candidate predicting above production, "
@@ -252,6 +260,101 @@ _FORMULA_NOTES = {
     "chapelle-eu-calibrated": "Hummel and McAfee's Theorem 4: d/dp E[EU] = v^2 (q - p) f(p v), zero at p = q; the EU "
                               "is the library's closed form, itself checked against quadrature (chapelle-eu-quadrature)",
 }
+
+
+# -- the experiment ----------------------------------------------------------------------------
+@dataclass
+class ChapelleRun:
+    """Everything the notebook shows and :func:`add_claims` fills the table from (:func:`run_experiment`).
+
+    ``sweep``, ``controls`` and ``costs`` map each seed block to its sweep, its
+    control sweeps (``{name: frame}``, :data:`CONTROLS`) and its seeds' costs.
+    """
+
+    ref: pd.DataFrame
+    betas: np.ndarray
+    paper_beta: float
+    paper_displays: float
+    cf: pd.DataFrame
+    variance: pd.DataFrame
+    price_fit: pd.DataFrame
+    world: RTBWorld
+    offline: pd.DataFrame
+    ab_fitted: float
+    noise_fit: pd.DataFrame
+    online: pd.DataFrame
+    corr: pd.DataFrame
+    beta_best: float
+    formulas: pd.DataFrame
+    sn: pd.DataFrame
+    tracking: pd.DataFrame
+    noise_table: pd.DataFrame
+    noise_diag: pd.DataFrame
+    sweep: dict = field(default_factory=dict)
+    controls: dict = field(default_factory=dict)
+    costs: dict = field(default_factory=dict)
+
+    @property
+    def corr_beta(self) -> pd.DataFrame:
+        """The EU rows of :attr:`corr`, one per beta of :attr:`betas` (Fig. 1)."""
+        return self.corr[self.corr["metric"].isin([eu_column(b) for b in self.betas])].reset_index(drop=True)
+
+    @property
+    def corr_limits(self) -> pd.DataFrame:
+        """The baselines' rows of :attr:`corr` (Fig. 1's two limits)."""
+        return self.corr[self.corr["metric"].isin(BASELINES)].reset_index(drop=True)
+
+
+def run_experiment(blocks: SeedBlocks, *, seed: int, n_networks: int, n_log: int, n_ab: int, ab_impressions: float,
+                   log_arms: str, value_bias_sd: float, bias_order: str, offline_clicks: str, beta_exps: tuple,
+                   betas_per_decade: int, n_trials: int, sweep_n_log: int, sweep_n_ab: int, sweep_betas_per_decade: int,
+                   n_quad: int) -> ChapelleRun:
+    """The whole experiment, in the notebook's order: formulas, calibrated world, Algorithm 1, signal and noise, sweep.
+
+    ``beta_exps = (low, high)``: the beta grid runs from ``10^low`` to
+    ``10^high`` with ``betas_per_decade`` (the sweep's with
+    ``sweep_betas_per_decade``); ``blocks`` holds the sweep's seed blocks.
+    """
+    lo, hi = beta_exps
+    betas = np.logspace(lo, hi, (hi - lo) * betas_per_decade + 1)
+    ref = reference.load("chapelle")
+    world_rng, trial_rng, quad_rng, base_rng, formula_rng = np.random.default_rng(seed).spawn(5)
+    cf = closed_form_check(n_per_beta=n_quad, rng=quad_rng)
+    c_example = reference.lookup_number(ref, "Section 3", "cost c for the variance example", "value")
+    paper_beta = reference.parse_printed(reference.lookup(ref, "Section 3", "best beta", "value"))
+    world_kw = dict(n_networks=n_networks, log_arms=log_arms, value_bias_sd=value_bias_sd, bias_order=bias_order)
+    price_median, price_fit = calibrate_price_level(c_example, rng=world_rng, n_log=sweep_n_log, **world_kw)
+    world0 = simulate_rtb(n_log=n_log, n_ab=n_ab, ab_impressions=ab_impressions, price_median=price_median,
+                          rng=world_rng, **world_kw)
+    tables = offline_tables(world0, betas)  # drawn and expected clicks, click noise: each row's metrics once
+    offline = tables[offline_clicks]
+    ab_fitted, noise_fit = calibrate_ab_noise(world0, offline, ref, n_trials=n_trials, trial_seed=seed)
+    world = resize_ab(world0, ab_fitted)
+    online = online_differences(world)
+    corr = correlation_table(offline, online, list(BASELINES) + [eu_column(b) for b in betas], n_trials=n_trials,
+                             rng=trial_rng)
+    eu = corr[corr["metric"].isin([eu_column(b) for b in betas])]
+    beta_best = float(betas[int(np.argmax(eu["pearson_r"].to_numpy()))])
+    formulas = formula_table(world, formula_rng)
+    first = simulate_rtb(n_networks=n_networks, n_log=n_log, n_ab=n_ab, ab_impressions=ab_impressions, log_arms="ab",
+                         value_bias_sd=0.0, rng=base_rng)
+    sn, tracking = signal_noise_tables({"calibrated": (world, offline), "calibrated, drawn clicks": (world, tables["drawn"]),
+                                        "first version": (first, None)}, betas, n_trials=n_trials, n_contexts=n_ab,
+                                       rng=base_rng)
+    paper_displays = reference.parse_printed(
+        reference.lookup(ref, "Section 3", "impressions per network (at least; printed 30M)", "value"))
+    run = ChapelleRun(
+        ref=ref, betas=betas, paper_beta=paper_beta, paper_displays=paper_displays, cf=cf,
+        variance=variance_example(c_example, paper_beta), price_fit=price_fit, world=world, offline=offline,
+        ab_fitted=ab_fitted, noise_fit=noise_fit, online=online, corr=corr, beta_best=beta_best, formulas=formulas,
+        sn=sn, tracking=tracking, noise_table=click_noise(world, betas, paper_displays, tables=tables),
+        noise_diag=noise_diagnosis(offline, online, corr, beta_best, ref))
+    sweep_betas = np.logspace(lo, hi, (hi - lo) * sweep_betas_per_decade + 1)
+    for b in blocks.BLOCKS:
+        run.sweep[b], run.controls[b], run.costs[b] = sweep_with_controls(
+            blocks.seeds(b), betas=sweep_betas, beta_star=beta_best, n_trials=n_trials, n_log=sweep_n_log,
+            n_ab=sweep_n_ab, ab_impressions=ab_fitted, price_median=price_median, clicks=offline_clicks, **world_kw)
+    return run
 
 
 # -- filling the table -------------------------------------------------------------------------
@@ -475,13 +578,13 @@ def _paper_noise_why(diag: pd.DataFrame | None) -> str:
             f"to {c.max():.2f}, well above the printed 0.24 to 0.61 (chapelle/noise_diagnosis.csv)")
 
 
-def add_claims(ledger, *, ref, cf, formulas, variance, price_fit, ab_fitted, noise_fit, world, betas, corr, beta_best, noise_table,
-               paper_displays, tracking, sweep, controls, costs, noise_diag=None) -> None:
-    """Fill every row of :data:`CLAIMS` from the notebook's results, in the table's order."""
-    add_formula_claims(ledger, cf, formulas, variance, ref)
-    add_price_calibration(ledger, world, price_fit, ref)
-    add_noise_calibration(ledger, ab_fitted, noise_fit, ref, noise_diag)
-    add_world_checks(ledger, noise_table, paper_displays, betas, corr)
-    add_predictions(ledger, sweep, costs, corr, beta_best, typical_cost(world), ref)
-    add_sweep_claims(ledger, sweep, controls, beta_star=beta_best, ref=ref, main=corr)
-    add_fig2_claims(ledger, sweep, corr, tracking, beta_best, ref, noise_diag)
+def add_claims(ledger, run: ChapelleRun, *, block: str = "development") -> None:
+    """Fill every row of :data:`CLAIMS` from the run (:func:`run_experiment`), the sweeps of ``block``, in order."""
+    sweep, controls, costs = run.sweep[block], run.controls[block], run.costs[block]
+    add_formula_claims(ledger, run.cf, run.formulas, run.variance, run.ref)
+    add_price_calibration(ledger, run.world, run.price_fit, run.ref)
+    add_noise_calibration(ledger, run.ab_fitted, run.noise_fit, run.ref, run.noise_diag)
+    add_world_checks(ledger, run.noise_table, run.paper_displays, run.betas, run.corr)
+    add_predictions(ledger, sweep, costs, run.corr, run.beta_best, typical_cost(run.world), run.ref)
+    add_sweep_claims(ledger, sweep, controls, beta_star=run.beta_best, ref=run.ref, main=run.corr)
+    add_fig2_claims(ledger, sweep, run.corr, run.tracking, run.beta_best, run.ref, run.noise_diag)

@@ -161,6 +161,9 @@ def _context_moments(rng, n, net, *, ctr_sigma, value_sigma, rho, models=("a", "
     s = (ctr_sigma * z + value_sigma * w) / np.hypot(ctr_sigma, value_sigma)
     mu = np.log(net["price"]) + net["price_sigma"] * rho * s
     sd = net["price_sigma"] * np.sqrt(1.0 - rho**2)
+    # what the models share, computed once: the competing bid's partial-moment scales and the click's value terms
+    m1, m2 = np.exp(mu + 0.5 * sd**2), np.exp(2.0 * mu + 2.0 * sd**2)
+    pv, pv2, two_pv = p * v, p * v**2, 2.0 * p * v
     out = {}
     for model in models:
         b = _predict(rng, logit_true, w, net, model) * v
@@ -169,10 +172,10 @@ def _context_moments(rng, n, net, *, ctr_sigma, value_sigma, rho, models=("a", "
             win, c1, c2 = special.ndtr(d), special.ndtr(d - sd), special.ndtr(d - 2.0 * sd)
         else:  # a point mass at the price: the bidder wins when b > c
             win = c1 = c2 = (b > np.exp(mu)).astype(float)
-        ec = np.exp(mu + 0.5 * sd**2) * c1
-        ec2 = np.exp(2.0 * mu + 2.0 * sd**2) * c2
-        mean = p * v * win - ec
-        second = p * v**2 * win - 2.0 * p * v * ec + ec2
+        ec = m1 * c1
+        ec2 = m2 * c2
+        mean = pv * win - ec
+        second = pv2 * win - two_pv * ec + ec2
         out[f"win_{model}"] = float(win.mean())
         out[f"profit_{model}"] = float(mean.mean())
         out[f"var_{model}"] = float(max(second.mean() - mean.mean() ** 2, 0.0))
@@ -421,14 +424,8 @@ def simulate_rtb(
             p_b = _predict(r, logit_true, w, net, "b")
             won = np.ones(n_log, dtype=bool) if exploration else _won(p_a if arm == "a" else p_b, v, c)
             n_won = int(won.sum())
-            logs.append(
-                pd.DataFrame(
-                    {
-                        "network": np.full(n_won, k_net, dtype=np.int16), "arm": np.full(n_won, arm),
-                        "a": a[won], "v": v[won], "c": c[won], "p_true": p_true[won], "p_a": p_a[won], "p_b": p_b[won],
-                    }
-                )
-            )
+            logs.append({"network": np.full(n_won, k_net, dtype=np.int16), "arm": np.full(n_won, arm),
+                         "a": a[won], "v": v[won], "c": c[won], "p_true": p_true[won], "p_a": p_a[won], "p_b": p_b[won]})
         # A/B test: each bidder on its own half of the traffic
         row = {"network": k_net}
         if ab_impressions is None:
@@ -446,8 +443,9 @@ def simulate_rtb(
             row.update(_clt_arms(m, ab_impressions, r_b.standard_normal(2)))
         ab.append(row)
     exp_df = pd.DataFrame(expected) if expected else None
-    return RTBWorld(networks=networks, logs=pd.concat(logs, ignore_index=True), ab=pd.DataFrame(ab), params=params,
-                    expected=exp_df)
+    # one frame from the networks' columns joined (a frame per network then pd.concat converts every chunk's strings)
+    log_df = pd.DataFrame({col: np.concatenate([chunk[col] for chunk in logs]) for col in logs[0]})
+    return RTBWorld(networks=networks, logs=log_df, ab=pd.DataFrame(ab), params=params, expected=exp_df)
 
 
 def _clt_arms(m: dict, ab_impressions: float, z) -> dict:

@@ -30,6 +30,7 @@ __all__ = [
     "FORMULA_TOL",
     "IMPRESSIONS_PER_MILLE",
     "closed_form_check",
+    "closed_form_summary",
     "closed_form_table",
     "eu_by_quadrature",
     "formula_table",
@@ -99,6 +100,11 @@ def closed_form_table(cf: pd.DataFrame) -> pd.DataFrame:
     for c in ("closed_form_err", "printed_form_err"):
         out[c] = below_tolerance(out[c], CLOSED_FORM_TOL).to_numpy()
     return out
+
+
+def closed_form_summary(cf: pd.DataFrame) -> pd.DataFrame:
+    """The largest scaled error of each form per ``beta`` (:func:`closed_form_check`), as :func:`closed_form_table` shows it."""
+    return closed_form_table(cf.groupby("beta")[["closed_form_err", "printed_form_err"]].max().reset_index())
 
 
 def gamma_variance(c: float, beta: float) -> float:

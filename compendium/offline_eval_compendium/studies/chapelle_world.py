@@ -1,11 +1,12 @@
 """chapelle Section 3: the synthetic RTB world's experiment, its tables and figures (Algorithm 1, Table 1, Figs. 1-2).
 
 Shared by :mod:`offline_eval_compendium.studies.chapelle_auctions`: per-network
-offline and online differences (Algorithm 1, steps 1-2 and 5-6), the A/B
-noise calibrated on Table 1's standard deviations, the correlation table
-(Table 1), the signal-noise diagnosis, the correlation-vs-beta curve
-(Fig. 1), the scatter plots (Fig. 2) and one seed of the sweep beside its
-control worlds.
+offline and online differences (Algorithm 1, steps 1-2 and 5-6), the price
+level and the A/B noise calibrated on the paper's cost and on Table 1's
+standard deviations, the correlation table (Table 1), the signal-noise
+diagnosis, the correlation-vs-beta curve (Fig. 1) and the scatter plots
+(Fig. 2).  The seed sweep beside the control worlds is
+:mod:`.chapelle_sweep`.
 """
 
 from __future__ import annotations
@@ -17,32 +18,18 @@ import pandas as pd
 from scipy import optimize, stats
 
 from .. import reference
-from ..progress import track
-from offline_eval.bidding import ab_test_correlation, expected_utility_per_row, utility_per_row
+from offline_eval.bidding import (
+    ab_test_correlation, expected_utility_by_action, expected_utility_per_row, utility_per_row,
+)
 from offline_eval.plotting import new_figure
 from offline_eval.synth.rtb import RTBWorld, expected_ab, resize_ab, simulate_rtb
 
 __all__ = [
-    "BASELINES", "CALIBRATION_METRICS", "CLICK_NOISE_MAX_RATIO", "CONTROLS", "NOISE_BOUNDS", "PRICE_BOUNDS",
-    "SWEEP_WHY", "calibrate_ab_noise", "calibrate_price_level", "click_noise", "correlation_table", "eu_column", "expected_online_differences", "fig1",
-    "fig2", "noise_diagnosis", "offline_differences", "one_seed", "online_differences", "paper_table1", "pearson_sd_delta",
-    "seed_costs", "signal_noise",
-    "signal_noise_tables", "sweep_why", "table1", "typical_cost",
+    "BASELINES", "CALIBRATION_METRICS", "CLICK_NOISE_MAX_RATIO", "NOISE_BOUNDS", "PRICE_BOUNDS", "calibrate_ab_noise",
+    "calibrate_price_level", "click_noise", "correlation_table", "eu_column", "expected_online_differences", "fig1", "fig2",
+    "noise_diagnosis", "offline_differences", "offline_tables", "online_differences", "paper_table1", "pearson_sd_delta",
+    "signal_noise", "signal_noise_tables", "table1", "typical_cost",
 ]
-
-
-#: The control worlds, one per mechanism the paper credits (``{name: (world knobs, what is switched off)}``).
-#: ``exploration``: the production bidder's logs include exploration data, every bid request won or lost
-#: ("Using exploration data with the utility would penalize overpredictions and fix the issue",
-#: Section 2.2), so the utility is no longer blind to over-prediction.  ``equal_values``: every item of a
-#: network has the same click value (``value_sigma = 0``), so within a network the weighted MSE is the MSE
-#: times a constant and the values of the items carry nothing a weight could use ("it is more costly to make
-#: a prediction error while bidding on an item with a large value than on one with a small value", Section 3);
-#: the networks' own values still differ.
-CONTROLS = {
-    "exploration": ({"exploration": True}, "exploration data logged (every bid request, won or lost)"),
-    "equal_values": ({"value_sigma": 0.0}, "click values equal within each network (items differ only in CTR)"),
-}
 
 
 BASELINES = ("MSE", "Weighted MSE", "Utility")
@@ -68,55 +55,79 @@ def offline_differences(world: RTBWorld, betas, clicks: str = "drawn") -> pd.Dat
     """
     if clicks not in ("drawn", "expected"):
         raise ValueError(f"`clicks` must be 'drawn' or 'expected'; got {clicks!r}")
-    return _offline_by_rows(world, betas, [None], clicks)[0]
+    return offline_tables(world, betas, (clicks,))[clicks]
 
 
-def _offline_by_rows(world: RTBWorld, betas, masks, clicks: str = "drawn") -> list[pd.DataFrame]:
-    """:func:`offline_differences` on several subsets of the log rows, each row's metrics computed once.
+def offline_tables(world: RTBWorld, betas, kinds=("drawn", "expected", "click_var"), masks=(None,)) -> dict:
+    """The per-network tables of the offline differences, every row's metrics computed once for all of them.
 
-    ``masks`` holds boolean row masks (``None``: every row).  A subset's
-    frame equals :func:`offline_differences` of the world whose logs are that
-    subset, bit for bit (the per-network sums run over the rows in order).
+    ``kinds``: ``"drawn"`` and ``"expected"`` (:func:`offline_differences`
+    with those clicks) and ``"click_var"`` (per network, the mean over its rows
+    of ``s^2 p_true (1 - p_true)``, ``s`` the slope of the row's difference in
+    the click: :func:`click_noise`).  Each metric of each model is evaluated
+    once at ``a = 0`` and once at ``a = 1`` (the EU from one incomplete gamma,
+    :func:`offline_eval.bidding.expected_utility_by_action`) and every kind is
+    a combination of those values.  ``masks`` holds boolean row masks
+    (``None``: every row); with several masks each kind is a list, one frame
+    per mask, and a subset's frame equals that of the world whose logs are
+    that subset, bit for bit (the per-network sums run over the rows in order).
+    With one mask each kind is a frame.
     """
     logs = world.logs
     net = logs["network"].to_numpy()
     k = len(world.networks)
     a, v, c = logs["a"].to_numpy(), logs["v"].to_numpy(), logs["c"].to_numpy()
-    pa, pb = logs["p_a"].to_numpy(), logs["p_b"].to_numpy()
-    sel = [np.ones(len(logs), dtype=bool) if m is None else np.asarray(m, dtype=bool) for m in masks]
-    disp = [np.bincount(net[m], minlength=k).astype(float) for m in sel]
-    outs = [{"network": world.networks["network"].to_numpy(), "displays": d.astype(np.int64)} for d in disp]
+    pa, pb, pt = logs["p_a"].to_numpy(), logs["p_b"].to_numpy(), logs["p_true"].to_numpy()
+    sel = [None if m is None else np.asarray(m, dtype=bool) for m in masks]  # None: every row, no copy
+    nets = [net if m is None else net[m] for m in sel]
+    disp = [np.bincount(n_, minlength=k).astype(float) for n_ in nets]
+    outs = {kind: [{"network": world.networks["network"].to_numpy(), "displays": d.astype(np.int64)} for d in disp]
+            for kind in kinds}
+    clicked = a == 1
 
-    def put(name, x):
-        for o, m, d in zip(outs, sel, disp):
-            o[name] = np.bincount(net[m], weights=x[m], minlength=k) / d
+    def put(kind, name, x):
+        for o, m, n_, d in zip(outs[kind], sel, nets, disp):
+            o[name] = np.bincount(n_, weights=x if m is None else x[m], minlength=k) / d
 
-    if clicks == "drawn":
-        def diff(metric):  # metric(a, p) of B minus A on the logged clicks
-            return metric(a, pb) - metric(a, pa)
-    else:  # every metric is linear in the click a: average it over a ~ Bernoulli(p_true)
-        pt = logs["p_true"].to_numpy()
-        one, zero = np.ones_like(a), np.zeros_like(a)
+    for name, by_action in _metrics(a, v, c, betas):
+        if tuple(kinds) == ("drawn",):  # the logged clicks only: each metric at its own click
+            put("drawn", name, by_action(pb, a) - by_action(pa, a))
+            continue
+        (a0, a1), (b0, b1) = by_action(pa), by_action(pb)
+        if "drawn" in kinds:
+            put("drawn", name, np.where(clicked, b1, b0) - np.where(clicked, a1, a0))
+        if "expected" in kinds:  # every metric is linear in the click a: its mean over a ~ Bernoulli(p_true)
+            put("expected", name, pt * (b1 - a1) + (1.0 - pt) * (b0 - a0))
+        if "click_var" in kinds:
+            slope = (b1 - a1) - (b0 - a0)
+            put("click_var", name, slope**2 * pt * (1.0 - pt))
+    frames = {kind: [pd.DataFrame(o) for o in outs[kind]] for kind in kinds}
+    return {kind: f[0] for kind, f in frames.items()} if len(sel) == 1 else frames
 
-        def diff(metric):
-            return pt * (metric(one, pb) - metric(one, pa)) + (1.0 - pt) * (metric(zero, pb) - metric(zero, pa))
 
-    for name, metric in _metrics(v, c, betas):
-        put(name, diff(metric))
-    return [pd.DataFrame(o) for o in outs]
+def _metrics(a, v, c, betas):
+    """``(column, by_action)`` of every offline metric, oriented so that larger is better (MSEs negated).
 
+    ``by_action(p)`` is the pair ``(metric at a = 0, metric at a = 1)`` of every row;
+    ``by_action(p, a)`` the metric at the logged clicks ``a``.
+    """
+    one, zero = np.ones_like(a), np.zeros_like(a)
 
-def _metrics(v, c, betas):
-    """``(column, metric(a, p))`` of every offline metric, oriented so that larger is better (MSEs negated)."""
-    out = [("MSE", lambda y, p: -((y - p) ** 2)), ("Weighted MSE", lambda y, p: -(v**2) * (y - p) ** 2),
-           ("Utility", lambda y, p: utility_per_row(y, v, p, c, check_input=False))]
+    def pair(metric):
+        return lambda p, y=None: (metric(zero, p), metric(one, p)) if y is None else metric(y, p)
+
+    out = [("MSE", pair(lambda y, p: -((y - p) ** 2))), ("Weighted MSE", pair(lambda y, p: -(v**2) * (y - p) ** 2)),
+           ("Utility", pair(lambda y, p: utility_per_row(y, v, p, c, check_input=False)))]
     for beta in betas:
-        out.append((eu_column(beta),
-                    lambda y, p, beta=float(beta): expected_utility_per_row(y, v, p, c, beta=beta, check_input=False)))
+        def eu(p, y=None, beta=float(beta)):
+            if y is not None:
+                return expected_utility_per_row(y, v, p, c, beta=beta, check_input=False)
+            return tuple(expected_utility_by_action(v, p, c, beta=beta, check_input=False))
+        out.append((eu_column(beta), eu))
     return out
 
 
-def click_noise(world: RTBWorld, betas, n_displays: float) -> pd.DataFrame:
+def click_noise(world: RTBWorld, betas, n_displays: float, *, tables: dict | None = None) -> pd.DataFrame:
     """How much the clicks' Bernoulli noise moves each offline difference, at the simulated and at a stated log size.
 
     Every metric is linear in the click ``a``, so a row's difference B - A
@@ -127,20 +138,16 @@ def click_noise(world: RTBWorld, betas, n_displays: float) -> pd.DataFrame:
     spread across networks of the expected differences (``spread``, the
     signal a correlation sees), and the median over networks of that noise at
     the simulated displays and at ``n_displays`` per network, each also as a
-    ratio to ``spread``.
+    ratio to ``spread``.  ``tables``: :func:`offline_tables` of the world with
+    the kinds ``"expected"`` and ``"click_var"``, when already computed.
     """
-    logs = world.logs
-    net = logs["network"].to_numpy()
-    k = len(world.networks)
-    v, c = logs["v"].to_numpy(), logs["c"].to_numpy()
-    pa, pb, pt = (logs[x].to_numpy() for x in ("p_a", "p_b", "p_true"))
-    one, zero = np.ones_like(v), np.zeros_like(v)
-    disp = np.bincount(net, minlength=k).astype(float)
-    expected = offline_differences(world, betas, "expected")
+    if tables is None:
+        tables = offline_tables(world, betas, ("expected", "click_var"))
+    expected, var = tables["expected"], tables["click_var"]
+    disp = var["displays"].to_numpy().astype(float)
     rows = []
-    for name, metric in _metrics(v, c, betas):
-        slope = (metric(one, pb) - metric(one, pa)) - (metric(zero, pb) - metric(zero, pa))
-        per_row = np.bincount(net, weights=slope**2 * pt * (1.0 - pt), minlength=k) / disp
+    for name in list(BASELINES) + [eu_column(b) for b in betas]:
+        per_row = var[name].to_numpy()
         spread = float(expected[name].std(ddof=1))
         sim, big = float(np.median(np.sqrt(per_row / disp))), float(np.median(np.sqrt(per_row / n_displays)))
         rows.append({"metric": name, "spread": spread, "noise_simulated": sim, "noise_at_size": big,
@@ -336,21 +343,6 @@ def typical_cost(world: RTBWorld) -> float:
     return float(np.median(world.logs["c"].to_numpy()))
 
 
-def seed_costs(seeds, best_beta, *, betas=None, beta_star=None, n_trials=None, clicks=None, **world_kw) -> pd.DataFrame:
-    """Each sweep seed's typical cost (:func:`typical_cost`) and its best beta made dimensionless (``beta c``).
-
-    The world of seed ``s`` is drawn as :func:`one_seed` draws it (the
-    first use of ``numpy.random.default_rng(s)``), so it is the same world;
-    ``best_beta`` holds the sweep's best beta per seed, in the order of
-    ``seeds``.  Takes :func:`one_seed`'s keywords; only the world's are used.
-    """
-    rows = []
-    for s, b in track(list(zip(seeds, best_beta)), "seed costs"):
-        c = typical_cost(simulate_rtb(rng=np.random.default_rng(int(s)), **world_kw))
-        rows.append({"seed": int(s), "median_cost": c, "best_beta": float(b), "beta_c": float(b) * c})
-    return pd.DataFrame(rows)
-
-
 def correlation_table(offline: pd.DataFrame, online: pd.DataFrame, columns, *, n_trials=100, rng=None) -> pd.DataFrame:
     """Algorithm 1, steps 3-9, for every metric column: mean and sd of Pearson r and Kendall tau."""
     res = ab_test_correlation(
@@ -475,45 +467,6 @@ def paper_table1(ref: pd.DataFrame, column: str = "Pearson r") -> dict:
     return {m: reference.lookup(ref, "Table 1", m, column) for m in ("MSE", "Weighted MSE", "Utility", "EU (best beta)")}
 
 
-#: Why a Table 1 claim of the sweep may fail in this world: the mechanism behind it, with
-#: ``{rexp}`` standing for the seeds' median noise-free correlations (:func:`sweep_why`).
-SWEEP_WHY = {
-    "wmse_beats_mse_r": (
-        "without A/B noise, {rexp}; the v^2 weight is the regret of a bid error only where the competing price is "
-        "spread evenly over the bids (the EU's beta -> 0 limit): an error costs in proportion to the density of the "
-        "competing price at the bid, so which weighting tracks the profit depends on where a market's prices sit "
-        "against its high values, which the paper does not print"),
-    "utility_worst_r": (
-        "without A/B noise, {rexp}; on won-only logs the utility difference B - A is minus the profit of the "
-        "logged auctions the candidate would lose: it sees the production model's over-bidding that won and the "
-        "candidate's under-bidding, never the auctions the candidate wins and production lost; with the candidate "
-        "predicting above production (eq. 2's premise) those unseen auctions carry the A/B difference"),
-    "eu_best_r": (
-        "without A/B noise, {rexp}; with the price level calibrated to a median logged cost of $1 CPM the bidder "
-        "wins the cheaper part of the competing bids, where their density changes little over a bid's error, so "
-        "the value-weighted squared error (the EU's beta -> 0 limit) already tracks the profit nearly as well as "
-        "any EU: the EU at the main run's beta and the weighted MSE are close and their order turns on the seed; "
-        "the paper's best law is narrow (beta c = 10, chapelle-best-beta-dimensionless), which says that in its "
-        "market the density of the competing bid changed much over a bid's error, which this world does not have; "
-        "tried: the earlier, uncalibrated price level (median logged cost 0.6 CPM), where the EU led but the "
-        "weighted MSE lost to the MSE; what would settle it is the paper's win rate or the spread of the competing "
-        "bids around its bids, which it does not print"),
-    "paper_order_r": (
-        "without A/B noise, {rexp}; the order needs the EU above the weighted MSE, the weighted MSE above the MSE "
-        "and the MSE above the utility in the same seed: a seed fails the order when any one of the three "
-        "comparisons fails, so the order holds in fewer seeds than any of its parts (the seeds' medians above show "
-        "which comparison is the closest)"),
-}
-
-
-def sweep_why(sweep: pd.DataFrame, key: str, beta_star: float) -> str:
-    """The reason :data:`SWEEP_WHY` gives for ``key``, with the seeds' median noise-free correlations."""
-    eu = f"eu_{beta_star:g}"
-    rexp = "the seeds' median r with the expected A/B difference is " + ", ".join(
-        f"{k} {sweep[f'rexp_{k}'].median():.3f}" for k in ("mse", "wmse", "utility", eu))
-    return SWEEP_WHY[key].format(rexp=rexp)
-
-
 def fig1(betas, corr_beta: pd.DataFrame, corr_limits: pd.DataFrame, *, paper_beta=None):
     """Fig. 1: Pearson r and Kendall tau of the EU against beta, the two limits as horizontal lines."""
     fig, ax = new_figure(1, 1, width="single")
@@ -553,48 +506,3 @@ def fig2(offline: pd.DataFrame, online: pd.DataFrame, beta_best: float):
         ax.ticklabel_format(axis="x", style="sci", scilimits=(-2, 2))
     axes[0].set_ylabel("A/B profit difference B - A\n(\\$ per 1000 displays)")
     return fig
-
-
-# -- one seed of the sweep ---------------------------------------------------------------------
-def one_seed(seed: int, *, betas, beta_star: float, n_trials: int = 100, clicks: str = "drawn", **world_kw) -> dict:
-    """Draw one world and return the correlations of every metric (a flat dict for ``seed_sweep``).
-
-    Keys: ``r_<metric>`` and ``tau_<metric>`` for MSE, weighted MSE, utility,
-    EU at the fixed ``beta_star`` (chosen on the main run, so the sweep does
-    not pick the best beta of each seed) and EU at every ``betas``; plus
-    ``best_beta`` (argmax of Pearson r over ``betas``), the ordering
-    booleans the claims test, and the world's signal-noise diagnosis
-    (:func:`signal_noise`): ``signal_share``, ``r_signal_online`` and
-    ``rexp_<metric>``, the Pearson r of each offline difference with the
-    expected online difference.  ``clicks`` goes to :func:`offline_differences`.
-    """
-    rng = np.random.default_rng(seed)
-    world = simulate_rtb(rng=rng, **world_kw)
-    grid = sorted(set(float(b) for b in betas) | {float(beta_star)})
-    off = offline_differences(world, grid, clicks)
-    on = online_differences(world)
-    cols = list(BASELINES) + [eu_column(b) for b in grid]
-    corr = correlation_table(off, on, cols, n_trials=n_trials, rng=rng).set_index("metric")
-    dec, trk = signal_noise(off, on, expected_online_differences(world, n_contexts=world.params["n_ab"], rng=rng), cols)
-    trk = trk.set_index("metric")
-    key = {"MSE": "mse", "Weighted MSE": "wmse", "Utility": "utility"}
-    out = {"signal_share": float(dec["signal_share"].iloc[0]), "r_signal_online": float(dec["r_signal_online"].iloc[0])}
-    for col in cols:
-        name = key.get(col, col.replace("EU (beta=", "eu_").rstrip(")"))
-        out[f"r_{name}"] = float(corr.loc[col, "pearson_r"])
-        out[f"tau_{name}"] = float(corr.loc[col, "kendall_tau"])
-        out[f"rexp_{name}"] = float(trk.loc[col, "r_expected"])
-    eu_star = eu_column(beta_star)
-    r_eu = corr.loc[eu_star, "pearson_r"]
-    t_eu = corr.loc[eu_star, "kendall_tau"]
-    r_grid = np.array([corr.loc[eu_column(b), "pearson_r"] for b in sorted(float(b) for b in betas)])
-    out["best_beta"] = float(sorted(float(b) for b in betas)[int(np.argmax(r_grid))])
-    out["best_beta_interior"] = bool(0 < int(np.argmax(r_grid)) < len(r_grid) - 1)
-    out["eu_best_r"] = bool(all(r_eu > corr.loc[m, "pearson_r"] for m in BASELINES))
-    out["eu_best_tau"] = bool(all(t_eu > corr.loc[m, "kendall_tau"] for m in BASELINES))
-    out["wmse_beats_mse_r"] = bool(corr.loc["Weighted MSE", "pearson_r"] > corr.loc["MSE", "pearson_r"])
-    out["utility_below_eu_r"] = bool(corr.loc["Utility", "pearson_r"] < r_eu)
-    r_util, r_mse, r_wmse = (corr.loc[m, "pearson_r"] for m in ("Utility", "MSE", "Weighted MSE"))
-    out["utility_worst_r"] = bool(r_util < min(r_mse, r_wmse, r_eu))
-    out["paper_order_r"] = bool(r_eu > r_wmse > r_mse > r_util)
-    return out
