@@ -57,6 +57,7 @@ __all__ = [
     "expected_utility",
     "expected_utility_by_action",
     "expected_utility_per_row",
+    "sum_expected_utility",
     "utility",
     "utility_per_row",
     "weighted_mean_squared_error",
@@ -433,6 +434,40 @@ def expected_utility(a, v, p, c, *, beta) -> float:
     b = _check_beta(beta)
     a, v, p, c = _check_rows(a, v, p, c, need_c=True)
     return float(_eu_rows(a, v, p, c, b, total=True))
+
+
+def sum_expected_utility(eu_rows) -> float:
+    """Sum per-row expected utilities as :func:`expected_utility` sums them, to the same bits.
+
+    Parameters
+    ----------
+    eu_rows : array-like of shape (n,)
+        Per-row expected utilities, e.g. of :func:`expected_utility_per_row` (finite).
+
+    Returns
+    -------
+    float
+        ``sum_i eu_rows[i]``, added as :func:`expected_utility` adds its rows: the float sum of each
+        consecutive block of :data:`EU_BLOCK` rows, the blocks added in order.  Rows computed apart (a
+        subset recomputed, say) and summed here give :func:`expected_utility`'s value bit for bit.
+
+    Examples
+    --------
+    >>> a, v, p, c = [1, 0], [2.0, 2.0], [0.5, 0.5], [0.0, 0.0]
+    >>> rows = expected_utility_per_row(a, v, p, c, beta=1.0)
+    >>> sum_expected_utility(rows) == expected_utility(a, v, p, c, beta=1.0)
+    True
+    """
+    rows = check_finite(as_1d(eu_rows, "eu_rows", allow_empty=True), "eu_rows")
+    acc = 0.0  # a plain loop: builtins.sum compensates float sums from Python 3.12 on
+    for lo in range(0, len(rows), EU_BLOCK):
+        acc += float(rows[lo:lo + EU_BLOCK].sum())
+    return acc
+
+
+#: Rows per block of :func:`expected_utility`'s sum (the order of its float additions; see
+#: :func:`sum_expected_utility`).
+EU_BLOCK = _engine.BLOCK
 
 
 # -- Algorithm 1: correlation with the A/B test across networks --------------------------------

@@ -9,7 +9,7 @@ from offline_eval.ranking import spearman_rho
 from offline_eval.synth import rtb
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
-from offline_eval_compendium.studies import _arena_worlds as W
+from offline_eval_compendium.studies import arena_worlds as W
 from offline_eval_compendium.studies import arena_offline_online as A
 
 TINY_RTB = dict(n_candidates=3, n_networks=2, n_log=800, n_contexts=500)
@@ -70,7 +70,7 @@ def test_rho_rows_is_the_library_spearman_rho_row_by_row():
     np.testing.assert_allclose(W.rho_rows(x, y), [spearman_rho(y, xi) for xi in x], rtol=1e-10)
 
 
-@pytest.mark.parametrize("n", [700, W.bd._BLOCK + 300])
+@pytest.mark.parametrize("n", [700, W.bd.EU_BLOCK + 300])
 def test_eu_rows_and_sums_have_the_bits_of_the_library_expected_utility_and_patched_rows_those_of_a_full_run(n):
     """Per-row EUs of all models at once, summed as the library sums them, equal bd.expected_utility exactly; the
     values of logs changed in a few rows (a spurious click, a corrupted value) equal those computed from scratch."""
@@ -80,7 +80,7 @@ def test_eu_rows_and_sums_have_the_bits_of_the_library_expected_utility_and_patc
     preds = rng.uniform(0.0, 0.2, (3, n))
     eu = W._eu_rows(y, v, c, preds)
     for beta in W.BETAS:
-        assert [W._eu_sum(r) for r in eu[beta]] == [W.bd.expected_utility(y, v, p, c, beta=beta) for p in preds]
+        assert [W.bd.sum_expected_utility(r) for r in eu[beta]] == [W.bd.expected_utility(y, v, p, c, beta=beta) for p in preds]
     y2, v2 = y.copy(), v.copy()
     y2[rng.random(n) < 0.01], v2[:5] = 1, v[:5] * 100.0
     patched, fresh = W._eu_rows(y2, v2, c, preds, like=(eu, y, v)), W._eu_rows(y2, v2, c, preds)

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from offline_eval_compendium.paths import PROJ_ROOT
-from offline_eval_compendium.studies import _census_data as D
+from offline_eval_compendium.studies import piovano_census_data as D
 from offline_eval_compendium.studies import piovano_census_shift as P
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scipy import integrate, special, stats
 
 from offline_eval import OfflineEvalWarning, _bidding_engine, bidding
+from offline_eval import bidding as bd
 from offline_eval.bidding import (
     _kendall_b,
     _pearson,
@@ -488,3 +489,19 @@ def test_algorithm1_invalid_input():
         ab_test_correlation([1.0, np.nan, 3.0], [1.0, 2.0, 3.0], [0.1, 0.1, 0.1])
     with pytest.raises(ValueError, match="`offline_diff` must hold at least 2 points"):
         ab_test_correlation([1.0], [1.0], [0.1])
+
+
+@pytest.mark.parametrize("n", [0, 5, bd.EU_BLOCK - 1, 2 * bd.EU_BLOCK + 17])
+def test_sum_expected_utility_adds_rows_as_expected_utility_does(n):
+    rng = np.random.default_rng(n)
+    a, v = rng.integers(0, 2, n), rng.lognormal(0, 1, n)
+    p, c = rng.uniform(0, 0.2, n), rng.exponential(0.5, n)
+    rows = bd.expected_utility_per_row(a, v, p, c, beta=3.0) if n else np.array([])
+    total = bd.sum_expected_utility(rows)
+    if n:
+        assert total == bd.expected_utility(a, v, p, c, beta=3.0)  # the same bits
+        assert total == pytest.approx(math.fsum(rows), rel=1e-12)
+    else:
+        assert total == 0.0
+    with pytest.raises(ValueError, match="`eu_rows`"):
+        bd.sum_expected_utility([1.0, np.nan])

@@ -248,6 +248,7 @@ for f in ("weighted_mean_squared_error", "weighted_squared_error_per_row"):
 for f in ("expected_utility", "expected_utility_per_row"):
     ex(f"bidding.{f}", call(A_, V_, P, C_, beta=2.0))
 ex("bidding.expected_utility_by_action", call(V_, P, C_, beta=2.0))
+ex("bidding.sum_expected_utility", call(V_))
 ex("bidding.ab_test_correlation", call(R, M, W / 10, n_trials=5, rng=0))
 # auction
 ex("auction.allocation.allocate", call(np.array([[2.0, 1.0, 4.0], [1.0, 3.0, 0.5]]), np.array([[0.1, 0.5, 0.1], [0.2, 0.1, 0.3]]),

@@ -7,7 +7,7 @@ estimators practitioners use today, side by side on three worlds.
    the criteria were written) and a confirmation block (:func:`confirmation_seeds`, far from 0-99, derived
    from the notebook's name), run once with the frozen criteria; a claim's status comes from the
    confirmation block alone (:func:`confirm`), the development result shown beside it.
-3. **Worlds** (:mod:`._arena_worlds`, one run per :data:`RUNS` entry and seed): chapelle's RTB (Gamma and
+3. **Worlds** (:mod:`.arena_worlds`, one run per :data:`RUNS` entry and seed): chapelle's RTB (Gamma and
    log-normal competing bids; value-correlated errors; won-only logs, corrupted values, spurious clicks,
    exploration logged), yi's sponsored search (position effect and reserves; exploration traffic with
    IPS, SNIPS and DR) and piovano's classifiers (non-representative offline sample; errors correlated
@@ -33,7 +33,7 @@ from scipy import stats
 from offline_eval.plotting import new_figure
 from ..claims import Claim, SeedBlocks, declare
 from ..progress import track
-from . import _arena_worlds as W
+from . import arena_worlds as W
 
 __all__ = ["CLAIMS", "DEVELOPMENT_SEEDS", "RUNS", "SEEDS", "WHEN", "add_claims", "claim_outcomes",
            "confirmation_seeds", "figure", "leaderboard", "paired", "run_block", "scores", "which_when", "with_eu"]

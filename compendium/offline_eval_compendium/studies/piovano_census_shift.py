@@ -5,12 +5,12 @@ Protocol (world ``real: ACS employment MA 2015-2018``; data and peer in ``data/r
 1. The data: US Census ACS persons of Massachusetts, 2015-2018, with the deployed model's prediction
    (a LightGBM model NannyML trained on 2014 -- the *baseline* B) and the true label, "employed".
 2. The offline test set is 2015 -- either all of it (the *representative* set, the control: re-weighting
-   should change nothing) or the declared sub-sample :data:`_census_data.NONREPRESENTATIVE_RULE` (working
+   should change nothing) or the declared sub-sample :data:`piovano_census_data.NONREPRESENTATIVE_RULE` (working
    age over-sampled: the paper's offline set "not representative of the online live data").
-3. Live traffic: each later year, and each chunk of about :data:`_census_data.CHUNK_SIZE` persons within
+3. Live traffic: each later year, and each chunk of about :data:`piovano_census_data.CHUNK_SIZE` persons within
    a year.  Its labels are hidden from every estimator and used only to score them.
 4. The second model piovano's joint re-weighting needs (the *candidate* C): a declared, simple
-   scikit-learn model -- a depth-``tree_depth`` decision tree on :data:`_census_data.FEATURES`, trained
+   scikit-learn model -- a depth-``tree_depth`` decision tree on :data:`piovano_census_data.FEATURES`, trained
    on the offline set alone (features and labels), one tree per offline set and per rule.
 5. Per period, B's accuracy, precision and recall of both classes by five estimators: the raw offline
    value, OAM IndDis and OAM JointDis (:func:`offline_eval.adaptive.online_adaptive_metrics`), CBPE
@@ -40,8 +40,8 @@ from offline_eval.plotting import new_figure
 from ..claims import Claim, Ledger, declare
 from ..paths import DATA_DIR
 from ..progress import track
-from . import _census_data as D
-from ._census_data import LABEL, NONREPRESENTATIVE_RULE, OFFLINE_SETS, PREDICTION
+from . import piovano_census_data as D
+from .piovano_census_data import LABEL, NONREPRESENTATIVE_RULE, OFFLINE_SETS, PREDICTION
 
 __all__ = ["CLAIMS", "DATA", "ESTIMATORS", "LABEL", "METRICS", "NONREPRESENTATIVE_RULE", "OFFLINE_SETS", "PREDICTION",
            "RULES", "WORLD", "add_claims", "PipelineBootstrap", "bootstrap_errors", "estimates", "error_figure", "load", "load_cbpe",

@@ -188,7 +188,7 @@ def _rtb_offline(y, v, c, preds, eu_rows=None):
                              wmse=-bd.weighted_mean_squared_error(y, v, p), utility=bd.utility(y, v, p, c))
                         for p in preds])
     for beta, rows in (eu_rows or {}).items():
-        off[f"eu_{beta:g}"] = [_eu_sum(r) for r in rows]
+        off[f"eu_{beta:g}"] = [bd.sum_expected_utility(r) for r in rows]
     return off
 
 
@@ -213,15 +213,6 @@ def _eu_rows(y, v, c, preds, like=None):
             out[beta][:, changed] = bd.expected_utility_per_row(y_, v_, p_, c_, beta=beta, check_input=i == 0
                                                                 ).reshape(m, -1)
     return out
-
-
-def _eu_sum(rows):
-    """The sum of one model's per-row expected utilities as :func:`offline_eval.bidding.expected_utility` sums them
-    (float sums of consecutive blocks of rows, in order), so that it has the same bits (a test checks them)."""
-    acc = 0.0  # a plain loop: builtins.sum compensates float sums from Python 3.12 on
-    for lo in range(0, len(rows), bd._BLOCK):
-        acc += float(rows[lo:lo + bd._BLOCK].sum())
-    return acc
 
 
 def rtb_arena(seed, *, n_candidates=16, n_networks=8, n_log=3000, n_contexts=3000, ab_impressions=30e6,
