@@ -37,18 +37,27 @@ def test_the_tools_a_researcher_adding_a_notebook_uses_document_every_parameter(
 
 
 def _private_library_imports(path: Path, root: Path = PROJ_ROOT) -> list[str]:
-    """``offline_eval`` names a file imports whose dotted path has a part starting with an underscore."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+    """``offline_eval`` names a file imports whose dotted path has a part starting with an underscore, and the
+    underscored attributes it reads from an imported library module (``bd._BLOCK`` after ``from offline_eval
+    import bidding as bd``)."""
+    found, modules = [], {}
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
                 and node.module.split(".")[0] == "offline_eval":
             names = [f"{node.module}.{a.name}" for a in node.names]
+            modules.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names})
         elif isinstance(node, ast.Import):
             names = [a.name for a in node.names if a.name.split(".")[0] == "offline_eval"]
+            modules.update({a.asname: a.name for a in node.names if a.asname and a.name in names})
         else:
             continue
         found += [f"{path.relative_to(root)}:{node.lineno}: {n}" for n in names
                   if any(part.startswith("_") and part != "__version__" for part in n.split(".")[1:])]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules \
+                and node.attr.startswith("_") and not node.attr.startswith("__"):
+            found.append(f"{path.relative_to(root)}:{node.lineno}: {modules[node.value.id]}.{node.attr}")
     return found
 
 
@@ -61,9 +70,10 @@ def test_the_compendium_and_the_notebooks_import_only_public_library_names():
 def test_the_private_import_check_can_fail(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from offline_eval._validation import check_rng\nimport offline_eval.ranking._pairs\n"
-                   "from offline_eval.metrics import roc_auc_score\n")
+                   "from offline_eval.metrics import roc_auc_score\nfrom offline_eval import bidding as bd\n"
+                   "n = bd._BLOCK + bd.EU_BLOCK\n")
     hits = [h.split(": ")[1] for h in _private_library_imports(bad, tmp_path)]
-    assert hits == ["offline_eval._validation.check_rng", "offline_eval.ranking._pairs"]
+    assert hits == ["offline_eval._validation.check_rng", "offline_eval.ranking._pairs", "offline_eval.bidding._BLOCK"]
 
 
 def test_a_non_numeric_reference_cell_names_the_cell():
