@@ -52,3 +52,26 @@ def test_sweep_ranking_once_per_alpha_equals_one_simulation_per_point(seed):
     res = rank_score_quantiles(log, p2, alpha=1.0, quantiles=0.2)
     assert sweep.loc[sweep["alpha"] == 1.0, "reserve"].eq(res).all()
 
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_shown_many_equals_the_full_allocation_tables_shown(seed):
+    # The replay and serving engine computes slots and prices on the shown ranks only; it must give the bits
+    # of Allocation.shown() at every point, with ties, zero bids, reserves equal to a score and empty blocks.
+    from offline_eval.auction import allocation as al
+
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(1, 2000)), int(rng.integers(1, 14))
+    b = np.round(rng.lognormal(size=(n, k)), seed % 3) * (rng.random((n, k)) < 0.8)
+    p = np.round(rng.random((n, k)), 1 + seed % 3)
+    alpha = [0.0, 0.5, 1.0, 2.0][seed % 4]
+    r = al.rank_scores(b, p, alpha)
+    r = r[r > 0]
+    ops = [OperatingPoint(alpha, 0.0, 0.0), OperatingPoint(alpha, 0.0, float(np.quantile(r, 0.5))),
+           OperatingPoint(alpha, float(np.quantile(r, 0.2)), float(np.quantile(r, 0.7))),
+           OperatingPoint(alpha, float(np.quantile(r, 0.4)), float(np.quantile(r, 0.4)))]
+    n_ml, n_sb = seed % 4, 1 + seed % 5
+    reference = [a.shown() for a in al._allocate_many(b, p, ops, n_ml, n_sb)]
+    for fast, slow in zip(al._shown_many(b, p, ops, n_ml, n_sb), reference):
+        for f, s in zip(fast, slow):
+            assert f.dtype == s.dtype and f.tobytes() == s.tobytes()

@@ -197,21 +197,92 @@ def allocate_at_points(bids, pclick, ops, *, n_mainline=3, n_sidebar=5) -> list[
 def _allocate_many(b, p, ops, n_ml, n_sb) -> list[Allocation]:
     """:func:`allocate` at several operating points of one ``alpha`` (checked inputs): the auctions are
     ranked once and only the reserves' placement is redone per point -- the same bytes as one call each."""
+    ranked, rank_score, b_ranked = _rank_all(b, p, ops)
+    n, k = b.shape
+    slots = [np.empty((n, k), np.int8) for _ in ops]
+    cpcs = [np.empty((n, k), np.float64) for _ in ops]
+    for lo in range(0, n, _CHUNK):
+        hi = min(lo + _CHUNK, n)
+        for op, slot, cpc in zip(ops, slots, cpcs):
+            _place_block(b_ranked[lo:hi], op, n_ml, n_sb, rank_score[lo:hi], slot[lo:hi], cpc[lo:hi])
+    return [Allocation(ranked, slot, cpc, rank_score) for slot, cpc in zip(slots, cpcs)]
+
+
+def _rank_all(b, p, ops):
+    """The ranking of every auction (checked inputs, ``ops`` of one alpha): candidate, rank score and bid at
+    each rank, in blocks of :data:`_CHUNK` auctions."""
     if len({float(op.alpha) for op in ops}) != 1:
         raise ValueError("`ops` must share one alpha")
     n, k = b.shape
     ranked = np.empty((n, k), np.int16)
     rank_score = np.empty((n, k), np.float64)
-    slots = [np.empty((n, k), np.int8) for _ in ops]
-    cpcs = [np.empty((n, k), np.float64) for _ in ops]
+    b_ranked = np.empty((n, k), np.float64)
     for lo in range(0, n, _CHUNK):
         hi = min(lo + _CHUNK, n)
         _rank_block(b[lo:hi], p[lo:hi], float(ops[0].alpha), ranked[lo:hi], rank_score[lo:hi])
         rows = np.arange(hi - lo, dtype=np.int64)[:, None] * k
-        b_ranked = np.take(np.ascontiguousarray(b[lo:hi]).ravel(), rows + ranked[lo:hi])
-        for op, slot, cpc in zip(ops, slots, cpcs):
-            _place_block(b_ranked, op, n_ml, n_sb, rank_score[lo:hi], slot[lo:hi], cpc[lo:hi])
-    return [Allocation(ranked, slot, cpc, rank_score) for slot, cpc in zip(slots, cpcs)]
+        np.take(np.ascontiguousarray(b[lo:hi]).ravel(), rows + ranked[lo:hi], out=b_ranked[lo:hi])
+    return ranked, rank_score, b_ranked
+
+
+def _engine_inputs(bids, pclick):
+    """Bids and pClicks validated at a public entry (a :class:`~offline_eval.auction.PageViews`, a checked
+    pClick table), as the engine's float64 arrays: only their shape is checked here, not every value again."""
+    b = np.asarray(bids, dtype=np.float64)
+    p = np.asarray(pclick, dtype=np.float64)
+    if b.ndim != 2 or b.shape[0] == 0 or b.shape[1] == 0:
+        raise ValueError(f"`bids` must be a non-empty 2-D array (n_auctions, n_candidates); got shape {b.shape}")
+    if p.shape != b.shape:
+        raise ValueError(f"`pclick` must have the shape of `bids` {b.shape}; got {p.shape}")
+    if b.shape[1] > 1 << 15:
+        raise ValueError(f"at most {1 << 15} candidates per auction; got {b.shape[1]}")
+    return b, p
+
+
+def _prefix_count(mask):
+    """Per row, the number of leading True of a (n, k) mask whose rows are True...True False...False."""
+    count = np.argmin(mask, axis=1)  # the first False; 0 when the row has none
+    count[mask[:, -1]] = mask.shape[1]
+    return count
+
+
+def _shown_many(b, p, ops, n_ml, n_sb):
+    """``Allocation.shown()`` of :func:`_allocate_many` at each of ``ops`` (checked inputs, one alpha), without
+    the full (n, k) slot and price tables: one ``(auction, candidate, slot, cpc)`` tuple per point.
+
+    Each block is a prefix of a row's ranks (rank scores are exactly sorted), so the shown ads of a row are its
+    first ``n_shown`` ranks; slots and prices are computed on those only, with the operations of
+    :func:`_place_block` in its order (the same bits).
+    """
+    ranked, rs, b_ranked = _rank_all(b, p, ops)
+    n, k = rs.shape
+    rs_next = np.zeros_like(rs)  # the next rank's score, 0 after the last rank
+    rs_next[:, :-1] = rs[:, 1:]
+    rows = np.arange(n, dtype=np.int64)
+    out = []
+    for op in ops:
+        n_eligible = _prefix_count(rs >= op.reserve if op.reserve > 0 else rs > 0)
+        if op.mainline_reserve == op.reserve:
+            n_ml_ok = n_eligible
+        else:
+            n_ml_ok = _prefix_count(rs >= op.mainline_reserve if op.mainline_reserve > 0 else rs > 0)
+        m = np.minimum(n_ml_ok, n_ml)
+        n_shown = np.minimum(n_eligible, m + n_sb)
+        auction = np.repeat(rows, n_shown)
+        start = np.cumsum(n_shown) - n_shown
+        rank = np.arange(len(auction), dtype=np.int64) - np.repeat(start, n_shown)
+        flat = auction * k + rank
+        m_shown = np.repeat(m, n_shown)
+        ml = rank < m_shown
+        # slot: the rank in the mainline, the rank shifted past the unfilled mainline slots in the sidebar
+        slot = np.where(ml, rank, rank + (n_ml - m_shown))
+        # price: b * max(next rank score, the block's reserve) / own rank score, as _place_block computes it
+        floor = op.reserve if op.mainline_reserve == op.reserve else np.where(ml, op.mainline_reserve, op.reserve)
+        cpc = np.maximum(rs_next.ravel()[flat], floor)
+        cpc /= rs.ravel()[flat]
+        cpc *= b_ranked.ravel()[flat]
+        out.append((auction, ranked.ravel()[flat].astype(np.int64), slot, cpc))
+    return out
 
 
 def rank_scores(b, p, alpha: float) -> np.ndarray:
@@ -242,8 +313,13 @@ def _rank_block(b, p, alpha, ranked, rank_score):
     np.subtract(mask, key & mask, out=ranked, casting="unsafe")
     rs = rank_score
     rs[...] = np.take_along_axis(r, ranked.astype(np.intp), axis=1)
-    high = key >> nbits
-    clash = np.flatnonzero(((high[:, 1:] == high[:, :-1]) & (rs[:, 1:] > 0)).any(axis=1))
+    # rows where two neighbouring ranks share a truncated key (the positive ones): compared on the flat
+    # arrays (long loops), the pairs that straddle two rows dropped
+    high = (key >> nbits).ravel()
+    same = high[1:] == high[:-1]
+    same &= rs.ravel()[1:] > 0
+    same[k - 1::k] = False
+    clash = np.unique(np.flatnonzero(same) // k)
     if clash.size:
         sub = r[clash]
         ranked[clash] = np.lexsort((np.broadcast_to(np.arange(k), sub.shape), -sub), axis=-1)

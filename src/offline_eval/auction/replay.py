@@ -28,7 +28,7 @@ from .._validation import (
     reject_masked,
 )
 from .._results import short_repr
-from .allocation import OperatingPoint, allocate, allocate_at_points, as_operating_point, rank_scores
+from .allocation import OperatingPoint, _engine_inputs, _shown_many, as_operating_point, rank_scores
 from .logs import MAX_LOG_CELLS, ClickLog, Impressions, PageViews, check_page_views, log_counts
 
 __all__ = ["MIN_IMPRESSIONS_GRID", "SimulatedMetrics", "best_operating_point", "cross_validate_min_impressions",
@@ -166,9 +166,9 @@ def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
     op = as_operating_point(op)
     p = _check_log_pclick(log, pclick)
     pv = log.page_views
-    alloc = allocate(pv.bids, p[pv.query], alpha=op.alpha, reserve=op.reserve, mainline_reserve=op.mainline_reserve,
-                     n_mainline=log.n_mainline, n_sidebar=log.n_slots - log.n_mainline)
-    return _replayed_metrics(log, alloc.shown())
+    # The log's bids (a PageViews) and the pClick table are checked: the engine of allocate, without its checks.
+    b, pq = _engine_inputs(pv.bids, p[pv.query])
+    return _replayed_metrics(log, _shown_many(b, pq, [op], log.n_mainline, log.n_slots - log.n_mainline)[0])
 
 
 def _replayed_metrics(log: ClickLog, shown) -> SimulatedMetrics:
@@ -179,12 +179,13 @@ def _replayed_metrics(log: ClickLog, shown) -> SimulatedMetrics:
     n = len(pv)
     ml = slot < log.n_mainline
     m = max(len(a), 1)
+    by_source = np.bincount(source, minlength=3)
     return SimulatedMetrics(
         cy=float(ctr.sum() / n), ml_cy=float(ctr[ml].sum() / n),
-        ads_per_pv=float(len(a) / n), ml_ads_per_pv=float(ml.sum() / n),
+        ads_per_pv=float(len(a) / n), ml_ads_per_pv=float(np.count_nonzero(ml) / n),
         revenue_per_pv=float(np.dot(ctr, cpc) / n),
-        share_same_slot=float((source == 0).sum() / m), share_calibrated=float((source == 1).sum() / m),
-        share_reference=float((source == 2).sum() / m),
+        share_same_slot=float(by_source[0] / m), share_calibrated=float(by_source[1] / m),
+        share_reference=float(by_source[2] / m),
     )
 
 
@@ -278,11 +279,11 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
         ops = [OperatingPoint(float(alpha), res, max(float(ml_res), res))
                for ml_res in rank_score_quantiles(log, pclick, alpha=alpha, quantiles=list(mainline_quantiles))]
         # One ranking of the logged auctions per alpha; only the reserves' placement differs between the points.
-        allocs = allocate_at_points(pv.bids, pclick[pv.query], ops, n_mainline=log.n_mainline,
-                                    n_sidebar=log.n_slots - log.n_mainline)
-        for q, op, alloc in zip(mainline_quantiles, ops, allocs):
+        b, pq = _engine_inputs(pv.bids, pclick[pv.query])
+        shown = _shown_many(b, pq, ops, log.n_mainline, log.n_slots - log.n_mainline)
+        for q, op, s in zip(mainline_quantiles, ops, shown):
             rows.append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
-                             mainline_reserve=op.mainline_reserve, **_replayed_metrics(log, alloc.shown())._asdict()))
+                             mainline_reserve=op.mainline_reserve, **_replayed_metrics(log, s)._asdict()))
     return pd.DataFrame(rows)
 
 

@@ -29,7 +29,7 @@ from .._validation import (
     reject_masked,
 )
 from ..auction.abtest import ABTest, click_yield, compare_click_yields
-from ..auction.allocation import allocate, as_operating_point, check_layout
+from ..auction.allocation import _engine_inputs, _shown_many, as_operating_point, check_layout
 from ..auction.logs import Impressions, PageViews, check_page_views
 
 __all__ = ["SponsoredWorld", "ab_test", "sample_page_views", "serve"]
@@ -189,9 +189,9 @@ def serve(world: SponsoredWorld, pclick, page_views: PageViews, *, op=None, rng=
     op = as_operating_point(op)
     rng = check_rng(rng)
     check_bool(expected, "expected")
-    alloc = allocate(page_views.bids, p[page_views.query], alpha=op.alpha, reserve=op.reserve,
-                     mainline_reserve=op.mainline_reserve, n_mainline=world.n_mainline, n_sidebar=world.n_sidebar)
-    pv, ad, slot, cpc = alloc.shown()
+    # The page views' bids and the pClick table are checked above: the engine of allocate, without its checks.
+    b, pq = _engine_inputs(page_views.bids, p[page_views.query])
+    pv, ad, slot, cpc = _shown_many(b, pq, [op], world.n_mainline, world.n_sidebar)[0]
     q = page_views.query[pv]
     p_click = world.ctr[q, ad] * world.click_curve[slot]
     click = p_click.copy() if expected else (rng.random(len(pv)) < p_click).astype(np.float64)
