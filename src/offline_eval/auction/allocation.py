@@ -219,9 +219,7 @@ def _rank_all(b, p, ops):
     b_ranked = np.empty((n, k), np.float64)
     for lo in range(0, n, _CHUNK):
         hi = min(lo + _CHUNK, n)
-        _rank_block(b[lo:hi], p[lo:hi], float(ops[0].alpha), ranked[lo:hi], rank_score[lo:hi])
-        rows = np.arange(hi - lo, dtype=np.int64)[:, None] * k
-        np.take(np.ascontiguousarray(b[lo:hi]).ravel(), rows + ranked[lo:hi], out=b_ranked[lo:hi])
+        _rank_block(b[lo:hi], p[lo:hi], float(ops[0].alpha), ranked[lo:hi], rank_score[lo:hi], b_ranked[lo:hi])
     return ranked, rank_score, b_ranked
 
 
@@ -246,18 +244,30 @@ def _prefix_count(mask):
     return count
 
 
-def _shown_many(b, p, ops, n_ml, n_sb):
+def _shown_many(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None):
     """``Allocation.shown()`` of :func:`_allocate_many` at each of ``ops`` (checked inputs, one alpha), without
     the full (n, k) slot and price tables: one ``(auction, candidate, slot, cpc)`` tuple per point.
 
     Each block is a prefix of a row's ranks (rank scores are exactly sorted), so the shown ads of a row are its
     first ``n_shown`` ranks; slots and prices are computed on those only, with the operations of
-    :func:`_place_block` in its order (the same bits).
+    :func:`_place_block` in its order (the same bits).  With ``query`` (each auction's query code) and
+    ``n_slots``, each tuple gains a fifth array: the flat index of each shown ad's (query, candidate, slot) cell
+    in a ``(n_queries, k, n_slots)`` table.
     """
     ranked, rs, b_ranked = _rank_all(b, p, ops)
     n, k = rs.shape
+    # The price b * max(next rank score, the block's reserve) / own rank score: the next score clears the
+    # reserve of its block for every shown rank but a row's last mainline rank and its last shown rank, so
+    # b * next / own is computed once for all ranks and those two are recomputed with the reserve.
     rs_next = np.zeros_like(rs)  # the next rank's score, 0 after the last rank
     rs_next[:, :-1] = rs[:, 1:]
+    with np.errstate(divide="ignore", invalid="ignore"):  # unshown ranks of score 0: never read
+        cpc_next = rs_next / rs
+    cpc_next *= b_ranked
+    rs_next, rs_flat, b_flat, cpc_next = rs_next.ravel(), rs.ravel(), b_ranked.ravel(), cpc_next.ravel()
+    cell0 = None
+    if query is not None:
+        cell0 = ((np.asarray(query, dtype=np.int64) * k)[:, None] + ranked).ravel() * int(n_slots)
     rows = np.arange(n, dtype=np.int64)
     out = []
     for op in ops:
@@ -276,12 +286,17 @@ def _shown_many(b, p, ops, n_ml, n_sb):
         ml = rank < m_shown
         # slot: the rank in the mainline, the rank shifted past the unfilled mainline slots in the sidebar
         slot = np.where(ml, rank, rank + (n_ml - m_shown))
-        # price: b * max(next rank score, the block's reserve) / own rank score, as _place_block computes it
-        floor = op.reserve if op.mainline_reserve == op.reserve else np.where(ml, op.mainline_reserve, op.reserve)
-        cpc = np.maximum(rs_next.ravel()[flat], floor)
-        cpc /= rs.ravel()[flat]
-        cpc *= b_ranked.ravel()[flat]
-        out.append((auction, ranked.ravel()[flat].astype(np.int64), slot, cpc))
+        cpc = cpc_next[flat]
+        for sel, last, floor in ((m > 0, m - 1, op.mainline_reserve), (n_shown > m, n_shown - 1, op.reserve)):
+            at = rows[sel] * k + last[sel]
+            price = np.maximum(rs_next[at], floor)
+            price /= rs_flat[at]
+            price *= b_flat[at]
+            cpc[start[sel] + last[sel]] = price
+        shown = (auction, ranked.ravel()[flat].astype(np.int64), slot, cpc)
+        if cell0 is not None:
+            shown += (cell0[flat] + slot,)
+        out.append(shown)
     return out
 
 
@@ -296,7 +311,7 @@ def rank_scores(b, p, alpha: float) -> np.ndarray:
     return b * np.power(p, alpha)
 
 
-def _rank_block(b, p, alpha, ranked, rank_score):
+def _rank_block(b, p, alpha, ranked, rank_score, b_ranked):
     n, k = b.shape
     r = rank_scores(b, p, alpha)
     # Sort key: the bits of r >= 0 (monotone as int64) with the low bits replaced
@@ -309,10 +324,13 @@ def _rank_block(b, p, alpha, ranked, rank_score):
     key = r.view(np.int64) & ~mask
     key |= mask - np.arange(k, dtype=np.int64)
     key.sort(axis=1)
-    key = key[:, ::-1]
-    np.subtract(mask, key & mask, out=ranked, casting="unsafe")
+    key = np.ascontiguousarray(key[:, ::-1])
+    cand = mask - (key & mask)
+    ranked[...] = cand
+    # one flat index (row * k + candidate) for the gathers: cheaper than take_along_axis's broadcast index
+    cand += np.arange(0, n * k, k, dtype=np.int64)[:, None]
+    np.take(r.ravel(), cand, out=rank_score)
     rs = rank_score
-    rs[...] = np.take_along_axis(r, ranked.astype(np.intp), axis=1)
     # rows where two neighbouring ranks share a truncated key (the positive ones): compared on the flat
     # arrays (long loops), the pairs that straddle two rows dropped
     high = (key >> nbits).ravel()
@@ -324,6 +342,8 @@ def _rank_block(b, p, alpha, ranked, rank_score):
         sub = r[clash]
         ranked[clash] = np.lexsort((np.broadcast_to(np.arange(k), sub.shape), -sub), axis=-1)
         rs[clash] = np.take_along_axis(sub, ranked[clash].astype(np.intp), axis=1)
+        cand[clash] = ranked[clash] + np.arange(0, n * k, k, dtype=np.int64)[clash, None]
+    np.take(np.ascontiguousarray(b).ravel(), cand, out=b_ranked)
 
 
 def _place_block(b_ranked, op, n_ml, n_sb, rs, slot, cpc):

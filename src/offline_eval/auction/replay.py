@@ -168,24 +168,42 @@ def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
     pv = log.page_views
     # The log's bids (a PageViews) and the pClick table are checked: the engine of allocate, without its checks.
     b, pq = _engine_inputs(pv.bids, p[pv.query])
-    return _replayed_metrics(log, _shown_many(b, pq, [op], log.n_mainline, log.n_slots - log.n_mainline)[0])
+    shown = _shown_many(b, pq, [op], log.n_mainline, log.n_slots - log.n_mainline, query=_log_queries(log),
+                        n_slots=log.n_slots)
+    return _replayed_metrics(log, shown[0])
+
+
+def _log_queries(log: ClickLog):
+    """The logged auctions' query codes when every one indexes the log's tables (else ``None``: the replay then
+    looks the CTRs up through :meth:`ClickLog.expected_ctr`, which handles other codes)."""
+    q = np.asarray(log.page_views.query)
+    if q.dtype.kind not in "iu" or (q.size and (q.min() < 0 or q.max() >= log.impressions.shape[0])):
+        return None
+    return q
 
 
 def _replayed_metrics(log: ClickLog, shown) -> SimulatedMetrics:
-    """The metrics of :func:`simulate` from the ads the new allocation shows (``Allocation.shown()``)."""
+    """The metrics of :func:`simulate` from the ads the new allocation shows (``Allocation.shown()``, or
+    :func:`~offline_eval.auction.allocation._shown_many`'s tuples with each shown ad's cell of the log's
+    tables as a fifth array)."""
     pv = log.page_views
-    a, ad, slot, cpc = shown
-    ctr, source = log.expected_ctr(pv.query[a], ad, slot)
+    a, ad, slot, cpc = shown[:4]
+    if len(shown) > 4 and shown[4] is not None:
+        # The cell's flat index is the one expected_ctr computes: the same gather of the same table.
+        ctr_table, source_table = log._ctr_table()
+        ctr, source = ctr_table[shown[4]], source_table[shown[4]]
+    else:
+        ctr, source = log.expected_ctr(pv.query[a], ad, slot)
     n = len(pv)
     ml = slot < log.n_mainline
     m = max(len(a), 1)
-    by_source = np.bincount(source, minlength=3)
     return SimulatedMetrics(
         cy=float(ctr.sum() / n), ml_cy=float(ctr[ml].sum() / n),
         ads_per_pv=float(len(a) / n), ml_ads_per_pv=float(np.count_nonzero(ml) / n),
         revenue_per_pv=float(np.dot(ctr, cpc) / n),
-        share_same_slot=float(by_source[0] / m), share_calibrated=float(by_source[1] / m),
-        share_reference=float(by_source[2] / m),
+        share_same_slot=float(np.count_nonzero(source == 0) / m),
+        share_calibrated=float(np.count_nonzero(source == 1) / m),
+        share_reference=float(np.count_nonzero(source == 2) / m),
     )
 
 
@@ -273,6 +291,7 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
         check_real(reserve_quantile, "reserve_quantile", low=0, high=1)
     pclick = p
     pv = log.page_views
+    queries = _log_queries(log)
     rows = []
     for alpha in alphas:
         res = 0.0 if reserve_quantile is None else float(rank_score_quantiles(log, pclick, alpha=alpha, quantiles=reserve_quantile))
@@ -280,7 +299,8 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
                for ml_res in rank_score_quantiles(log, pclick, alpha=alpha, quantiles=list(mainline_quantiles))]
         # One ranking of the logged auctions per alpha; only the reserves' placement differs between the points.
         b, pq = _engine_inputs(pv.bids, pclick[pv.query])
-        shown = _shown_many(b, pq, ops, log.n_mainline, log.n_slots - log.n_mainline)
+        shown = _shown_many(b, pq, ops, log.n_mainline, log.n_slots - log.n_mainline, query=queries,
+                            n_slots=log.n_slots)
         for q, op, s in zip(mainline_quantiles, ops, shown):
             rows.append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
                              mainline_reserve=op.mainline_reserve, **_replayed_metrics(log, s)._asdict()))
