@@ -75,3 +75,17 @@ def test_shown_many_equals_the_full_allocation_tables_shown(seed):
     for fast, slow in zip(al._shown_many(b, p, ops, n_ml, n_sb), reference):
         for f, s in zip(fast, slow):
             assert f.dtype == s.dtype and f.tobytes() == s.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ab_tests_of_several_treatments_equal_one_ab_test_each(seed):
+    world = make_world(seed, n_queries=30)
+    p1, p2, p3 = (distorted_pclick(world.ctr, seed + i, noise_sd=0.5) for i in range(3))
+    op = OperatingPoint(1.0, 0.0, 0.01)
+    arms = [(p2, op), (p3, None), (p1, OperatingPoint(2.0))]
+    together = sw._ab_tests(world, (p1, op), arms, n_page_views=2000, rng=seed)
+    for t, arm in zip(together, arms):
+        assert repr(t) == repr(sw.ab_test(world, (p1, op), arm, n_page_views=2000, rng=seed))
+        alone = sw.ab_test(world, (p1, op), arm, n_page_views=2000, rng=seed)
+        assert tuple(t.control) == tuple(alone.control) and tuple(t.treatment) == tuple(alone.treatment)
+        assert float(t.cy_delta) == float(alone.cy_delta) and t.cy_delta.standard_error == alone.cy_delta.standard_error
