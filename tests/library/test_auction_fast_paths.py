@@ -72,9 +72,10 @@ def test_shown_many_equals_the_full_allocation_tables_shown(seed):
            OperatingPoint(alpha, float(np.quantile(r, 0.4)), float(np.quantile(r, 0.4)))]
     n_ml, n_sb = seed % 4, 1 + seed % 5
     reference = [a.shown() for a in al._allocate_many(b, p, ops, n_ml, n_sb)]
-    for fast, slow in zip(al._shown_many(b, p, ops, n_ml, n_sb), reference):
-        for f, s in zip(fast, slow):
-            assert f.dtype == s.dtype and f.tobytes() == s.tobytes()
+    one_each = [al._shown_many(b, p, [op], n_ml, n_sb)[0] for op in ops]  # one point: the price computed directly
+    for fast, single, slow in zip(al._shown_many(b, p, ops, n_ml, n_sb), one_each, reference):
+        for f, g, s in zip(fast, single, slow):
+            assert f.dtype == g.dtype == s.dtype and f.tobytes() == s.tobytes() and g.tobytes() == s.tobytes()
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -256,15 +256,17 @@ def _shown_many(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None):
     """
     ranked, rs, b_ranked = _rank_all(b, p, ops)
     n, k = rs.shape
-    # The price b * max(next rank score, the block's reserve) / own rank score: the next score clears the
-    # reserve of its block for every shown rank but a row's last mainline rank and its last shown rank, so
-    # b * next / own is computed once for all ranks and those two are recomputed with the reserve.
     rs_next = np.zeros_like(rs)  # the next rank's score, 0 after the last rank
     rs_next[:, :-1] = rs[:, 1:]
-    with np.errstate(divide="ignore", invalid="ignore"):  # unshown ranks of score 0: never read
-        cpc_next = rs_next / rs
-    cpc_next *= b_ranked
-    rs_next, rs_flat, b_flat, cpc_next = rs_next.ravel(), rs.ravel(), b_ranked.ravel(), cpc_next.ravel()
+    rs_next, rs_flat, b_flat = rs_next.ravel(), rs.ravel(), b_ranked.ravel()
+    cpc_next = None
+    if len(ops) > 1:
+        # The price b * max(next rank score, the block's reserve) / own rank score: the next score clears the
+        # reserve of its block for every shown rank but a row's last mainline rank and its last shown rank, so
+        # with several points b * next / own is computed once and those two ranks are recomputed per point.
+        with np.errstate(divide="ignore", invalid="ignore"):  # unshown ranks of score 0: never read
+            cpc_next = rs_next / rs_flat
+        cpc_next *= b_flat
     cell0 = None
     if query is not None:
         cell0 = ((np.asarray(query, dtype=np.int64) * k)[:, None] + ranked).ravel() * int(n_slots)
@@ -286,13 +288,21 @@ def _shown_many(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None):
         ml = rank < m_shown
         # slot: the rank in the mainline, the rank shifted past the unfilled mainline slots in the sidebar
         slot = np.where(ml, rank, rank + (n_ml - m_shown))
-        cpc = cpc_next[flat]
-        for sel, last, floor in ((m > 0, m - 1, op.mainline_reserve), (n_shown > m, n_shown - 1, op.reserve)):
-            at = rows[sel] * k + last[sel]
-            price = np.maximum(rs_next[at], floor)
-            price /= rs_flat[at]
-            price *= b_flat[at]
-            cpc[start[sel] + last[sel]] = price
+        if cpc_next is None:
+            floor = op.reserve if op.mainline_reserve == op.reserve else np.where(ml, op.mainline_reserve, op.reserve)
+            cpc = np.maximum(rs_next[flat], floor)
+            cpc /= rs_flat[flat]
+            cpc *= b_flat[flat]
+        else:
+            cpc = cpc_next[flat]
+            for row, last, floor in ((np.flatnonzero(m), m, op.mainline_reserve),
+                                     (np.flatnonzero(n_shown > m), n_shown, op.reserve)):
+                last = last[row] - 1
+                at = row * k + last
+                price = np.maximum(rs_next[at], floor)
+                price /= rs_flat[at]
+                price *= b_flat[at]
+                cpc[start[row] + last] = price
         shown = (auction, ranked.ravel()[flat].astype(np.int64), slot, cpc)
         if cell0 is not None:
             shown += (cell0[flat] + slot,)
