@@ -72,8 +72,8 @@ def test_shown_many_equals_the_full_allocation_tables_shown(seed):
            OperatingPoint(alpha, float(np.quantile(r, 0.4)), float(np.quantile(r, 0.4)))]
     n_ml, n_sb = seed % 4, 1 + seed % 5
     reference = [a.shown() for a in al._allocate_many(b, p, ops, n_ml, n_sb)]
-    one_each = [al._shown_many(b, p, [op], n_ml, n_sb)[0] for op in ops]  # one point: the price computed directly
-    for fast, single, slow in zip(al._shown_many(b, p, ops, n_ml, n_sb), one_each, reference):
+    one_each = [al.shown_at_points(b, p, [op], n_ml, n_sb)[0] for op in ops]  # one point: the price computed directly
+    for fast, single, slow in zip(al.shown_at_points(b, p, ops, n_ml, n_sb), one_each, reference):
         for f, g, s in zip(fast, single, slow):
             assert f.dtype == g.dtype == s.dtype and f.tobytes() == s.tobytes() and g.tobytes() == s.tobytes()
 
@@ -84,7 +84,7 @@ def test_ab_tests_of_several_treatments_equal_one_ab_test_each(seed):
     p1, p2, p3 = (distorted_pclick(world.ctr, seed + i, noise_sd=0.5) for i in range(3))
     op = OperatingPoint(1.0, 0.0, 0.01)
     arms = [(p2, op), (p3, None), (p1, OperatingPoint(2.0))]
-    together = sw._ab_tests(world, (p1, op), arms, n_page_views=2000, rng=seed)
+    together = sw.ab_tests(world, (p1, op), arms, n_page_views=2000, rng=seed)
     for t, arm in zip(together, arms):
         assert repr(t) == repr(sw.ab_test(world, (p1, op), arm, n_page_views=2000, rng=seed))
         alone = sw.ab_test(world, (p1, op), arm, n_page_views=2000, rng=seed)

@@ -301,8 +301,8 @@ def _experiments(world, p1, p2s, op_base, logged, log, r_ab1, r_ab2, *, n_ab, al
             share_reference=sim2.share_reference,
         )
         parts.append((p2, s2, offline_pair(m1, m2), simulated, sweep, op_best))
-    online_base = sw._ab_tests(world, (p1, op_base), [(p2, op_base) for p2, *_ in parts], n_page_views=n_ab, rng=r_ab1)
-    online_best = sw._ab_tests(world, (p1, op_base), [(part[0], part[5]) for part in parts], n_page_views=n_ab,
+    online_base = sw.ab_tests(world, (p1, op_base), [(p2, op_base) for p2, *_ in parts], n_page_views=n_ab, rng=r_ab1)
+    online_best = sw.ab_tests(world, (p1, op_base), [(part[0], part[5]) for part in parts], n_page_views=n_ab,
                                rng=r_ab2)
     return [Experiment(world, p1, p2, op_base, op_best, log, logged, offline, base, best, simulated, sweep,
                        dict(y=y, s1=s1, s2=s2))

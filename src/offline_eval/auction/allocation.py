@@ -223,7 +223,7 @@ def _rank_all(b, p, ops):
     return ranked, rank_score, b_ranked
 
 
-def _engine_inputs(bids, pclick):
+def engine_inputs(bids, pclick):
     """Bids and pClicks validated at a public entry (a :class:`~offline_eval.auction.PageViews`, a checked
     pClick table), as the engine's float64 arrays: only their shape is checked here, not every value again."""
     b = np.asarray(bids, dtype=np.float64)
@@ -244,7 +244,7 @@ def _prefix_count(mask):
     return count
 
 
-def _shown_many(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None):
+def shown_at_points(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None):
     """``Allocation.shown()`` of :func:`_allocate_many` at each of ``ops`` (checked inputs, one alpha), without
     the full (n, k) slot and price tables: one ``(auction, candidate, slot, cpc)`` tuple per point.
 

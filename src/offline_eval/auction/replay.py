@@ -28,7 +28,7 @@ from .._validation import (
     reject_masked,
 )
 from .._results import short_repr
-from .allocation import OperatingPoint, _engine_inputs, _shown_many, as_operating_point, rank_scores
+from .allocation import OperatingPoint, as_operating_point, engine_inputs, rank_scores, shown_at_points
 from .logs import MAX_LOG_CELLS, ClickLog, Impressions, PageViews, check_page_views, log_counts
 
 __all__ = ["MIN_IMPRESSIONS_GRID", "SimulatedMetrics", "best_operating_point", "cross_validate_min_impressions",
@@ -167,8 +167,8 @@ def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
     p = _check_log_pclick(log, pclick)
     pv = log.page_views
     # The log's bids (a PageViews) and the pClick table are checked: the engine of allocate, without its checks.
-    b, pq = _engine_inputs(pv.bids, p[pv.query])
-    shown = _shown_many(b, pq, [op], log.n_mainline, log.n_slots - log.n_mainline, query=_log_queries(log),
+    b, pq = engine_inputs(pv.bids, p[pv.query])
+    shown = shown_at_points(b, pq, [op], log.n_mainline, log.n_slots - log.n_mainline, query=_log_queries(log),
                         n_slots=log.n_slots)
     return _replayed_metrics(log, shown[0])
 
@@ -184,7 +184,7 @@ def _log_queries(log: ClickLog):
 
 def _replayed_metrics(log: ClickLog, shown) -> SimulatedMetrics:
     """The metrics of :func:`simulate` from the ads the new allocation shows (``Allocation.shown()``, or
-    :func:`~offline_eval.auction.allocation._shown_many`'s tuples with each shown ad's cell of the log's
+    :func:`~offline_eval.auction.allocation.shown_at_points`'s tuples with each shown ad's cell of the log's
     tables as a fifth array)."""
     pv = log.page_views
     a, ad, slot, cpc = shown[:4]
@@ -298,8 +298,8 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
         ops = [OperatingPoint(float(alpha), res, max(float(ml_res), res))
                for ml_res in rank_score_quantiles(log, pclick, alpha=alpha, quantiles=list(mainline_quantiles))]
         # One ranking of the logged auctions per alpha; only the reserves' placement differs between the points.
-        b, pq = _engine_inputs(pv.bids, pclick[pv.query])
-        shown = _shown_many(b, pq, ops, log.n_mainline, log.n_slots - log.n_mainline, query=queries,
+        b, pq = engine_inputs(pv.bids, pclick[pv.query])
+        shown = shown_at_points(b, pq, ops, log.n_mainline, log.n_slots - log.n_mainline, query=queries,
                             n_slots=log.n_slots)
         for q, op, s in zip(mainline_quantiles, ops, shown):
             rows.append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,

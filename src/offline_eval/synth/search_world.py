@@ -29,7 +29,7 @@ from .._validation import (
     reject_masked,
 )
 from ..auction.abtest import ABTest, click_yield, compare_click_yields
-from ..auction.allocation import _engine_inputs, _shown_many, as_operating_point, check_layout
+from ..auction.allocation import as_operating_point, check_layout, engine_inputs, shown_at_points
 from ..auction.logs import Impressions, PageViews, check_page_views
 
 __all__ = ["SponsoredWorld", "ab_test", "sample_page_views", "serve"]
@@ -190,8 +190,8 @@ def serve(world: SponsoredWorld, pclick, page_views: PageViews, *, op=None, rng=
     rng = check_rng(rng)
     check_bool(expected, "expected")
     # The page views' bids and the pClick table are checked above: the engine of allocate, without its checks.
-    b, pq = _engine_inputs(page_views.bids, p[page_views.query])
-    pv, ad, slot, cpc = _shown_many(b, pq, [op], world.n_mainline, world.n_sidebar)[0]
+    b, pq = engine_inputs(page_views.bids, p[page_views.query])
+    pv, ad, slot, cpc = shown_at_points(b, pq, [op], world.n_mainline, world.n_sidebar)[0]
     q = page_views.query[pv]
     p_click = world.ctr[q, ad] * world.click_curve[slot]
     click = p_click.copy() if expected else (rng.random(len(pv)) < p_click).astype(np.float64)
@@ -237,10 +237,10 @@ def ab_test(world: SponsoredWorld, control, treatment, *, n_page_views=200_000, 
     >>> round(res.expected_cy_delta, 6), bool(res.cy_delta.pvalue < 0.01)
     (-0.363636, True)
     """
-    return _ab_tests(world, control, [treatment], n_page_views=n_page_views, rng=rng)[0]
+    return ab_tests(world, control, [treatment], n_page_views=n_page_views, rng=rng)[0]
 
 
-def _ab_tests(world: SponsoredWorld, control, treatments, *, n_page_views=200_000, rng=None) -> list[ABTest]:
+def ab_tests(world: SponsoredWorld, control, treatments, *, n_page_views=200_000, rng=None) -> list[ABTest]:
     """:func:`ab_test` of one control against each of ``treatments``, all from one ``rng``: the list of what
     ``ab_test(world, control, t, rng=<a copy of rng>)`` gives for each ``t``.  The control arm is drawn and served
     once, and the treatment arms share their page views (each arm's generator is drawn as :func:`ab_test` draws
