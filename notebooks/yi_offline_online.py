@@ -242,10 +242,9 @@ sweep_kw = dict(n_queries=sweep_n_queries, n_log=sweep_n_log, n_ab=sweep_n_ab, b
                 min_impressions=min_impressions)
 sweep, control = {}, {}
 for b in blocks.BLOCKS:
-    sweep[b] = seed_sweep(study.per_seed, blocks.seeds(b), n_quantiles=n_quantiles, model_1=model_1, model_2=model_2,
-                          **sweep_kw)
-    control[b] = seed_sweep(study.per_seed, blocks.seeds(b), n_quantiles=n_quantiles, model_1=model_1,
-                            model_2=study.CONTROL_MODEL_2, **sweep_kw)
+    sweep[b], control[b] = study.sweep_with_control(blocks.seeds(b), model_2=model_2,
+                                                    control_model_2=study.CONTROL_MODEL_2, n_quantiles=n_quantiles,
+                                                    model_1=model_1, **sweep_kw)
     out.table(sweep[b], "seed_sweep" + blocks.suffix(b))
     out.table(control[b], "seed_sweep_control" + blocks.suffix(b))
 sweep["development"].describe().T[["mean", "min", "max"]]

@@ -52,3 +52,41 @@ def test_sweep_ranking_once_per_alpha_equals_one_simulation_per_point(seed):
     res = rank_score_quantiles(log, p2, alpha=1.0, quantiles=0.2)
     assert sweep.loc[sweep["alpha"] == 1.0, "reserve"].eq(res).all()
 
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_shown_many_equals_the_full_allocation_tables_shown(seed):
+    # The replay and serving engine computes slots and prices on the shown ranks only; it must give the bits
+    # of Allocation.shown() at every point, with ties, zero bids, reserves equal to a score and empty blocks.
+    from offline_eval.auction import allocation as al
+
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(1, 2000)), int(rng.integers(1, 14))
+    b = np.round(rng.lognormal(size=(n, k)), seed % 3) * (rng.random((n, k)) < 0.8)
+    p = np.round(rng.random((n, k)), 1 + seed % 3)
+    alpha = [0.0, 0.5, 1.0, 2.0][seed % 4]
+    r = al.rank_scores(b, p, alpha)
+    r = r[r > 0]
+    ops = [OperatingPoint(alpha, 0.0, 0.0), OperatingPoint(alpha, 0.0, float(np.quantile(r, 0.5))),
+           OperatingPoint(alpha, float(np.quantile(r, 0.2)), float(np.quantile(r, 0.7))),
+           OperatingPoint(alpha, float(np.quantile(r, 0.4)), float(np.quantile(r, 0.4)))]
+    n_ml, n_sb = seed % 4, 1 + seed % 5
+    reference = [a.shown() for a in al._allocate_many(b, p, ops, n_ml, n_sb)]
+    one_each = [al.shown_at_points(b, p, [op], n_ml, n_sb)[0] for op in ops]  # one point: the price computed directly
+    for fast, single, slow in zip(al.shown_at_points(b, p, ops, n_ml, n_sb), one_each, reference):
+        for f, g, s in zip(fast, single, slow):
+            assert f.dtype == g.dtype == s.dtype and f.tobytes() == s.tobytes() and g.tobytes() == s.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ab_tests_of_several_treatments_equal_one_ab_test_each(seed):
+    world = make_world(seed, n_queries=30)
+    p1, p2, p3 = (distorted_pclick(world.ctr, seed + i, noise_sd=0.5) for i in range(3))
+    op = OperatingPoint(1.0, 0.0, 0.01)
+    arms = [(p2, op), (p3, None), (p1, OperatingPoint(2.0))]
+    together = sw.ab_tests(world, (p1, op), arms, n_page_views=2000, rng=seed)
+    for t, arm in zip(together, arms):
+        assert repr(t) == repr(sw.ab_test(world, (p1, op), arm, n_page_views=2000, rng=seed))
+        alone = sw.ab_test(world, (p1, op), arm, n_page_views=2000, rng=seed)
+        assert tuple(t.control) == tuple(alone.control) and tuple(t.treatment) == tuple(alone.treatment)
+        assert float(t.cy_delta) == float(alone.cy_delta) and t.cy_delta.standard_error == alone.cy_delta.standard_error

@@ -33,6 +33,7 @@ ads, which the baseline lets into the auction.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,7 +71,10 @@ __all__ = [
     "fig4_figure",
     "per_seed",
     "per_seed_table6",
+    "per_seed_worlds",
     "run",
+    "run_table5_worlds",
+    "sweep_with_control",
     "table5",
     "table6",
     "table6_outcomes",
@@ -137,13 +141,20 @@ def make_logs(world, r_models, r_log, *, n_log, baseline_quantile, models, model
     else:
         p2 = sp.distorted_pclick(world.ctr, r_models, **model_1)
         p1 = sp.overestimate_low_range(p2, **miscalibration)
+    pv, op_base, logged, log = _serve_logs(world, p1, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
+                                           min_impressions=min_impressions)
+    return p1, p2, pv, op_base, logged, log
+
+
+def _serve_logs(world, p1, r_log, *, n_log, baseline_quantile, min_impressions):
+    """The baseline's page views, operating point, impressions and click log (the second half of :func:`make_logs`)."""
     pv = sp.sample_page_views(world, n_log, r_log)
     r_bids = pv.bids * p1[pv.query]
     op_base = au.OperatingPoint(1.0, 0.0, float(np.quantile(r_bids[r_bids > 0], baseline_quantile)))
     logged = sw.serve(world, p1, pv, op=op_base, rng=r_log)
     log = au.ClickLog.from_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
                                        n_slots=world.n_slots, min_impressions=min_impressions)
-    return p1, p2, pv, op_base, logged, log
+    return pv, op_base, logged, log
 
 
 def offline_deltas(p1, p2, logged, log, n_mainline):
@@ -244,24 +255,58 @@ def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=
                                              min_impressions=min_impressions,
                                              models=models, model_1=model_1, model_2=model_2,
                                              miscalibration=miscalibration)
-    y, s1, s2, offline = offline_deltas(p1, p2, logged, log, world.n_mainline)
+    return _experiments(world, p1, [p2], op_base, logged, log, r_ab1, r_ab2, n_ab=n_ab, alphas=alphas,
+                        mainline_quantiles=mainline_quantiles)[0]
+
+
+def run_table5_worlds(seed, model_2s, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
+                      alphas=(0.5, 1.0, 1.5, 2.0), mainline_quantiles=(0.4, 0.5, 0.6, 0.7, 0.8, 0.9), model_1=MODEL_1,
+                      world_kwargs=None, min_impressions=1) -> list[Experiment]:
+    """:func:`run` of the Table 5 pair for each model-2 of ``model_2s`` (a world and its control world), the
+    baseline's half done once.
+
+    The worlds differ only in model-2: the same seed gives the same world, model-1, logs, model-1's offline
+    metrics and simulation and the A/B tests' control arms, and each model-2 is drawn from the same point of the
+    models' stream (the same error draws), as a separate :func:`run` would draw it.  So element ``i`` equals
+    ``run(seed, model_2=model_2s[i], ...)`` and costs a model-2's half of it.
+    """
+    world, r_models, r_log, r_ab1, r_ab2 = seeded_world(seed, n_queries, world_kwargs)
+    p1 = sp.distorted_pclick(world.ctr, r_models, **model_1)
+    p2s = [sp.distorted_pclick(world.ctr, copy.deepcopy(r_models), **m2) for m2 in model_2s]
+    op_base, logged, log = _serve_logs(world, p1, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
+                                       min_impressions=min_impressions)[1:]
+    return _experiments(world, p1, p2s, op_base, logged, log, r_ab1, r_ab2, n_ab=n_ab, alphas=alphas,
+                        mainline_quantiles=mainline_quantiles)
+
+
+def _experiments(world, p1, p2s, op_base, logged, log, r_ab1, r_ab2, *, n_ab, alphas, mainline_quantiles):
+    """Steps 3-6 of :func:`run` for the baseline ``p1`` and each new model of ``p2s`` on one log: the baseline's
+    half (its offline metrics, its simulation, the A/B tests' control arms) once."""
+    y = logged.click.astype(np.int8)
+    s1, m1 = offline_scores(p1, logged, log, world.n_mainline, y)
     sim1 = au.simulate(log, p1, op=op_base)
-    sim2 = au.simulate(log, p2, op=op_base)
     # 0.95 (an almost empty mainline) is always in the grid, so the mainline budget can be met
     grid = sorted(set(float(q) for q in mainline_quantiles) | {0.95})
-    sweep = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=grid)
-    op_best, best_row = au.best_operating_point(sweep, max_ml_ads_per_pv=sim1.ml_ads_per_pv)
-    simulated = dict(
-        base_cy=sim1.cy, base_ml_cy=sim1.ml_cy, base_ml_ads_per_pv=sim1.ml_ads_per_pv,
-        cy_delta=sim2.cy / sim1.cy - 1, ml_cy_delta=sim2.ml_cy / sim1.ml_cy - 1,
-        best_cy_delta=best_row["cy"] / sim1.cy - 1, best_ml_cy_delta=best_row["ml_cy"] / sim1.ml_cy - 1,
-        share_same_slot=sim2.share_same_slot, share_calibrated=sim2.share_calibrated,
-        share_reference=sim2.share_reference,
-    )
-    online_base = sw.ab_test(world, (p1, op_base), (p2, op_base), n_page_views=n_ab, rng=r_ab1)
-    online_best = sw.ab_test(world, (p1, op_base), (p2, op_best), n_page_views=n_ab, rng=r_ab2)
-    return Experiment(world, p1, p2, op_base, op_best, log, logged, offline, online_base, online_best, simulated,
-                      sweep, dict(y=y, s1=s1, s2=s2))
+    parts = []
+    for p2 in p2s:
+        s2, m2 = offline_scores(p2, logged, log, world.n_mainline, y)
+        sim2 = au.simulate(log, p2, op=op_base)
+        sweep = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=grid)
+        op_best, best_row = au.best_operating_point(sweep, max_ml_ads_per_pv=sim1.ml_ads_per_pv)
+        simulated = dict(
+            base_cy=sim1.cy, base_ml_cy=sim1.ml_cy, base_ml_ads_per_pv=sim1.ml_ads_per_pv,
+            cy_delta=sim2.cy / sim1.cy - 1, ml_cy_delta=sim2.ml_cy / sim1.ml_cy - 1,
+            best_cy_delta=best_row["cy"] / sim1.cy - 1, best_ml_cy_delta=best_row["ml_cy"] / sim1.ml_cy - 1,
+            share_same_slot=sim2.share_same_slot, share_calibrated=sim2.share_calibrated,
+            share_reference=sim2.share_reference,
+        )
+        parts.append((p2, s2, offline_pair(m1, m2), simulated, sweep, op_best))
+    online_base = sw.ab_tests(world, (p1, op_base), [(p2, op_base) for p2, *_ in parts], n_page_views=n_ab, rng=r_ab1)
+    online_best = sw.ab_tests(world, (p1, op_base), [(part[0], part[5]) for part in parts], n_page_views=n_ab,
+                               rng=r_ab2)
+    return [Experiment(world, p1, p2, op_base, op_best, log, logged, offline, base, best, simulated, sweep,
+                       dict(y=y, s1=s1, s2=s2))
+            for (p2, s2, offline, simulated, sweep, op_best), base, best in zip(parts, online_base, online_best)]
 
 
 def table5(exp: Experiment, printed: dict) -> pd.DataFrame:
@@ -374,6 +419,35 @@ def per_seed(seed, *, n_queries=2000, n_log=100_000, n_ab=100_000, n_quantiles=1
              alphas=(1.0, 2.0), mainline_quantiles=(0.5, 0.6, 0.7, 0.8), **kwargs) -> dict:
     """One seed of the sweep (the main run's world and logs, a smaller A/B test and grid): every claim's outcome."""
     exp = run(seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab, alphas=alphas, mainline_quantiles=mainline_quantiles, **kwargs)
+    return _outcomes(exp, n_quantiles)
+
+
+def per_seed_worlds(seed, model_2s, *, n_queries=2000, n_log=100_000, n_ab=100_000, n_quantiles=10,
+                    alphas=(1.0, 2.0), mainline_quantiles=(0.5, 0.6, 0.7, 0.8), **kwargs) -> list[dict]:
+    """:func:`per_seed` for each model-2 of ``model_2s`` (a world and its control world), the baseline's half of the
+    run done once (:func:`run_table5_worlds`): element ``i`` equals ``per_seed(seed, model_2=model_2s[i], ...)``."""
+    exps = run_table5_worlds(seed, model_2s, n_queries=n_queries, n_log=n_log, n_ab=n_ab, alphas=alphas,
+                             mainline_quantiles=mainline_quantiles, **kwargs)
+    return [_outcomes(exp, n_quantiles) for exp in exps]
+
+
+def sweep_with_control(seeds, *, model_2, control_model_2, **kwargs) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The seed sweep of :func:`per_seed` in the world of ``model_2`` and in its control world
+    (``control_model_2``), each seed's two worlds run together (:func:`per_seed_worlds`): the two frames
+    ``claims.seed_sweep(per_seed, seeds, model_2=..., **kwargs)`` gives, one row per seed."""
+    from ..progress import track
+
+    rows = ([], [])
+    for s in track([int(s) for s in seeds], "per_seed (a world and its control)"):
+        for out, res in zip(rows, per_seed_worlds(s, (model_2, control_model_2), **kwargs)):
+            out.append({"seed": s, **res})
+    if not rows[0]:
+        raise ValueError("`seeds` must not be empty")
+    return pd.DataFrame(rows[0]), pd.DataFrame(rows[1])
+
+
+def _outcomes(exp: Experiment, n_quantiles) -> dict:
+    """:func:`per_seed`'s flat dict of one experiment."""
     bd = breakdown(exp, n_quantiles=n_quantiles)
     pe = bd.pivot(index="quantile", columns="model", values="prediction_error")
     gap = (pe["model-2"] - pe["model-1"]).to_numpy()

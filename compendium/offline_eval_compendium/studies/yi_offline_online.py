@@ -34,7 +34,8 @@ from . import _yi_formulas
 from ._yi_auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CONTROL_MODEL_2, F3_THRESHOLD,
                           MISCALIBRATION, MODEL_1, MODEL_2, Experiment, offline_online_pairs, agrees, breakdown,
                           control_why, cross_validate_history, fig3_figure, fig4_figure, low_high_gap, per_seed,
-                          per_seed_table6, printed_tables, run, table5, table6, table6_outcomes)
+                          per_seed_table6, per_seed_worlds, printed_tables, run, run_table5_worlds,
+                          sweep_with_control, table5, table6, table6_outcomes)
 from ._yi_calibration import (CALIBRATION_GRID, NOISE_GRID, SHIFT_GRID, T6_SHIFT_GRID, calibrate_model_1,
                               calibrate_models, calibrate_table6, offline_accepted_worlds)
 
@@ -43,7 +44,8 @@ __all__ = [
     "AGREEMENT", "CALIBRATION_GRID", "CLAIMS", "CONTROL_MISCALIBRATION", "CONTROL_MODEL_2", "F3_THRESHOLD",
     "MISCALIBRATION", "MODEL_1", "MODEL_2", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_table6", "Experiment", "add_claims", "agrees",
     "breakdown", "calibrate_model_1", "calibrate_models", "calibration_note", "control_why", "offline_accepted_worlds", "cross_validate_history", "fig3_figure", "fig4_figure", "formula_table", "low_high_gap",
-    "per_seed", "per_seed_table6", "printed_tables", "run", "table5", "table6", "table6_outcomes",
+    "per_seed", "per_seed_table6", "per_seed_worlds", "printed_tables", "run", "run_table5_worlds",
+    "sweep_with_control", "table5", "table6", "table6_outcomes",
 ]
 
 _W5 = "synthetic: yi Table 5 world (model-2 over-estimates its low pClick range)"

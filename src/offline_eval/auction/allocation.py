@@ -197,21 +197,117 @@ def allocate_at_points(bids, pclick, ops, *, n_mainline=3, n_sidebar=5) -> list[
 def _allocate_many(b, p, ops, n_ml, n_sb) -> list[Allocation]:
     """:func:`allocate` at several operating points of one ``alpha`` (checked inputs): the auctions are
     ranked once and only the reserves' placement is redone per point -- the same bytes as one call each."""
+    ranked, rank_score, b_ranked = _rank_all(b, p, ops)
+    n, k = b.shape
+    slots = [np.empty((n, k), np.int8) for _ in ops]
+    cpcs = [np.empty((n, k), np.float64) for _ in ops]
+    for lo in range(0, n, _CHUNK):
+        hi = min(lo + _CHUNK, n)
+        for op, slot, cpc in zip(ops, slots, cpcs):
+            _place_block(b_ranked[lo:hi], op, n_ml, n_sb, rank_score[lo:hi], slot[lo:hi], cpc[lo:hi])
+    return [Allocation(ranked, slot, cpc, rank_score) for slot, cpc in zip(slots, cpcs)]
+
+
+def _rank_all(b, p, ops):
+    """The ranking of every auction (checked inputs, ``ops`` of one alpha): candidate, rank score and bid at
+    each rank, in blocks of :data:`_CHUNK` auctions."""
     if len({float(op.alpha) for op in ops}) != 1:
         raise ValueError("`ops` must share one alpha")
     n, k = b.shape
     ranked = np.empty((n, k), np.int16)
     rank_score = np.empty((n, k), np.float64)
-    slots = [np.empty((n, k), np.int8) for _ in ops]
-    cpcs = [np.empty((n, k), np.float64) for _ in ops]
+    b_ranked = np.empty((n, k), np.float64)
     for lo in range(0, n, _CHUNK):
         hi = min(lo + _CHUNK, n)
-        _rank_block(b[lo:hi], p[lo:hi], float(ops[0].alpha), ranked[lo:hi], rank_score[lo:hi])
-        rows = np.arange(hi - lo, dtype=np.int64)[:, None] * k
-        b_ranked = np.take(np.ascontiguousarray(b[lo:hi]).ravel(), rows + ranked[lo:hi])
-        for op, slot, cpc in zip(ops, slots, cpcs):
-            _place_block(b_ranked, op, n_ml, n_sb, rank_score[lo:hi], slot[lo:hi], cpc[lo:hi])
-    return [Allocation(ranked, slot, cpc, rank_score) for slot, cpc in zip(slots, cpcs)]
+        _rank_block(b[lo:hi], p[lo:hi], float(ops[0].alpha), ranked[lo:hi], rank_score[lo:hi], b_ranked[lo:hi])
+    return ranked, rank_score, b_ranked
+
+
+def engine_inputs(bids, pclick):
+    """Bids and pClicks validated at a public entry (a :class:`~offline_eval.auction.PageViews`, a checked
+    pClick table), as the engine's float64 arrays: only their shape is checked here, not every value again."""
+    b = np.asarray(bids, dtype=np.float64)
+    p = np.asarray(pclick, dtype=np.float64)
+    if b.ndim != 2 or b.shape[0] == 0 or b.shape[1] == 0:
+        raise ValueError(f"`bids` must be a non-empty 2-D array (n_auctions, n_candidates); got shape {b.shape}")
+    if p.shape != b.shape:
+        raise ValueError(f"`pclick` must have the shape of `bids` {b.shape}; got {p.shape}")
+    if b.shape[1] > 1 << 15:
+        raise ValueError(f"at most {1 << 15} candidates per auction; got {b.shape[1]}")
+    return b, p
+
+
+def _prefix_count(mask):
+    """Per row, the number of leading True of a (n, k) mask whose rows are True...True False...False."""
+    count = np.argmin(mask, axis=1)  # the first False; 0 when the row has none
+    count[mask[:, -1]] = mask.shape[1]
+    return count
+
+
+def shown_at_points(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None):
+    """``Allocation.shown()`` of :func:`_allocate_many` at each of ``ops`` (checked inputs, one alpha), without
+    the full (n, k) slot and price tables: one ``(auction, candidate, slot, cpc)`` tuple per point.
+
+    Each block is a prefix of a row's ranks (rank scores are exactly sorted), so the shown ads of a row are its
+    first ``n_shown`` ranks; slots and prices are computed on those only, with the operations of
+    :func:`_place_block` in its order (the same bits).  With ``query`` (each auction's query code) and
+    ``n_slots``, each tuple gains a fifth array: the flat index of each shown ad's (query, candidate, slot) cell
+    in a ``(n_queries, k, n_slots)`` table.
+    """
+    ranked, rs, b_ranked = _rank_all(b, p, ops)
+    n, k = rs.shape
+    rs_next = np.zeros_like(rs)  # the next rank's score, 0 after the last rank
+    rs_next[:, :-1] = rs[:, 1:]
+    rs_next, rs_flat, b_flat = rs_next.ravel(), rs.ravel(), b_ranked.ravel()
+    cpc_next = None
+    if len(ops) > 1:
+        # The price b * max(next rank score, the block's reserve) / own rank score: the next score clears the
+        # reserve of its block for every shown rank but a row's last mainline rank and its last shown rank, so
+        # with several points b * next / own is computed once and those two ranks are recomputed per point.
+        with np.errstate(divide="ignore", invalid="ignore"):  # unshown ranks of score 0: never read
+            cpc_next = rs_next / rs_flat
+        cpc_next *= b_flat
+    cell0 = None
+    if query is not None:
+        cell0 = ((np.asarray(query, dtype=np.int64) * k)[:, None] + ranked).ravel() * int(n_slots)
+    rows = np.arange(n, dtype=np.int64)
+    out = []
+    for op in ops:
+        n_eligible = _prefix_count(rs >= op.reserve if op.reserve > 0 else rs > 0)
+        if op.mainline_reserve == op.reserve:
+            n_ml_ok = n_eligible
+        else:
+            n_ml_ok = _prefix_count(rs >= op.mainline_reserve if op.mainline_reserve > 0 else rs > 0)
+        m = np.minimum(n_ml_ok, n_ml)
+        n_shown = np.minimum(n_eligible, m + n_sb)
+        auction = np.repeat(rows, n_shown)
+        start = np.cumsum(n_shown) - n_shown
+        rank = np.arange(len(auction), dtype=np.int64) - np.repeat(start, n_shown)
+        flat = auction * k + rank
+        m_shown = np.repeat(m, n_shown)
+        ml = rank < m_shown
+        # slot: the rank in the mainline, the rank shifted past the unfilled mainline slots in the sidebar
+        slot = np.where(ml, rank, rank + (n_ml - m_shown))
+        if cpc_next is None:
+            floor = op.reserve if op.mainline_reserve == op.reserve else np.where(ml, op.mainline_reserve, op.reserve)
+            cpc = np.maximum(rs_next[flat], floor)
+            cpc /= rs_flat[flat]
+            cpc *= b_flat[flat]
+        else:
+            cpc = cpc_next[flat]
+            for row, last, floor in ((np.flatnonzero(m), m, op.mainline_reserve),
+                                     (np.flatnonzero(n_shown > m), n_shown, op.reserve)):
+                last = last[row] - 1
+                at = row * k + last
+                price = np.maximum(rs_next[at], floor)
+                price /= rs_flat[at]
+                price *= b_flat[at]
+                cpc[start[row] + last] = price
+        shown = (auction, ranked.ravel()[flat].astype(np.int64), slot, cpc)
+        if cell0 is not None:
+            shown += (cell0[flat] + slot,)
+        out.append(shown)
+    return out
 
 
 def rank_scores(b, p, alpha: float) -> np.ndarray:
@@ -225,7 +321,7 @@ def rank_scores(b, p, alpha: float) -> np.ndarray:
     return b * np.power(p, alpha)
 
 
-def _rank_block(b, p, alpha, ranked, rank_score):
+def _rank_block(b, p, alpha, ranked, rank_score, b_ranked):
     n, k = b.shape
     r = rank_scores(b, p, alpha)
     # Sort key: the bits of r >= 0 (monotone as int64) with the low bits replaced
@@ -238,16 +334,26 @@ def _rank_block(b, p, alpha, ranked, rank_score):
     key = r.view(np.int64) & ~mask
     key |= mask - np.arange(k, dtype=np.int64)
     key.sort(axis=1)
-    key = key[:, ::-1]
-    np.subtract(mask, key & mask, out=ranked, casting="unsafe")
+    key = np.ascontiguousarray(key[:, ::-1])
+    cand = mask - (key & mask)
+    ranked[...] = cand
+    # one flat index (row * k + candidate) for the gathers: cheaper than take_along_axis's broadcast index
+    cand += np.arange(0, n * k, k, dtype=np.int64)[:, None]
+    np.take(r.ravel(), cand, out=rank_score)
     rs = rank_score
-    rs[...] = np.take_along_axis(r, ranked.astype(np.intp), axis=1)
-    high = key >> nbits
-    clash = np.flatnonzero(((high[:, 1:] == high[:, :-1]) & (rs[:, 1:] > 0)).any(axis=1))
+    # rows where two neighbouring ranks share a truncated key (the positive ones): compared on the flat
+    # arrays (long loops), the pairs that straddle two rows dropped
+    high = (key >> nbits).ravel()
+    same = high[1:] == high[:-1]
+    same &= rs.ravel()[1:] > 0
+    same[k - 1::k] = False
+    clash = np.unique(np.flatnonzero(same) // k)
     if clash.size:
         sub = r[clash]
         ranked[clash] = np.lexsort((np.broadcast_to(np.arange(k), sub.shape), -sub), axis=-1)
         rs[clash] = np.take_along_axis(sub, ranked[clash].astype(np.intp), axis=1)
+        cand[clash] = ranked[clash] + np.arange(0, n * k, k, dtype=np.int64)[clash, None]
+    np.take(np.ascontiguousarray(b).ravel(), cand, out=b_ranked)
 
 
 def _place_block(b_ranked, op, n_ml, n_sb, rs, slot, cpc):

@@ -28,7 +28,7 @@ from .._validation import (
     reject_masked,
 )
 from .._results import short_repr
-from .allocation import OperatingPoint, allocate, allocate_at_points, as_operating_point, rank_scores
+from .allocation import OperatingPoint, as_operating_point, engine_inputs, rank_scores, shown_at_points
 from .logs import MAX_LOG_CELLS, ClickLog, Impressions, PageViews, check_page_views, log_counts
 
 __all__ = ["MIN_IMPRESSIONS_GRID", "SimulatedMetrics", "best_operating_point", "cross_validate_min_impressions",
@@ -166,25 +166,44 @@ def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
     op = as_operating_point(op)
     p = _check_log_pclick(log, pclick)
     pv = log.page_views
-    alloc = allocate(pv.bids, p[pv.query], alpha=op.alpha, reserve=op.reserve, mainline_reserve=op.mainline_reserve,
-                     n_mainline=log.n_mainline, n_sidebar=log.n_slots - log.n_mainline)
-    return _replayed_metrics(log, alloc.shown())
+    # The log's bids (a PageViews) and the pClick table are checked: the engine of allocate, without its checks.
+    b, pq = engine_inputs(pv.bids, p[pv.query])
+    shown = shown_at_points(b, pq, [op], log.n_mainline, log.n_slots - log.n_mainline, query=_log_queries(log),
+                        n_slots=log.n_slots)
+    return _replayed_metrics(log, shown[0])
+
+
+def _log_queries(log: ClickLog):
+    """The logged auctions' query codes when every one indexes the log's tables (else ``None``: the replay then
+    looks the CTRs up through :meth:`ClickLog.expected_ctr`, which handles other codes)."""
+    q = np.asarray(log.page_views.query)
+    if q.dtype.kind not in "iu" or (q.size and (q.min() < 0 or q.max() >= log.impressions.shape[0])):
+        return None
+    return q
 
 
 def _replayed_metrics(log: ClickLog, shown) -> SimulatedMetrics:
-    """The metrics of :func:`simulate` from the ads the new allocation shows (``Allocation.shown()``)."""
+    """The metrics of :func:`simulate` from the ads the new allocation shows (``Allocation.shown()``, or
+    :func:`~offline_eval.auction.allocation.shown_at_points`'s tuples with each shown ad's cell of the log's
+    tables as a fifth array)."""
     pv = log.page_views
-    a, ad, slot, cpc = shown
-    ctr, source = log.expected_ctr(pv.query[a], ad, slot)
+    a, ad, slot, cpc = shown[:4]
+    if len(shown) > 4 and shown[4] is not None:
+        # The cell's flat index is the one expected_ctr computes: the same gather of the same table.
+        ctr_table, source_table = log._ctr_table()
+        ctr, source = ctr_table[shown[4]], source_table[shown[4]]
+    else:
+        ctr, source = log.expected_ctr(pv.query[a], ad, slot)
     n = len(pv)
     ml = slot < log.n_mainline
     m = max(len(a), 1)
     return SimulatedMetrics(
         cy=float(ctr.sum() / n), ml_cy=float(ctr[ml].sum() / n),
-        ads_per_pv=float(len(a) / n), ml_ads_per_pv=float(ml.sum() / n),
+        ads_per_pv=float(len(a) / n), ml_ads_per_pv=float(np.count_nonzero(ml) / n),
         revenue_per_pv=float(np.dot(ctr, cpc) / n),
-        share_same_slot=float((source == 0).sum() / m), share_calibrated=float((source == 1).sum() / m),
-        share_reference=float((source == 2).sum() / m),
+        share_same_slot=float(np.count_nonzero(source == 0) / m),
+        share_calibrated=float(np.count_nonzero(source == 1) / m),
+        share_reference=float(np.count_nonzero(source == 2) / m),
     )
 
 
@@ -272,17 +291,19 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
         check_real(reserve_quantile, "reserve_quantile", low=0, high=1)
     pclick = p
     pv = log.page_views
+    queries = _log_queries(log)
     rows = []
     for alpha in alphas:
         res = 0.0 if reserve_quantile is None else float(rank_score_quantiles(log, pclick, alpha=alpha, quantiles=reserve_quantile))
         ops = [OperatingPoint(float(alpha), res, max(float(ml_res), res))
                for ml_res in rank_score_quantiles(log, pclick, alpha=alpha, quantiles=list(mainline_quantiles))]
         # One ranking of the logged auctions per alpha; only the reserves' placement differs between the points.
-        allocs = allocate_at_points(pv.bids, pclick[pv.query], ops, n_mainline=log.n_mainline,
-                                    n_sidebar=log.n_slots - log.n_mainline)
-        for q, op, alloc in zip(mainline_quantiles, ops, allocs):
+        b, pq = engine_inputs(pv.bids, pclick[pv.query])
+        shown = shown_at_points(b, pq, ops, log.n_mainline, log.n_slots - log.n_mainline, query=queries,
+                            n_slots=log.n_slots)
+        for q, op, s in zip(mainline_quantiles, ops, shown):
             rows.append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
-                             mainline_reserve=op.mainline_reserve, **_replayed_metrics(log, alloc.shown())._asdict()))
+                             mainline_reserve=op.mainline_reserve, **_replayed_metrics(log, s)._asdict()))
     return pd.DataFrame(rows)
 
 

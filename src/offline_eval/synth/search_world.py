@@ -29,7 +29,7 @@ from .._validation import (
     reject_masked,
 )
 from ..auction.abtest import ABTest, click_yield, compare_click_yields
-from ..auction.allocation import allocate, as_operating_point, check_layout
+from ..auction.allocation import as_operating_point, check_layout, engine_inputs, shown_at_points
 from ..auction.logs import Impressions, PageViews, check_page_views
 
 __all__ = ["SponsoredWorld", "ab_test", "sample_page_views", "serve"]
@@ -189,9 +189,9 @@ def serve(world: SponsoredWorld, pclick, page_views: PageViews, *, op=None, rng=
     op = as_operating_point(op)
     rng = check_rng(rng)
     check_bool(expected, "expected")
-    alloc = allocate(page_views.bids, p[page_views.query], alpha=op.alpha, reserve=op.reserve,
-                     mainline_reserve=op.mainline_reserve, n_mainline=world.n_mainline, n_sidebar=world.n_sidebar)
-    pv, ad, slot, cpc = alloc.shown()
+    # The page views' bids and the pClick table are checked above: the engine of allocate, without its checks.
+    b, pq = engine_inputs(page_views.bids, p[page_views.query])
+    pv, ad, slot, cpc = shown_at_points(b, pq, [op], world.n_mainline, world.n_sidebar)[0]
     q = page_views.query[pv]
     p_click = world.ctr[q, ad] * world.click_curve[slot]
     click = p_click.copy() if expected else (rng.random(len(pv)) < p_click).astype(np.float64)
@@ -237,19 +237,33 @@ def ab_test(world: SponsoredWorld, control, treatment, *, n_page_views=200_000, 
     >>> round(res.expected_cy_delta, 6), bool(res.cy_delta.pvalue < 0.01)
     (-0.363636, True)
     """
+    return ab_tests(world, control, [treatment], n_page_views=n_page_views, rng=rng)[0]
+
+
+def ab_tests(world: SponsoredWorld, control, treatments, *, n_page_views=200_000, rng=None) -> list[ABTest]:
+    """:func:`ab_test` of one control against each of ``treatments``, all from one ``rng``: the list of what
+    ``ab_test(world, control, t, rng=<a copy of rng>)`` gives for each ``t``.  The control arm is drawn and served
+    once, and the treatment arms share their page views (each arm's generator is drawn as :func:`ab_test` draws
+    it, so every arm is the one a separate call would serve)."""
     _check_world(world)
     rng = check_rng(rng)
     check_int(n_page_views, "n_page_views", low=1)
     check_work(int(n_page_views) * world.n_candidates, "n_page_views", n_page_views,
                what="bids (page views x candidates)")
-    for name, arm in (("control", control), ("treatment", treatment)):
+    for name, arm in [("control", control)] + [("treatment", t) for t in treatments]:
         if not isinstance(arm, tuple) or len(arm) != 2:
             raise ValueError(f"`{name}` must be a tuple (pclick, OperatingPoint); got {type(arm).__name__}")
         _check_pclick_table(world, arm[0], f"{name}[0]")
         as_operating_point(arm[1])
-    arms = []
-    for pclick, op in (control, treatment):
-        arm_rng = np.random.default_rng(rng.integers(2**63))
-        pv = sample_page_views(world, n_page_views, arm_rng)
-        arms.append(click_yield(serve(world, pclick, pv, op=op, rng=arm_rng)))
-    return compare_click_yields(*arms)
+    seeds = [rng.integers(2**63) for _ in range(2)]  # the control arm's, then the treatment arm's
+    arm_rng = np.random.default_rng(seeds[0])
+    pv = sample_page_views(world, n_page_views, arm_rng)
+    control_cy = click_yield(serve(world, control[0], pv, op=control[1], rng=arm_rng))
+    treatment_rng = np.random.default_rng(seeds[1])
+    pv = sample_page_views(world, n_page_views, treatment_rng)
+    state = treatment_rng.bit_generator.state  # every treatment draws its clicks from the same point of the stream
+    out = []
+    for pclick, op in treatments:
+        treatment_rng.bit_generator.state = state
+        out.append(compare_click_yields(control_cy, click_yield(serve(world, pclick, pv, op=op, rng=treatment_rng))))
+    return out
