@@ -137,7 +137,7 @@ def test_the_formula_rows_check_section_4_1_against_the_library():
     f = Y.formula_table(0)
     assert f["holds"].all() and len(f) == 6
     # the recipe written out counts a tie between a click and a no-click one half, as the library does
-    from offline_eval_compendium.studies._yi_formulas import trapezoid_auc
+    from offline_eval_compendium.studies.yi_formulas import trapezoid_auc
 
     assert trapezoid_auc([1, 0, 1, 0], [0.5, 0.5, 0.2, 0.1]) == 0.625
 

@@ -30,7 +30,7 @@ import pandas as pd
 from .. import reference
 from ..claims import Claim, Ledger, declare, matches_printed
 from offline_eval.metrics import roc_auc_score, roc_auc_score_from_counts, roc_curve_from_counts
-from . import _yi_formulas
+from . import yi_formulas
 
 __all__ = [
     "ANOMALY_TABLES",
@@ -375,7 +375,7 @@ def anomaly_summary(ref: pd.DataFrame) -> pd.DataFrame:
 
 def formula_table(rng=0) -> pd.DataFrame:
     """Section 4.1's AUC recipe and properties (and Section 5.1's rank invariance) on random inputs."""
-    return _yi_formulas.auc_formula_rows(rng)
+    return yi_formulas.auc_formula_rows(rng)
 
 
 def input_hypotheses(ref: pd.DataFrame, table: str, panel: str, row: str, column: str, candidates) -> pd.DataFrame:

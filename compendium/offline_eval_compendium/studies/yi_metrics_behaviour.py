@@ -30,7 +30,7 @@ from ..claims import Claim, SeedBlocks, declare
 from offline_eval.metrics import roc_auc_score, calibration_ratio, prediction_error, rig_score, roc_curve
 from offline_eval.plotting import new_figure
 from offline_eval.synth.sponsored import distorted_pclick, sample_ctr
-from . import _yi_formulas
+from . import yi_formulas
 
 __all__ = [
     "SEEDS",
@@ -212,7 +212,7 @@ def fig1_table(res) -> pd.DataFrame:
 
 def formula_table(rng=0) -> pd.DataFrame:
     """eq. (2) and Sections 4.3-4.5 written out beside the library, on random data sets."""
-    return _yi_formulas.metric_formula_rows(rng)
+    return yi_formulas.metric_formula_rows(rng)
 
 
 # -- the ledger -------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """yi Table 5, Figs. 3-4 and Table 6: offline metrics vs online click yield vs auction simulation.
 
-Protocol (the world and the experiment are in :mod:`._yi_auction`; this module declares the claims and fills them):
+Protocol (the world and the experiment are in :mod:`.yi_auction`; this module declares the claims and fills them):
 
 1. **Calibrate, on the offline deltas only**: model-1's log-odds noise (the baseline's quality) and model-2's
    low-range over-estimation (its size), neither printed, are fitted jointly to Table 5's offline AUC and RIG
@@ -30,13 +30,13 @@ import pandas as pd
 
 from .. import reference
 from ..claims import Claim, SeedBlocks, declare
-from . import _yi_formulas
-from ._yi_auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CONTROL_MODEL_2, F3_THRESHOLD,
+from . import yi_formulas
+from .yi_auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CONTROL_MODEL_2, F3_THRESHOLD,
                           MISCALIBRATION, MODEL_1, MODEL_2, Experiment, offline_online_pairs, agrees, breakdown,
                           control_why, cross_validate_history, fig3_figure, fig4_figure, low_high_gap, per_seed,
                           per_seed_table6, per_seed_worlds, printed_tables, run, run_table5_worlds,
                           sweep_with_control, table5, table6, table6_outcomes)
-from ._yi_calibration import (CALIBRATION_GRID, NOISE_GRID, SHIFT_GRID, T6_SHIFT_GRID, calibrate_model_1,
+from .yi_calibration import (CALIBRATION_GRID, NOISE_GRID, SHIFT_GRID, T6_SHIFT_GRID, calibrate_model_1,
                               calibrate_models, calibrate_table6, offline_accepted_worlds)
 
 __all__ = [
@@ -209,7 +209,7 @@ CLAIMS = declare(
 
 def formula_table(rng=0) -> pd.DataFrame:
     """eq. (1) and the GSP price of Section 2.1 written out beside :func:`offline_eval.auction.allocate`."""
-    return _yi_formulas.auction_formula_rows(rng)
+    return yi_formulas.auction_formula_rows(rng)
 
 
 # -- the ledger ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Table 5's calibration of the yi sponsored-search world (:mod:`._yi_auction`) on printed offline deltas.
+"""Table 5's calibration of the yi sponsored-search world (:mod:`.yi_auction`) on printed offline deltas.
 
 :func:`calibrate_models` fits model-1's log-odds noise and model-2's low-range
 over-estimation to Table 5's offline AUC and RIG deltas; :func:`offline_accepted_worlds`
@@ -16,7 +16,7 @@ import pandas as pd
 
 from offline_eval.synth import sponsored as sp
 from ..progress import track
-from ._yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, make_logs, offline_deltas, offline_pair, offline_scores, run,
+from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, make_logs, offline_deltas, offline_pair, offline_scores, run,
                           seeded_world)
 
 __all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
