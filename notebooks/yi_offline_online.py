@@ -125,7 +125,7 @@ import numpy as np
 import pandas as pd
 
 from offline_eval_compendium import reference
-from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
 from offline_eval_compendium.studies import yi_offline_online as study
 
@@ -133,7 +133,6 @@ ref = reference.load("yi")
 out = OutputDir("yi", output_root)
 blocks = study.SEEDS.sized(n_seeds, development=seed)
 ledger = Ledger("yi", "yi_offline_online", claims=study.CLAIMS, seeds=blocks)
-t5_printed, t6_printed = study.printed_tables(ref)
 
 # %% [markdown]
 # ## The claims, declared before the run
@@ -146,16 +145,22 @@ print(f"development seeds {blocks.text('development')}; confirmation seeds {bloc
 study.CLAIMS.frame()
 
 # %% [markdown]
+# ## The experiment
+# `study.run_experiment` runs every step below in order (each long one prints its progress); the cells after it
+# show and save its parts.
+
+# %%
+run = study.run_experiment(ref, blocks, seed=seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab,
+                           baseline_quantile=baseline_quantile, n_quantiles=n_quantiles, sweep_n_queries=sweep_n_queries,
+                           sweep_n_log=sweep_n_log, sweep_n_ab=sweep_n_ab, t6_low_ctr=t6_low_ctr)
+
+# %% [markdown]
 # ## Calibration: model-1's noise and model-2's over-estimation from the printed offline deltas
 
 # %%
-target_auc = reference.parse_printed(t5_printed["AUC"]) / 100
-target_rig = reference.parse_printed(t5_printed["RIG"]) / 100
-model_1, model_2, calibration = study.calibrate_models(seed, target_auc, target_rig, n_queries=n_queries,
-                                                       n_log=n_log, baseline_quantile=baseline_quantile)
-out.table(calibration, "table5_calibration")
-print(f"model-1 log-odds noise {model_1['noise_sd']:g}; model-2 over-estimation {model_2['low_shift']:g} log-odds")
-calibration.loc[calibration["stage"] == 1].pivot(index="low_shift", columns="noise_sd", values="rig_delta").round(3)
+out.table(run.calibration, "table5_calibration")
+print(f"model-1 log-odds noise {run.model_1['noise_sd']:g}; model-2 over-estimation {run.model_2['low_shift']:g} log-odds")
+run.calibration.loc[run.calibration["stage"] == 1].pivot(index="low_shift", columns="noise_sd", values="rig_delta").round(3)
 
 # %% [markdown]
 # How tightly do the printed offline deltas pin the online ones? For each over-estimation of the grid, its best
@@ -164,10 +169,8 @@ calibration.loc[calibration["stage"] == 1].pivot(index="low_shift", columns="noi
 # printed offline pair leaves open.
 
 # %%
-accepted = study.offline_accepted_worlds(seed, calibration, target_auc, target_rig, n_queries=n_queries, n_log=n_log,
-                                         n_ab=sweep_n_ab, baseline_quantile=baseline_quantile)
-out.table(accepted, "table5_offline_accepted")
-accepted.assign(**{c: 100 * accepted[c] for c in accepted.columns if c.endswith("delta")}).round(2)
+out.table(run.accepted, "table5_offline_accepted")
+run.accepted.assign(**{c: 100 * run.accepted[c] for c in run.accepted.columns if c.endswith("delta")}).round(2)
 
 # %% [markdown]
 # ## The simulator's history, chosen on the logs
@@ -183,18 +186,14 @@ accepted.assign(**{c: 100 * accepted[c] for c in accepted.columns if c.endswith(
 # literally, is kept in the table; `yi-check-history-threshold` records the choice).
 
 # %%
-history = study.cross_validate_history(seed, n_queries=n_queries, n_log=n_log, baseline_quantile=baseline_quantile,
-                                       model_1=model_1, model_2=model_2)
-min_impressions = int(history.loc[history["chosen"], "min_impressions"].iloc[0])
-out.table(history, "history_threshold")
-history
+out.table(run.history, "history_threshold")
+run.history
 
 # %% [markdown]
 # ## The experiment (main seed, full scale)
 
 # %%
-exp = study.run(seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab, baseline_quantile=baseline_quantile,
-                model_1=model_1, model_2=model_2, min_impressions=min_impressions)
+exp = run.exp
 pd.DataFrame({
     "true click curve": exp.world.click_curve,
     "click curve from logs": exp.log.click_curve,
@@ -205,15 +204,14 @@ pd.DataFrame({
 # ## Table 5: offline gains, online losses
 
 # %%
-t5 = study.table5(exp, t5_printed)
-out.table(t5, "table5")
-t5
+out.table(run.t5, "table5")
+run.t5
 
 # %% [markdown]
 # ## Figs. 3–4: where model-2 errs, each model per quantile of its own pClick on the logs
 
 # %%
-bd = study.breakdown(exp, n_quantiles=n_quantiles)
+bd = run.bd
 out.table(bd, "fig3_fig4_breakdown")
 out.figure(study.fig3_figure(bd), "fig3", caption="yi Fig. 3: each model's share of its total log-loss per "
            "quantile of its own logged pClick (low to high)")
@@ -225,8 +223,7 @@ bd.pivot(index="quantile", columns="model", values=["log_loss_share", "predictio
 # ## Table 6: simulated metrics from the logs vs online vs AUC/RIG
 
 # %%
-t6 = study.table6(exp, t6_printed, panel="Table 5 model")
-t6
+run.t6
 
 # %% [markdown]
 # ## Seed sweep
@@ -238,16 +235,10 @@ t6
 # A/B noise (doubling that sweep's A/B test left 4 of its 7 misses).
 
 # %%
-sweep_kw = dict(n_queries=sweep_n_queries, n_log=sweep_n_log, n_ab=sweep_n_ab, baseline_quantile=baseline_quantile,
-                min_impressions=min_impressions)
-sweep, control = {}, {}
 for b in blocks.BLOCKS:
-    sweep[b], control[b] = study.sweep_with_control(blocks.seeds(b), model_2=model_2,
-                                                    control_model_2=study.CONTROL_MODEL_2, n_quantiles=n_quantiles,
-                                                    model_1=model_1, **sweep_kw)
-    out.table(sweep[b], "seed_sweep" + blocks.suffix(b))
-    out.table(control[b], "seed_sweep_control" + blocks.suffix(b))
-sweep["development"].describe().T[["mean", "min", "max"]]
+    out.table(run.sweep[b], "seed_sweep" + blocks.suffix(b))
+    out.table(run.control[b], "seed_sweep_control" + blocks.suffix(b))
+run.sweep["development"].describe().T[["mean", "min", "max"]]
 
 
 # %% [markdown]
@@ -258,15 +249,12 @@ sweep["development"].describe().T[["mean", "min", "max"]]
 # Same seed, world and logged page views as above; main seed at full scale.
 
 # %%
-t6_target_rig = reference.parse_printed(t6_printed["offline RIG"]) / 100
-t6_miscalibration, t6_calibration = study.calibrate_table6(seed, t6_target_rig, n_queries=n_queries, n_log=n_log,
-                                                           baseline_quantile=baseline_quantile, low_ctr=t6_low_ctr)
-out.table(t6_calibration, "table6_calibration")
-print(f"Table 6 baseline: over-estimation {t6_miscalibration['low_shift']:g} log-odds, width {t6_miscalibration['width']:g}")
+out.table(run.t6_calibration, "table6_calibration")
+print(f"Table 6 baseline: over-estimation {run.t6_miscalibration['low_shift']:g} log-odds, "
+      f"width {run.t6_miscalibration['width']:g}")
 
 # %%
-exp6 = study.run(seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab, baseline_quantile=baseline_quantile,
-                 models="table6", miscalibration=t6_miscalibration, min_impressions=min_impressions)
+exp6 = run.exp6
 low = exp6.world.ctr < t6_low_ctr
 pd.DataFrame({
     "true CTR < low_ctr": [np.median(exp6.p1[low] / exp6.world.ctr[low]), np.median(exp6.p2[low] / exp6.world.ctr[low])],
@@ -274,11 +262,10 @@ pd.DataFrame({
 }, index=["baseline (median pClick / CTR)", "new model (median pClick / CTR)"]).round(2)
 
 # %%
-t6b = study.table6(exp6, t6_printed, panel="Table 6 model")
-out.table(pd.concat([t6, t6b], ignore_index=True), "table6")
+out.table(pd.concat([run.t6, run.t6b], ignore_index=True), "table6")
 out.table(pd.concat([exp.sweep.assign(panel="Table 5 model"), exp6.sweep.assign(panel="Table 6 model")],
                     ignore_index=True), "operating_point_sweep")
-t6b.set_index("model-2 at").T
+run.t6b.set_index("model-2 at").T
 
 # %% [markdown]
 # Reading the table (an observation, not a criterion): at the *baseline's* operating point the new model
@@ -299,14 +286,10 @@ pd.DataFrame({
 # The same `n_seeds` seeds and scale as the sweep above.
 
 # %%
-sweep6, control6 = {}, {}
 for b in blocks.BLOCKS:
-    sweep6[b] = seed_sweep(study.per_seed_table6, blocks.seeds(b), miscalibration=t6_miscalibration, **sweep_kw)
-    control6[b] = seed_sweep(study.per_seed_table6, blocks.seeds(b),
-                             miscalibration={**t6_miscalibration, "low_shift": 0.0}, **sweep_kw)
-    out.table(sweep6[b], "seed_sweep_table6_model" + blocks.suffix(b))
-    out.table(control6[b], "seed_sweep_table6_model_control" + blocks.suffix(b))
-sweep6["development"].describe().T[["mean", "min", "max"]]
+    out.table(run.sweep6[b], "seed_sweep_table6_model" + blocks.suffix(b))
+    out.table(run.control6[b], "seed_sweep_table6_model_control" + blocks.suffix(b))
+run.sweep6["development"].describe().T[["mean", "min", "max"]]
 
 # %% [markdown]
 # ## eq. (1) and the GSP price, written out
@@ -314,9 +297,8 @@ sweep6["development"].describe().T[["mean", "min", "max"]]
 # c_i = b_{i+1}·p_{i+1}^α / p_i^α, computed auction by auction beside `offline_eval.auction.allocate`.
 
 # %%
-formulas = study.formula_table(seed)
-out.table(formulas, "auction_formula_checks", floatfmt={"max_abs_diff": ".1e", "tolerance": ".1e"})
-formulas
+out.table(run.formulas, "auction_formula_checks", floatfmt={"max_abs_diff": ".1e", "tolerance": ".1e"})
+run.formulas
 
 # %% [markdown]
 # ## Claims
@@ -325,9 +307,7 @@ formulas
 
 # %%
 for b in ledger.blocks:  # the development block first; a status is the confirmation block's
-    study.add_claims(ledger.block(b), ref, exp=exp, bd=bd, calibration=calibration, model_1=model_1, model_2=model_2,
-                     accepted=accepted, history=history, sweep=sweep[b], control=control[b], exp6=exp6,
-                     t6_miscalibration=t6_miscalibration, sweep6=sweep6[b], control6=control6[b], formulas=formulas)
+    study.add_claims(ledger.block(b), ref, run, block=b)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 

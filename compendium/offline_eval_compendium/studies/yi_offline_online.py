@@ -25,11 +25,13 @@ Protocol (the world and the experiment are in :mod:`.yi_auction`; this module de
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 import pandas as pd
 
 from .. import reference
-from ..claims import Claim, SeedBlocks, declare
+from ..claims import Claim, SeedBlocks, declare, seed_sweep
 from . import yi_formulas
 from .yi_auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CONTROL_MODEL_2, F3_THRESHOLD,
                           MISCALIBRATION, MODEL_1, MODEL_2, Experiment, offline_online_pairs, agrees, breakdown,
@@ -40,7 +42,7 @@ from .yi_calibration import (CALIBRATION_GRID, NOISE_GRID, SHIFT_GRID, T6_SHIFT_
                               calibrate_models, calibrate_table6, offline_accepted_worlds)
 
 __all__ = [
-    "SEEDS",
+    "SEEDS", "YiRun", "run_experiment",
     "AGREEMENT", "CALIBRATION_GRID", "CLAIMS", "CONTROL_MISCALIBRATION", "CONTROL_MODEL_2", "F3_THRESHOLD",
     "MISCALIBRATION", "MODEL_1", "MODEL_2", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_table6", "Experiment", "add_claims", "agrees",
     "breakdown", "calibrate_model_1", "calibrate_models", "calibration_note", "control_why", "offline_accepted_worlds", "cross_validate_history", "fig3_figure", "fig4_figure", "formula_table", "low_high_gap",
@@ -392,11 +394,82 @@ def _add_reliability(ledger, ref, exp, sweep, control) -> None:
                                   f"{'yes' if fails[1] else 'no'}")
 
 
-def add_claims(ledger, ref, *, exp: Experiment, bd, calibration, model_1, model_2, accepted, history, sweep, control,
-               exp6: Experiment, t6_miscalibration, sweep6, control6, formulas) -> None:
-    """Fill :data:`CLAIMS` from the main runs (``exp``, ``exp6``), the breakdown ``bd``, the calibration trace and
-    the fitted models (:func:`calibrate_models`), the offline-accepted worlds (:func:`offline_accepted_worlds`),
-    the history table, the four sweeps and the formula table."""
+@dataclass
+class YiRun:
+    """Everything the notebook shows and :func:`add_claims` fills the ledger from (:func:`run_experiment`).
+
+    ``sweep``, ``control``, ``sweep6`` and ``control6`` map each seed block to its sweep frame.
+    """
+
+    t5_printed: pd.Series
+    t6_printed: pd.Series
+    model_1: dict
+    model_2: dict
+    calibration: pd.DataFrame
+    accepted: pd.DataFrame
+    history: pd.DataFrame
+    min_impressions: int
+    exp: Experiment
+    t5: pd.DataFrame
+    bd: pd.DataFrame
+    t6: pd.DataFrame
+    t6_miscalibration: dict
+    t6_calibration: pd.DataFrame
+    exp6: Experiment
+    t6b: pd.DataFrame
+    formulas: pd.DataFrame
+    sweep: dict = field(default_factory=dict)
+    control: dict = field(default_factory=dict)
+    sweep6: dict = field(default_factory=dict)
+    control6: dict = field(default_factory=dict)
+
+
+def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n_queries: int = 2000, n_log: int = 100_000,
+                   n_ab: int = 200_000, baseline_quantile: float = 0.6, n_quantiles: int = 10,
+                   sweep_n_queries: int = 2000, sweep_n_log: int = 100_000, sweep_n_ab: int = 100_000,
+                   t6_low_ctr: float = 0.004) -> YiRun:
+    """The notebook's experiment, in its order: the Table 5 models calibrated on the offline deltas, the
+    offline-accepted worlds, the history threshold, the main run, its breakdown and Table 6, the Table 5 sweep
+    with its control on each seed block, the Table 6 model (calibrated, run and swept with its control), and the
+    formula checks.  Parameters as in the notebook's parameters cell."""
+    t5_printed, t6_printed = printed_tables(ref)
+    target_auc = reference.parse_printed(t5_printed["AUC"]) / 100
+    target_rig = reference.parse_printed(t5_printed["RIG"]) / 100
+    world = dict(n_queries=n_queries, n_log=n_log, baseline_quantile=baseline_quantile)
+    model_1, model_2, calibration = calibrate_models(seed, target_auc, target_rig, **world)
+    accepted = offline_accepted_worlds(seed, calibration, target_auc, target_rig, n_ab=sweep_n_ab, **world)
+    history = cross_validate_history(seed, model_1=model_1, model_2=model_2, **world)
+    min_impressions = int(history.loc[history["chosen"], "min_impressions"].iloc[0])
+    exp = run(seed, n_ab=n_ab, model_1=model_1, model_2=model_2, min_impressions=min_impressions, **world)
+    sweep_kw = dict(n_queries=sweep_n_queries, n_log=sweep_n_log, n_ab=sweep_n_ab, baseline_quantile=baseline_quantile,
+                    min_impressions=min_impressions)
+    sweep, control = {}, {}
+    for b in blocks.BLOCKS:
+        sweep[b], control[b] = sweep_with_control(blocks.seeds(b), model_2=model_2, control_model_2=CONTROL_MODEL_2,
+                                                  n_quantiles=n_quantiles, model_1=model_1, **sweep_kw)
+    t6_target_rig = reference.parse_printed(t6_printed["offline RIG"]) / 100
+    t6_miscalibration, t6_calibration = calibrate_table6(seed, t6_target_rig, low_ctr=t6_low_ctr, **world)
+    exp6 = run(seed, n_ab=n_ab, models="table6", miscalibration=t6_miscalibration, min_impressions=min_impressions,
+               **world)
+    sweep6, control6 = {}, {}
+    for b in blocks.BLOCKS:
+        sweep6[b] = seed_sweep(per_seed_table6, blocks.seeds(b), miscalibration=t6_miscalibration, **sweep_kw)
+        control6[b] = seed_sweep(per_seed_table6, blocks.seeds(b),
+                                 miscalibration={**t6_miscalibration, "low_shift": 0.0}, **sweep_kw)
+    return YiRun(t5_printed, t6_printed, model_1, model_2, calibration, accepted, history, min_impressions, exp,
+                 table5(exp, t5_printed), breakdown(exp, n_quantiles=n_quantiles),
+                 table6(exp, t6_printed, panel="Table 5 model"), t6_miscalibration, t6_calibration, exp6,
+                 table6(exp6, t6_printed, panel="Table 6 model"), formula_table(seed), sweep, control, sweep6, control6)
+
+
+def add_claims(ledger, ref, run: YiRun, *, block: str) -> None:
+    """Fill :data:`CLAIMS` from ``run`` (:func:`run_experiment`) on the seed block ``block``: the main runs, the
+    breakdown, the calibration trace and the fitted models, the offline-accepted worlds, the history table, the
+    block's four sweeps and the formula table."""
+    exp, bd, calibration, model_1, model_2 = run.exp, run.bd, run.calibration, run.model_1, run.model_2
+    accepted, history, exp6, t6_miscalibration, formulas = (run.accepted, run.history, run.exp6, run.t6_miscalibration,
+                                                           run.formulas)
+    sweep, control, sweep6, control6 = run.sweep[block], run.control[block], run.sweep6[block], run.control6[block]
     _add_table5(ledger, ref, exp, bd, calibration, sweep, control, model_1, model_2, accepted)
     _add_table6(ledger, ref, exp, sweep, control)
     _add_table6_model(ledger, ref, exp6, sweep6, control6, t6_miscalibration)
