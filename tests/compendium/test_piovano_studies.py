@@ -524,3 +524,28 @@ def test_shared_by_seed_leaves_generators_and_unhashable_arguments_alone():
     assert len(calls) == 3
     shared(2, k=2), shared(3, k=2), shared(1, k=2)  # 1 evicted by the bound
     assert calls[-1] == 1 and len(calls) == 6
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_release_correlations_equal_the_grouped_reading_of_the_releases(seed):
+    from scipy import stats
+
+    per_release, corr = T3.releases_experiment(seed, n_releases=6, n_live=3000, n_offline=300)
+    rows = []
+    for (metric, domain), grp in per_release.groupby(["metric", "domain"], sort=False):
+        ok = grp[["online", "offline", "oam"]].notna().all(axis=1)
+        r_off = stats.pearsonr(grp.loc[ok, "offline"], grp.loc[ok, "online"])[0]
+        r_oam = stats.pearsonr(grp.loc[ok, "oam"], grp.loc[ok, "online"])[0]
+        rows.append(dict(metric=metric, domain=domain, corr_offline=float(r_off), corr_oam=float(r_oam),
+                         rel_improvement_pct=float(100 * (r_oam - r_off) / abs(r_off))))
+    pd.testing.assert_frame_equal(corr, pd.DataFrame(rows), check_exact=True)
+    row = T3.releases_sweep_row(seed, n_releases=6, n_live=3000, n_offline=300)
+    assert row["NLUER_Music_corr_oam"] == corr.loc[0, "corr_oam"] and list(row)[:4] == [
+        "NLUER_Music_corr_offline", "NLUER_Music_corr_oam", "NLUER_Music_rel_improvement_pct", "NLUER_Music_improves"]
+
+
+def test_normalised_joint_is_the_counts_over_n():
+    g = np.random.default_rng(0)
+    b, c = g.integers(0, 7, 1001), g.integers(0, 7, 1001)
+    counts = joint_distribution(b, c, n_classes=7, normalize=False)
+    assert (counts / len(b)).tobytes() == joint_distribution(b, c, n_classes=7).tobytes()
