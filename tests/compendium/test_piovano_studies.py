@@ -441,3 +441,111 @@ def test_releases_note_quotes_the_gain_the_spread_and_the_control():
     control = pd.DataFrame({f"{tag}_improves": [True] * 12 + [False] * 8})
     note = T3.releases_note(sweep, control, tag)
     assert "median gain in r, +0.10" in note and "[0.04, 0.76]" in note and "in 12/20 seeds" in note
+
+
+# -- shared worlds and the flat sweep row -------------------------------------------------------------
+def _pandas_sweep_row(table, res):
+    """The sweep row read with pandas' .loc, cell by cell (the reference for :func:`C.sweep_row`)."""
+    t = table.set_index(["model", "setting"])
+    slug = {"Online metrics": "online", "Offline metrics": "offline", "OAM IndDis": "inddis", "OAM JointDis": "joint"}
+    out = {}
+    for (model, setting), r in t.iterrows():
+        for col in ("Acc", "std_Rec", "std_Prec", "rms_Rec", "rms_Prec"):
+            out[f"{model}_{slug[setting]}_{col}"] = float(r[col])
+    out["uncovered_mass"] = float(t["uncovered_mass"].max())
+
+    def both(f):
+        return bool(all(f(m) for m in C.MODELS))
+
+    def err(m, s):
+        return abs(t.loc[(m, s), "Acc_error"])
+
+    out["joint_acc_beats_offline"] = both(lambda m: err(m, "OAM JointDis") < err(m, "Offline metrics"))
+    out["joint_acc_beats_inddis"] = both(lambda m: err(m, "OAM JointDis") < err(m, "OAM IndDis"))
+    for reading in ("std", "rms"):
+        tail = "" if reading == "std" else "_rms"
+        rec, prec = f"{reading}_Rec", f"{reading}_Prec"
+        out["joint_stdrec_below_offline" + tail] = both(lambda m: t.loc[(m, "OAM JointDis"), rec] < t.loc[(m, "Offline metrics"), rec])
+        out["joint_stdprec_below_offline" + tail] = both(lambda m: t.loc[(m, "OAM JointDis"), prec] < t.loc[(m, "Offline metrics"), prec])
+        out["joint_stdrec_below_inddis" + tail] = both(lambda m: t.loc[(m, "OAM JointDis"), rec] < t.loc[(m, "OAM IndDis"), rec])
+    out["inddis_prec_equals_offline"] = both(lambda m: np.nanmax(np.abs(res["OAM IndDis"].model(m).precision - res["Offline metrics"].model(m).precision), initial=0.0) <= 1e-12)
+    out["offline_underestimates_acc"] = both(lambda m: t.loc[(m, "Offline metrics"), "Acc_error"] < 0)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 3, 11])
+def test_sweep_row_equals_the_pandas_reading(seed):
+    for table, res in (T2.table2_experiment(seed, n_live=3000, n_offline=300, n_classes=12),
+                       T2.digits_experiment(seed, n_offline=80)):
+        fast, ref = C.sweep_row(table, res), _pandas_sweep_row(table, res)
+        assert list(fast) == list(ref)
+        assert all(type(fast[k]) is type(ref[k]) and (fast[k] == ref[k] or (fast[k] != fast[k] and ref[k] != ref[k]))
+                   for k in ref)
+
+
+def test_shared_worlds_give_the_draws_of_a_first_call():
+    kw = dict(n_live=3000, n_offline=300, n_classes=12)
+    for world in ({}, C.CONTROL_RANDOM, {"error_correlation": 0.8}):
+        T2._table2_live.cache_clear()
+        T2._table2_sets.cache_clear()
+        first = T2.table2_sets(5, **{**kw, **world})
+        again = T2.table2_sets(5, **{**kw, **world})
+        T2._table2_live.cache_clear()
+        T2._table2_sets.cache_clear()
+        fresh = T2.table2_sets(5, **{**kw, **world})
+        for a, b, c in zip(first, again, fresh):
+            assert np.array_equal(a, b) and np.array_equal(a, c) and not a.flags.writeable
+    # the control world shares the live set of its seed, and draws its own offline set from the same state
+    T2._table2_sets.cache_clear()
+    b, c, g, idx = T2.table2_sets(5, **kw, **C.CONTROL_RANDOM)
+    T2._table2_live.cache_clear()
+    T2._table2_sets.cache_clear()
+    assert all(np.array_equal(x, y) for x, y in zip((b, c, g, idx), T2.table2_sets(5, **kw, **C.CONTROL_RANDOM)))
+    table_a, _ = T2.digits_experiment(4, n_offline=80)
+    T2._digits_live.cache_clear()
+    table_b, _ = T2.digits_experiment(4, n_offline=80)
+    pd.testing.assert_frame_equal(table_a, table_b)
+
+
+def test_shared_by_seed_leaves_generators_and_unhashable_arguments_alone():
+    calls = []
+
+    def draw(seed, *, k):
+        calls.append(seed)
+        rng = np.random.default_rng(seed)
+        return rng, rng.integers(0, 10, 3)
+
+    shared = C.shared_by_seed(draw, maxsize=2)
+    r1, a1 = shared(1, k=2)
+    r2, a2 = shared(1, k=2)
+    assert calls == [1] and r1 is not r2 and r1.integers(0, 10**9) == r2.integers(0, 10**9)
+    shared(np.random.default_rng(1), k=2)
+    shared(1, k=[2])
+    assert len(calls) == 3
+    shared(2, k=2), shared(3, k=2), shared(1, k=2)  # 1 evicted by the bound
+    assert calls[-1] == 1 and len(calls) == 6
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_release_correlations_equal_the_grouped_reading_of_the_releases(seed):
+    from scipy import stats
+
+    per_release, corr = T3.releases_experiment(seed, n_releases=6, n_live=3000, n_offline=300)
+    rows = []
+    for (metric, domain), grp in per_release.groupby(["metric", "domain"], sort=False):
+        ok = grp[["online", "offline", "oam"]].notna().all(axis=1)
+        r_off = stats.pearsonr(grp.loc[ok, "offline"], grp.loc[ok, "online"])[0]
+        r_oam = stats.pearsonr(grp.loc[ok, "oam"], grp.loc[ok, "online"])[0]
+        rows.append(dict(metric=metric, domain=domain, corr_offline=float(r_off), corr_oam=float(r_oam),
+                         rel_improvement_pct=float(100 * (r_oam - r_off) / abs(r_off))))
+    pd.testing.assert_frame_equal(corr, pd.DataFrame(rows), check_exact=True)
+    row = T3.releases_sweep_row(seed, n_releases=6, n_live=3000, n_offline=300)
+    assert row["NLUER_Music_corr_oam"] == corr.loc[0, "corr_oam"] and list(row)[:4] == [
+        "NLUER_Music_corr_offline", "NLUER_Music_corr_oam", "NLUER_Music_rel_improvement_pct", "NLUER_Music_improves"]
+
+
+def test_normalised_joint_is_the_counts_over_n():
+    g = np.random.default_rng(0)
+    b, c = g.integers(0, 7, 1001), g.integers(0, 7, 1001)
+    counts = joint_distribution(b, c, n_classes=7, normalize=False)
+    assert (counts / len(b)).tobytes() == joint_distribution(b, c, n_classes=7).tobytes()

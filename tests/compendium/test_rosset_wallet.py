@@ -1,5 +1,7 @@
 """The synthetic IT-wallet survey and the rosset study modules."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -288,3 +290,60 @@ def test_segment_reversed_ranking_keeps_every_firm_above_one_half_at_the_printed
     assert (rk.correct_pairs_curve(df["wallet"].to_numpy(), df["m1"].to_numpy()).share < 0.5).sum() > 0
     with pytest.raises(ValueError, match="tau"):
         rw.segment_reversed_ranking(y, "1.5")
+
+
+# -- the bootstrap of tau, all resamples at once ------------------------------------------------------
+@pytest.mark.parametrize("seed", range(12))
+def test_resampled_tau_b_is_the_librarys_tau_on_every_resample(seed):
+    from offline_eval_compendium.studies import _rosset_survey as rs
+
+    g = np.random.default_rng(seed)
+    n = int(g.integers(2, 300))
+    if seed % 3 == 0:  # few distinct values: ties in truth and prediction beside the resample's duplicates
+        y, m = g.integers(0, 5, n).astype(float), g.integers(0, 4, n).astype(float)
+    else:
+        y = np.exp(2 * g.standard_normal(n))
+        m = y * np.exp(g.standard_normal(n))
+    draws = [g.integers(0, n, n) for _ in range(25)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a constant resample: nan with the library's warning
+        expected = np.array([rk.kendall_tau(y[i], m[i]) for i in draws])
+        got = rs.resampled_tau_b(y, m, draws)
+    assert got.tobytes() == expected.tobytes()  # the same floats, bit for bit (nan where undefined)
+
+
+def test_bootstrap_variance_keeps_its_draws():
+    s = wallet_survey(200, rng=7)
+    y, m2 = s["wallet"].to_numpy(), s["m2"].to_numpy()
+    gen = np.random.default_rng(5)
+    taus = [rk.kendall_tau(y[i], m2[i]) for i in (gen.integers(0, 200, 200) for _ in range(40))]
+    assert rw.bootstrap_variance(y, m2, n_boot=40, seed=5) == {"bootstrap": float(np.var(taus, ddof=1)),
+                                                               "eq6": rk.tau_variance(y, m2, variant="a")}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_resampled_grid_auc_is_cutoff_grid_auc_on_every_resample(seed):
+    from offline_eval_compendium.studies import _rosset_survey as rs
+
+    g = np.random.default_rng(seed)
+    n = int(g.integers(10, 400))
+    y = np.exp(2 * g.standard_normal(n))
+    m = y * np.exp(g.standard_normal(n))
+    if seed % 3 == 0:
+        m = np.round(m)  # tied predictions count one half
+    elif seed % 3 == 1:
+        y = g.integers(0, 30, n).astype(float)  # tied responses: the library's own path
+    grid = np.round(np.arange(0.1, 0.9 + 0.005, 0.01), 10)
+    draws = [g.integers(0, n, n) for _ in range(20)]
+    expected = np.array([rw.cutoff_grid_auc(y[i], m[i], grid) for i in draws])
+    assert rs.resampled_grid_auc(y, m, draws, grid).tobytes() == expected.tobytes()
+
+
+def test_fig5_bootstrap_keeps_its_draws():
+    s = wallet_survey(300, rng=2)
+    y, m1, m2 = (s[c].to_numpy() for c in ("wallet", "m1", "m2"))
+    grid, wins = rw.fig5_bootstrap(y, m1, m2, n_boot=30, seed=9)
+    gen = np.random.default_rng(9)
+    expected = [rw.cutoff_grid_auc(y[i], m1[i], grid) > rw.cutoff_grid_auc(y[i], m2[i], grid)
+                for i in (gen.integers(0, 300, 300) for _ in range(30))]
+    assert np.array_equal(wins, np.array(expected))

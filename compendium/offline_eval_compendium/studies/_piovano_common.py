@@ -14,8 +14,10 @@ Printed numbers come from ``data/reference/piovano/``.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import warnings
+from collections import OrderedDict
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -50,6 +52,40 @@ def quiet_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)
         yield
+
+
+def shared_by_seed(func, *, maxsize: int):
+    """``func(seed, *args, **kw) -> (rng, *arrays)`` computed once per integer seed and arguments.
+
+    For a world that a claim and its control world (or two sweeps) share: the
+    cache keeps the ``maxsize`` latest results, the arrays read-only, and
+    hands out a fresh copy of ``rng`` in the state ``func`` left it, so the
+    draws that follow are the same as on a first call.  A Generator or
+    ``None`` seed, or an unhashable argument, is not cached.
+    """
+    cache: OrderedDict = OrderedDict()
+
+    def shared(seed, *args, **kw):
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)):
+            return func(seed, *args, **kw)
+        key = (int(seed), args, tuple(sorted(kw.items())))
+        try:
+            hit = cache.get(key)
+        except TypeError:  # an unhashable argument (an array of accuracies, ...)
+            return func(seed, *args, **kw)
+        if hit is None:
+            rng, *arrays = func(seed, *args, **kw)
+            for a in arrays:
+                a.setflags(write=False)
+            hit = cache[key] = (copy.deepcopy(rng), *arrays)
+            if len(cache) > maxsize:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return (copy.deepcopy(hit[0]), *hit[1:])
+
+    shared.cache_clear = cache.clear
+    return shared
 
 
 def printed_matrix(ref: pd.DataFrame, source: str, panel: str) -> tuple[np.ndarray, np.ndarray]:
@@ -240,16 +276,16 @@ def evaluation_table(b_o, c_o, g_o, b_l, c_l, g_l, *, n_classes: int) -> tuple[p
 
 def sweep_row(table: pd.DataFrame, res: dict) -> dict:
     """Flatten one evaluation into numbers and the per-seed outcome of every :data:`SWEEP_CRITERIA`."""
-    t = table.set_index(["model", "setting"])
+    t = {(r["model"], r["setting"]): r for r in table.to_dict("records")}  # plain dicts: no pandas per cell
     out = {}
     slug = {"Online metrics": "online", "Offline metrics": "offline", "OAM IndDis": "inddis", "OAM JointDis": "joint"}
-    for (model, setting), r in t.iterrows():
+    for (model, setting), r in t.items():
         for col in ("Acc", "std_Rec", "std_Prec", "rms_Rec", "rms_Prec"):
             out[f"{model}_{slug[setting]}_{col}"] = float(r[col])
-    out["uncovered_mass"] = float(t["uncovered_mass"].max())
+    out["uncovered_mass"] = float(table["uncovered_mass"].max())
 
     def err(model, s):
-        return abs(t.loc[(model, s), "Acc_error"])
+        return abs(t[(model, s)]["Acc_error"])
 
     def both(f):
         return bool(all(f(m) for m in MODELS))
@@ -259,11 +295,11 @@ def sweep_row(table: pd.DataFrame, res: dict) -> dict:
     for reading in ("std", "rms"):  # the sd reading decides; the rms reading is recorded beside it
         tail = "" if reading == "std" else "_rms"
         rec, prec = f"{reading}_Rec", f"{reading}_Prec"
-        out["joint_stdrec_below_offline" + tail] = both(lambda m: t.loc[(m, "OAM JointDis"), rec] < t.loc[(m, "Offline metrics"), rec])
-        out["joint_stdprec_below_offline" + tail] = both(lambda m: t.loc[(m, "OAM JointDis"), prec] < t.loc[(m, "Offline metrics"), prec])
-        out["joint_stdrec_below_inddis" + tail] = both(lambda m: t.loc[(m, "OAM JointDis"), rec] < t.loc[(m, "OAM IndDis"), rec])
+        out["joint_stdrec_below_offline" + tail] = both(lambda m: t[(m, "OAM JointDis")][rec] < t[(m, "Offline metrics")][rec])
+        out["joint_stdprec_below_offline" + tail] = both(lambda m: t[(m, "OAM JointDis")][prec] < t[(m, "Offline metrics")][prec])
+        out["joint_stdrec_below_inddis" + tail] = both(lambda m: t[(m, "OAM JointDis")][rec] < t[(m, "OAM IndDis")][rec])
     out["inddis_prec_equals_offline"] = both(lambda m: np.nanmax(np.abs(res["OAM IndDis"].model(m).precision - res["Offline metrics"].model(m).precision), initial=0.0) <= 1e-12)
-    out["offline_underestimates_acc"] = both(lambda m: t.loc[(m, "Offline metrics"), "Acc_error"] < 0)
+    out["offline_underestimates_acc"] = both(lambda m: t[(m, "Offline metrics")]["Acc_error"] < 0)
     return out
 
 

@@ -120,17 +120,57 @@ def table2(y, m1, m2, *, n_boot: int = 100, seed: int = 0) -> pd.DataFrame:
 
 def bootstrap_variance(y, pred, *, n_boot: int = 100, seed: int = 0) -> dict:
     """Bootstrap variance of tau beside eq. 6 (Section 5.3)."""
+    eq6 = rk.tau_variance(y, pred, variant="a")  # validates y and pred
     gen = np.random.default_rng(seed)
     n = len(y)
-    taus = [rk.kendall_tau(y[i], pred[i]) for i in (gen.integers(0, n, n) for _ in range(n_boot))]
-    return {"bootstrap": float(np.var(taus, ddof=1)), "eq6": rk.tau_variance(y, pred, variant="a")}
+    taus = resampled_tau_b(y, pred, [gen.integers(0, n, n) for _ in range(n_boot)])
+    return {"bootstrap": float(np.var(taus, ddof=1)), "eq6": eq6}
+
+
+def resampled_tau_b(y, pred, draws) -> np.ndarray:
+    """``rk.kendall_tau(y[i], pred[i])`` (tau-b) for every index array ``i`` of ``draws``, the same floats at once.
+
+    A resample holds row ``j`` of the data ``w_j`` times, so twice its C - D
+    (over ordered pairs of positions) is ``w^T (S_y * S_m) w`` with ``S`` the
+    sign matrices of the rows' differences, and the positions tied in ``y``
+    number ``w^T E_y w - n`` (``E_y``: equal ``y``).  All of these are integers
+    (exact in float64 matrix products, whatever their order), and tau-b follows
+    from them by the library's own operations,
+    ``(C - D) / sqrt((N - n_1)(N - n_2))`` clipped to [-1, 1], each rounded
+    once; a resample where it is undefined goes to :func:`rk.kendall_tau`
+    itself (nan with its warning).  O(len(draws) n^2).
+    """
+    y, m = np.asarray(y, dtype=float), np.asarray(pred, dtype=float)
+    n = len(y)
+    w = np.array([np.bincount(i, minlength=n) for i in draws], dtype=np.float64)
+
+    def sign(v):
+        return (v[:, None] > v[None, :]).astype(np.float64) - (v[:, None] < v[None, :])
+
+    def quad(mat):  # w^T mat w per resample, as exact integers
+        return np.rint(np.einsum("bi,bi->b", w @ mat, w)).astype(np.int64)
+
+    s = quad(sign(y) * sign(m))  # 2 (C - D)
+    n1 = (quad((y[:, None] == y[None, :]).astype(np.float64)) - n) / 2.0
+    n2 = (quad((m[:, None] == m[None, :]).astype(np.float64)) - n) / 2.0
+    pairs = n * (n - 1) / 2.0
+    den = (pairs - n1) * (pairs - n2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tau = np.minimum(np.maximum(s / 2.0 / np.sqrt(den), -1.0), 1.0)
+    for k in np.flatnonzero(~(den > 0)):
+        tau[k] = rk.kendall_tau(y[draws[k]], m[draws[k]])
+    return tau
 
 
 # -- Fig. 5 ----------------------------------------------------------------------------------
 def cutoff_grid_auc(y, pred, grid) -> np.ndarray:
     """AUC_i at the cutoffs nearest below each share of the data in ``grid`` (top class = that share)."""
-    res = rk.cutoff_auc(y, pred)
-    share = res.n_positive / len(y)
+    return _grid_auc(rk.cutoff_auc(y, pred), len(y), grid)
+
+
+def _grid_auc(res, n, grid) -> np.ndarray:
+    """:func:`cutoff_grid_auc` from the cutoffs ``res`` (:func:`rk.cutoff_auc`) of ``n`` responses."""
+    share = res.n_positive / n
     k = np.clip(np.searchsorted(share, grid, side="right") - 1, 0, len(share) - 1)
     return res.auc[k]
 
@@ -143,11 +183,44 @@ def fig5_bootstrap(y, m1, m2, *, n_boot: int = 100, seed: int = 0, lo: float = 0
     grid = np.round(np.arange(lo, hi + step / 2, step), 10)
     gen = np.random.default_rng(seed)
     n = len(y)
-    wins = np.empty((n_boot, len(grid)), dtype=bool)
-    for b in range(n_boot):
-        i = gen.integers(0, n, n)
-        wins[b] = cutoff_grid_auc(y[i], m1[i], grid) > cutoff_grid_auc(y[i], m2[i], grid)
-    return grid, wins
+    draws = [gen.integers(0, n, n) for _ in range(n_boot)]
+    auc1, auc2 = (resampled_grid_auc(y, m, draws, grid) for m in (m1, m2))
+    return grid, auc1 > auc2
+
+
+def resampled_grid_auc(y, pred, draws, grid) -> np.ndarray:
+    """``cutoff_grid_auc(y[i], pred[i], grid)`` for every index array ``i`` of ``draws``: the same floats at once.
+
+    With the rows ordered by decreasing ``y`` (all distinct) and a resample
+    holding row ``k`` ``w_k`` times, the misordered pairs a cutoff after row
+    ``k`` separates (higher truth, lower prediction; a tied prediction one
+    half) grow by ``w_k (sum_{j > k} U_kj w_j - sum_{j < k} U_jk w_j)``, ``U``
+    the misorder of each pair of rows -- halves of integers, exact in float64
+    whatever the order of the sums, as are the library's running sums -- and
+    ``AUC_i = 1 - wrong / (i (n - i))`` as :func:`rk.cutoff_auc` computes it.
+    Tied responses, or a resample of fewer than two distinct rows, go to
+    :func:`cutoff_grid_auc` itself.  O(len(draws) n^2).
+    """
+    y, m = np.asarray(y, dtype=float), np.asarray(pred, dtype=float)
+    n = len(y)
+    order = np.argsort(-y, kind="stable")
+    ys, ms = y[order], m[order]
+    if n < 2 or (ys[1:] == ys[:-1]).any():
+        return np.array([cutoff_grid_auc(y[i], m[i], grid) for i in draws])
+    w = np.array([np.bincount(i, minlength=n)[order] for i in draws], dtype=np.float64)
+    u = np.triu((ms[:, None] < ms[None, :]) + 0.5 * (ms[:, None] == ms[None, :]), 1)
+    wrong = np.cumsum(w * (w @ u.T - w @ u), axis=1)
+    out = np.empty((len(draws), len(grid)))
+    for b, i in enumerate(draws):
+        rows = np.flatnonzero(w[b] > 0)[:-1]  # a cutoff after each row drawn but the last
+        if len(rows) == 0:
+            out[b] = cutoff_grid_auc(y[i], m[i], grid)
+            continue
+        top = np.cumsum(w[b]).astype(np.int64)[rows]
+        auc = 1.0 - wrong[b, rows] / (top * (n - top))
+        share = top / n
+        out[b] = auc[np.clip(np.searchsorted(share, grid, side="right") - 1, 0, len(share) - 1)]
+    return out
 
 
 def fig5_cutoffs(y, m1, m2, *, band=None):
@@ -187,9 +260,9 @@ def one_seed(seed: int, *, n: int = 500, n_boot: int = 100, **world) -> dict:
     t2 = table2(y, m1, m2, n_boot=n_boot, seed=s_boot).set_index("Measure")
     var = bootstrap_variance(y, m2, n_boot=n_boot, seed=s_var)
     grid, wins = fig5_bootstrap(y, m1, m2, n_boot=n_boot, seed=s_fig5)
-    full_wins = cutoff_grid_auc(y, m1, grid) > cutoff_grid_auc(y, m2, grid)
     res = rk.cutoff_auc(y, m1)
     res2 = rk.cutoff_auc(y, m2)
+    full_wins = _grid_auc(res, n, grid) > _grid_auc(res2, n, grid)  # cutoff_grid_auc on the cutoffs above
     share = res.n_positive / n
     curve = rk.correct_pairs_curve(y, m1)
     k10 = int(round(0.1 * n))

@@ -41,7 +41,7 @@ from offline_eval.synth import classifiers as synth
 from ._piovano_common import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, fill_predictions,
                               fill_sweep_claims, many_class_world, offline_accuracy_note, offline_distortion,
                               paper_online_accuracy, paper_sizes, paper_table, prediction_claim, quiet_warnings,
-                              std_of_differences, sweep_claims, sweep_row)
+                              shared_by_seed, std_of_differences, sweep_claims, sweep_row)
 
 __all__ = ["CLAIMS", "SEEDS", "CONTROL_RANDOM", "add_claims", "add_distortion_calibration", "digits_experiment",
            "digits_sweep_row", "calibrate_table2_world", "fig1_counts", "override_knobs", "table2_world", "tried_worlds_table", "fig1_figure", "fig1_row", "offline_distortion",
@@ -169,8 +169,8 @@ def add_distortion_calibration(ledger: Ledger, sigma: float, boost: float, cells
     )
 
 
-def _table2_live(seed, *, n_live, n_classes, accuracy, accuracy_spread, zipf_exponent, error_correlation,
-                 shared_confusion):
+def _table2_live_draw(seed, *, n_live, n_classes, accuracy, accuracy_spread, zipf_exponent, error_correlation,
+                      shared_confusion):
     """The Table II world's live traffic ``(rng, b, c, g)``; ``rng`` is left where the offline draw starts."""
     rng = check_rng(seed)
     b, c, g = many_class_world(None, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
@@ -179,11 +179,16 @@ def _table2_live(seed, *, n_live, n_classes, accuracy, accuracy_spread, zipf_exp
     return rng, b, c, g
 
 
+#: The live traffic of the Table II world, drawn once per seed and world: the sweep, its control world (which
+#: changes only the offline draw), the tried worlds and Fig. 1's sweeps share it.
+_table2_live = shared_by_seed(_table2_live_draw, maxsize=96)
+
+
 def _table2_offline(rng, b, c, *, n_offline, n_classes, sigma, disagreement_boost, flatten):
     """The offline sample's row indices, drawn by (B, C) cell from a distorted copy of the live cells."""
-    m_l = joint_distribution(b, c, n_classes=n_classes)
-    m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, flatten=flatten, rng=rng)
     live_counts = joint_distribution(b, c, n_classes=n_classes, normalize=False)
+    m_l = live_counts / len(b)  # joint_distribution's normalisation, without a second count
+    m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, flatten=flatten, rng=rng)
     off_counts = synth.apportion(m_o, n_offline, capacity=live_counts)
     return synth.sample_by_cell(b, c, off_counts, n_classes=n_classes, rng=rng)
 
@@ -216,12 +221,26 @@ def table2_sets(seed, *, n_live: int | None = None, n_offline: int | None = None
     ``error_correlation`` with the offline knobs).  Returns ``(b, c, g, idx)``.
     """
     n_live, n_offline, accuracy = _table2_defaults(ref, n_live, n_offline, accuracy)
+    _, b, c, g, idx = _table2_sets(seed, n_live=n_live, n_offline=n_offline, n_classes=n_classes, accuracy=accuracy,
+                                   accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent, sigma=sigma,
+                                   disagreement_boost=disagreement_boost, flatten=flatten,
+                                   error_correlation=error_correlation, shared_confusion=shared_confusion)
+    return b, c, g, idx
+
+
+def _table2_sets_draw(seed, *, n_live, n_offline, n_classes, accuracy, accuracy_spread, zipf_exponent, sigma,
+                      disagreement_boost, flatten, error_correlation, shared_confusion):
     rng, b, c, g = _table2_live(seed, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
                                 accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent,
                                 error_correlation=error_correlation, shared_confusion=shared_confusion)
     idx = _table2_offline(rng, b, c, n_offline=n_offline, n_classes=n_classes, sigma=sigma,
                           disagreement_boost=disagreement_boost, flatten=flatten)
-    return b, c, g, idx
+    return rng, b, c, g, idx
+
+
+#: The live and offline sets of the Table II world by seed and world: Fig. 1's sweeps count the classes of the
+#: sets the Table II sweeps evaluated.
+_table2_sets = shared_by_seed(_table2_sets_draw, maxsize=128)
 
 
 #: The declared optimiser of :func:`calibrate_table2_world`: its grid and its calibration seeds (apart from
@@ -234,10 +253,16 @@ T2_CALIBRATION_SEEDS = (1000, 1001, 1002, 1003)
 T2_CALIBRATION_CELLS = tuple((m, "Acc") for m in MODELS)
 
 
-def _offline_row(b, c, g, idx, n_classes) -> dict:
-    """The Offline metrics row of both models (Acc, sd of recall and precision differences) of one draw."""
+def _online_metrics(b, c, g, n_classes):
     with quiet_warnings():
-        on = metrics_from_joint(joint_distribution(b, c, g, n_classes=n_classes))
+        return metrics_from_joint(joint_distribution(b, c, g, n_classes=n_classes))
+
+
+def _offline_row(b, c, g, idx, n_classes, on=None) -> dict:
+    """The Offline metrics row of both models (Acc, sd of recall and precision differences) of one draw;
+    ``on``: the live set's metrics (:func:`_online_metrics`), when already computed."""
+    on = _online_metrics(b, c, g, n_classes) if on is None else on
+    with quiet_warnings():
         off = metrics_from_joint(joint_distribution(b[idx], c[idx], g[idx], n_classes=n_classes))
     out = {}
     for m in MODELS:
@@ -282,12 +307,13 @@ def calibrate_table2_world(ref: pd.DataFrame, *, sigma: float, flatten: float, n
         lives = [_table2_live(s, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
                               accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent, error_correlation=ec,
                               shared_confusion=shared_confusion) for s in seeds]
+        online = [_online_metrics(b, c, g, n_classes) for _, b, c, g in lives]  # the same for every boost
         for boost in grid["disagreement_boost"]:
             draws = []
-            for rng, b, c, g in lives:
+            for (rng, b, c, g), on in zip(lives, online):
                 idx = _table2_offline(copy.deepcopy(rng), b, c, n_offline=n_offline, n_classes=n_classes,
                                       sigma=sigma, disagreement_boost=boost, flatten=flatten)
-                draws.append(_offline_row(b, c, g, idx, n_classes))
+                draws.append(_offline_row(b, c, g, idx, n_classes, on))
             means = {cell: format_float(float(np.mean([d[cell] for d in draws]))) for cell in cells}
             objective = sum((Fraction(means[cell]) - target[cell]) ** 2 for cell in T2_CALIBRATION_CELLS)
             row = {"error_correlation": ec, "disagreement_boost": boost,
@@ -351,17 +377,9 @@ def table2_sweep_row(seed, **kw) -> dict:
     return sweep_row(*table2_experiment(seed, **kw))
 
 
-def digits_experiment(seed, *, train_fraction: float = 0.35, n_offline: int = 200, sigma: float = 1.0,
-                      disagreement_boost: float = 4.0, flatten: float = 1.0):
-    """Real classifiers on scikit-learn's bundled handwritten digits (1,797 images, 10 classes).
-
-    Baseline: Gaussian naive Bayes; candidate: multinomial logistic
-    regression; both trained on a random ``train_fraction`` of the images.
-    The rest is the live traffic; the offline set (``n_offline`` items) is
-    drawn from it by (B, C) cell with a random cell distribution
-    (:func:`offline_eval.synth.classifiers.random_offline_joint`, with
-    ``sigma``, ``disagreement_boost`` and ``flatten``).
-    """
+def _digits_fit(seed, train_fraction):
+    """The digits world's live traffic ``(rng, b, c, g)``: the split and both models' predictions on the live
+    images; ``rng`` is left where the offline draw starts."""
     from sklearn.datasets import load_digits
     from sklearn.linear_model import LogisticRegression
     from sklearn.naive_bayes import GaussianNB
@@ -375,10 +393,31 @@ def digits_experiment(seed, *, train_fraction: float = 0.35, n_offline: int = 20
     base = GaussianNB().fit(x[tr], y[tr])
     cand = LogisticRegression(max_iter=2000).fit(x[tr], y[tr])
     b, c, g = base.predict(x[live]).astype(np.int64), cand.predict(x[live]).astype(np.int64), y[live].astype(np.int64)
+    return rng, b, c, g
+
+
+#: The live traffic of the digits world by (seed, train_fraction): a seed's models are fitted once, as its sweep
+#: and its control world (which changes only the offline draw) share them.
+_digits_live = shared_by_seed(_digits_fit, maxsize=64)
+
+
+def digits_experiment(seed, *, train_fraction: float = 0.35, n_offline: int = 200, sigma: float = 1.0,
+                      disagreement_boost: float = 4.0, flatten: float = 1.0):
+    """Real classifiers on scikit-learn's bundled handwritten digits (1,797 images, 10 classes).
+
+    Baseline: Gaussian naive Bayes; candidate: multinomial logistic
+    regression; both trained on a random ``train_fraction`` of the images.
+    The rest is the live traffic; the offline set (``n_offline`` items) is
+    drawn from it by (B, C) cell with a random cell distribution
+    (:func:`offline_eval.synth.classifiers.random_offline_joint`, with
+    ``sigma``, ``disagreement_boost`` and ``flatten``).
+    """
+    rng, b, c, g = _digits_live(seed, train_fraction)
     k = 10
-    m_l = joint_distribution(b, c, n_classes=k)
-    m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, flatten=flatten, rng=rng)
-    off_counts = synth.apportion(m_o, n_offline, capacity=joint_distribution(b, c, n_classes=k, normalize=False))
+    live_counts = joint_distribution(b, c, n_classes=k, normalize=False)
+    m_o = synth.random_offline_joint(live_counts / len(b), sigma=sigma, disagreement_boost=disagreement_boost,
+                                     flatten=flatten, rng=rng)
+    off_counts = synth.apportion(m_o, n_offline, capacity=live_counts)
     idx = synth.sample_by_cell(b, c, off_counts, n_classes=k, rng=rng)
     table, res = evaluation_table(b[idx], c[idx], g[idx], b, c, g, n_classes=k)
     return table, res

@@ -110,12 +110,14 @@ def releases_experiment(seed, *, n_releases: int = 12, n_live: int = 20_000, n_o
     for _ in range(n_releases):
         acc.append(np.clip(acc[-1] + step * rng.standard_normal(n_classes), 0.3, 0.98))
     rows = []
+    series = {}  # (metric, domain) -> per release (online, offline, oam), in the order the rows first name them
     for r in range(1, n_releases + 1):
         b, c, g = synth.two_model_world(n_live, accuracy_b=acc[r - 1], accuracy_c=acc[r], prior=prior, confusion=confusion, rng=rng)
-        m_l = joint_distribution(b, c, n_classes=n_classes)
+        live_counts = joint_distribution(b, c, n_classes=n_classes, normalize=False)
+        m_l = live_counts / len(b)  # joint_distribution's normalisation, without a second count
         m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=rng.uniform(*boost_range), flatten=flatten,
                                          rng=rng)
-        off_counts = synth.apportion(m_o, n_offline, capacity=joint_distribution(b, c, n_classes=n_classes, normalize=False))
+        off_counts = synth.apportion(m_o, n_offline, capacity=live_counts)
         idx = synth.sample_by_cell(b, c, off_counts, n_classes=n_classes, rng=rng)
         with quiet_warnings():
             on = metrics_from_joint(joint_distribution(b, c, g, n_classes=n_classes)).candidate
@@ -123,13 +125,16 @@ def releases_experiment(seed, *, n_releases: int = 12, n_live: int = 20_000, n_o
             oam = online_adaptive_metrics(b[idx], c[idx], g[idx], b, c, n_classes=n_classes).candidate
         for name, d in domains:
             for metric, key in (("NLUER", "recall"), ("Friction", "precision")):
-                rows.append(dict(release=r, domain=name, metric=metric, online=getattr(on, key)[d], offline=getattr(off, key)[d], oam=getattr(oam, key)[d]))
+                v = (getattr(on, key)[d], getattr(off, key)[d], getattr(oam, key)[d])
+                rows.append(dict(release=r, domain=name, metric=metric, online=v[0], offline=v[1], oam=v[2]))
+                series.setdefault((metric, name), []).append(v)
     per_release = pd.DataFrame(rows)
     corr = []
-    for (metric, domain), grp in per_release.groupby(["metric", "domain"], sort=False):
-        ok = grp[["online", "offline", "oam"]].notna().all(axis=1)
-        r_off = stats.pearsonr(grp.loc[ok, "offline"], grp.loc[ok, "online"])[0]
-        r_oam = stats.pearsonr(grp.loc[ok, "oam"], grp.loc[ok, "online"])[0]
+    for (metric, domain), v in series.items():
+        online, offline, oam = np.asarray(v, dtype=float).T
+        ok = ~(np.isnan(online) | np.isnan(offline) | np.isnan(oam))
+        r_off = stats.pearsonr(offline[ok], online[ok])[0]
+        r_oam = stats.pearsonr(oam[ok], online[ok])[0]
         corr.append(dict(metric=metric, domain=domain, corr_offline=float(r_off), corr_oam=float(r_oam),
                          rel_improvement_pct=float(100 * (r_oam - r_off) / abs(r_off))))
     return per_release, pd.DataFrame(corr)
@@ -138,7 +143,7 @@ def releases_experiment(seed, *, n_releases: int = 12, n_live: int = 20_000, n_o
 def releases_sweep_row(seed, **kw) -> dict:
     _, corr = releases_experiment(seed, **kw)
     out = {}
-    for _, r in corr.iterrows():
+    for r in corr.to_dict("records"):
         tag = f"{r['metric']}_{r['domain']}"
         out[f"{tag}_corr_offline"] = r["corr_offline"]
         out[f"{tag}_corr_oam"] = r["corr_oam"]
