@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from offline_eval_compendium import reference
 from offline_eval.adaptive import joint_distribution
-from offline_eval_compendium.studies import _piovano_common as C
-from offline_eval_compendium.studies import _piovano_equations as E
+from offline_eval_compendium.studies import piovano_evaluation as C
+from offline_eval_compendium.studies import piovano_equations as E
 from offline_eval_compendium.studies import piovano_matrices_table1 as T1
 from offline_eval_compendium.studies import piovano_table2_digits as T2
 from offline_eval_compendium.studies import piovano_table3_convergence as T3

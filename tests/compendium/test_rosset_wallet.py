@@ -295,7 +295,7 @@ def test_segment_reversed_ranking_keeps_every_firm_above_one_half_at_the_printed
 # -- the bootstrap of tau, all resamples at once ------------------------------------------------------
 @pytest.mark.parametrize("seed", range(12))
 def test_resampled_tau_b_is_the_librarys_tau_on_every_resample(seed):
-    from offline_eval_compendium.studies import _rosset_survey as rs
+    from offline_eval_compendium.studies import rosset_survey as rs
 
     g = np.random.default_rng(seed)
     n = int(g.integers(2, 300))
@@ -323,7 +323,7 @@ def test_bootstrap_variance_keeps_its_draws():
 
 @pytest.mark.parametrize("seed", range(12))
 def test_resampled_grid_auc_is_cutoff_grid_auc_on_every_resample(seed):
-    from offline_eval_compendium.studies import _rosset_survey as rs
+    from offline_eval_compendium.studies import rosset_survey as rs
 
     g = np.random.default_rng(seed)
     n = int(g.integers(10, 400))

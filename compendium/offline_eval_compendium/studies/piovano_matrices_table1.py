@@ -6,7 +6,7 @@ the toy from its two printed ``M_BCG^(o)`` slices, each printed relative
 difference from the two printed 5 x 5 matrices, Lemma 1 on both; the printed
 live matrix is asked which live size M it is a distribution of.  Eqs. (1)-(13)
 and Algorithm 1, as :mod:`offline_eval.adaptive` implements them, are checked
-against direct loops on random inputs (:mod:`._piovano_equations`).
+against direct loops on random inputs (:mod:`.piovano_equations`).
 
 Table I's data (627 paper titles, naive Bayes vs BERT) are not available, so
 its mechanism is rebuilt (world ``synthetic: Table I world``): a live set of
@@ -31,11 +31,11 @@ from ..claims import Claim, Ledger, SeedBlocks, declare, matches_printed
 from ..reference import printed_decimals
 from offline_eval.plotting import new_figure
 from offline_eval.synth import classifiers as synth
-from ._piovano_common import (CONTROL_T1, MODELS, SECTION, TOY, evaluation_table, fill_predictions, paper_table,
+from .piovano_evaluation import (CONTROL_T1, MODELS, SECTION, TOY, evaluation_table, fill_predictions, paper_table,
                               fill_sweep_claims, paper_online_accuracy, paper_sizes, prediction_claim,
                               printed_matrix, relative_difference, rms_of_differences, std_of_differences,
                               std_reading_evidence, sweep_claims, sweep_row)
-from ._piovano_equations import equation_claims, equations_table, fill_equation_claims
+from .piovano_equations import equation_claims, equations_table, fill_equation_claims
 
 __all__ = ["CLAIMS", "SEEDS", "CONTROL_T1", "SECTION", "add_claims", "denominator_search", "equations_table", "matrices_figure",
            "matrices_table", "paper_table", "printed_matrix", "rms_of_differences", "std_of_differences",

@@ -7,7 +7,7 @@ means are the printed online accuracies -- calibrations), and an offline set
 drawn by (B, C) cell from a cell distribution "randomly generated from the
 live one" (:func:`offline_eval.synth.classifiers.random_offline_joint`) whose
 three knobs are first fitted to the paper's printed 5-class pair ``M^(l)``,
-``M^(o)`` (a calibration, :func:`._piovano_common.calibrate_offline_distortion`);
+``M^(o)`` (a calibration, :func:`.piovano_evaluation.calibrate_offline_distortion`);
 the distortion's strength (the disagreement boost) and the live models' error
 correlation are then fitted to Table II's two printed offline accuracies
 (:func:`calibrate_table2_world`, declared calibration rows), since the world
@@ -38,7 +38,7 @@ from ..io import format_float
 from ..claims import Claim, Ledger, SeedBlocks, declare
 from offline_eval.plotting import new_figure
 from offline_eval.synth import classifiers as synth
-from ._piovano_common import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, fill_predictions,
+from .piovano_evaluation import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, fill_predictions,
                               fill_sweep_claims, many_class_world, offline_accuracy_note, offline_distortion,
                               paper_online_accuracy, paper_sizes, paper_table, prediction_claim, quiet_warnings,
                               shared_by_seed, std_of_differences, sweep_claims, sweep_row)

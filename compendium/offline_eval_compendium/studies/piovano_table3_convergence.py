@@ -29,7 +29,7 @@ from offline_eval.adaptive import joint_distribution, metrics_from_joint, online
 from ..claims import Claim, Ledger, SeedBlocks, declare
 from offline_eval.plotting import new_figure
 from offline_eval.synth import classifiers as synth
-from ._piovano_common import MODELS, many_class_world, offline_distortion, quiet_warnings
+from .piovano_evaluation import MODELS, many_class_world, offline_distortion, quiet_warnings
 
 __all__ = ["CLAIMS", "SEEDS", "CONTROL_RELEASES", "add_claims", "convergence_experiment", "convergence_figure",
            "convergence_summary", "convergence_sweep", "fill_table3_claims", "loglog_slope", "offline_distortion",

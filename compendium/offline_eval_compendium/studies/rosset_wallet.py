@@ -4,7 +4,7 @@ Protocol.  The printed cells are recomputed from each other, world ``paper`` (Ta
 columns, Table 2's differences and p-values, Fig. 3's optimal share from the survey's n); a mismatch is an
 ``erratum`` only when no reading of the printed inputs gives it.  The survey is synthetic
 (:func:`offline_eval.synth.wallet.wallet_survey`, the world and the per-seed experiment in
-:mod:`._rosset_survey`): the models' dependence on firm size is concentrated among the large firms (a Gumbel
+:mod:`.rosset_survey`): the models' dependence on firm size is concentrated among the large firms (a Gumbel
 copula at Table 2's printed taus, :func:`paper_world`), the paper's reason for ranking the largest predictions
 and wallets best.  Every qualitative claim of Section 5 is checked on a sweep of surveys, each beside the
 **control world** (:data:`CONTROL`, the Gaussian copula at the same taus: the concentration switched off)
@@ -13,7 +13,7 @@ wallets, the taus the world is set to) has no control world, and the ledger show
 are the world's calibration targets; the rhos are its predictions of Table 2's cells; Fig. 4's long tail holds
 by construction (a check).  Everything printed is read from ``data/reference/rosset/``.
 
-Skeleton: the claims table (:data:`CLAIMS`), the world and experiment (:mod:`._rosset_survey`), the table of
+Skeleton: the claims table (:data:`CLAIMS`), the world and experiment (:mod:`.rosset_survey`), the table of
 printed consistency (:func:`printed_consistency`), and :func:`add_claims`.
 """
 
@@ -26,7 +26,7 @@ from scipy.stats import norm
 
 from .. import reference
 from ..claims import Claim, Ledger, SeedBlocks, declare, matches_printed
-from ._rosset_survey import (CONTROL, EARLIER, LOWER_IS_BETTER, MEASURES, NOISY_TRUTH, OUTLIER_MAX_SHARE,
+from .rosset_survey import (CONTROL, EARLIER, LOWER_IS_BETTER, MEASURES, NOISY_TRUTH, OUTLIER_MAX_SHARE,
                              SHRINKING_RESIDUAL, strip_percent, below_half_share, bootstrap_variance, cutoff_grid_auc,
                              expected_shares, fig1_local_row, fig4_wallets, fig5_bootstrap, fig5_cutoffs, num,
                              one_seed, paper_world, printed_interval, segment_reversed_ranking, table1, table2,
