@@ -161,6 +161,14 @@ def kendall_tau(y_true, y_pred, *, variant: str = "b", tilde: bool = False) -> f
         raise ValueError(f"`variant` must be 'a', 'b' or 'c'; got {variant!r}")
     check_bool(tilde, "tilde")
     y, m = check_pair(y_true, y_pred)
+    tau = _kendall_tau_checked(y, m, variant)
+    if np.isnan(tau):
+        return tau
+    return float(0.5 + 0.5 * tau) if tilde else tau
+
+
+def _kendall_tau_checked(y: np.ndarray, m: np.ndarray, variant: str = "b") -> float:
+    """:func:`kendall_tau` of arrays already checked by ``check_pair`` (its engine, for the bootstrap)."""
     n = len(y)
     if n < 2:
         warn_undefined(f"Kendall's tau is undefined for fewer than 2 observations (got {n}); returning nan")
@@ -169,8 +177,7 @@ def kendall_tau(y_true, y_pred, *, variant: str = "b", tilde: bool = False) -> f
     tau = tau_c(c, y, m) if variant == "c" else tau_from_counts(c, variant)
     if np.isnan(tau):
         warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
-        return tau
-    return float(0.5 + 0.5 * tau) if tilde else tau
+    return tau
 
 
 # -- variance and confidence interval of tau (eq. 6) ----------------------------------------
