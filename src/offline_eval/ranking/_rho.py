@@ -67,11 +67,11 @@ def spearman_rho(y_true, y_pred, *, tilde: bool = False) -> float:
     """
     check_bool(tilde, "tilde")
     y, m = check_pair(y_true, y_pred)
-    rho = _spearman_rho_checked(y, m)
-    return 0.5 + 0.5 * rho if tilde and not np.isnan(rho) else rho
+    rho = spearman_rho_checked(y, m)
+    return 0.5 + 0.5 * rho if tilde else rho
 
 
-def _spearman_rho_checked(y: np.ndarray, m: np.ndarray) -> float:
+def spearman_rho_checked(y: np.ndarray, m: np.ndarray) -> float:
     """:func:`spearman_rho` of arrays already checked by ``check_pair`` (its engine, for the bootstrap)."""
     n = len(y)
     if n < 2:

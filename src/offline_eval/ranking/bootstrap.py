@@ -20,8 +20,9 @@ from .._validation import (
 )
 from .._metrics_losses import weighted_mean
 from ._pairs import check_pair
-from ._rho import _spearman_rho_checked
-from .coefficients import MEASURES, _kendall_tau_checked
+from ._rho import spearman_rho_checked
+from ._tau_engine import kendall_tau_checked
+from .coefficients import MEASURES
 
 __all__ = ["BootstrapComparison", "bootstrap_compare"]
 
@@ -77,8 +78,8 @@ _CHECKED = {
     "RMSE": lambda y, m: float(np.sqrt(weighted_mean((y - m) ** 2, None))),
     "MAE": lambda y, m: weighted_mean(np.abs(y - m), None),
     "MAD": lambda y, m: float(np.median(np.abs(y - m))),
-    "tau": _kendall_tau_checked,
-    "rho": _spearman_rho_checked,
+    "tau": kendall_tau_checked,
+    "rho": spearman_rho_checked,
 }
 
 
