@@ -67,6 +67,12 @@ def spearman_rho(y_true, y_pred, *, tilde: bool = False) -> float:
     """
     check_bool(tilde, "tilde")
     y, m = check_pair(y_true, y_pred)
+    rho = spearman_rho_checked(y, m)
+    return 0.5 + 0.5 * rho if tilde else rho
+
+
+def spearman_rho_checked(y: np.ndarray, m: np.ndarray) -> float:
+    """:func:`spearman_rho` of arrays already checked by ``check_pair`` (its engine, for the bootstrap)."""
     n = len(y)
     if n < 2:
         warn_undefined(f"Spearman's rho is undefined for fewer than 2 observations (got {n}); returning nan")
@@ -78,8 +84,7 @@ def spearman_rho(y_true, y_pred, *, tilde: bool = False) -> float:
     if saa == 0 or sbb == 0:
         warn_undefined("Spearman's rho is undefined when `y_true` or `y_pred` is constant; returning nan")
         return float("nan")
-    rho = float(min(max(np.dot(a, b) / np.sqrt(saa * sbb), -1.0), 1.0))
-    return 0.5 + 0.5 * rho if tilde else rho
+    return float(min(max(np.dot(a, b) / np.sqrt(saa * sbb), -1.0), 1.0))
 
 
 class RhoResult(Result):

@@ -7,7 +7,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._validation import check_nonnegative, warn_undefined
-from ._pairs import tau_from_counts
+from ._pairs import pair_counts, tau_from_counts
 
 
 def tau_variance_from_concordance(C: np.ndarray) -> float:
@@ -190,3 +190,16 @@ def _tau_p_exact(n: int, conc: int, alternative: str) -> float:
     if in_right_tail == (alternative == "greater"):
         return float(min(max(cdf, 0.0), 1.0))
     return float(min(max(1 - cdf + mass, 0.0), 1.0))
+
+
+def kendall_tau_checked(y: np.ndarray, m: np.ndarray, variant: str = "b") -> float:
+    """``kendall_tau`` of arrays already checked by ``check_pair`` (its engine, for the bootstrap)."""
+    n = len(y)
+    if n < 2:
+        warn_undefined(f"Kendall's tau is undefined for fewer than 2 observations (got {n}); returning nan")
+        return float("nan")
+    c = pair_counts(y, m)
+    tau = tau_c(c, y, m) if variant == "c" else tau_from_counts(c, variant)
+    if np.isnan(tau):
+        warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
+    return tau

@@ -17,9 +17,11 @@ import numpy as np
 from .._results import ConfidenceInterval, Result, interval_doc, interval_text, normal_interval, short_repr
 from .._validation import check_bool, check_choice, check_real, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
-from ._pairs import check_pair, pair_counts, tau_from_counts
+from ._pairs import check_pair, pair_counts
 from ._rho import RhoResult, r_statistic, spearman_rho, spearman_rho_test
-from ._tau_engine import MAX_EXACT_N, tau_c, tau_pvalue, tau_stat_and_variance, tau_variance_from_concordance
+from ._tau_engine import (
+    MAX_EXACT_N, kendall_tau_checked, tau_pvalue, tau_stat_and_variance, tau_variance_from_concordance,
+)
 from .._public import publish
 
 __all__ = [
@@ -161,14 +163,8 @@ def kendall_tau(y_true, y_pred, *, variant: str = "b", tilde: bool = False) -> f
         raise ValueError(f"`variant` must be 'a', 'b' or 'c'; got {variant!r}")
     check_bool(tilde, "tilde")
     y, m = check_pair(y_true, y_pred)
-    n = len(y)
-    if n < 2:
-        warn_undefined(f"Kendall's tau is undefined for fewer than 2 observations (got {n}); returning nan")
-        return float("nan")
-    c = pair_counts(y, m)
-    tau = tau_c(c, y, m) if variant == "c" else tau_from_counts(c, variant)
+    tau = kendall_tau_checked(y, m, variant)
     if np.isnan(tau):
-        warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
         return tau
     return float(0.5 + 0.5 * tau) if tilde else tau
 

@@ -228,9 +228,14 @@ def _draw_rows(cum, rows, rng):
     """One categorical draw per item from the cumulative rows ``cum[rows]``."""
     u = rng.random(len(rows))
     idx = np.empty(len(rows), np.int64)
-    for start in range(0, len(rows), 1 << 16):  # bounded memory: 65k x K at a time
-        sl = slice(start, start + (1 << 16))
-        idx[sl] = (u[sl, None] > cum[rows[sl]]).sum(axis=1)
+    # The draw is #{j : cum[row, j] < u}; a row of cumulative sums of non-negative numbers is non-decreasing,
+    # so that count is searchsorted(row, u, side="left"), one row's items at a time.
+    order = np.argsort(rows, kind="stable")
+    bounds = np.searchsorted(rows[order], np.arange(cum.shape[0] + 1), side="left")
+    for r in range(cum.shape[0]):
+        items = order[bounds[r]:bounds[r + 1]]
+        if items.size:
+            idx[items] = np.searchsorted(cum[r], u[items], side="left")
     return np.minimum(idx, cum.shape[1] - 1)
 
 
@@ -471,7 +476,9 @@ def sample_by_cell(hyp_b, hyp_c, cell_counts, *, n_classes: int, replace: bool =
             raise ValueError("`cell_counts` asks for items from a cell with no live item")
         cells = np.repeat(np.arange(k * k), want)
         pos = (rng.random(cells.size) * have[cells]).astype(np.int64)
-        return np.sort(np.argsort(cell, kind="stable")[starts[cells] + pos])
+        # the same stable order of the cells; as 16-bit keys when they fit, which numpy sorts by radix
+        key = cell.astype(np.uint16) if k * k <= 1 << 16 else cell
+        return np.sort(np.argsort(key, kind="stable")[starts[cells] + pos])
     if (want > have).any():
         raise ValueError(f"`cell_counts` exceeds the live items of {int((want > have).sum())} cells")
     # A random permutation within each cell, then the first want[c] items of cell c.
