@@ -195,6 +195,27 @@ def _ratio(avg_p, gamma, what):
     return float(avg_p / gamma)
 
 
+def _equal_weight_bins(s, wsc, q):
+    """The bins of :func:`quantile_breakdown` for equal weights, without sorting the scores.
+
+    With equal weights the rows' weights in sorted order are ``wsc`` itself, so the bin of sorted position
+    ``r`` is the same float expression of ``r`` alone, non-decreasing in ``r``.  A row's bin is that of the
+    first row of its tie group, at position ``c`` = the number of rows with a lower score; so it holds bin
+    ``k`` or higher when ``c >= m_k`` (``m_k`` the first position of bin ``k``), that is when its score
+    exceeds the ``m_k``-th smallest score.  Those order statistics come from a partial sort.
+    """
+    n = len(s)
+    cum_before = np.cumsum(wsc) - wsc
+    bins_at = np.minimum(floor_snapped(q * cum_before / wsc.sum(), n, exact=True).astype(np.int64), q - 1)
+    first = np.searchsorted(bins_at, np.arange(1, q), side="left")  # m_k for k = 1..q-1 (n: no such row)
+    inner = (first > 0) & (first < n)
+    thresholds = np.full(q - 1, np.inf)  # bin k >= 1 holds the rows with a score above thresholds[k - 1]
+    if inner.any():
+        thresholds[inner] = np.partition(s, np.unique(first[inner] - 1))[first[inner] - 1]
+    thresholds[first == 0] = -np.inf
+    return np.searchsorted(thresholds, s, side="left").astype(np.int64)
+
+
 def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight=None, eps=LOG_LOSS_EPS,
                        pos_label=None):
     """The metrics of :func:`log_loss` & co. per quantile of predicted score.
@@ -259,22 +280,25 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
         s = check_finite(as_1d(by, "by"), "by")
         check_consistent_length(y_true=y, by=s)
     wt = np.ones(len(y)) if w is None else w
-    order = np.argsort(s, kind="stable")
-    s_sorted = s[order]
     # The bins from power-of-two-rescaled weights (no overflow at 1e308, the same bits otherwise), and a
     # boundary that is an integer in exact arithmetic stays one at any weight scale (floor_snapped).
     wsc = scale_weights(wt)  # every total below from these: 5e-324 or 1e308 weights neither vanish nor overflow
-    ws = wsc[order]
-    cum_before = np.cumsum(ws) - ws
     q = int(n_quantiles)
-    bins_sorted = np.minimum(floor_snapped(q * cum_before / ws.sum(), len(ws), exact=integer_weights(w)).astype(np.int64),
-                             q - 1)
-    # tie rule: a tie group takes the bin of its first row
-    first_of_group = np.r_[0, np.flatnonzero(np.diff(s_sorted)) + 1]
-    group_len = np.diff(np.r_[first_of_group, len(s_sorted)])
-    bins_sorted = np.repeat(bins_sorted[first_of_group], group_len)
-    b = np.empty(len(y), dtype=np.int64)
-    b[order] = bins_sorted
+    if w is None and len(s) > 0:
+        b = _equal_weight_bins(s, wsc, q)
+    else:
+        order = np.argsort(s, kind="stable")
+        s_sorted = s[order]
+        ws = wsc[order]
+        cum_before = np.cumsum(ws) - ws
+        bins_sorted = np.minimum(floor_snapped(q * cum_before / ws.sum(), len(ws), exact=integer_weights(w)).astype(np.int64),
+                                 q - 1)
+        # tie rule: a tie group takes the bin of its first row
+        first_of_group = np.r_[0, np.flatnonzero(np.diff(s_sorted)) + 1]
+        group_len = np.diff(np.r_[first_of_group, len(s_sorted)])
+        bins_sorted = np.repeat(bins_sorted[first_of_group], group_len)
+        b = np.empty(len(y), dtype=np.int64)
+        b[order] = bins_sorted
 
     loss = pointwise_log_loss(y, p, eps)
 

@@ -14,6 +14,7 @@ import copy
 import numpy as np
 import pandas as pd
 
+from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 from ..progress import track
 from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, make_logs, offline_deltas, offline_pair, offline_scores, run,
@@ -231,12 +232,17 @@ def offline_accepted_worlds(seed, calibration: pd.DataFrame, target_auc_delta: f
     g = g.loc[ok].sort_values(["low_shift", "miss", "noise_sd"], kind="stable").drop_duplicates("low_shift")
     rows = []
     for r in track(list(g.itertuples()), "offline-accepted worlds", unit="worlds"):
-        exp = run(seed, n_queries=n_queries, n_log=n_log, n_ab=n_ab, baseline_quantile=baseline_quantile,
-                  alphas=(1.0,), mainline_quantiles=(baseline_quantile,), models="table5",
-                  model_1={**model_1, "noise_sd": r.noise_sd}, model_2={**model_2, "low_shift": r.low_shift},
-                  min_impressions=min_impressions, world_kwargs=world_kwargs)
+        # only the A/B test at the baseline operating point of :func:`run`: the same world, models, logs and
+        # A/B stream (each step has its own generator), without the simulation, sweep and best-point test
+        world, r_models, r_log, r_ab1, _ = seeded_world(seed, n_queries, world_kwargs)
+        p1, p2, _, op_base, _, _ = make_logs(world, r_models, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
+                                             min_impressions=min_impressions, models="table5",
+                                             model_1={**model_1, "noise_sd": r.noise_sd},
+                                             model_2={**model_2, "low_shift": r.low_shift},
+                                             miscalibration=MISCALIBRATION)
+        online_base, = sw.ab_tests(world, (p1, op_base), [(p2, op_base)], n_page_views=n_ab, rng=r_ab1)
         rows.append(dict(noise_sd=r.noise_sd, low_shift=r.low_shift, auc_delta=r.auc_delta, rig_delta=r.rig_delta,
-                         online_cy_delta=exp.online_base.cy_delta, online_ml_cy_delta=exp.online_base.ml_cy_delta))
+                         online_cy_delta=online_base.cy_delta, online_ml_cy_delta=online_base.ml_cy_delta))
     return pd.DataFrame(rows, columns=["noise_sd", "low_shift", "auc_delta", "rig_delta", "online_cy_delta",
                                        "online_ml_cy_delta"])
 
