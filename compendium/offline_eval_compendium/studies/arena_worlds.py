@@ -118,17 +118,25 @@ def _profit_moments(p, v, b, mu, sd, law):
     return win, mean, p * v**2 * win - 2.0 * p * v * ec + ec2
 
 
-def _rtb_ab(rng, nets, cands, *, n_contexts, value_sigma, law, ab_impressions):
-    """Each candidate's own A/B test against production: exact per-request moments on ``n_contexts`` contexts per
-    network, ``ab_impressions`` displays per network and test, each arm's profit its central-limit draw.
-    Returns the observed and the expected total profit deltas, one per candidate."""
-    n_net = len(nets)
-    k = np.repeat(np.arange(n_net), n_contexts)
+def _requests(rng, nets, per_network, value_sigma):
+    """Bid requests of every network at once, ``per_network`` each: the network of each request ``k``, a reader
+    ``g(col)`` of its network's column, the normal draw ``w`` of the value, the true logit and CTR,
+    the value, and ``s``, the standardised signal the competing bid correlates with."""
+    k = np.repeat(np.arange(len(nets)), per_network)
     g = lambda col: nets[col].to_numpy()[k]  # noqa: E731
     z, w = rng.standard_normal((2, len(k)))
     logit = special.logit(g("ctr")) + RTB_KW["ctr_sigma"] * z
     p, v = special.expit(logit), g("value") * np.exp(value_sigma * w - 0.5 * value_sigma**2)
     s = (RTB_KW["ctr_sigma"] * z + value_sigma * w) / np.hypot(RTB_KW["ctr_sigma"], value_sigma)
+    return k, g, w, logit, p, v, s
+
+
+def _rtb_ab(rng, nets, cands, *, n_contexts, value_sigma, law, ab_impressions):
+    """Each candidate's own A/B test against production: exact per-request moments on ``n_contexts`` contexts per
+    network, ``ab_impressions`` displays per network and test, each arm's profit its central-limit draw.
+    Returns the observed and the expected total profit deltas, one per candidate."""
+    n_net = len(nets)
+    k, g, w, logit, p, v, s = _requests(rng, nets, n_contexts, value_sigma)
     rho = RTB_KW["price_corr"]
     mu, sd = np.log(g("price")) + g("price_sigma") * rho * s, g("price_sigma") * np.sqrt(1.0 - rho**2)
     bias = np.vstack([nets["bias_a"].to_numpy(), cands["bias"]])  # row 0: production
@@ -230,12 +238,7 @@ def rtb_arena(seed, *, n_candidates=16, n_networks=8, n_log=3000, n_contexts=300
     r_world, r_req, r_cand, r_ab, r_noise = np.random.default_rng(seed).spawn(5)
     nets = rtb.simulate_rtb(n_networks=n_networks, n_log=2, n_ab=2, ctr_median=ctr_median, value_sigma=value_sigma,
                             bias_sd=bias_sd, value_bias_sd=value_bias_sd, noise=noise, rng=r_world).networks
-    k = np.repeat(np.arange(n_networks), n_log)
-    g = lambda col: nets[col].to_numpy()[k]  # noqa: E731
-    z, w = r_req.standard_normal((2, len(k)))
-    logit = special.logit(g("ctr")) + RTB_KW["ctr_sigma"] * z
-    p_true, v = special.expit(logit), g("value") * np.exp(value_sigma * w - 0.5 * value_sigma**2)
-    s = (RTB_KW["ctr_sigma"] * z + value_sigma * w) / np.hypot(RTB_KW["ctr_sigma"], value_sigma)
+    k, g, w, logit, p_true, v, s = _requests(r_req, nets, n_log, value_sigma)
     c = _competing_bids(r_req, g("price"), g("price_sigma"), s, price_law, price_corr=RTB_KW["price_corr"])
     a = (r_req.random(len(k)) < p_true).astype(np.int8)
     cands = _rtb_candidates(r_cand, n_candidates, n_networks, bias_sd=bias_sd, value_bias_sd=value_bias_sd, noise=noise)
