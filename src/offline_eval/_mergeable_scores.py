@@ -83,8 +83,21 @@ class ScoreCounts:
         return self.pos + self.neg
 
     def roc_auc_score(self) -> float:
-        """AUC with ties counted 1/2 (equals :func:`offline_eval.metrics.roc_auc_score` on the rows)."""
-        return roc_auc_score_from_counts(self.pos[::-1], self.neg[::-1])
+        """AUC with ties counted 1/2 (equals :func:`offline_eval.metrics.roc_auc_score` on the rows).
+
+        Whole counts (no weights) whose pairs number below 2**52 are counted in integers, as the in-memory
+        function counts them: the same bits as :func:`~offline_eval.metrics.roc_auc_score_from_counts`
+        (whose float sums are then exact), without re-validating counts checked when they were built.
+        """
+        pos, neg = self.pos, self.neg
+        if self.scale == 0 and pos.size:
+            n_pos, n_neg = float(pos.sum()), float(neg.sum())
+            if 0 < n_pos * n_neg < 2.0**52 and np.array_equal(pos, np.floor(pos)) and np.array_equal(neg, np.floor(neg)):
+                p, n = pos.astype(np.int64), neg.astype(np.int64)
+                below = np.cumsum(n) - n
+                twice = 2 * int(np.dot(p, below)) + int(np.dot(p, n))
+                return float(twice / (2.0 * n_pos * n_neg))
+        return roc_auc_score_from_counts(pos[::-1], neg[::-1])
 
     def roc_curve(self):
         """``(fpr, tpr)`` at every distinct score, highest first (:func:`~offline_eval.metrics.roc_curve_from_counts`)."""

@@ -76,11 +76,16 @@ class Cells:
             return self.raw
         v, pos, neg = self.values, self.pos, self.neg
         rows, n_pos, n_neg = self.row_counts()
-        p = np.clip(v, eps, 1.0 - eps) if eps > 0 else v
-        # each log only where its class has weight: a cell of continuous scores holds one row, one class
-        with np.errstate(divide="ignore"):
-            l1 = np.log(p, where=pos > 0, out=np.zeros_like(p))
-            l0 = np.log1p(-p, where=neg > 0, out=np.zeros_like(p))
+        if eps > 0:  # every log finite: taken over the whole array (a masked ufunc loop is several times slower)
+            p = np.clip(v, eps, 1.0 - eps)
+            l1, l0 = np.log(p), np.log1p(-p)
+            l1[pos == 0] = 0.0  # the masked logs' zeros: the same sums, bit for bit
+            l0[neg == 0] = 0.0
+        else:  # each log only where its class has weight: a cell of continuous scores holds one row, one class
+            p = v
+            with np.errstate(divide="ignore"):
+                l1 = np.log(p, where=pos > 0, out=np.zeros_like(p))
+                l0 = np.log1p(-p, where=neg > 0, out=np.zeros_like(p))
         w = pos + neg
         q = 1.0 - v
         return dict(n=rows, w=w, wy=pos, wp=w * v, wloss=-(pos * l1 + neg * l0), wsq=pos * q * q + neg * v * v,
@@ -145,7 +150,7 @@ def _rounded_cells(y, s, w, resolution, eps, name):
     return Cells(values, pos, neg, scale, rows, n_pos, n_neg, raw)
 
 
-def _summary_chunk(part, *, spec, splits=None):
+def summary_chunk(part, *, spec, splits=None):
     out = {}
     splits = splits or {}
     label, scores, weight, families = spec["label"], spec["scores"], spec["weight"], spec["families"]
@@ -252,7 +257,7 @@ def _concat_cells(*ranges):
                  cat("n_pos", False), cat("n_neg", False))
 
 
-def _choose_splits(first, scores, n_ranges):
+def choose_splits(first, scores, n_ranges):
     """Per score column: the key prefixes (:func:`_prefix`) that cut the scores into ``n_ranges`` ranges of
     about equal rows in a sample of the first row group's scores; ``None`` when the sample's scores repeat (stored at a fixed precision:
     the per-task cells are then small and merge fast).  Only the speed depends on the sample, never a value."""
@@ -306,13 +311,13 @@ def reduce_summary(source, spec):
     """
     import dask
 
-    chunk = functools.partial(_summary_chunk, spec=spec)
+    chunk = functools.partial(summary_chunk, spec=spec)
     n_tasks = len(source.tasks) if isinstance(source, Pieces) else source.npartitions
     cells_needed = spec["exact"] or "auc" in spec["families"]
     if spec["resolution"] is not None or not spec["scores"] or not cells_needed or n_tasks < 2:
         return tree_reduce(source, chunk)
     n_ranges = int(min(MAX_RANGES, max(2, n_tasks)))
-    splits = _choose_splits(sample_first(source, spec["scores"]), spec["scores"], n_ranges)
+    splits = choose_splits(sample_first(source, spec["scores"]), spec["scores"], n_ranges)
     if all(v is None for v in splits.values()):
         return tree_reduce(source, chunk)
     if isinstance(source, Pieces):

@@ -106,7 +106,7 @@ def log_source(data, columns):
     return Pieces(tasks, columns, total)
 
 
-def _read_piece(task, columns):
+def read_piece(task, columns):
     """One task's columns as NumPy arrays (a dict)."""
     import pyarrow.parquet as pq
 
@@ -118,7 +118,7 @@ def _read_piece(task, columns):
 
 
 def _read_and_fill(task, columns, chunk):
-    return chunk(_read_piece(task, columns))
+    return chunk(read_piece(task, columns))
 
 
 def tree_reduce(source, chunk, merge=lambda a, b: a.merge(b)):
@@ -186,4 +186,4 @@ def checked_sums(sums: LossSums, weight) -> LossSums:
 
 
 def read_split_and_fill(task, columns, chunk, splits):
-    return chunk(_read_piece(task, columns), splits=splits)
+    return chunk(read_piece(task, columns), splits=splits)

@@ -32,13 +32,15 @@ class Summary:
     joint: JointCounts | None = None
     utility: UtilitySums | None = None
     resolution: float | None = None  #: ``None``: exact; else the scores were rounded to its multiples
+    #: per score column, ``(positives, negatives, 2 x pairs outscored)`` when counted without cells (exact)
+    pairs: dict | None = None
 
     def __repr__(self) -> str:
         parts = [f"{self.rows:,} rows", f"families {', '.join(self.families)}"]
         if self.scores:
             parts.append(f"scores {', '.join(self.scores)}")
         if "auc" in self.families and self.scores:
-            parts.append("AUC " + ", ".join(f"{self.counts[k].roc_auc_score():.4g}" for k in self.scores))
+            parts.append("AUC " + ", ".join(f"{self.roc_auc_score(k):.4g}" for k in self.scores))
         parts.append("exact" if self.resolution is None else f"resolution {self.resolution:g}")
         return f"Summary({'; '.join(parts)})"
 
@@ -71,6 +73,10 @@ class Summary:
         score : str, optional
             The score column (default: the only one).
         """
+        if self.pairs:
+            n_pos, n_neg, twice = self._of(self.pairs, "auc", score)
+            if n_pos and n_neg:
+                return float(twice / (2.0 * n_pos * n_neg))  # as the in-memory function: the same bits
         return self._of(self.counts, "auc", score).roc_auc_score()
 
     def roc_curve(self, score=None):
@@ -207,6 +213,15 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
     straddles two ranges.  Counts are exact; sums agree with the in-memory functions to about 1e-12
     relative (another order of addition).
 
+    Continuous scores without weights need no cell: each task sorts the scores of each class and cuts them
+    at score values (from the same sample), one task per range sorts the range's scores of each class, and
+    every score family follows from those sorted arrays (:mod:`offline_eval._ondask_sorted`): the AUC's
+    pairs counted in integers (the in-memory function's bits), the loss sums per class, and the quantile
+    bins, whose first value in a range is found by binary search once the ranges' sizes are known (the bin
+    of a value depends only on the rows below it).  ``Summary.counts`` (the cells, for the ROC curve) is
+    then built from the sorted scores when first read.  Memory: 8 bytes per row and score column, held by
+    the summary until it is dropped.
+
     Examples
     --------
     >>> import pandas as pd, dask.dataframe as dd
@@ -256,6 +271,9 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
     spec = dict(label=label, scores=scores, weight=weight, families=families, resolution=resolution, eps=eps,
                 exact=resolution is None and "quantiles" in families, joint=joint, utility=utility, betas=betas)
     # -- the pass
+    fast = _sorted_pass(source, spec, n_quantiles) if scores and weight is None and resolution is None else None
+    if fast is not None:
+        return fast
     part = reduce_summary(source, spec)
     # -- the metrics
     counts, sums, quantiles = {}, {}, {}
@@ -284,6 +302,33 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
                 require_rows(part.rows, float(cells.pos.sum() + cells.neg.sum()), weight)
                 quantiles[name] = _quantile_table(cells, n_quantiles, eps)
     return Summary(part.rows, scores, families, counts, sums, quantiles, part.joint, part.utility, resolution)
+
+
+def _sorted_pass(source, spec, n_quantiles):
+    """The :class:`Summary` from sorted scores (:mod:`offline_eval._ondask_sorted`) when every score column is
+    continuous and there are no weights; ``None`` otherwise (the cells' pass then runs)."""
+    import functools
+
+    from ._ondask_auc import continuous_cuts
+    from ._ondask_cells import MAX_RANGES, summary_chunk
+    from ._ondask_io import Pieces
+    from ._ondask_sorted import sorted_summary
+
+    n_tasks = len(source.tasks) if isinstance(source, Pieces) else source.npartitions
+    n_ranges = int(min(MAX_RANGES, max(2, n_tasks)))
+    cuts = {name: continuous_cuts(source, name, n_ranges) for name in spec["scores"]}
+    if any(c is None for c in cuts.values()):
+        return None
+    families = spec["families"]
+    others = tuple(f for f in families if f not in SCORE_FAMILIES)
+    rest = functools.partial(summary_chunk, spec={**spec, "scores": (), "families": others}) if others else None
+    rows, auc, counts, sums, quantiles, merged = sorted_summary(source, {**spec, "n_quantiles": n_quantiles}, cuts, rest)
+    if rows == 0:
+        require_rows(0, 0.0, None)
+    if "auc" not in families:
+        counts, auc = {}, {}
+    return Summary(rows, spec["scores"], families, counts, sums, quantiles, None if merged is None else merged.joint,
+                   None if merged is None else merged.utility, None, auc)
 
 
 def _quantile_table(cells: Cells, n_quantiles: int, eps: float, terms=None):

@@ -48,8 +48,10 @@ Precision: counts are exact; sums agree with the in-memory functions to about 1e
 order of addition differs).  Exact is the default, on continuous float64 scores too: the AUC, ROC and
 calibration breakdown hold one cell per distinct score.  Scores stored at a fixed precision give few
 cells, filled per task and merged in a tree; continuous scores (almost every score distinct) are split by
-score range instead, each range sorted into its cells by one task (about the cost of one sort of the
-scores, spread over the workers; see :func:`summarize`'s notes).  ``resolution`` is an opt-in
+score range instead, each range sorted by one task (about the cost of one sort of the scores, spread over
+the workers; see :func:`summarize`'s notes).  Without weights, the AUC of continuous scores is then counted
+in integers per range with no cell at all (the in-memory function's bits), and :func:`summarize` gives every
+score family from each range's sorted scores of each class.  ``resolution`` is an opt-in
 approximation: scores rounded to its multiples, the AUC within
 :meth:`~offline_eval.mergeable.ScoreCounts.auc_error_bound`.
 """
@@ -65,6 +67,8 @@ from .metrics import LOG_LOSS_EPS
 from ._ondask_io import (Pieces, check_loss_kwargs, checked_counts, checked_sums, log_source, read, reduce_partitions,
                          require_rows, tree_reduce, values_of)
 from ._ondask_cells import FAMILIES, reduce_summary, sample_first
+from ._ondask_auc import auc_counts, continuous_cuts
+from .metrics import roc_auc_score_from_counts
 # the bounds named in the docstrings, importable from here as before (the engines read them)
 from ._ondask_cells import MAX_RANGES, SAMPLE_ROWS  # noqa: F401
 from ._ondask_io import ROWS_PER_TASK  # noqa: F401
@@ -142,6 +146,17 @@ def _score_chunk(part, *, label, score, weight, resolution):
 
 @_as_in("score_counts", ':func:`offline_eval.metrics.roc_auc_score` of a whole log (ties count 1/2).')
 def roc_auc_score(data, label, score, *, weight=None, resolution=None) -> float:
+    if weight is None and resolution is None and isinstance(score, str) and isinstance(label, str):
+        # continuous unweighted scores: the pairs counted per score range, no cells (_ondask_auc)
+        source = log_source(data, [label, score])
+        n_tasks = len(source.tasks) if isinstance(source, Pieces) else source.npartitions
+        cuts = continuous_cuts(source, score, int(min(MAX_RANGES, max(2, n_tasks))))
+        if cuts is not None:
+            n_pos, n_neg, twice = auc_counts(source, label, score, cuts)
+            require_rows(n_pos + n_neg, float(n_pos + n_neg), weight)
+            if n_pos == 0 or n_neg == 0:
+                return roc_auc_score_from_counts([n_pos], [n_neg])  # nan, with the in-memory warning
+            return float(twice / (2.0 * n_pos * n_neg))  # the in-memory expression: the same bits
     return checked_counts(score_counts(data, label, score, weight=weight, resolution=resolution), weight).roc_auc_score()
 
 

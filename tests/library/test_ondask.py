@@ -111,8 +111,8 @@ def test_summarize_reads_parquet_once_per_piece(tmp_path, rng, monkeypatch):
     df = frame(rng, 3000)
     dd.from_pandas(df, npartitions=3).to_parquet(tmp_path / "log")
     reads = []
-    real = _ondask_io._read_piece
-    monkeypatch.setattr(_ondask_io, "_read_piece", lambda t, c: reads.append((t, tuple(c))) or real(t, c))
+    real = _ondask_io.read_piece
+    monkeypatch.setattr(_ondask_io, "read_piece", lambda t, c: reads.append((t, tuple(c))) or real(t, c))
     s = ondask.summarize(str(tmp_path / "log"), "click", ["p", "p2"], joint=("b", "c"), n_quantiles=4)
     assert len(reads) == 3 and len({t for t, _ in reads}) == 3  # each file once
     assert all(set(c) == {"click", "p", "p2", "b", "c"} for _, c in reads)  # only the columns needed

@@ -51,6 +51,14 @@ def test_summarize_on_a_cluster_equals_in_memory(client, log):
         mine = s.quantile_breakdown(col)
         np.testing.assert_array_equal(mine["weight"], ref["weight"])
         np.testing.assert_allclose(mine.to_numpy(float), ref.to_numpy(float), rtol=1e-12, atol=1e-13)
+    # continuous unweighted scores alone: the sorted path (pairs counted in integers, no cells), bit for bit
+    fast = ondask.summarize(path, "click", ["p1", "p2"], n_quantiles=10)
+    assert fast.pairs
+    for col in ("p1", "p2"):
+        p = df[col].to_numpy()
+        assert fast.roc_auc_score(col) == metrics.roc_auc_score(y, p) == ondask.roc_auc_score(path, "click", col)
+        np.testing.assert_array_equal(fast.quantile_breakdown(col)["weight"], metrics.quantile_breakdown(y, p, n_quantiles=10)["weight"])
+        assert fast.log_loss(col) == pytest.approx(metrics.log_loss(y, p), rel=1e-12)
     # the counts bit for bit against the threaded scheduler and against np.unique
     sc = ondask.score_counts(path, "click", "p1")
     values, inv = np.unique(df["p1"].to_numpy(), return_inverse=True)

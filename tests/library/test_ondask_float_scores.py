@@ -107,7 +107,7 @@ def test_negative_scores_and_signed_zeros(rng):
 def test_range_split_keeps_every_row(rng):
     """Every row lands in exactly one range, equal scores in the same one (a cell never straddles)."""
     s = np.r_[rng.random(1000), -rng.random(100), np.zeros(5), np.full(7, 0.25)]
-    cut = _ondask_cells._choose_splits({"s": s}, ("s",), 6)["s"]
+    cut = _ondask_cells.choose_splits({"s": s}, ("s",), 6)["s"]
     pieces = _ondask_cells._split_by_score(s, np.zeros(s.size), None, cut)
     assert sum(p[0].size for p in pieces) == s.size
     ranges = [set(p[0].tolist()) for p in pieces]
