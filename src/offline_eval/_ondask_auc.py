@@ -33,11 +33,9 @@ def value_cuts(sample, n_ranges):
     return np.unique(x[(np.arange(1, n_ranges) * x.size) // n_ranges])
 
 
-def class_scores(y, s, names):
-    """The validated scores of the positives and of the negatives of one task, each sorted.
-
-    The labels and scores are checked as :func:`offline_eval._chunks.chunk_arrays` checks them (0/1 labels;
-    finite real scores; equal lengths), without its float64 copies of the labels and unit weights."""
+def checked_labels(y, s, names):
+    """``(click, s)`` of one task: 0/1 labels as bool, finite real scores of the same length (the checks of
+    :func:`offline_eval._chunks.chunk_arrays`, without its float64 copies of the labels and unit weights)."""
     check_aligned(**{names[0]: y, names[1]: s})
     y = as_1d(y, names[0], dtype=None, allow_empty=True)
     if y.dtype.kind == "f":
@@ -46,7 +44,41 @@ def class_scores(y, s, names):
         raise ValueError(f"`{names[0]}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
     s = check_finite(as_1d(s, names[1], allow_empty=True), names[1])
     check_consistent_length(**{names[0]: y, names[1]: s})
-    click = y == 1
+    return y == 1, s
+
+
+def unweighted_loss_sums(y, p, names, eps):
+    """The :class:`~offline_eval.mergeable.LossSums` of one task's unweighted rows, in about a third of
+    :meth:`~offline_eval.mergeable.LossSums.from_arrays`' passes over them.
+
+    Per class: ``sum (y - p)^2 = sum p^2 + sum_clicks (1 - 2 p)`` and ``sum |y - p| = sum p + sum_clicks (1 - 2 p)``;
+    the log loss is ``-log1p(-p)`` of every row, replaced by ``-log p`` at the clicks.  The sums agree with
+    ``from_arrays`` to about 1e-15 relative (another order of addition)."""
+    from ._validation import check_real
+    from .mergeable import LossSums
+
+    click, p = checked_labels(y, p, names)
+    if p.size and (p.min() < 0 or p.max() > 1):
+        raise ValueError(f"`{names[1]}` must lie in [0, 1]; got min {p.min():.6g}, max {p.max():.6g}")
+    eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
+    pc = np.clip(p, eps, 1.0 - eps) if eps > 0 else p
+    with np.errstate(divide="ignore"):
+        loss = np.log1p(-pc)
+        loss[click] = np.log(pc[click])
+    at = p[click]
+    n_pos = float(at.size)
+    fix = float(n_pos - 2.0 * at.sum())  # sum over the clicks of 1 - 2 p
+    wp, n = float(p.sum()), float(p.size)
+    return LossSums(n, n, n_pos, wp, -float(loss.sum()), float(np.dot(p, p)) + fix, wp + fix, float(eps), 0,
+                    n_pos, n - n_pos)
+
+
+def class_scores(y, s, names):
+    """The validated scores of the positives and of the negatives of one task, each sorted.
+
+    The labels and scores are checked as :func:`offline_eval._chunks.chunk_arrays` checks them (0/1 labels;
+    finite real scores; equal lengths), without its float64 copies of the labels and unit weights."""
+    click, s = checked_labels(y, s, names)
     pos, neg = s[click], s[~click]  # copies: sorted in place
     pos.sort()
     neg.sort()

@@ -147,3 +147,45 @@ def test_first_at_or_above_counts_strictly_below(rng):
         ok = both[below >= r]
         want = ok[0] if ok.size else np.inf
         assert _ondask_sorted._first_at_or_above(a, b, r) == want
+
+
+def test_whole_counts_auc_has_the_bits_of_the_float_sum(rng):
+    """ScoreCounts.roc_auc_score counts whole counts in integers: the bits of roc_auc_score_from_counts (exact
+    there below 2**52 pairs), and of the in-memory function on the rows."""
+    for _ in range(200):
+        k = int(rng.integers(1, 400))
+        pos = rng.integers(0, 50, k).astype(float)
+        neg = rng.integers(0, 50, k).astype(float)
+        c = ScoreCounts(np.arange(k, dtype=float), pos, neg)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = metrics.roc_auc_score_from_counts(pos[::-1], neg[::-1])
+            got = c.roc_auc_score()
+        assert got == want or (np.isnan(got) and np.isnan(want))
+    y = (rng.random(3000) < 0.3).astype(int)
+    s = np.round(rng.random(3000), 2)
+    assert ScoreCounts.from_arrays(y, s).roc_auc_score() == metrics.roc_auc_score(y, s)
+
+
+@pytest.mark.parametrize("eps", [1e-15, 0.0, 0.01])
+def test_unweighted_loss_sums_equal_from_arrays(rng, eps):
+    from offline_eval.mergeable import LossSums
+
+    for _ in range(20):
+        n = int(rng.integers(1, 3000))
+        p = rng.beta(1, 8, n)
+        p[rng.random(n) < 0.05] = rng.choice([0.0, 1.0])
+        y = (rng.random(n) < 0.2).astype(np.int8)
+        if eps == 0.0:  # a certain miss is an infinite loss in both
+            p[(y == 1) & (p == 0)] = 0.5
+            p[(y == 0) & (p == 1)] = 0.5
+        a, b = _ondask_auc.unweighted_loss_sums(y, p, ("y", "p"), eps), LossSums.from_arrays(y, p, eps=eps)
+        for f in ("n", "w", "wy", "n_pos", "n_neg"):
+            assert getattr(a, f) == getattr(b, f)
+        for f in ("wp", "wloss", "wsq", "wabs"):
+            assert getattr(a, f) == pytest.approx(getattr(b, f), rel=1e-12, abs=1e-12), f
+    df = pd.DataFrame({"y": y, "p": p})
+    got = ondask.log_loss(dd.from_pandas(df, npartitions=3), "y", "p", eps=eps)
+    assert got == pytest.approx(metrics.log_loss(y, p, eps=eps), rel=1e-12)
+    with pytest.raises(ValueError, match="`p` must lie in \\[0, 1\\]"):
+        ondask.log_loss(dd.from_pandas(df.assign(p=df["p"] + 1), npartitions=3), "y", "p")
