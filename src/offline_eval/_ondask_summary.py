@@ -304,6 +304,10 @@ def summarize(data, label=None, score=None, *, weight=None, families=None, n_qua
     return Summary(part.rows, scores, families, counts, sums, quantiles, part.joint, part.utility, resolution)
 
 
+#: Most quantile bins of the pass from sorted scores (more take the cells' pass).
+SORTED_MAX_QUANTILES = 1000
+
+
 def _sorted_pass(source, spec, n_quantiles):
     """The :class:`Summary` from sorted scores (:mod:`offline_eval._ondask_sorted`) when every score column is
     continuous and there are no weights; ``None`` otherwise (the cells' pass then runs)."""
@@ -314,6 +318,8 @@ def _sorted_pass(source, spec, n_quantiles):
     from ._ondask_io import Pieces
     from ._ondask_sorted import sorted_summary
 
+    if "quantiles" in spec["families"] and n_quantiles > SORTED_MAX_QUANTILES:
+        return None  # each range searches every bin's start: the cells' pass (and its bound) instead
     n_tasks = len(source.tasks) if isinstance(source, Pieces) else source.npartitions
     n_ranges = int(min(MAX_RANGES, max(2, n_tasks)))
     cuts = {name: continuous_cuts(source, name, n_ranges) for name in spec["scores"]}

@@ -221,7 +221,8 @@ def quantile_breakdown(data, label, prob, *, by=None, n_quantiles=10, weight=Non
     """:func:`offline_eval.metrics.quantile_breakdown` of a whole log, in two passes.
 
     Pass one collects the weight per distinct value of the binning score (``by``, default ``prob``),
-    which fixes every value's bin exactly as in memory; pass two fills the per-bin sums.  The first
+    which fixes every value's bin exactly as in memory; pass two fills the per-bin sums.  Binned by ``prob``
+    itself without weights (and no ``first_pass``), it is :func:`summarize`'s one pass instead.  The first
     pass holds one entry per distinct score: bounded for scores stored at a fixed precision.  Pass
     ``first_pass`` (the :func:`score_counts` of the same label, binning score and weight, without
     ``resolution``) to skip it.
@@ -237,6 +238,10 @@ def quantile_breakdown(data, label, prob, *, by=None, n_quantiles=10, weight=Non
         The exact :func:`score_counts` of ``label``, ``by`` and ``weight``, to skip the first pass.
     """
     check_loss_kwargs(kwargs)
+    if by is None and weight is None and first_pass is None and isinstance(prob, str):
+        # binned by the score itself, no weights: summarize's one pass (from sorted scores when continuous)
+        return summarize(data, label, prob, families=("quantiles",), n_quantiles=n_quantiles,
+                         **({"eps": kwargs["eps"]} if "eps" in kwargs else {})).quantile_breakdown()
     key = prob if by is None else by
     ddf = log_source(data, [label, prob, key, weight])
     if first_pass is not None and not isinstance(first_pass, ScoreCounts):

@@ -189,3 +189,14 @@ def test_unweighted_loss_sums_equal_from_arrays(rng, eps):
     assert got == pytest.approx(metrics.log_loss(y, p, eps=eps), rel=1e-12)
     with pytest.raises(ValueError, match="`p` must lie in \\[0, 1\\]"):
         ondask.log_loss(dd.from_pandas(df.assign(p=df["p"] + 1), npartitions=3), "y", "p")
+
+
+def test_many_quantiles_take_the_cells_pass_and_its_bound(rng):
+    df = tied_log(rng, 3000)
+    ddf = dd.from_pandas(df, npartitions=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # bins of one class: nan, as in memory
+        s = ondask.summarize(ddf, "click", "p", n_quantiles=1001, families=("quantiles",))
+    assert not s.pairs and s.quantile_breakdown()["weight"].sum() == len(df)
+    with pytest.raises(ValueError, match="`n_quantiles` must be at most"):
+        ondask.summarize(ddf, "click", "p", n_quantiles=10**9, families=("quantiles",))
