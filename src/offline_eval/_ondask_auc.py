@@ -58,14 +58,17 @@ def unweighted_loss_sums(y, p, names, eps):
     from .mergeable import LossSums
 
     click, p = checked_labels(y, p, names)
-    if p.size and (p.min() < 0 or p.max() > 1):
-        raise ValueError(f"`{names[1]}` must lie in [0, 1]; got min {p.min():.6g}, max {p.max():.6g}")
+    lo, hi = (float(p.min()), float(p.max())) if p.size else (0.0, 1.0)
+    if lo < 0 or hi > 1:
+        raise ValueError(f"`{names[1]}` must lie in [0, 1]; got min {lo:.6g}, max {hi:.6g}")
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
-    pc = np.clip(p, eps, 1.0 - eps) if eps > 0 else p
+    pc = np.clip(p, eps, 1.0 - eps) if eps > 0 and (lo < eps or hi > 1.0 - eps) else p  # else clipping changes nothing
+    clicks = np.flatnonzero(click)
+    loss = np.negative(pc)
     with np.errstate(divide="ignore"):
-        loss = np.log1p(-pc)
-        loss[click] = np.log(pc[click])
-    at = p[click]
+        np.log1p(loss, out=loss)
+        loss[clicks] = np.log(pc[clicks])
+    at = p[clicks]
     n_pos = float(at.size)
     fix = float(n_pos - 2.0 * at.sum())  # sum over the clicks of 1 - 2 p
     wp, n = float(p.sum()), float(p.size)
