@@ -226,6 +226,51 @@ def table(path: Path, repeat: int, per_family: bool = True) -> tuple[list, dict]
                       joint=int(one.joint.counts.sum()), four_over_one_auc=four / auc)
 
 
+def _targets(tab, peaks, boots, extras):
+    """The issue's targets, each a ratio to its bound, from this run's tables (``None`` without the table)."""
+    import pandas as pd
+
+    if not len(tab):
+        return None
+
+    def t(kind, metric, path, col="seconds"):
+        row = tab[(tab["scores"] == kind) & (tab["metric"] == metric) & (tab["path"] == path)]
+        return float(row[col].iloc[0]) if len(row) else float("nan")
+
+    rows = []
+    for kind in dict.fromkeys(tab["scores"]):
+        def add(target, bound, num, den, num_cpu=None, den_cpu=None):
+            ratio = num / den
+            cpu = (num_cpu / den_cpu) if num_cpu is not None else float("nan")
+            rows.append(dict(scores=kind, target=target, bound=bound, ratio=ratio, cpu_ratio=cpu,
+                             met="yes" if ratio <= bound else "no"))
+
+        auc = ("AUC", "ondask roc_auc_score")
+        mem = ("AUC", "in memory (pandas read + roc_auc_score)")
+        add("exact AUC / (in-memory read + AUC)", 1.0, t(kind, *auc), t(kind, *mem),
+            t(kind, *auc, "cpu_seconds"), t(kind, *mem, "cpu_seconds"))
+        fastest = min(("DuckDB SQL", "Polars"), key=lambda k: t(kind, "AUC", k))
+        add(f"exact AUC / the faster peer's ({fastest})", 0.5, t(kind, *auc), t(kind, "AUC", fastest),
+            t(kind, *auc, "cpu_seconds"), t(kind, "AUC", fastest, "cpu_seconds"))
+        ll = ("log loss", "ondask log_loss")
+        add("log loss / DuckDB's", 1.0, t(kind, *ll), t(kind, "log loss", "DuckDB SQL"),
+            t(kind, *ll, "cpu_seconds"), t(kind, "log loss", "DuckDB SQL", "cpu_seconds"))
+        if len(peaks):
+            pk = peaks[peaks["scores"] == kind].set_index("path")["peak_rss_mb"]
+            if "ondask AUC" in pk and "in memory AUC" in pk:
+                add("peak memory of the AUC / in memory's", 1.0, pk["ondask AUC"], pk["in memory AUC"])
+        if kind in extras:
+            four = "four families (AUC x2, losses, deciles, joint counts)"
+            add("summarize (two models, every family) / one exact AUC", 1.5, t(kind, four, "ondask one pass"),
+                t(kind, *auc), t(kind, four, "ondask one pass", "cpu_seconds"), t(kind, *auc, "cpu_seconds"))
+    for b in boots:
+        if b.get("resolution") == "exact" and "seconds" in b and not b.get("refused"):
+            rows.append(dict(scores=b["scores"], target=f"clustered bootstrap, {BOOT_RESAMPLES} resamples, exact "
+                             "(seconds / 30 s)", bound=1.0, ratio=b["seconds"] / 30.0, cpu_ratio=float("nan"),
+                             met="yes" if b["seconds"] <= 30.0 else "no"))
+    return pd.DataFrame(rows)
+
+
 def peak_child(path: str, which: str) -> dict:
     """One path once in a fresh process: its seconds and its peak resident memory (its own ``VmHWM``)."""
     from offline_eval import metrics, ondask
@@ -306,13 +351,14 @@ def main(argv=None) -> int:
     small, big = int(args.table_rows), int(args.rows)
     info = machine()
     load_before = load()
-    tabs, peaks, boots, notes = [], [], [], []
+    tabs, peaks, boots, notes, extras = [], [], [], [], {}
     for decimals in ((None, RESOLUTION_DECIMALS) if small else ()):
         kind = "float64" if decimals is None else f"rounded to 1e-{decimals}"
         spath = data_path(args.data, small, decimals)
         _ensure(spath, small, decimals)
         print(f"per-metric table on {small:,} rows, scores {kind} ...", flush=True)
         rows, extra = table(spath, args.repeat, per_family=not args.no_per_family)
+        extras[kind] = extra
         tabs.append(pd.DataFrame(rows).assign(scores=kind))
         notes.append(f"{kind}: `summarize` of two models, every family, took {extra['four_over_one_auc']:.2f}x one "
                      "exact AUC (`ondask roc_auc_score`).")
@@ -356,6 +402,11 @@ def main(argv=None) -> int:
                   f"DuckDB's three queries took the time in `duckdb_auc_logloss_deciles_s`).\n\n"
                   + to_markdown(pd.DataFrame([big_row]), floatfmt=".4g"))
     load_after = load()
+    targets = _targets(tab, pd.DataFrame(peaks), boots, extras)
+    targets_md = "" if targets is None else (
+        "\n\n## The targets, from this run\n\nEach target of the issue that set them, computed from the tables "
+        "below (wall seconds, the median of the runs; `cpu_ratio`: the same ratio of CPU seconds, less sensitive "
+        "to other work on the machine).\n\n" + to_markdown(targets, floatfmt=".3g"))
     peak_md = ("\n\n## Peak memory, each path alone in a fresh process\n\nThe maximum resident set (`VmHWM`) of a "
                "process that imports the library and runs one path once on the same files (the in-memory path: pandas "
                "reads `click` and `p1`, then `offline_eval.roc_auc_score`).\n\n"
@@ -381,7 +432,7 @@ def main(argv=None) -> int:
           "every core, ondask Dask's threads on every core. `max_rel_diff_vs_in_memory`: the largest relative "
           "difference of the value(s) from the in-memory path's. " + " ".join(notes) + "\n\n"
           + (to_markdown(tab, floatfmt=".3g") if len(tab) else "(not run: `--table-rows 0`)")
-          + (peak_md if peaks else "") + boot_md + big_md + "\n")
+          + targets_md + (peak_md if peaks else "") + boot_md + big_md + "\n")
     print(md)
     out = Path(args.out)
     atomic_write_text(out / "scale_dask.md", md)
