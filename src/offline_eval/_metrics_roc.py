@@ -52,10 +52,10 @@ def roc_auc_score(y_true, y_score, *, sample_weight=None, pos_label=None) -> flo
     which equals the trapezoid area under the ROC curve drawn through every
     distinct score (yi Section 4.1; ``sklearn.metrics.roc_auc_score``).
 
-    Computed by sorting the larger class once and binary-searching the
-    scores of the smaller one: O(n log n) with a SIMD sort, and no sort of
-    the full data set.  Counts are accumulated in int64 (unweighted) or
-    float64 (weighted).
+    Computed by sorting each class (a SIMD sort of the values, no argsort)
+    and binary-searching the sorted scores of the smaller class in those of
+    the larger one: O(n log n), and no sort of the full data set.  Counts
+    are accumulated in int64 (unweighted) or float64 (weighted).
 
     References
     ----------
@@ -83,17 +83,19 @@ def roc_auc_score(y_true, y_score, *, sample_weight=None, pos_label=None) -> flo
         if n_pos == 0 or n_neg == 0:
             warn_undefined(f"AUC is undefined with only one class present ({n_pos} positives, {n_neg} negatives); returning nan")
             return float("nan")
-        # s_pos / s_neg are copies (boolean indexing), so sort the reference class in place
+        # s_pos / s_neg are copies (boolean indexing), so sort them in place: the reference class to search,
+        # the other one too, because sorted queries make the binary searches several times faster (each
+        # starts from the last one's answer: cache-friendly); the counts are whole numbers, in any order
+        s_pos.sort()
+        s_neg.sort()
         if n_neg >= n_pos:
             ref = s_neg
-            ref.sort()
             lo = np.searchsorted(ref, s_pos, side="left")
             hi = np.searchsorted(ref, s_pos, side="right")
             # negatives below each positive, plus half of the ties: (lo + hi) / 2
             twice = int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64))
         else:
             ref = s_pos
-            ref.sort()
             lo = np.searchsorted(ref, s_neg, side="left")
             hi = np.searchsorted(ref, s_neg, side="right")
             # positives above each negative, plus half of the ties
@@ -113,8 +115,12 @@ def roc_auc_score(y_true, y_score, *, sample_weight=None, pos_label=None) -> flo
     s_neg = s_neg[order]
     cw = np.concatenate(([0.0], np.cumsum(w_neg[order])))
     s_pos, w_pos = s[pos], w[pos]
-    below = cw[np.searchsorted(s_neg, s_pos, side="left")]
-    below_or_equal = cw[np.searchsorted(s_neg, s_pos, side="right")]
+    # the positives searched in sorted order (binary searches several times faster), their results put back
+    # in the rows' order: the dot product below adds them in that order, the same bits as before
+    by = np.argsort(s_pos, kind="stable")
+    below, below_or_equal = np.empty(len(s_pos)), np.empty(len(s_pos))
+    below[by] = cw[np.searchsorted(s_neg, s_pos[by], side="left")]
+    below_or_equal[by] = cw[np.searchsorted(s_neg, s_pos[by], side="right")]
     num = float(np.dot(w_pos, below + below_or_equal)) / 2.0
     return float(min(max(num / (w_pos_total * w_neg_total), 0.0), 1.0))
 
