@@ -16,8 +16,23 @@ TIE_RTOL = 1e-12
 
 
 # -- engines -------------------------------------------------------------------------------------------
+#: Runs of the smaller class per chunk of the AUC's products: a fixed number, so that no sum's order depends on
+#: the block of resamples, the number of threads or the machine.
+RUN_CHUNK = 1 << 13
+
+#: Clusters per chunk of the per-cluster sums' products (a fixed number, as :data:`RUN_CHUNK`).
+CLUSTER_CHUNK = 1 << 16
+
+_INT16_MAX = 32767
+
+
 class ClusterSums:
-    """Per-cluster weight and clicks, shared by the models."""
+    """Per-cluster weight, clicks and non-clicks (shared by the models), and the columns the models add.
+
+    ``columns()`` stacks them as ``(c, G)`` sparse chunks of :data:`CLUSTER_CHUNK` clusters; ``totals(W)``
+    gives their resampled totals ``(c, B)`` for cluster weights ``W`` of shape ``(G, B)``, each total summed
+    over the clusters in one fixed order (sparse products: no BLAS, no dependence on SIMD or threads).
+    """
 
     def __init__(self, y, w, g, n_clusters):
         self.g, self.n_clusters = g, n_clusters
@@ -25,87 +40,175 @@ class ClusterSums:
         self.wy = np.bincount(g, weights=w * y, minlength=n_clusters)
         # the negatives' weight summed directly, never as w - wy: a difference of totals loses the small class
         self.wn = np.bincount(g, weights=w * (1.0 - y), minlength=n_clusters)
+        self.cols = [self.w, self.wy, self.wn]
+        self._chunks = None
+
+    def add(self, col) -> int:
+        """Add a column (``None``: zeros); its row in :meth:`totals`."""
+        self.cols.append(np.zeros(self.n_clusters) if col is None else col)
+        self._chunks = None
+        return len(self.cols) - 1
+
+    def totals(self, W) -> np.ndarray:
+        if self._chunks is None:
+            C = np.vstack(self.cols)
+            self._chunks = [sparse.csr_matrix(C[:, c0:c0 + CLUSTER_CHUNK])
+                            for c0 in range(0, self.n_clusters, CLUSTER_CHUNK)]
+        out = np.zeros((len(self.cols), W.shape[1]))
+        for i, Cc in enumerate(self._chunks):
+            c0 = i * CLUSTER_CHUNK
+            out += Cc @ W[c0:c0 + Cc.shape[1]].astype(np.float64, copy=False)
+        return out
+
+
+def integer_weights(w) -> int:
+    """The largest row weight when every weight is an integer small enough for the AUC's int16 products
+    (times the largest Poisson weight within int16, the total within 2^31 / 12), else 0."""
+    from ._logboot_weights import MAX_WEIGHT
+
+    top = float(w.max(initial=0.0))
+    if top < 1 or top * MAX_WEIGHT > _INT16_MAX or float(w.sum()) * MAX_WEIGHT >= 2.0**31:
+        return 0
+    return int(top) if bool((w == np.floor(w)).all()) else 0
+
+
+def _sub_rows(keys, cols, data, n_cols, cap, dtype):
+    """The CSR matrix of entries ``(keys, cols, data)`` (``keys`` nondecreasing), a row per key cut into rows
+    of at most ``cap`` entries (``None``: no cut), and the key of each of its rows."""
+    n = len(keys)
+    new = np.r_[True, keys[1:] != keys[:-1]] if n else np.zeros(0, bool)
+    if cap is not None and n:
+        idx = np.arange(n)
+        first = np.maximum.accumulate(np.where(new, idx, 0))
+        piece = (idx - first) // cap
+        new = new | np.r_[True, piece[1:] != piece[:-1]]
+    starts = np.flatnonzero(new)
+    idx_t = np.int32 if n_cols < 2**31 else np.int64
+    m = sparse.csr_matrix((data.astype(dtype), cols.astype(idx_t), np.append(starts, n)),
+                          shape=(len(starts), n_cols))
+    return m, keys[starts]
 
 
 class ModelEngine:
-    """Everything one model needs to give its metrics for any matrix of cluster weights."""
+    """Everything one model needs to give its metrics for any matrix of cluster weights.
 
-    def __init__(self, y, s, w, g, n_clusters, sums, metrics, eps):
+    ``int_top``: the largest row weight when every row weight is a small integer (:func:`integer_weights`):
+    the AUC's products then run on int16 weights and every sum is an exact integer; 0: float64 throughout.
+    """
+
+    def __init__(self, y, s, w, g, n_clusters, sums, metrics, eps, int_top=0):
         self.metrics, self.sums, self.n_clusters = metrics, sums, n_clusters
         self.y, self.s, self.w, self.g = y, s, w, g
-        cols = [sums.w, sums.wy, sums.wn]
-        if "log_loss" in metrics or "rig_score" in metrics:
-            cols.append(np.bincount(g, weights=w * pointwise_log_loss(y, s, eps), minlength=n_clusters))
-        else:
-            cols.append(np.zeros(n_clusters))
-        if "calibration_ratio" in metrics:
-            cols.append(np.bincount(g, weights=w * s, minlength=n_clusters))
-        else:
-            cols.append(np.zeros(n_clusters))
-        self.S = np.column_stack(cols)  # (G, 5): w, wy, wn, wloss, wp
+        self.int_top = int_top
+        loss = "log_loss" in metrics or "rig_score" in metrics
+        self.rows = [0, 1, 2, sums.add(np.bincount(g, weights=w * pointwise_log_loss(y, s, eps), minlength=n_clusters)
+                                      if loss else None),
+                     sums.add(np.bincount(g, weights=w * s, minlength=n_clusters)
+                              if "calibration_ratio" in metrics else None)]
         self.width = 0
         if "roc_auc_score" in metrics:
             self._auc_setup()
 
-    # the AUC as a sparse product (module notes)
+    # the AUC as sparse products (module notes), in chunks of RUN_CHUNK runs of the smaller class
     def _auc_setup(self):
         y, s, w, g = self.y, self.s, self.w, self.g
         if 2 * y.sum() > len(y):  # the smaller class indexes the slots; AUC(y, s) = AUC(1 - y, -s)
             y, s = 1.0 - y, -s
-        o = np.argsort(s, kind="stable")  # stable: every later sum in one order on any machine
-        so, small, go, wo = s[o], y[o] == 1, g[o], w[o]
-        first, end = _runs(so)
+        o = sorted_order(s)  # (score, row) order: every later sum in one order on any machine
+        so, small = s[o], y[o] == 1
+        go = g[o].astype(np.int32 if self.n_clusters < 2**31 else np.int64)
+        wo = None if self.int_top == 1 and bool((w == 1).all()) else w[o]
+        self._sorted = (so, small, go, wo)
         # the positives' runs of equal scores k = 0..K-1; a larger-class row scoring between runs k - 1 and k
-        # sits at slot 2k (outscored by Suf_k), one tied with run k at slot 2k + 1 (Suf_{k+1} + V_k / 2)
-        run = np.cumsum(np.r_[True, so[1:] != so[:-1]]) - 1  # run of equal scores of each sorted row
-        has_pos = np.bincount(run, weights=small) > 0
+        # sits at slot 2k (outscored by Suf_k), one tied with run k at slot 2k + 1 (Suf_{k+1} + V_k / 2);
+        # slot 2K (above every positive) adds nothing and is left out
+        new = np.empty(len(so), bool)
+        new[:1] = True
+        np.not_equal(so[1:], so[:-1], out=new[1:])
+        run = np.cumsum(new) - 1  # run of equal scores of each sorted row
+        pidx, nidx = np.flatnonzero(small), np.flatnonzero(~small)
+        has_pos = np.bincount(run[pidx], minlength=int(run[-1]) + 1 if len(run) else 0) > 0
         pos_runs_before = np.concatenate(([0], np.cumsum(has_pos)))
-        big = ~small
-        slot = 2 * pos_runs_before[run[big]] + has_pos[run[big]]
-        n_runs = int(pos_runs_before[-1])
-        idx = np.int32 if self.n_clusters < 2**31 else np.int64
-        self.M = sparse.csr_matrix((wo[big], go[big].astype(idx), np.searchsorted(slot, np.arange(2 * n_runs + 2))),
-                                   shape=(2 * n_runs + 1, self.n_clusters))
-        pr = pos_runs_before[run[small]]  # the run of each positive, nondecreasing
-        self.P = sparse.csr_matrix((wo[small], go[small].astype(idx), np.searchsorted(pr, np.arange(n_runs + 1))),
-                                   shape=(n_runs, self.n_clusters))
-        self.width = 2 * n_runs + 1
-        self._sorted = (so, small, go, wo, first, end)
+        K = int(pos_runs_before[-1])
+        rn = run[nidx]
+        slot = 2 * pos_runs_before[rn] + has_pos[rn]
+        pr = pos_runs_before[run[pidx]]  # the run of each positive, nondecreasing
+        del rn, run
+        keep = int(np.searchsorted(slot, 2 * K))  # slots nondecreasing: those below 2K come first
+        ns, nidx = slot[:keep], nidx[:keep]
+        # int16 products: a row of the slot matrices holds at most cap entries, so no sum exceeds int16
+        dtype = np.int16 if self.int_top else np.float64
+        cap = _INT16_MAX // (12 * self.int_top) if self.int_top else None
+        ones = np.ones(len(so), dtype) if wo is None else wo
+        self.chunks = []
+        na = np.searchsorted(ns, 2 * np.arange(0, K + RUN_CHUNK, RUN_CHUNK))
+        pa = np.searchsorted(pr, np.arange(0, K + RUN_CHUNK, RUN_CHUNK))
+        for i, k0 in enumerate(range(0, K, RUN_CHUNK)):
+            k1 = min(K, k0 + RUN_CHUNK)
+            rows = nidx[na[i]:na[i + 1]]
+            M, m_slot = _sub_rows(ns[na[i]:na[i + 1]] - 2 * k0, go[rows], ones[rows], self.n_clusters, cap, dtype)
+            rows = pidx[pa[i]:pa[i + 1]]
+            P, p_run = _sub_rows(pr[pa[i]:pa[i + 1]] - k0, go[rows], ones[rows], self.n_clusters, cap, dtype)
+            split = len(p_run) > k1 - k0
+            p_starts = np.flatnonzero(np.r_[True, p_run[1:] != p_run[:-1]]) if split else None
+            self.chunks.append((k1 - k0, M, m_slot, P, p_starts))
+        self.width = 1
 
     def _auc_numerator(self, W):
-        num = np.empty(len(W))
-        for b, wb in enumerate(W):
-            V = self.P @ wb  # the positives' weight per run
-            if not len(V):
-                num[b] = 0.0
-                continue
-            suf = np.empty(len(V) + 1)  # Suf_k = sum_{l >= k} V_l, summed directly (never T - a prefix)
-            suf[-1] = 0.0
-            np.cumsum(V[::-1], out=suf[-2::-1])
-            D = self.M @ wb  # the larger class's weight per slot
-            De, Do = D[0::2], D[1::2]
-            # sum_k De_k Suf_k + Do_k (Suf_{k+1} + V_k / 2): every term non-negative, nothing cancels
-            # sums of products, not np.dot: a BLAS call per resample is slow on a busy machine (threads spin)
-            num[b] = (De * suf).sum() + (Do * (suf[1:] + 0.5 * V)).sum()
-        return num
+        """The AUC numerator of every column of the cluster weights ``W`` (G, B): int16 with integer row
+        weights (twice the numerator summed exactly in int64), else float64."""
+        B = W.shape[1]
+        exact = self.int_top > 0
+        acc = np.int64 if exact else np.float64
+        num = np.zeros(B, acc)
+        carry = np.zeros(B, acc)  # Suf at the chunk's top: the positives' weight of the chunks above
+        for nk, M, m_slot, P, p_starts in reversed(self.chunks):
+            V = P @ W  # (nk, B) the positives' weight per run (per part of a run, then summed)
+            V = V.astype(acc) if p_starts is None else np.add.reduceat(V, p_starts, axis=0, dtype=acc)
+            suf = np.empty((nk + 1, B), acc)  # Suf_k = sum_{l >= k} V_l, summed directly (never T - a prefix)
+            suf[-1] = carry
+            np.cumsum(V[::-1], axis=0, out=suf[-2::-1])
+            suf[:-1] += carry
+            carry = suf[0].copy()
+            F = np.empty((2 * nk, B), acc)  # what outscores slot 2k and 2k + 1 (twice it when exact)
+            if exact:
+                np.multiply(suf[:-1], 2, out=F[0::2])
+                np.multiply(suf[1:], 2, out=F[1::2])
+                F[1::2] += V
+            else:
+                F[0::2] = suf[:-1]
+                np.multiply(V, 0.5, out=F[1::2])
+                F[1::2] += suf[1:]
+            D = M @ W  # (rows, B) the larger class's weight per (part of a) slot
+            # every term non-negative: nothing cancels; integer sums are exact in any order
+            num += (D * F[m_slot]).sum(axis=0)
+        return num * 0.5 if exact else num
 
-    def values(self, W):
-        T = W @ self.S  # (B, 4)
-        return metrics_from_sums(self.metrics, *T.T, lambda: self._auc_numerator(W))
+    def values(self, W, T):
+        """Each metric of every column of the cluster weights ``W`` (G, B), given ``T = sums.totals(W)``."""
+        t = T[self.rows]
+        return metrics_from_sums(self.metrics, *t, lambda: self._auc_numerator(W))
 
     # leave one cluster out, for BCa's acceleration
     def jackknife(self):
         # the sums without cluster g as the clusters before g plus those after it (no total less a part:
         # a class held by g alone leaves exactly 0, so the metric is undefined, not a leftover of rounding)
-        G = self.S.shape[0]
-        pre = np.zeros_like(self.S)
-        np.cumsum(self.S[:-1], axis=0, out=pre[1:])
-        suf = np.zeros_like(self.S)
+        S = np.column_stack([self.sums.cols[r] for r in self.rows])  # (G, 5): w, wy, wn, wloss, wp
+        G = S.shape[0]
+        pre = np.zeros_like(S)
+        np.cumsum(S[:-1], axis=0, out=pre[1:])
+        suf = np.zeros_like(S)
         if G > 1:
-            np.cumsum(self.S[:0:-1], axis=0, out=suf[G - 2::-1])
+            np.cumsum(S[:0:-1], axis=0, out=suf[G - 2::-1])
         T = pre + suf  # (G, 5)
         return metrics_from_sums(self.metrics, *T.T,
-                                 lambda: _auc_leave_one_cluster_out(*self._sorted, self.n_clusters), clip_auc=False)
+                                 self._jackknife_auc, clip_auc=False)
+
+    def _jackknife_auc(self):
+        so, small, go, wo = self._sorted
+        first, end = _runs(so)
+        return _auc_leave_one_cluster_out(so, small, go, np.ones(len(so)) if wo is None else wo, first, end,
+                                          self.n_clusters)
 
 
 def metrics_from_sums(metrics, tw, twy, twn, tloss, twp, auc_numerator, *, clip_auc=True) -> dict:
@@ -145,6 +248,29 @@ def _runs(x):
     starts = np.flatnonzero(new)
     end = np.repeat(np.append(starts[1:], n), np.diff(np.append(starts, n)))
     return first, end
+
+
+def sorted_order(s):
+    """``np.argsort(s, kind="stable")`` of floats: the rows by (score, position).  A quicksort, then the rows of
+    each run of equal scores put back in their order (few with continuous scores); the stable sort itself
+    when ties are many.  The same permutation on any machine, whichever sort numpy dispatches to."""
+    n = len(s)
+    o = np.argsort(s)
+    so = s[o]
+    tie = so[1:] == so[:-1]
+    n_tied = int(np.count_nonzero(tie))
+    if n_tied == 0:
+        return o
+    if n_tied > n // 16:
+        return np.argsort(s, kind="stable")
+    in_run = np.zeros(n, bool)
+    in_run[1:] |= tie
+    in_run[:-1] |= tie
+    pos = np.flatnonzero(in_run)
+    run = np.cumsum(np.r_[True, ~tie])[pos]
+    sub = o[pos]
+    o[pos] = sub[np.lexsort((sub, run))]
+    return o
 
 
 def _stable_order(keys, n_keys):

@@ -95,10 +95,11 @@ from ._validation import (
     warn_undefined,
 )
 from .metrics import LOG_LOSS_EPS
-from ._logboot_engine import (ClusterSums, ModelEngine, bca_quantiles, jackknife_acceleration, pvalue_at_zero,
-                              tied_difference)
+from ._logboot_engine import (ClusterSums, ModelEngine, bca_quantiles, integer_weights, jackknife_acceleration,
+                              pvalue_at_zero, tied_difference)
 from ._logboot_engine import TIE_RTOL, metrics_from_sums  # noqa: F401  (importable from here as before)
-from ._logboot_weights import cluster_keys, draw_seed, hashed_poisson_weights, poisson_weights
+from ._logboot_weights import (cluster_keys, draw_seed, hashed_counts, hashed_poisson_weights, poisson_counts,
+                               poisson_weights)
 from ._public import publish
 
 __all__ = ["METRICS", "BootstrapResult", "ConfidenceInterval", "LogBootstrap", "ModelResults",
@@ -112,8 +113,15 @@ publish(globals(), "offline_eval._logboot_engine", "offline_eval._logboot_weight
 #: :mod:`offline_eval.metrics` whose value each resample reproduces.
 METRICS = ("roc_auc_score", "log_loss", "rig_score", "calibration_ratio")
 
-#: At most this many float64 cells in the largest array of one block of resamples (32 MiB).
+#: At most this many float64 cells in the largest array of one block of resamples (32 MiB) of the one-pass sums.
 BLOCK_ELEMENTS = 1 << 22
+
+#: Resamples per block at most: each sparse product reads one row of ``RESAMPLE_BLOCK`` cluster weights.
+RESAMPLE_BLOCK = 64
+
+#: Bytes of cluster weights of one block of resamples at most (256 MiB; fewer resamples per block above 2^22
+#: clusters).
+BLOCK_BYTES = 1 << 28
 
 
 _PROB_METRICS = ("log_loss", "rig_score", "calibration_ratio")
@@ -420,26 +428,71 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     n_boot = int(n_boot)
 
     ww = np.ones(n) if w is None else w
-    sums = ClusterSums(y, ww, g, n_clusters)
-    per_model = [ModelEngine(y, s, ww, g, n_clusters, sums, metrics, eps) for s in scores]
-
-    # the statistic: one resample with every cluster weight 1
-    ones = np.ones((1, n_clusters))
-    stat = [eng.values(ones) for eng in per_model]
-    reps = [{m: np.empty(n_boot) for m in metrics} for _ in per_model]
-    width = max([n_clusters] + [eng.width for eng in per_model])
-    block = max(1, min(n_boot, BLOCK_ELEMENTS // max(width, 1)))
-    for start in range(0, n_boot, block):
-        stop = min(n_boot, start + block)
-        if seed is None:
-            W = poisson_weights(gen, (stop - start, n_clusters))
-        else:
-            W = hashed_poisson_weights(seed, np.arange(start, stop), keys)
-        for eng, out in zip(per_model, reps):
-            for m, v in eng.values(W).items():
-                out[m][start:stop] = v
+    stat, reps, per_model = run_resamples(y, scores, ww, g, n_clusters, metrics, eps, n_boot,
+                                          keys=keys if seed is not None else None, seed=seed, gen=gen)
     jack = [eng.jackknife() for eng in per_model]
-    return assemble([{m: v[0] for m, v in s.items()} for s in stat], reps, jack, metrics, n_boot, n_clusters)
+    return assemble(stat, reps, jack, metrics, n_boot, n_clusters)
+
+
+def run_resamples(y, scores, w, g, n_clusters, metrics, eps, n_boot, *, keys=None, seed=None, gen=None,
+                  threads=None):
+    """The statistics and replicates of every model: ``(stat, reps, engines)``.
+
+    The cluster weights come from :func:`hashed_counts` of ``keys`` with ``seed``, else from ``gen`` as one
+    stream; blocks of at most :data:`RESAMPLE_BLOCK` resamples (and :data:`BLOCK_BYTES` of weights) run on
+    ``threads`` threads (default: up to 2 when the work is large).  Each block's values depend on its weights
+    alone, summed in a fixed order: the result is the same for any block size or number of threads.
+    """
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    int_top = integer_weights(w)
+    sums = ClusterSums(y, w, g, n_clusters)
+    engines = [ModelEngine(y, s, w, g, n_clusters, sums, metrics, eps, int_top) for s in scores]
+    dtype = np.int16 if int_top else np.float64
+
+    def compute(W):
+        T = sums.totals(W)
+        return [eng.values(W, T) for eng in engines]
+
+    ones = np.ones((n_clusters, 1), dtype)
+    stat = [{m: float(v[0]) for m, v in vals.items()} for vals in compute(ones)]
+    reps = [{m: np.empty(n_boot) for m in metrics} for _ in engines]
+    block = int(max(1, min(RESAMPLE_BLOCK, n_boot, BLOCK_BYTES // max(1, n_clusters * np.dtype(dtype).itemsize))))
+    if threads is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        threads = 1 if n_boot <= block or len(y) * n_boot < 10**8 else min(2, cores)
+
+    def weights(start, stop):
+        if seed is None:
+            return np.ascontiguousarray(poisson_counts(gen, (stop - start, n_clusters)).T, dtype=dtype)
+        return hashed_counts(seed, np.arange(start, stop), keys).astype(dtype, copy=False)
+
+    def fill(start, vals):
+        for out, v in zip(reps, vals):
+            for m in metrics:
+                out[m][start:start + len(v[m])] = v[m]
+
+    starts = list(range(0, n_boot, block))
+    if threads <= 1:
+        for start in starts:
+            fill(start, compute(weights(start, min(n_boot, start + block))))
+        return stat, reps, engines
+    with ThreadPoolExecutor(threads) as pool:
+        pending = []
+        for start in starts:
+            stop = min(n_boot, start + block)
+            if seed is None:  # one stream, drawn in order
+                W = weights(start, stop)
+                pending.append((start, pool.submit(compute, W)))
+            else:
+                pending.append((start, pool.submit(lambda a, b: compute(weights(a, b)), start, stop)))
+            while len(pending) >= threads + 1:  # at most threads + 1 blocks of weights alive
+                s0, f = pending.pop(0)
+                fill(s0, f.result())
+        for s0, f in pending:
+            fill(s0, f.result())
+    return stat, reps, engines
 
 
 #: Most ``n_boot x rows x models`` one clustered bootstrap may ask for (about a minute on one core in
