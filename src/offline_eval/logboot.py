@@ -434,18 +434,14 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     return assemble(stat, reps, jack, metrics, n_boot, n_clusters)
 
 
-def run_resamples(y, scores, w, g, n_clusters, metrics, eps, n_boot, *, keys=None, seed=None, gen=None,
-                  threads=None):
-    """The statistics and replicates of every model: ``(stat, reps, engines)``.
+def run_resamples(y, scores, w, g, n_clusters, metrics, eps, n_boot, *, keys=None, seed=None, gen=None):
+    """The statistics, replicates and engines of every model: ``(stat, reps, engines)``.
 
     The cluster weights come from :func:`hashed_counts` of ``keys`` with ``seed``, else from ``gen`` as one
-    stream; blocks of at most :data:`RESAMPLE_BLOCK` resamples (and :data:`BLOCK_BYTES` of weights) run on
-    ``threads`` threads (default: up to 2 when the work is large).  Each block's values depend on its weights
-    alone, summed in a fixed order: the result is the same for any block size or number of threads.
+    stream, in blocks of at most :data:`RESAMPLE_BLOCK` resamples (and :data:`BLOCK_BYTES` of weights).  Each
+    resample's values depend on its weights alone, every sum in a fixed order: the result does not depend on
+    the block size.  Shared by :func:`clustered_bootstrap` and the exact Dask bootstrap.
     """
-    import os
-    from concurrent.futures import ThreadPoolExecutor
-
     int_top = integer_weights(w)
     sums = ClusterSums(y, w, g, n_clusters)
     engines = [ModelEngine(y, s, w, g, n_clusters, sums, metrics, eps, int_top) for s in scores]
@@ -459,39 +455,15 @@ def run_resamples(y, scores, w, g, n_clusters, metrics, eps, n_boot, *, keys=Non
     stat = [{m: float(v[0]) for m, v in vals.items()} for vals in compute(ones)]
     reps = [{m: np.empty(n_boot) for m in metrics} for _ in engines]
     block = int(max(1, min(RESAMPLE_BLOCK, n_boot, BLOCK_BYTES // max(1, n_clusters * np.dtype(dtype).itemsize))))
-    if threads is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-        threads = 1 if n_boot <= block or len(y) * n_boot < 10**8 else min(2, cores)
-
-    def weights(start, stop):
-        if seed is None:
-            return np.ascontiguousarray(poisson_counts(gen, (stop - start, n_clusters)).T, dtype=dtype)
-        return hashed_counts(seed, np.arange(start, stop), keys).astype(dtype, copy=False)
-
-    def fill(start, vals):
-        for out, v in zip(reps, vals):
+    for start in range(0, n_boot, block):
+        stop = min(n_boot, start + block)
+        if seed is None:  # one stream, drawn in order
+            W = np.ascontiguousarray(poisson_counts(gen, (stop - start, n_clusters)).T, dtype=dtype)
+        else:
+            W = hashed_counts(seed, np.arange(start, stop), keys).astype(dtype, copy=False)
+        for out, vals in zip(reps, compute(W)):
             for m in metrics:
-                out[m][start:start + len(v[m])] = v[m]
-
-    starts = list(range(0, n_boot, block))
-    if threads <= 1:
-        for start in starts:
-            fill(start, compute(weights(start, min(n_boot, start + block))))
-        return stat, reps, engines
-    with ThreadPoolExecutor(threads) as pool:
-        pending = []
-        for start in starts:
-            stop = min(n_boot, start + block)
-            if seed is None:  # one stream, drawn in order
-                W = weights(start, stop)
-                pending.append((start, pool.submit(compute, W)))
-            else:
-                pending.append((start, pool.submit(lambda a, b: compute(weights(a, b)), start, stop)))
-            while len(pending) >= threads + 1:  # at most threads + 1 blocks of weights alive
-                s0, f = pending.pop(0)
-                fill(s0, f.result())
-        for s0, f in pending:
-            fill(s0, f.result())
+                out[m][start:stop] = vals[m]
     return stat, reps, engines
 
 
