@@ -20,8 +20,9 @@ TIE_RTOL = 1e-12
 #: the block of resamples, the number of threads or the machine.
 RUN_CHUNK = 1 << 13
 
-#: Clusters per chunk of the per-cluster sums' products (a fixed number, as :data:`RUN_CHUNK`).
-CLUSTER_CHUNK = 1 << 16
+#: Clusters per chunk of the per-cluster sums' products (a fixed number, as :data:`RUN_CHUNK`; their float64
+#: weights stay in cache while each column reads them).
+CLUSTER_CHUNK = 1 << 12
 
 _INT16_MAX = 32767
 
@@ -96,18 +97,24 @@ class ModelEngine:
     the AUC's products then run on int16 weights and every sum is an exact integer; 0: float64 throughout.
     """
 
-    def __init__(self, y, s, w, g, n_clusters, sums, metrics, eps, int_top=0):
+    def __init__(self, y, s, w, g, n_clusters, sums, metrics, eps, int_top=0, *, add_columns=True):
         self.metrics, self.sums, self.n_clusters = metrics, sums, n_clusters
         self.y, self.s, self.w, self.g = y, s, w, g
         self.int_top = int_top
         loss = "log_loss" in metrics or "rig_score" in metrics
-        self.rows = [0, 1, 2, sums.add(np.bincount(g, weights=w * pointwise_log_loss(y, s, eps), minlength=n_clusters)
-                                      if loss else None),
-                     sums.add(np.bincount(g, weights=w * s, minlength=n_clusters)
-                              if "calibration_ratio" in metrics else None)]
+        self._cols = [np.bincount(g, weights=w * pointwise_log_loss(y, s, eps), minlength=n_clusters) if loss else None,
+                      np.bincount(g, weights=w * s, minlength=n_clusters) if "calibration_ratio" in metrics else None]
+        self.rows = None
+        if add_columns:
+            self.add_columns()
         self.width = 0
         if "roc_auc_score" in metrics:
             self._auc_setup()
+
+    def add_columns(self):
+        """Append this model's per-cluster columns to the shared sums (in the models' order: call it in turn)."""
+        self.rows = [0, 1, 2] + [self.sums.add(c) for c in self._cols]
+        self._cols = None
 
     # the AUC as sparse products (module notes), in chunks of RUN_CHUNK runs of the smaller class
     def _auc_setup(self):
@@ -160,20 +167,23 @@ class ModelEngine:
         B = W.shape[1]
         exact = self.int_top > 0
         acc = np.int64 if exact else np.float64
+        # exact: a positives' weight fits int32 (integer_weights bounds the total weight by 2^31 / 12)
+        run_acc = np.int32 if exact else np.float64
         num = np.zeros(B, acc)
-        carry = np.zeros(B, acc)  # Suf at the chunk's top: the positives' weight of the chunks above
+        carry = np.zeros(B, run_acc)  # Suf at the chunk's top: the positives' weight of the chunks above
         for nk, M, m_slot, P, p_starts in reversed(self.chunks):
             V = P @ W  # (nk, B) the positives' weight per run (per part of a run, then summed)
-            V = V.astype(acc) if p_starts is None else np.add.reduceat(V, p_starts, axis=0, dtype=acc)
-            suf = np.empty((nk + 1, B), acc)  # Suf_k = sum_{l >= k} V_l, summed directly (never T - a prefix)
+            if p_starts is not None:
+                V = np.add.reduceat(V, p_starts, axis=0, dtype=run_acc)
+            suf = np.empty((nk + 1, B), run_acc)  # Suf_k = sum_{l >= k} V_l, summed directly (never T - a prefix)
             suf[-1] = carry
-            np.cumsum(V[::-1], axis=0, out=suf[-2::-1])
+            np.cumsum(V[::-1], axis=0, dtype=run_acc, out=suf[-2::-1])
             suf[:-1] += carry
             carry = suf[0].copy()
             F = np.empty((2 * nk, B), acc)  # what outscores slot 2k and 2k + 1 (twice it when exact)
             if exact:
-                np.multiply(suf[:-1], 2, out=F[0::2])
-                np.multiply(suf[1:], 2, out=F[1::2])
+                np.multiply(suf[:-1], 2, out=F[0::2], dtype=acc)
+                np.multiply(suf[1:], 2, out=F[1::2], dtype=acc)
                 F[1::2] += V
             else:
                 F[0::2] = suf[:-1]

@@ -119,9 +119,9 @@ BLOCK_ELEMENTS = 1 << 22
 #: Resamples per block at most: each sparse product reads one row of ``RESAMPLE_BLOCK`` cluster weights.
 RESAMPLE_BLOCK = 64
 
-#: Bytes of cluster weights of one block of resamples at most (256 MiB; fewer resamples per block above 2^22
-#: clusters).
-BLOCK_BYTES = 1 << 28
+#: Bytes of cluster weights of one block of resamples at most (1 GiB: blocks of 64 resamples up to 2^23 clusters
+#: of int16 weights; fewer above).
+BLOCK_BYTES = 1 << 30
 
 
 _PROB_METRICS = ("log_loss", "rig_score", "calibration_ratio")
@@ -442,10 +442,30 @@ def run_resamples(y, scores, w, g, n_clusters, metrics, eps, n_boot, *, keys=Non
     resample's values depend on its weights alone, every sum in a fixed order: the result does not depend on
     the block size.  Shared by :func:`clustered_bootstrap` and the exact Dask bootstrap.
     """
+    from concurrent.futures import ThreadPoolExecutor
+
     int_top = integer_weights(w)
     sums = ClusterSums(y, w, g, n_clusters)
-    engines = [ModelEngine(y, s, w, g, n_clusters, sums, metrics, eps, int_top) for s in scores]
     dtype = np.int16 if int_top else np.float64
+    big = len(y) * max(1, n_boot) >= 10**8
+    # two threads: the models' sorts and gathers (numpy releases the GIL in them), and the hashing of the next
+    # block's weights beside this block's products; each value depends on its inputs alone (no shared sum)
+    pool = ThreadPoolExecutor(2) if big else None
+    try:
+        if pool is not None and len(scores) == 2:
+            engines = list(pool.map(lambda s: ModelEngine(y, s, w, g, n_clusters, sums, metrics, eps, int_top,
+                                                          add_columns=False), scores))
+            for eng in engines:
+                eng.add_columns()
+        else:
+            engines = [ModelEngine(y, s, w, g, n_clusters, sums, metrics, eps, int_top) for s in scores]
+        return _resample_blocks(engines, sums, dtype, metrics, n_boot, n_clusters, keys, seed, gen, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
+def _resample_blocks(engines, sums, dtype, metrics, n_boot, n_clusters, keys, seed, gen, pool):
 
     def compute(W):
         T = sums.totals(W)
@@ -454,16 +474,24 @@ def run_resamples(y, scores, w, g, n_clusters, metrics, eps, n_boot, *, keys=Non
     ones = np.ones((n_clusters, 1), dtype)
     stat = [{m: float(v[0]) for m, v in vals.items()} for vals in compute(ones)]
     reps = [{m: np.empty(n_boot) for m in metrics} for _ in engines]
-    block = int(max(1, min(RESAMPLE_BLOCK, n_boot, BLOCK_BYTES // max(1, n_clusters * np.dtype(dtype).itemsize))))
-    for start in range(0, n_boot, block):
+    block = int(min(RESAMPLE_BLOCK, BLOCK_BYTES // max(1, n_clusters * np.dtype(dtype).itemsize)))
+    block = max(1, min(n_boot, block - block % 16 if block >= 16 else block))  # 16s: the products' loops vectorize
+
+    def weights(start):
         stop = min(n_boot, start + block)
         if seed is None:  # one stream, drawn in order
-            W = np.ascontiguousarray(poisson_counts(gen, (stop - start, n_clusters)).T, dtype=dtype)
-        else:
-            W = hashed_counts(seed, np.arange(start, stop), keys).astype(dtype, copy=False)
+            return np.ascontiguousarray(poisson_counts(gen, (stop - start, n_clusters)).T, dtype=dtype)
+        return hashed_counts(seed, np.arange(start, stop), keys).astype(dtype, copy=False)
+
+    starts = list(range(0, n_boot, block))
+    nxt = None
+    for i, start in enumerate(starts):
+        W = weights(start) if nxt is None else nxt.result()
+        nxt = pool.submit(weights, starts[i + 1]) if pool is not None and i + 1 < len(starts) else None
         for out, vals in zip(reps, compute(W)):
             for m in metrics:
-                out[m][start:stop] = vals[m]
+                out[m][start:start + W.shape[1]] = vals[m]
+        del W
     return stat, reps, engines
 
 
