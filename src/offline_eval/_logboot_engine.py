@@ -51,14 +51,19 @@ class ClusterSums:
         return len(self.cols) - 1
 
     def totals(self, W) -> np.ndarray:
-        if self._chunks is None:
-            C = np.vstack(self.cols)
-            self._chunks = [sparse.csr_matrix(C[:, c0:c0 + CLUSTER_CHUNK])
-                            for c0 in range(0, self.n_clusters, CLUSTER_CHUNK)]
+        # integer weights (int16 W): the total weight is the clicks' plus the non-clicks', both exact integers
+        derive = W.dtype == np.int16
+        if self._chunks is None or self._chunks[0] != derive:
+            C = np.vstack(self.cols[1:] if derive else self.cols)
+            self._chunks = (derive, [sparse.csr_matrix(C[:, c0:c0 + CLUSTER_CHUNK])
+                                     for c0 in range(0, self.n_clusters, CLUSTER_CHUNK)])
         out = np.zeros((len(self.cols), W.shape[1]))
-        for i, Cc in enumerate(self._chunks):
+        part = out[1:] if derive else out
+        for i, Cc in enumerate(self._chunks[1]):
             c0 = i * CLUSTER_CHUNK
-            out += Cc @ W[c0:c0 + Cc.shape[1]].astype(np.float64, copy=False)
+            part += Cc @ W[c0:c0 + Cc.shape[1]].astype(np.float64, copy=False)
+        if derive:
+            np.add(out[1], out[2], out=out[0])
         return out
 
 
