@@ -126,8 +126,8 @@ class ModelEngine:
         y, s, w, g = self.y, self.s, self.w, self.g
         if 2 * y.sum() > len(y):  # the smaller class indexes the slots; AUC(y, s) = AUC(1 - y, -s)
             y, s = 1.0 - y, -s
-        o = sorted_order(s)  # (score, row) order: every later sum in one order on any machine
-        so, small = s[o], y[o] == 1
+        o, so = sorted_order(s, with_values=True)  # (score, row) order: every later sum in one order on any machine
+        small = y[o] == 1
         go = g[o].astype(np.int32 if self.n_clusters < 2**31 else np.int64)
         wo = None if self.int_top == 1 and bool((w == 1).all()) else w[o]
         self._sorted = (so, small, go, wo)
@@ -265,27 +265,54 @@ def _runs(x):
     return first, end
 
 
-def sorted_order(s):
-    """``np.argsort(s, kind="stable")`` of floats: the rows by (score, position).  A quicksort, then the rows of
-    each run of equal scores put back in their order (few with continuous scores); the stable sort itself
-    when ties are many.  The same permutation on any machine, whichever sort numpy dispatches to."""
+def sorted_order(s, *, with_values=False):
+    """``np.argsort(s, kind="stable")`` of floats: the rows by (score, position), about 4x faster (and with
+    ``with_values``, also ``s`` in that order).
+
+    Each row's order-preserving 64-bit key of its score, its low bits replaced by the row's position, is
+    sorted by value (numpy's vectorized sort; the keys are distinct, so the sorted array is the same whatever
+    the sort); rows whose scores share the kept high bits but differ below them are then put in score order
+    by a sort of those rows alone (few with continuous scores).  The same permutation on any machine.
+    """
+    s = np.asarray(s, dtype=np.float64)
     n = len(s)
-    o = np.argsort(s)
+    bits = max(1, (n - 1).bit_length())
+    if n < 2 or bits > 40:
+        o = np.argsort(s, kind="stable")
+        return (o, s[o]) if with_values else o
+    top = np.uint64(1 << 63)
+    key = (s + 0.0).view(np.uint64)  # + 0.0: -0.0 is 0.0 (and a copy to work in)
+    if key.max() >= top:  # negative floats: every bit flipped
+        key = np.where(key >= top, ~key, key | top)
+    else:
+        key |= top
+    # the keys less their least, the low bits dropped only as far as the positions need room
+    low = key.min()
+    key -= low
+    drop = np.uint64(max(0, int(key.max()).bit_length() + bits - 64))
+    sh = np.uint64(bits)
+    key >>= drop
+    key <<= sh
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    o = (key & np.uint64((1 << bits) - 1)).astype(np.intp)
+    key >>= sh
+    same = key[1:] == key[:-1]  # neighbours whose kept bits agree
+    del key
     so = s[o]
-    tie = so[1:] == so[:-1]
-    n_tied = int(np.count_nonzero(tie))
-    if n_tied == 0:
-        return o
-    if n_tied > n // 16:
-        return np.argsort(s, kind="stable")
-    in_run = np.zeros(n, bool)
-    in_run[1:] |= tie
-    in_run[:-1] |= tie
-    pos = np.flatnonzero(in_run)
-    run = np.cumsum(np.r_[True, ~tie])[pos]
-    sub = o[pos]
-    o[pos] = sub[np.lexsort((sub, run))]
-    return o
+    off = np.flatnonzero(same & (so[1:] != so[:-1]))  # ... with different scores: their group is out of order
+    if len(off):
+        starts = np.flatnonzero(np.r_[True, ~same])  # where each group of equal kept bits begins
+        gi = np.unique(np.searchsorted(starts, off, side="right") - 1)
+        gs = starts[gi]
+        length = np.append(starts, n)[gi + 1] - gs
+        grp = np.repeat(np.arange(len(gi)), length)
+        pos = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length) + np.repeat(gs, length)
+        sub = o[pos]
+        fix = np.lexsort((sub, so[pos], grp))
+        o[pos] = sub[fix]
+        so[pos] = so[pos][fix]
+    return (o, so) if with_values else o
 
 
 def _stable_order(keys, n_keys):
