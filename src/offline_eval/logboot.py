@@ -458,9 +458,9 @@ def run_resamples(y, scores, w, g, n_clusters, metrics, eps, n_boot, *, keys=Non
     sums = ClusterSums(y, w, g, n_clusters)
     dtype = np.int16 if int_top else np.float64
     big = len(y) * max(1, n_boot) >= 10**8
-    # two threads: the models' sorts and gathers (numpy releases the GIL in them), and the hashing of the next
-    # block's weights beside this block's products; each value depends on its inputs alone (no shared sum)
-    pool = ThreadPoolExecutor(2) if big else None
+    # threads: the models' sorts and gathers (NumPy releases the GIL in them), their products side by side, and
+    # the hashing of the next block's weights meanwhile; each value depends on its inputs alone (no shared sum)
+    pool = ThreadPoolExecutor(3) if big else None
     try:
         if pool is not None and len(scores) == 2:
             engines = list(pool.map(lambda s: ModelEngine(y, s, w, g, n_clusters, sums, metrics, eps, int_top,
@@ -479,7 +479,10 @@ def _resample_blocks(engines, sums, dtype, metrics, n_boot, n_clusters, keys, se
 
     def compute(W):
         T = sums.totals(W)
-        return [eng.values(W, T) for eng in engines]
+        if pool is None or len(engines) == 1:
+            return [eng.values(W, T) for eng in engines]
+        # the models side by side: one's NumPy steps (which release the GIL) beside the other's sparse products
+        return list(pool.map(lambda eng: eng.values(W, T), engines))
 
     ones = np.ones((n_clusters, 1), dtype)
     stat = [{m: float(v[0]) for m, v in vals.items()} for vals in compute(ones)]
