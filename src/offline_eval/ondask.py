@@ -280,3 +280,5 @@ def _utility_chunk(part, *, cols, betas):
 
 # -- the clustered bootstrap of a log: in _ondask_boot ---------------------------------------------------------
 from ._ondask_boot import MAX_EXACT_ROWS, clustered_bootstrap  # noqa: E402,F401
+
+publish(globals(), "offline_eval._ondask_boot")
