@@ -508,8 +508,8 @@ def _resample_blocks(engines, sums, dtype, metrics, n_boot, n_clusters, keys, se
     return stat, reps, engines
 
 
-#: Most ``n_boot x rows x models`` one clustered bootstrap may ask for (about a minute on one core in
-#: memory; a bound on the work, checked before any starts).
+#: Most ``n_boot x rows x models`` one clustered bootstrap may ask for (a few minutes on one core in memory:
+#: about 1 ns each, with the hashed weights and the set-up; a bound on the work, checked before any starts).
 MAX_RESAMPLED_ROWS = 10**10
 
 
