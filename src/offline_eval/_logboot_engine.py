@@ -196,7 +196,10 @@ class ModelEngine:
                 F[1::2] += suf[1:]
             D = M @ W  # (rows, B) the larger class's weight per (part of a) slot
             # every term non-negative: nothing cancels; integer sums are exact in any order
-            num += (D * F[m_slot]).sum(axis=0)
+            if exact:  # integers: any order gives the same sum
+                num += (D * F[m_slot]).sum(axis=0)
+            else:  # each resample's products summed along a contiguous row: an order that ignores the block size
+                num += np.ascontiguousarray((D * F[m_slot]).T).sum(axis=1)
         return num * 0.5 if exact else num
 
     def values(self, W, T):

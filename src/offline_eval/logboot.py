@@ -127,6 +127,9 @@ BLOCK_ELEMENTS = 1 << 22
 #: Resamples per block at most: each sparse product reads one row of ``RESAMPLE_BLOCK`` cluster weights.
 RESAMPLE_BLOCK = 64
 
+#: ``rows x n_boot`` from which :func:`run_resamples` uses threads (the results are the same either way).
+THREADED_WORK = 10**8
+
 #: Bytes of cluster weights of one block of resamples at most (1 GiB: blocks of 64 resamples up to 2^23 clusters
 #: of int16 weights; fewer above).
 BLOCK_BYTES = 1 << 30
@@ -457,7 +460,7 @@ def run_resamples(y, scores, w, g, n_clusters, metrics, eps, n_boot, *, keys=Non
     int_top = integer_weights(w)
     sums = ClusterSums(y, w, g, n_clusters)
     dtype = np.int16 if int_top else np.float64
-    big = len(y) * max(1, n_boot) >= 10**8
+    big = len(y) * max(1, n_boot) >= THREADED_WORK
     # threads: the models' sorts and gathers (NumPy releases the GIL in them), their products side by side, and
     # the hashing of the next block's weights meanwhile; each value depends on its inputs alone (no shared sum)
     pool = ThreadPoolExecutor(3) if big else None

@@ -142,3 +142,20 @@ def test_hashed_counts_equal_hashed_poisson_weights():
         W = hashed_counts(11, resamples, keys)
         assert W.dtype == np.int16 and W.flags.c_contiguous
         np.testing.assert_array_equal(W, hashed_poisson_weights(11, resamples, keys).T)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_same_bytes_for_any_block_size_and_with_threads(monkeypatch, weighted):
+    df = _log(10)
+    y, p, pb, q, w = (df[c].to_numpy() for c in ("click", "p", "pb", "q", "w"))
+    kw = dict(groups=q, sample_weight=w if weighted else None, metrics=ALL, n_boot=40, rng=3)
+    want = logboot.clustered_bootstrap(y, p, pb, **kw)
+    # every sum per resample in an order fixed by the data and the (constant) chunk sizes alone
+    monkeypatch.setattr(logboot, "RESAMPLE_BLOCK", 3)
+    monkeypatch.setattr(logboot, "THREADED_WORK", 0)  # the models' set-up and values in threads
+    got = logboot.clustered_bootstrap(y, p, pb, **kw)
+    for model in ("a", "b", "difference"):
+        for m in ALL:
+            g, v = getattr(getattr(got, model), m), getattr(getattr(want, model), m)
+            assert g.statistic == v.statistic
+            np.testing.assert_array_equal(g.replicates, v.replicates)
