@@ -443,7 +443,13 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     ww = np.ones(n) if w is None else w
     stat, reps, per_model = run_resamples(y, scores, ww, g, n_clusters, metrics, eps, n_boot,
                                           keys=keys if seed is not None else None, seed=seed, gen=gen)
-    jack = [eng.jackknife() for eng in per_model]
+    if len(per_model) == 2 and n * n_boot >= THREADED_WORK:  # the two models' jackknives side by side
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(2) as pool:
+            jack = list(pool.map(lambda eng: eng.jackknife(), per_model))
+    else:
+        jack = [eng.jackknife() for eng in per_model]
     return assemble(stat, reps, jack, metrics, n_boot, n_clusters)
 
 
