@@ -20,8 +20,10 @@ buffers).
 The exact bootstrap of continuous float64 scores on Dask (the default ``resolution=None``; one bin per row
 would exceed the bound of per-bin sums, so the rows of every task go to the in-memory engine): target 30 s
 for 200 resamples of AUC + log loss + RIG of two models on 2e7 rows in 5e6 clusters on 2 cores (issue 36).
-Measured on such a log (LOGBOOT_F64_LOG; 4 files of 5e6 rows): 30.0 and 39.2 s wall, 34.3 and 39.0 s CPU,
-on 2 cores at load 3.3 to 3.7 (other work); 4.3 GB peak RSS.  Before: refused (8.4e8 cells over the bound).
+Measured on such a log (LOGBOOT_F64_LOG; 4 files of 5e6 rows): 30.0 to 39.8 s wall, 34.3 to 39.4 s CPU, on
+2 cores at load 3.3 to 4.2 (other work); of which read 4 s, the two models' set-up 8.5 s, the resamples 27 s;
+4.3 GB peak RSS.  Before: refused (8.4e8 cells over the bound).  In memory, 1e6 rows (the case below): 1.8 to
+2.5 s (4.1 to 4.3 s before) at load 3.7 to 4.1.
 """
 
 import os
