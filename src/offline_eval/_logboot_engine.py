@@ -180,10 +180,14 @@ class ModelEngine:
             V = P @ W  # (nk, B) the positives' weight per run (per part of a run, then summed)
             if p_starts is not None:
                 V = np.add.reduceat(V, p_starts, axis=0, dtype=run_acc)
-            suf = np.empty((nk + 1, B), run_acc)  # Suf_k = sum_{l >= k} V_l, summed directly (never T - a prefix)
+            # Suf_k = sum_{l >= k} V_l, summed directly (never T - a prefix), along contiguous rows of resamples
+            # (NumPy's cumulative sum down a column is several times slower; the same order, the same bits)
+            acc_t = np.ascontiguousarray(V[::-1].T, dtype=run_acc)
+            np.cumsum(acc_t, axis=1, out=acc_t)
+            acc_t += carry[:, None]
+            suf = np.empty((nk + 1, B), run_acc)
             suf[-1] = carry
-            np.cumsum(V[::-1], axis=0, dtype=run_acc, out=suf[-2::-1])
-            suf[:-1] += carry
+            suf[-2::-1] = acc_t.T
             carry = suf[0].copy()
             F = np.empty((2 * nk, B), acc)  # what outscores slot 2k and 2k + 1 (twice it when exact)
             if exact:
