@@ -16,8 +16,24 @@ TIE_RTOL = 1e-12
 
 
 # -- engines -------------------------------------------------------------------------------------------
+#: Runs of the smaller class per chunk of the AUC's products: a fixed number, so that no sum's order depends on
+#: the block of resamples, the number of threads or the machine.
+RUN_CHUNK = 1 << 13
+
+#: Clusters per chunk of the per-cluster sums' products (a fixed number, as :data:`RUN_CHUNK`; their float64
+#: weights stay in cache while each column reads them).
+CLUSTER_CHUNK = 1 << 12
+
+_INT16_MAX = 32767
+
+
 class ClusterSums:
-    """Per-cluster weight and clicks, shared by the models."""
+    """Per-cluster weight, clicks and non-clicks (shared by the models), and the columns the models add.
+
+    ``columns()`` stacks them as ``(c, G)`` sparse chunks of :data:`CLUSTER_CHUNK` clusters; ``totals(W)``
+    gives their resampled totals ``(c, B)`` for cluster weights ``W`` of shape ``(G, B)``, each total summed
+    over the clusters in one fixed order (sparse products: no BLAS, no dependence on SIMD or threads).
+    """
 
     def __init__(self, y, w, g, n_clusters):
         self.g, self.n_clusters = g, n_clusters
@@ -25,87 +41,196 @@ class ClusterSums:
         self.wy = np.bincount(g, weights=w * y, minlength=n_clusters)
         # the negatives' weight summed directly, never as w - wy: a difference of totals loses the small class
         self.wn = np.bincount(g, weights=w * (1.0 - y), minlength=n_clusters)
+        self.cols = [self.w, self.wy, self.wn]
+        self._chunks = None
+
+    def add(self, col) -> int:
+        """Add a column (``None``: zeros); its row in :meth:`totals`."""
+        self.cols.append(np.zeros(self.n_clusters) if col is None else col)
+        self._chunks = None
+        return len(self.cols) - 1
+
+    def totals(self, W) -> np.ndarray:
+        # integer weights (int16 W): the total weight is the clicks' plus the non-clicks', both exact integers
+        derive = W.dtype == np.int16
+        if self._chunks is None or self._chunks[0] != derive:
+            C = np.vstack(self.cols[1:] if derive else self.cols)
+            self._chunks = (derive, [sparse.csr_matrix(C[:, c0:c0 + CLUSTER_CHUNK])
+                                     for c0 in range(0, self.n_clusters, CLUSTER_CHUNK)])
+        out = np.zeros((len(self.cols), W.shape[1]))
+        part = out[1:] if derive else out
+        for i, Cc in enumerate(self._chunks[1]):
+            c0 = i * CLUSTER_CHUNK
+            part += Cc @ W[c0:c0 + Cc.shape[1]].astype(np.float64, copy=False)
+        if derive:
+            np.add(out[1], out[2], out=out[0])
+        return out
+
+
+def integer_weights(w) -> int:
+    """The largest row weight when every weight is an integer small enough for the AUC's int16 products
+    (times the largest Poisson weight within int16, the total within 2^31 / 12), else 0."""
+    from ._logboot_weights import MAX_WEIGHT
+
+    top = float(w.max(initial=0.0))
+    if top < 1 or top * MAX_WEIGHT > _INT16_MAX or float(w.sum()) * MAX_WEIGHT >= 2.0**31:
+        return 0
+    return int(top) if bool((w == np.floor(w)).all()) else 0
+
+
+def _sub_rows(keys, cols, data, n_cols, cap, dtype):
+    """The CSR matrix of entries ``(keys, cols, data)`` (``keys`` nondecreasing), a row per key cut into rows
+    of at most ``cap`` entries (``None``: no cut), and the key of each of its rows."""
+    n = len(keys)
+    new = np.r_[True, keys[1:] != keys[:-1]] if n else np.zeros(0, bool)
+    if cap is not None and n:
+        idx = np.arange(n)
+        first = np.maximum.accumulate(np.where(new, idx, 0))
+        piece = (idx - first) // cap
+        new = new | np.r_[True, piece[1:] != piece[:-1]]
+    starts = np.flatnonzero(new)
+    idx_t = np.int32 if n_cols < 2**31 else np.int64
+    m = sparse.csr_matrix((data.astype(dtype), cols.astype(idx_t), np.append(starts, n)),
+                          shape=(len(starts), n_cols))
+    return m, keys[starts]
 
 
 class ModelEngine:
-    """Everything one model needs to give its metrics for any matrix of cluster weights."""
+    """Everything one model needs to give its metrics for any matrix of cluster weights.
 
-    def __init__(self, y, s, w, g, n_clusters, sums, metrics, eps):
+    ``int_top``: the largest row weight when every row weight is a small integer (:func:`integer_weights`):
+    the AUC's products then run on int16 weights and every sum is an exact integer; 0: float64 throughout.
+    """
+
+    def __init__(self, y, s, w, g, n_clusters, sums, metrics, eps, int_top=0, *, add_columns=True):
         self.metrics, self.sums, self.n_clusters = metrics, sums, n_clusters
         self.y, self.s, self.w, self.g = y, s, w, g
-        cols = [sums.w, sums.wy, sums.wn]
-        if "log_loss" in metrics or "rig_score" in metrics:
-            cols.append(np.bincount(g, weights=w * pointwise_log_loss(y, s, eps), minlength=n_clusters))
-        else:
-            cols.append(np.zeros(n_clusters))
-        if "calibration_ratio" in metrics:
-            cols.append(np.bincount(g, weights=w * s, minlength=n_clusters))
-        else:
-            cols.append(np.zeros(n_clusters))
-        self.S = np.column_stack(cols)  # (G, 5): w, wy, wn, wloss, wp
+        self.int_top = int_top
+        loss = "log_loss" in metrics or "rig_score" in metrics
+        self._cols = [np.bincount(g, weights=w * pointwise_log_loss(y, s, eps), minlength=n_clusters) if loss else None,
+                      np.bincount(g, weights=w * s, minlength=n_clusters) if "calibration_ratio" in metrics else None]
+        self.rows = None
+        if add_columns:
+            self.add_columns()
         self.width = 0
         if "roc_auc_score" in metrics:
             self._auc_setup()
 
-    # the AUC as a sparse product (module notes)
+    def add_columns(self):
+        """Append this model's per-cluster columns to the shared sums (in the models' order: call it in turn)."""
+        self.rows = [0, 1, 2] + [self.sums.add(c) for c in self._cols]
+        self._cols = None
+
+    # the AUC as sparse products (module notes), in chunks of RUN_CHUNK runs of the smaller class
     def _auc_setup(self):
         y, s, w, g = self.y, self.s, self.w, self.g
         if 2 * y.sum() > len(y):  # the smaller class indexes the slots; AUC(y, s) = AUC(1 - y, -s)
             y, s = 1.0 - y, -s
-        o = np.argsort(s, kind="stable")  # stable: every later sum in one order on any machine
-        so, small, go, wo = s[o], y[o] == 1, g[o], w[o]
-        first, end = _runs(so)
+        o, so = sorted_order(s, with_values=True)  # (score, row) order: every later sum in one order on any machine
+        small = y[o] == 1
+        go = g[o].astype(np.int32 if self.n_clusters < 2**31 else np.int64)
+        wo = None if self.int_top == 1 and bool((w == 1).all()) else w[o]
+        self._sorted = (so, small, go, wo)
         # the positives' runs of equal scores k = 0..K-1; a larger-class row scoring between runs k - 1 and k
-        # sits at slot 2k (outscored by Suf_k), one tied with run k at slot 2k + 1 (Suf_{k+1} + V_k / 2)
-        run = np.cumsum(np.r_[True, so[1:] != so[:-1]]) - 1  # run of equal scores of each sorted row
-        has_pos = np.bincount(run, weights=small) > 0
+        # sits at slot 2k (outscored by Suf_k), one tied with run k at slot 2k + 1 (Suf_{k+1} + V_k / 2);
+        # slot 2K (above every positive) adds nothing and is left out
+        new = np.empty(len(so), bool)
+        new[:1] = True
+        np.not_equal(so[1:], so[:-1], out=new[1:])
+        run = np.cumsum(new) - 1  # run of equal scores of each sorted row
+        pidx, nidx = np.flatnonzero(small), np.flatnonzero(~small)
+        has_pos = np.bincount(run[pidx], minlength=int(run[-1]) + 1 if len(run) else 0) > 0
         pos_runs_before = np.concatenate(([0], np.cumsum(has_pos)))
-        big = ~small
-        slot = 2 * pos_runs_before[run[big]] + has_pos[run[big]]
-        n_runs = int(pos_runs_before[-1])
-        idx = np.int32 if self.n_clusters < 2**31 else np.int64
-        self.M = sparse.csr_matrix((wo[big], go[big].astype(idx), np.searchsorted(slot, np.arange(2 * n_runs + 2))),
-                                   shape=(2 * n_runs + 1, self.n_clusters))
-        pr = pos_runs_before[run[small]]  # the run of each positive, nondecreasing
-        self.P = sparse.csr_matrix((wo[small], go[small].astype(idx), np.searchsorted(pr, np.arange(n_runs + 1))),
-                                   shape=(n_runs, self.n_clusters))
-        self.width = 2 * n_runs + 1
-        self._sorted = (so, small, go, wo, first, end)
+        K = int(pos_runs_before[-1])
+        rn = run[nidx]
+        slot = 2 * pos_runs_before[rn] + has_pos[rn]
+        pr = pos_runs_before[run[pidx]]  # the run of each positive, nondecreasing
+        del rn, run
+        keep = int(np.searchsorted(slot, 2 * K))  # slots nondecreasing: those below 2K come first
+        ns, nidx = slot[:keep], nidx[:keep]
+        # int16 products: a row of the slot matrices holds at most cap entries, so no sum exceeds int16
+        dtype = np.int16 if self.int_top else np.float64
+        cap = _INT16_MAX // (12 * self.int_top) if self.int_top else None
+        ones = np.ones(len(so), dtype) if wo is None else wo
+        self.chunks = []
+        na = np.searchsorted(ns, 2 * np.arange(0, K + RUN_CHUNK, RUN_CHUNK))
+        pa = np.searchsorted(pr, np.arange(0, K + RUN_CHUNK, RUN_CHUNK))
+        for i, k0 in enumerate(range(0, K, RUN_CHUNK)):
+            k1 = min(K, k0 + RUN_CHUNK)
+            rows = nidx[na[i]:na[i + 1]]
+            M, m_slot = _sub_rows(ns[na[i]:na[i + 1]] - 2 * k0, go[rows], ones[rows], self.n_clusters, cap, dtype)
+            rows = pidx[pa[i]:pa[i + 1]]
+            P, p_run = _sub_rows(pr[pa[i]:pa[i + 1]] - k0, go[rows], ones[rows], self.n_clusters, cap, dtype)
+            split = len(p_run) > k1 - k0
+            p_starts = np.flatnonzero(np.r_[True, p_run[1:] != p_run[:-1]]) if split else None
+            self.chunks.append((k1 - k0, M, m_slot, P, p_starts))
+        self.width = 1
 
     def _auc_numerator(self, W):
-        num = np.empty(len(W))
-        for b, wb in enumerate(W):
-            V = self.P @ wb  # the positives' weight per run
-            if not len(V):
-                num[b] = 0.0
-                continue
-            suf = np.empty(len(V) + 1)  # Suf_k = sum_{l >= k} V_l, summed directly (never T - a prefix)
-            suf[-1] = 0.0
-            np.cumsum(V[::-1], out=suf[-2::-1])
-            D = self.M @ wb  # the larger class's weight per slot
-            De, Do = D[0::2], D[1::2]
-            # sum_k De_k Suf_k + Do_k (Suf_{k+1} + V_k / 2): every term non-negative, nothing cancels
-            # sums of products, not np.dot: a BLAS call per resample is slow on a busy machine (threads spin)
-            num[b] = (De * suf).sum() + (Do * (suf[1:] + 0.5 * V)).sum()
-        return num
+        """The AUC numerator of every column of the cluster weights ``W`` (G, B): int16 with integer row
+        weights (twice the numerator summed exactly in int64), else float64."""
+        B = W.shape[1]
+        exact = self.int_top > 0
+        acc = np.int64 if exact else np.float64
+        # exact: a positives' weight fits int32 (integer_weights bounds the total weight by 2^31 / 12)
+        run_acc = np.int32 if exact else np.float64
+        num = np.zeros(B, acc)
+        carry = np.zeros(B, run_acc)  # Suf at the chunk's top: the positives' weight of the chunks above
+        for nk, M, m_slot, P, p_starts in reversed(self.chunks):
+            V = P @ W  # (nk, B) the positives' weight per run (per part of a run, then summed)
+            if p_starts is not None:
+                V = np.add.reduceat(V, p_starts, axis=0, dtype=run_acc)
+            # Suf_k = sum_{l >= k} V_l, summed directly (never T - a prefix), along contiguous rows of resamples
+            # (NumPy's cumulative sum down a column is several times slower; the same order, the same bits)
+            acc_t = np.ascontiguousarray(V[::-1].T, dtype=run_acc)
+            np.cumsum(acc_t, axis=1, out=acc_t)
+            acc_t += carry[:, None]
+            suf = np.empty((nk + 1, B), run_acc)
+            suf[-1] = carry
+            suf[-2::-1] = acc_t.T
+            carry = suf[0].copy()
+            F = np.empty((2 * nk, B), acc)  # what outscores slot 2k and 2k + 1 (twice it when exact)
+            if exact:
+                np.multiply(suf[:-1], 2, out=F[0::2], dtype=acc)
+                np.multiply(suf[1:], 2, out=F[1::2], dtype=acc)
+                F[1::2] += V
+            else:
+                F[0::2] = suf[:-1]
+                np.multiply(V, 0.5, out=F[1::2])
+                F[1::2] += suf[1:]
+            D = M @ W  # (rows, B) the larger class's weight per (part of a) slot
+            # every term non-negative: nothing cancels; integer sums are exact in any order
+            if exact:  # integers: any order gives the same sum
+                num += (D * F[m_slot]).sum(axis=0)
+            else:  # each resample's products summed along a contiguous row: an order that ignores the block size
+                num += np.ascontiguousarray((D * F[m_slot]).T).sum(axis=1)
+        return num * 0.5 if exact else num
 
-    def values(self, W):
-        T = W @ self.S  # (B, 4)
-        return metrics_from_sums(self.metrics, *T.T, lambda: self._auc_numerator(W))
+    def values(self, W, T):
+        """Each metric of every column of the cluster weights ``W`` (G, B), given ``T = sums.totals(W)``."""
+        t = T[self.rows]
+        return metrics_from_sums(self.metrics, *t, lambda: self._auc_numerator(W))
 
     # leave one cluster out, for BCa's acceleration
     def jackknife(self):
         # the sums without cluster g as the clusters before g plus those after it (no total less a part:
         # a class held by g alone leaves exactly 0, so the metric is undefined, not a leftover of rounding)
-        G = self.S.shape[0]
-        pre = np.zeros_like(self.S)
-        np.cumsum(self.S[:-1], axis=0, out=pre[1:])
-        suf = np.zeros_like(self.S)
+        S = np.column_stack([self.sums.cols[r] for r in self.rows])  # (G, 5): w, wy, wn, wloss, wp
+        G = S.shape[0]
+        pre = np.zeros_like(S)
+        np.cumsum(S[:-1], axis=0, out=pre[1:])
+        suf = np.zeros_like(S)
         if G > 1:
-            np.cumsum(self.S[:0:-1], axis=0, out=suf[G - 2::-1])
+            np.cumsum(S[:0:-1], axis=0, out=suf[G - 2::-1])
         T = pre + suf  # (G, 5)
         return metrics_from_sums(self.metrics, *T.T,
-                                 lambda: _auc_leave_one_cluster_out(*self._sorted, self.n_clusters), clip_auc=False)
+                                 self._jackknife_auc, clip_auc=False)
+
+    def _jackknife_auc(self):
+        so, small, go, wo = self._sorted
+        first, end = _runs(so)
+        return _auc_leave_one_cluster_out(so, small, go, np.ones(len(so)) if wo is None else wo, first, end,
+                                          self.n_clusters)
 
 
 def metrics_from_sums(metrics, tw, twy, twn, tloss, twp, auc_numerator, *, clip_auc=True) -> dict:
@@ -145,6 +270,56 @@ def _runs(x):
     starts = np.flatnonzero(new)
     end = np.repeat(np.append(starts[1:], n), np.diff(np.append(starts, n)))
     return first, end
+
+
+def sorted_order(s, *, with_values=False):
+    """``np.argsort(s, kind="stable")`` of floats: the rows by (score, position), about 4x faster (and with
+    ``with_values``, also ``s`` in that order).
+
+    Each row's order-preserving 64-bit key of its score, its low bits replaced by the row's position, is
+    sorted by value (numpy's vectorized sort; the keys are distinct, so the sorted array is the same whatever
+    the sort); rows whose scores share the kept high bits but differ below them are then put in score order
+    by a sort of those rows alone (few with continuous scores).  The same permutation on any machine.
+    """
+    s = np.asarray(s, dtype=np.float64)
+    n = len(s)
+    bits = max(1, (n - 1).bit_length())
+    if n < 2 or bits > 40:
+        o = np.argsort(s, kind="stable")
+        return (o, s[o]) if with_values else o
+    top = np.uint64(1 << 63)
+    key = (s + 0.0).view(np.uint64)  # + 0.0: -0.0 is 0.0 (and a copy to work in)
+    if key.max() >= top:  # negative floats: every bit flipped
+        key = np.where(key >= top, ~key, key | top)
+    else:
+        key |= top
+    # the keys less their least, the low bits dropped only as far as the positions need room
+    low = key.min()
+    key -= low
+    drop = np.uint64(max(0, int(key.max()).bit_length() + bits - 64))
+    sh = np.uint64(bits)
+    key >>= drop
+    key <<= sh
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    o = (key & np.uint64((1 << bits) - 1)).astype(np.intp)
+    key >>= sh
+    same = key[1:] == key[:-1]  # neighbours whose kept bits agree
+    del key
+    so = s[o]
+    off = np.flatnonzero(same & (so[1:] != so[:-1]))  # ... with different scores: their group is out of order
+    if len(off):
+        starts = np.flatnonzero(np.r_[True, ~same])  # where each group of equal kept bits begins
+        gi = np.unique(np.searchsorted(starts, off, side="right") - 1)
+        gs = starts[gi]
+        length = np.append(starts, n)[gi + 1] - gs
+        grp = np.repeat(np.arange(len(gi)), length)
+        pos = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length) + np.repeat(gs, length)
+        sub = o[pos]
+        fix = np.lexsort((sub, so[pos], grp))
+        o[pos] = sub[fix]
+        so[pos] = so[pos][fix]
+    return (o, so) if with_values else o
 
 
 def _stable_order(keys, n_keys):

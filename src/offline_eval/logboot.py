@@ -43,19 +43,27 @@ weights :math:`V_k` per run; :math:`\\mathrm{Suf}_k = \\sum_{l \\ge k} V_l`.  A 
     \\sum_{i \\in P} \\sum_{j \\in N} v_i v_j \\left([s_i > s_j] + \\tfrac12 [s_i = s_j]\\right)
     = \\sum_k D_{2k} \\mathrm{Suf}_k + D_{2k+1} (\\mathrm{Suf}_{k+1} + V_k / 2),
 
-and both :math:`D = M w_b` and :math:`V = P w_b` are products of a sparse matrix built once (the rows'
-weights by slot, or run, and cluster) with the vector :math:`w_b` of cluster weights: each resample
-costs two sparse products over the n rows, a cumulative sum over the runs, and no sort.  Ties count one
-half, as in :func:`offline_eval.metrics.roc_auc_score`; the value of every resample equals that
-function's with the resample's row weights (up to the order of float sums; exactly, with integer weights).
+and both :math:`D = M W` and :math:`V = P W` are products of a sparse matrix built once (the rows'
+weights by slot, or run, and cluster) with a block :math:`W` of the cluster weights of up to
+:data:`RESAMPLE_BLOCK` resamples (clusters by rows, C order: each entry of the matrix reads one contiguous row
+of weights for the whole block), taken over chunks of :data:`~offline_eval._logboot_engine.RUN_CHUNK` runs from
+the top (:math:`\mathrm{Suf}` carried down); no sort per resample.  With integer row weights (no
+``sample_weight``, or small integers) the weights are int16, a row of the matrices holds at most 2,730 entries
+(so that no product exceeds int16; a longer slot or run is cut into several rows), and every sum is an exact
+integer in int64: the value is the exact ratio of two integers, on any machine.  Otherwise the products run in
+float64, each sum in a fixed order.  Ties count one half, as in :func:`offline_eval.metrics.roc_auc_score`; the
+value of every resample equals that function's with the resample's row weights (up to the order of float
+sums; exactly, with integer weights).
 
 **Intervals.**  Percentile, and BCa [1]_ (Efron's bias-corrected and accelerated interval) with the bias
 correction :math:`z_0 = \\Phi^{-1}(\\#\\{\\theta^*_b < \\hat\\theta\\} / B)` (a replicate within
 :data:`TIE_RTOL` of :math:`\\hat\\theta` counting one half) and the acceleration from the jackknife over
 clusters (leave one cluster out; exact in O(n log n) for the AUC too).
 
-**Memory.**  Resamples are processed in blocks of at most :data:`BLOCK_ELEMENTS` cells of their largest
-array; the results do not depend on the block size (the Poisson draws are one stream).
+**Memory.**  Resamples are processed in blocks of at most :data:`RESAMPLE_BLOCK` resamples and
+:data:`BLOCK_BYTES` of cluster weights (the next block's weights are hashed in a second thread meanwhile); the
+results do not depend on the block size (the Poisson draws are one stream; every sum is per resample, in a
+fixed order).  Per model: the rows sorted by score and the two sparse matrices, about 40 bytes a row.
 
 References
 ----------
@@ -95,10 +103,11 @@ from ._validation import (
     warn_undefined,
 )
 from .metrics import LOG_LOSS_EPS
-from ._logboot_engine import (ClusterSums, ModelEngine, bca_quantiles, jackknife_acceleration, pvalue_at_zero,
-                              tied_difference)
+from ._logboot_engine import (ClusterSums, ModelEngine, bca_quantiles, integer_weights, jackknife_acceleration,
+                              pvalue_at_zero, tied_difference)
 from ._logboot_engine import TIE_RTOL, metrics_from_sums  # noqa: F401  (importable from here as before)
-from ._logboot_weights import cluster_keys, draw_seed, hashed_poisson_weights, poisson_weights
+from ._logboot_weights import (cluster_keys, draw_seed, hashed_counts, hashed_poisson_weights, poisson_counts,
+                               poisson_weights)
 from ._public import publish
 
 __all__ = ["METRICS", "BootstrapResult", "ConfidenceInterval", "LogBootstrap", "ModelResults",
@@ -112,8 +121,18 @@ publish(globals(), "offline_eval._logboot_engine", "offline_eval._logboot_weight
 #: :mod:`offline_eval.metrics` whose value each resample reproduces.
 METRICS = ("roc_auc_score", "log_loss", "rig_score", "calibration_ratio")
 
-#: At most this many float64 cells in the largest array of one block of resamples (32 MiB).
+#: At most this many float64 cells in the largest array of one block of resamples (32 MiB) of the one-pass sums.
 BLOCK_ELEMENTS = 1 << 22
+
+#: Resamples per block at most: each sparse product reads one row of ``RESAMPLE_BLOCK`` cluster weights.
+RESAMPLE_BLOCK = 64
+
+#: ``rows x n_boot`` from which :func:`run_resamples` uses threads (the results are the same either way).
+THREADED_WORK = 10**8
+
+#: Bytes of cluster weights of one block of resamples at most (1 GiB: blocks of 64 resamples up to 2^23 clusters
+#: of int16 weights; fewer above).
+BLOCK_BYTES = 1 << 30
 
 
 _PROB_METRICS = ("log_loss", "rig_score", "calibration_ratio")
@@ -362,9 +381,11 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     with ``sample_weight`` :math:`= W_{b, g(i)} w_i` (a resample where the metric is undefined, e.g. without
     a click, gives ``nan`` and is left out of the intervals).  The algorithms (per-cluster sums; the AUC by
     two sparse products per resample) and the intervals are described in the module notes.
-    Complexity: O(n log n) once (a sort per model), then O(n + G) per resample of G clusters; the work
-    ``n_boot x rows x models`` is bounded by :data:`MAX_RESAMPLED_ROWS` (checked before any work; about a
-    minute on one core).  A metric is computed from the two classes' weights summed apart (never a total
+    Complexity: O(n log n) once (a sort per model; the two models' in two threads), then O(n + G) per
+    resample of G clusters: about 1 ns per row, model and resample (sparse products over blocks of int16
+    weights) and 6 ns per cluster and resample (the hashed weights); 200 resamples of two models on 1e6 rows
+    take about 2 s.  The work ``n_boot x rows x models`` is bounded by :data:`MAX_RESAMPLED_ROWS` (checked
+    before any work; a few minutes on one core).  A metric is computed from the two classes' weights summed apart (never a total
     less a part), so a class of tiny weight beside huge ones still counts; a statistic undefined on the
     data (one class present) is ``nan`` with an :class:`~offline_eval.OfflineEvalWarning`, and a
     leave-one-cluster-out value undefined without its cluster is ``nan``, left out of BCa's acceleration
@@ -420,30 +441,84 @@ def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_
     n_boot = int(n_boot)
 
     ww = np.ones(n) if w is None else w
-    sums = ClusterSums(y, ww, g, n_clusters)
-    per_model = [ModelEngine(y, s, ww, g, n_clusters, sums, metrics, eps) for s in scores]
+    stat, reps, per_model = run_resamples(y, scores, ww, g, n_clusters, metrics, eps, n_boot,
+                                          keys=keys if seed is not None else None, seed=seed, gen=gen)
+    if len(per_model) == 2 and n * n_boot >= THREADED_WORK:  # the two models' jackknives side by side
+        from concurrent.futures import ThreadPoolExecutor
 
-    # the statistic: one resample with every cluster weight 1
-    ones = np.ones((1, n_clusters))
-    stat = [eng.values(ones) for eng in per_model]
-    reps = [{m: np.empty(n_boot) for m in metrics} for _ in per_model]
-    width = max([n_clusters] + [eng.width for eng in per_model])
-    block = max(1, min(n_boot, BLOCK_ELEMENTS // max(width, 1)))
-    for start in range(0, n_boot, block):
-        stop = min(n_boot, start + block)
-        if seed is None:
-            W = poisson_weights(gen, (stop - start, n_clusters))
+        with ThreadPoolExecutor(2) as pool:
+            jack = list(pool.map(lambda eng: eng.jackknife(), per_model))
+    else:
+        jack = [eng.jackknife() for eng in per_model]
+    return assemble(stat, reps, jack, metrics, n_boot, n_clusters)
+
+
+def run_resamples(y, scores, w, g, n_clusters, metrics, eps, n_boot, *, keys=None, seed=None, gen=None):
+    """The statistics, replicates and engines of every model: ``(stat, reps, engines)``.
+
+    The cluster weights come from :func:`hashed_counts` of ``keys`` with ``seed``, else from ``gen`` as one
+    stream, in blocks of at most :data:`RESAMPLE_BLOCK` resamples (and :data:`BLOCK_BYTES` of weights).  Each
+    resample's values depend on its weights alone, every sum in a fixed order: the result does not depend on
+    the block size.  Shared by :func:`clustered_bootstrap` and the exact Dask bootstrap.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    int_top = integer_weights(w)
+    sums = ClusterSums(y, w, g, n_clusters)
+    dtype = np.int16 if int_top else np.float64
+    big = len(y) * max(1, n_boot) >= THREADED_WORK
+    # threads: the models' sorts and gathers (NumPy releases the GIL in them), their products side by side, and
+    # the hashing of the next block's weights meanwhile; each value depends on its inputs alone (no shared sum)
+    pool = ThreadPoolExecutor(3) if big else None
+    try:
+        if pool is not None and len(scores) == 2:
+            engines = list(pool.map(lambda s: ModelEngine(y, s, w, g, n_clusters, sums, metrics, eps, int_top,
+                                                          add_columns=False), scores))
+            for eng in engines:
+                eng.add_columns()
         else:
-            W = hashed_poisson_weights(seed, np.arange(start, stop), keys)
-        for eng, out in zip(per_model, reps):
-            for m, v in eng.values(W).items():
-                out[m][start:stop] = v
-    jack = [eng.jackknife() for eng in per_model]
-    return assemble([{m: v[0] for m, v in s.items()} for s in stat], reps, jack, metrics, n_boot, n_clusters)
+            engines = [ModelEngine(y, s, w, g, n_clusters, sums, metrics, eps, int_top) for s in scores]
+        return _resample_blocks(engines, sums, dtype, metrics, n_boot, n_clusters, keys, seed, gen, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
 
 
-#: Most ``n_boot x rows x models`` one clustered bootstrap may ask for (about a minute on one core in
-#: memory; a bound on the work, checked before any starts).
+def _resample_blocks(engines, sums, dtype, metrics, n_boot, n_clusters, keys, seed, gen, pool):
+
+    def compute(W):
+        T = sums.totals(W)
+        if pool is None or len(engines) == 1:
+            return [eng.values(W, T) for eng in engines]
+        # the models side by side: one's NumPy steps (which release the GIL) beside the other's sparse products
+        return list(pool.map(lambda eng: eng.values(W, T), engines))
+
+    ones = np.ones((n_clusters, 1), dtype)
+    stat = [{m: float(v[0]) for m, v in vals.items()} for vals in compute(ones)]
+    reps = [{m: np.empty(n_boot) for m in metrics} for _ in engines]
+    block = int(min(RESAMPLE_BLOCK, BLOCK_BYTES // max(1, n_clusters * np.dtype(dtype).itemsize)))
+    block = max(1, min(n_boot, block - block % 16 if block >= 16 else block))  # 16s: the products' loops vectorize
+
+    def weights(start):
+        stop = min(n_boot, start + block)
+        if seed is None:  # one stream, drawn in order
+            return np.ascontiguousarray(poisson_counts(gen, (stop - start, n_clusters)).T, dtype=dtype)
+        return hashed_counts(seed, np.arange(start, stop), keys).astype(dtype, copy=False)
+
+    starts = list(range(0, n_boot, block))
+    nxt = None
+    for i, start in enumerate(starts):
+        W = weights(start) if nxt is None else nxt.result()
+        nxt = pool.submit(weights, starts[i + 1]) if pool is not None and i + 1 < len(starts) else None
+        for out, vals in zip(reps, compute(W)):
+            for m in metrics:
+                out[m][start:start + W.shape[1]] = vals[m]
+        del W
+    return stat, reps, engines
+
+
+#: Most ``n_boot x rows x models`` one clustered bootstrap may ask for (a few minutes on one core in memory:
+#: about 1 ns each, with the hashed weights and the set-up; a bound on the work, checked before any starts).
 MAX_RESAMPLED_ROWS = 10**10
 
 

@@ -102,8 +102,33 @@ def test_dask_bootstrap_is_exact_by_default_and_refuses_with_the_bound_named(tmp
     big = pd.DataFrame({"click": np.tile([0, 1], 30_000), "p": np.random.default_rng(1).random(60_000),
                         "query_id": np.arange(60_000) // 3})
     big.to_parquet(tmp_path / "big.parquet")
-    with pytest.raises(ValueError, match=r"`resolution` = None asks for .* float64 cells .* pass a coarser `resolution`"):
-        ondask.clustered_bootstrap(tmp_path / "big.parquet", "click", "p", groups="query_id", n_boot=1000, rng=0)
+    # continuous scores: exact (one bin per row would pass the bound of per-bin sums), the rows in one task
+    got = ondask.clustered_bootstrap(tmp_path / "big.parquet", "click", "p", groups="query_id", n_boot=30, rng=0)
+    want = clustered_bootstrap("click", "p", groups="query_id", data=big, weights="hashed", n_boot=30, rng=0)
+    assert got.a.roc_auc_score.statistic == pytest.approx(sk_auc(big["click"], big["p"]), rel=1e-12)
+    for m in got.metrics:
+        np.testing.assert_allclose(getattr(got.a, m).replicates, getattr(want.a, m).replicates, rtol=1e-12)
+
+
+def test_exact_dask_bootstrap_refuses_too_many_rows_before_the_pass(tmp_path, monkeypatch):
+    from offline_eval import _ondask_boot
+
+    big = pd.DataFrame({"click": np.tile([0, 1], 3_000), "p": np.random.default_rng(1).random(6_000),
+                        "query_id": np.arange(6_000) // 3})
+    big.to_parquet(tmp_path / "big.parquet")
+    monkeypatch.setattr(_ondask_boot, "MAX_EXACT_ROWS", 5_000)
+
+    def no_read(*args, **kwargs):
+        raise AssertionError("read before the bound was checked")
+
+    monkeypatch.setattr(_ondask_boot, "_read_rows", no_read)
+    with pytest.raises(ValueError, match=r"`resolution` = None asks for 6,000 rows in one task .* more than the "
+                                         r"bound of 5,000; pass `resolution`"):
+        ondask.clustered_bootstrap(tmp_path / "big.parquet", "click", "p", groups="query_id", n_boot=10, rng=0)
+    # a Dask DataFrame: its rows are known after the read, still before any resample
+    with pytest.raises(ValueError, match="asks for 6,000 rows in one task"):
+        ondask.clustered_bootstrap(dd.from_pandas(big, npartitions=2), "click", "p", groups="query_id", n_boot=10,
+                                   rng=0)
 
 
 def test_dask_bootstrap_names_a_column_missing_from_one_file(tmp_path):
