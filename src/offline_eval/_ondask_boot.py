@@ -192,14 +192,9 @@ def _rows_chunk(part, *, label, scores, groups, weight, probs):
 
 def _read_rows(task, columns, **kw):
     """:func:`_rows_chunk` of one task of Parquet row groups (read as the other ondask tasks read them)."""
-    import pyarrow.parquet as pq
+    from ._ondask_io import read_piece
 
-    f, row_groups = task
-    if row_groups:
-        table = pq.ParquetFile(f).read_row_groups(list(row_groups), columns=columns, use_threads=False)
-    else:  # a file without row groups: an empty partition
-        table = pq.read_table(f, columns=columns)
-    return _rows_chunk({c: table.column(c).to_numpy() for c in columns}, **kw)
+    return _rows_chunk(read_piece(task, columns), **kw)
 
 
 def _exact_rows(source, label, scores, groups, weight, seed, n_boot, metrics, eps):
