@@ -7,7 +7,7 @@ import pytest
 from sklearn.metrics import roc_auc_score as sk_auc
 
 from offline_eval import _logboot_engine, logboot, ondask
-from offline_eval._logboot_engine import sorted_order
+from offline_eval._sorting import sorted_order
 from offline_eval._logboot_weights import hashed_counts
 from offline_eval.logboot import cluster_keys, draw_seed, hashed_poisson_weights
 
@@ -159,3 +159,12 @@ def test_same_bytes_for_any_block_size_and_with_threads(monkeypatch, weighted):
             g, v = getattr(getattr(got, model), m), getattr(getattr(want, model), m)
             assert g.statistic == v.statistic
             np.testing.assert_array_equal(g.replicates, v.replicates)
+
+
+def test_sorted_order_on_ties_signed_zeros_and_negatives(rng):
+    """The stable order of the weighted AUC and the bootstrap: numpy's stable argsort, permutation for permutation."""
+    for _ in range(50):
+        n = int(rng.integers(1, 3000))
+        x = rng.normal(size=n) * 10.0 ** rng.integers(-300, 300)
+        x[rng.random(n) < 0.3] = rng.choice([0.0, -0.0, 1.5, -2.25])
+        np.testing.assert_array_equal(sorted_order(x), np.argsort(x, kind="stable"))
