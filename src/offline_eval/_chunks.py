@@ -182,6 +182,24 @@ def sorted_unit_cells(y, s):
     return (values, few, many) if small is click else (values, many, few)
 
 
+def unique_inverse(s):
+    """``np.unique(s, return_inverse=True)`` of float scores by the packed-key stable sort
+    (:func:`offline_eval._sorting.sorted_order`), several times faster at log scale; np.unique itself when a
+    score is a negative zero (which of the two zeros stands for the cell is then np.unique's choice)."""
+    zero = s == 0
+    if s.dtype != np.float64 or s.size < 2 or (zero.any() and np.signbit(s[zero]).any()):
+        return np.unique(s, return_inverse=True)
+    from ._sorting import sorted_order
+
+    o, so = sorted_order(s, with_values=True)
+    new = np.empty(s.size, bool)
+    new[0] = True
+    np.not_equal(so[1:], so[:-1], out=new[1:])
+    inv = np.empty(s.size, np.intp)
+    inv[o] = np.cumsum(new) - 1
+    return so[new], inv
+
+
 def score_cells(y, s, w, resolution=None, *, rows=False, unit=False):
     """The cells of :meth:`ScoreCounts.from_arrays` on validated arrays: ``(values, pos, neg, scale, extra)``.
 
@@ -208,7 +226,7 @@ def score_cells(y, s, w, resolution=None, *, rows=False, unit=False):
         if sorted_ is not None:
             return (*sorted_, scale, None)
     if grid is None:
-        values, inv = np.unique(s, return_inverse=True)
+        values, inv = unique_inverse(s)
         m, count = len(values), None
     else:
         values, inv, m, count = grid

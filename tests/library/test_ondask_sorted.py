@@ -200,3 +200,18 @@ def test_many_quantiles_take_the_cells_pass_and_its_bound(rng):
     assert not s.pairs and s.quantile_breakdown()["weight"].sum() == len(df)
     with pytest.raises(ValueError, match="`n_quantiles` must be at most"):
         ondask.summarize(ddf, "click", "p", n_quantiles=10**9, families=("quantiles",))
+
+
+def test_unique_inverse_equals_numpy(rng):
+    from offline_eval._chunks import unique_inverse
+
+    for _ in range(100):
+        n = int(rng.integers(1, 2000))
+        s = np.round(rng.normal(size=n), int(rng.integers(0, 8)))
+        if rng.random() < 0.3:
+            s[rng.random(n) < 0.1] = -0.0
+        v, inv = unique_inverse(s)
+        rv, rinv = np.unique(s, return_inverse=True)
+        np.testing.assert_array_equal(v, rv)
+        np.testing.assert_array_equal(np.signbit(v), np.signbit(rv))
+        np.testing.assert_array_equal(inv, rinv)
