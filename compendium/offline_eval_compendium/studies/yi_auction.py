@@ -284,14 +284,14 @@ def _experiments(world, p1, p2s, op_base, logged, log, r_ab1, r_ab2, *, n_ab, al
     half (its offline metrics, its simulation, the A/B tests' control arms) once."""
     y = logged.click.astype(np.int8)
     s1, m1 = offline_scores(p1, logged, log, world.n_mainline, y)
-    sim1 = au.simulate(log, p1, op=op_base)
+    sim1 = au.simulate_served(log, logged)  # the baseline at its own point shows the logged ads: no re-run
     # 0.95 (an almost empty mainline) is always in the grid, so the mainline budget can be met
     grid = sorted(set(float(q) for q in mainline_quantiles) | {0.95})
     parts = []
     for p2 in p2s:
         s2, m2 = offline_scores(p2, logged, log, world.n_mainline, y)
-        sim2 = au.simulate(log, p2, op=op_base)
-        sweep = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=grid)
+        # model-2 at the baseline point shares the sweep's ranking at its alpha
+        sweep, (sim2,) = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=grid, points=[op_base])
         op_best, best_row = au.best_operating_point(sweep, max_ml_ads_per_pv=sim1.ml_ads_per_pv)
         simulated = dict(
             base_cy=sim1.cy, base_ml_cy=sim1.ml_cy, base_ml_ads_per_pv=sim1.ml_ads_per_pv,
