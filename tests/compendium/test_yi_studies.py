@@ -217,6 +217,26 @@ def test_per_seed_table6_is_reproducible():
     assert a != yi_auction.per_seed_table6(4, **kw)
 
 
+def test_table6_world_and_its_control_run_together_equal_two_separate_runs():
+    from offline_eval_compendium.studies import yi_worlds
+
+    kw = dict(n_queries=150, n_log=5000, n_ab=10_000, alphas=(1.0, 2.0), mainline_quantiles=(0.5, 0.7))
+    mis = (yi_auction.MISCALIBRATION, yi_auction.CONTROL_MISCALIBRATION)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)  # tiny logs
+        together = yi_worlds.per_seed_table6_worlds(3, mis, **kw)
+        apart = [yi_auction.per_seed_table6(3, miscalibration=m, **kw) for m in mis]
+        sweep, control = yi_worlds.sweep_table6_with_control([3, 4], miscalibration=mis[0],
+                                                             control_miscalibration=mis[1], **kw)
+    assert together == apart and apart[0] != apart[1]  # floats compared exactly: the same bits
+    assert sweep.iloc[0].to_dict() == {"seed": 3, **apart[0]} and control.iloc[0].to_dict() == {"seed": 3, **apart[1]}
+    assert list(sweep["seed"]) == [3, 4]
+    exps = yi_worlds.run_table6_worlds(3, mis, **kw)
+    for exp, m in zip(exps, mis):
+        one = yi_auction.run(3, models="table6", miscalibration=m, **kw)
+        assert exp.sweep.equals(one.sweep) and exp.op_best == one.op_best and exp.simulated == one.simulated
+
+
 def test_table6_panels(exp, exp6):
     t6p = {c: "1%" for c in ("offline AUC", "offline RIG", "simulated CY", "simulated Mainline CY", "online CY",
                              "online Mainline CY")}
