@@ -217,6 +217,24 @@ def test_per_seed_table6_is_reproducible():
     assert a != yi_auction.per_seed_table6(4, **kw)
 
 
+def test_offline_scores_equal_the_plain_formula(exp):
+    from offline_eval.metrics import rig_score, roc_auc_score
+    from offline_eval_compendium.studies import yi_auction as ya
+
+    logged, log, n_ml = exp.logged, exp.log, exp.world.n_mainline
+    y = logged.click.astype(np.int8)
+    view = ya.logged_rows(logged, log, n_ml)
+    for p in (exp.p1, exp.p2):
+        q = p[logged.query, logged.ad]
+        s = q * log.click_curve[logged.slot]
+        ml = logged.slot < n_ml
+        ref = dict(auc=roc_auc_score(y[ml], q[ml]), auc_all=roc_auc_score(y, s), rig=rig_score(y, s))
+        for got_s, got in (ya.offline_scores(p, logged, log, n_ml), ya.offline_scores(p, logged, log, n_ml, rows=view)):
+            assert got == ref and got_s.tobytes() == s.tobytes()
+    with pytest.raises(ValueError, match="shape"):
+        ya.offline_scores(exp.p1[:, :-1], logged, log, n_ml)
+
+
 def test_table6_world_and_its_control_run_together_equal_two_separate_runs():
     from offline_eval_compendium.studies import yi_worlds
 

@@ -49,11 +49,10 @@ from offline_eval.synth import sponsored as sp
 
 __all__ = [
     "AGREEMENT", "CONTROL_MISCALIBRATION", "CONTROL_MODEL_2", "F3_THRESHOLD", "best_and_simulated", "log_served",
-    "low_high_gap", "make_logs",
-    "offline_deltas", "offline_pair", "offline_scores", "seeded_world", "printed_tables", "MODEL_1", "MODEL_2",
-    "MISCALIBRATION", "Experiment", "agrees", "breakdown", "control_why", "cross_validate_history", "fig3_figure",
-    "fig4_figure", "per_seed", "per_seed_table6", "per_seed_worlds", "run", "run_table5_worlds",
-    "sweep_with_control", "table5", "table6", "table6_outcomes",
+    "low_high_gap", "make_logs", "logged_rows", "offline_deltas", "offline_pair", "offline_scores", "seeded_world",
+    "printed_tables", "MODEL_1", "MODEL_2", "MISCALIBRATION", "Experiment", "agrees", "breakdown", "control_why",
+    "cross_validate_history", "fig3_figure", "fig4_figure", "per_seed", "per_seed_table6", "per_seed_worlds", "run",
+    "run_table5_worlds", "sweep_with_control", "table5", "table6", "table6_outcomes",
 ]
 
 #: Baseline model: the true CTR with log-odds noise of sd 0.6.
@@ -154,19 +153,32 @@ def offline_deltas(p1, p2, logged, log, n_mainline):
     score is pClick times the logs' click curve at the slot, on every logged
     impression.
     """
-    y = logged.click.astype(np.int8)
-    (s1, m1), (s2, m2) = (offline_scores(p, logged, log, n_mainline, y) for p in (p1, p2))
-    return y, s1, s2, offline_pair(m1, m2)
+    rows = logged_rows(logged, log, n_mainline)
+    (s1, m1), (s2, m2) = (offline_scores(p, logged, log, n_mainline, rows=rows) for p in (p1, p2))
+    return rows["y"], s1, s2, offline_pair(m1, m2)
 
 
-def offline_scores(p, logged, log, n_mainline, y=None):
+def offline_scores(p, logged, log, n_mainline, y=None, rows=None):
     """One model's half of :func:`offline_deltas`: its RIG score on the logged impressions and its metrics
-    (``auc``, ``auc_all``, ``rig``); a calibration grid computes model-1's once per log."""
+    (``auc``, ``auc_all``, ``rig``); a calibration grid computes model-1's once per log.  ``rows``: the log's
+    :func:`logged_rows`, when several models are scored on one log."""
+    if np.shape(p) != log.pair_ctr.shape:
+        raise ValueError(f"`p` must have the log's (query, candidate) shape {log.pair_ctr.shape}; got {np.shape(p)}")
+    if rows is None:
+        rows = logged_rows(logged, log, n_mainline, y)
+    y, ml = rows["y"], rows["ml"]
+    q = p.ravel()[rows["cell"]]  # p[logged.query, logged.ad] by one flat gather: the same values
+    s = q * rows["curve"]
+    return s, dict(auc=roc_auc_score(rows["y_ml"], q[ml]), auc_all=roc_auc_score(y, s), rig=rig_score(y, s))
+
+
+def logged_rows(logged, log, n_mainline, y=None) -> dict:
+    """What :func:`offline_scores` takes of the logs whatever the model: the clicks ``y`` (int8), each
+    impression's (query, ad) cell, the logs' click curve at its slot, the mainline mask and the mainline clicks."""
     y = logged.click.astype(np.int8) if y is None else y
-    q = p[logged.query, logged.ad]
-    s = q * log.click_curve[logged.slot]
     ml = logged.slot < n_mainline
-    return s, dict(auc=roc_auc_score(y[ml], q[ml]), auc_all=roc_auc_score(y, s), rig=rig_score(y, s))
+    return dict(y=y, ml=ml, y_ml=y[ml], cell=logged.query * log.pair_ctr.shape[1] + logged.ad,
+                curve=log.click_curve[logged.slot])
 
 
 def offline_pair(m1: dict, m2: dict) -> dict:
@@ -264,14 +276,15 @@ def run_table5_worlds(seed, model_2s, *, n_queries=2000, n_log=100_000, n_ab=200
 def _experiments(world, p1, p2s, op_base, logged, log, r_ab1, r_ab2, *, n_ab, alphas, mainline_quantiles):
     """Steps 3-6 of :func:`run` for the baseline ``p1`` and each new model of ``p2s`` on one log: the baseline's
     half (its offline metrics, its simulation, the A/B tests' control arms) once."""
-    y = logged.click.astype(np.int8)
-    s1, m1 = offline_scores(p1, logged, log, world.n_mainline, y)
+    rows = logged_rows(logged, log, world.n_mainline)
+    y = rows["y"]
+    s1, m1 = offline_scores(p1, logged, log, world.n_mainline, rows=rows)
     sim1 = au.simulate_served(log, logged)  # the baseline at its own point shows the logged ads: no re-run
     # 0.95 (an almost empty mainline) is always in the grid, so the mainline budget can be met
     grid = sorted(set(float(q) for q in mainline_quantiles) | {0.95})
     parts = []
     for p2 in p2s:
-        s2, m2 = offline_scores(p2, logged, log, world.n_mainline, y)
+        s2, m2 = offline_scores(p2, logged, log, world.n_mainline, rows=rows)
         # model-2 at the baseline point shares the sweep's ranking at its alpha
         sweep, (sim2,) = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=grid, points=[op_base])
         op_best, simulated = best_and_simulated(sweep, sim1, sim2)

@@ -17,8 +17,8 @@ import pandas as pd
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 from ..progress import track
-from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, log_served, make_logs, offline_deltas, offline_pair,
-                          offline_scores, run, seeded_world)
+from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, log_served, logged_rows, make_logs, offline_deltas,
+                          offline_pair, offline_scores, run, seeded_world)
 
 __all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
            "calibrate_table6", "offline_accepted_worlds"]
@@ -168,11 +168,11 @@ def calibrate_models(seed, target_auc_delta: float, target_rig_delta: float, *, 
             p1, _, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
                                              baseline_quantile=baseline_quantile, models="table5", model_1=m1,
                                              model_2=model_2, miscalibration=MISCALIBRATION)
-            y = logged.click.astype(np.int8)
-            _, base = offline_scores(p1, logged, log, world.n_mainline, y)  # model-1's metrics: once per log
+            view = logged_rows(logged, log, world.n_mainline)  # what the scores take of the log: once per log
+            _, base = offline_scores(p1, logged, log, world.n_mainline, rows=view)  # model-1's metrics: once per log
             for shift in shifts:
                 p2 = sp.distorted_pclick(world.ctr, copy.deepcopy(rm), **{**model_2, "low_shift": float(shift)})
-                off = offline_pair(base, offline_scores(p2, logged, log, world.n_mainline, y)[1])
+                off = offline_pair(base, offline_scores(p2, logged, log, world.n_mainline, rows=view)[1])
                 rows.append(dict(stage=stage, noise_sd=float(noise_sd), low_shift=float(shift),
                                  auc_delta=off["auc_delta"], rig_delta=off["rig_delta"],
                                  auc_all_delta=off["auc_all_delta"]))

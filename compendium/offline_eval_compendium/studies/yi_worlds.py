@@ -18,8 +18,8 @@ import pandas as pd
 from offline_eval import auction as au
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
-from .yi_auction import (MODEL_1, Experiment, best_and_simulated, log_served, offline_pair, offline_scores,
-                         seeded_world, table6_outcomes)
+from .yi_auction import (MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
+                         offline_scores, seeded_world, table6_outcomes)
 
 __all__ = ["per_seed_table6_worlds", "run_table6_worlds", "sweep_table6_with_control"]
 
@@ -49,9 +49,10 @@ def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n
                           points=[op_base for _, op_base, _, _ in bases])
     out = []
     for i, ((p1, op_base, logged, log), (sweep, at_points)) in enumerate(zip(bases, swept)):
-        y = logged.click.astype(np.int8)
-        s1, m1 = offline_scores(p1, logged, log, world.n_mainline, y)
-        s2, m2 = offline_scores(p2, logged, log, world.n_mainline, y)
+        rows = logged_rows(logged, log, world.n_mainline)
+        y = rows["y"]
+        s1, m1 = offline_scores(p1, logged, log, world.n_mainline, rows=rows)
+        s2, m2 = offline_scores(p2, logged, log, world.n_mainline, rows=rows)
         op_best, simulated = best_and_simulated(sweep, au.simulate_served(log, logged), at_points[i])
         online_base, = sw.ab_tests(world, (p1, op_base), [(p2, op_base)], n_page_views=n_ab, rng=copy.deepcopy(r_ab1))
         online_best, = sw.ab_tests(world, (p1, op_base), [(p2, op_best)], n_page_views=n_ab, rng=copy.deepcopy(r_ab2))
