@@ -178,3 +178,22 @@ def test_sweep_logs_rejects_logs_of_other_page_views():
         sweep_logs(log_a, p2, alphas=[1.0], mainline_quantiles=[0.5])
     with pytest.raises(ValueError, match="points"):
         sweep_operating_points(log_a, p2, alphas=[1.0], mainline_quantiles=[0.5], points=OperatingPoint())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ab_tests_with_a_control_per_treatment_equal_one_ab_test_each(seed):
+    world = make_world(seed, n_queries=30)
+    p1, p2, p3 = (distorted_pclick(world.ctr, seed + i, noise_sd=0.5) for i in range(3))
+    op, op_b = OperatingPoint(1.0, 0.0, 0.01), OperatingPoint(1.0, 0.0, 0.02)
+    controls = [(p1, op), (p2, op_b), (p1, op), (p3, None)]
+    arms = [(p2, op), (p2, op_b), (p2, op), (p1, OperatingPoint(2.0))]  # the first arm pair listed twice
+    together = sw.ab_tests(world, controls, arms, n_page_views=2000, rng=seed)
+    for t, c, arm in zip(together, controls, arms):
+        alone = sw.ab_test(world, c, arm, n_page_views=2000, rng=seed)
+        assert tuple(t.control) == tuple(alone.control) and tuple(t.treatment) == tuple(alone.treatment)
+        assert float(t.cy_delta) == float(alone.cy_delta) and t.cy_delta.standard_error == alone.cy_delta.standard_error
+    assert tuple(together[0].control) != tuple(together[1].control)  # each treatment against its own control
+    with pytest.raises(ValueError, match="one arm per treatment"):
+        sw.ab_tests(world, controls[:2], arms, n_page_views=2000, rng=seed)
+    with pytest.raises(ValueError, match="tuple"):
+        sw.ab_tests(world, [controls[0], [p1, op], controls[2], controls[3]], arms, n_page_views=2000, rng=seed)
