@@ -31,9 +31,10 @@ def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n
 
     The new model (``distorted_pclick(ctr, **model_1)``), the world and the logged page views are drawn once;
     each baseline serves those page views with the clicks drawn from the logs' generator at the point a
-    separate :func:`~.yi_auction.run` reaches, and each world's A/B tests draw from copies of the A/B streams.
+    separate :func:`~.yi_auction.run` reaches, and each world's A/B tests are the ones a separate run draws.
     The new model's sweep is ranked and placed once and replayed on every world's logs; its simulation at each
-    world's baseline point comes from the sweep's ranking.
+    world's baseline point comes from the sweep's ranking; the worlds' A/B arms share their page views
+    (``ab_tests`` with a control per treatment).
     """
     world, r_models, r_log, r_ab1, r_ab2 = seeded_world(seed, n_queries, world_kwargs)
     p2 = sp.distorted_pclick(world.ctr, r_models, **model_1)
@@ -47,17 +48,23 @@ def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n
     grid = sorted(set(float(q) for q in mainline_quantiles) | {0.95})
     swept = au.sweep_logs([log for *_, log in bases], p2, alphas=alphas, mainline_quantiles=grid,
                           points=[op_base for _, op_base, _, _ in bases])
-    out = []
+    parts = []
     for i, ((p1, op_base, logged, log), (sweep, at_points)) in enumerate(zip(bases, swept)):
         rows = logged_rows(logged, log, world.n_mainline)
-        y = rows["y"]
         s1, m1 = offline_scores(p1, logged, log, world.n_mainline, rows=rows)
         s2, m2 = offline_scores(p2, logged, log, world.n_mainline, rows=rows)
         op_best, simulated = best_and_simulated(sweep, au.simulate_served(log, logged), at_points[i])
-        online_base, = sw.ab_tests(world, (p1, op_base), [(p2, op_base)], n_page_views=n_ab, rng=copy.deepcopy(r_ab1))
-        online_best, = sw.ab_tests(world, (p1, op_base), [(p2, op_best)], n_page_views=n_ab, rng=copy.deepcopy(r_ab2))
-        out.append(Experiment(world, p1, p2, op_base, op_best, log, logged, offline_pair(m1, m2), online_base,
-                              online_best, simulated, sweep, dict(y=y, s1=s1, s2=s2)))
+        parts.append((rows["y"], s1, s2, offline_pair(m1, m2), simulated, op_best))
+    # each world's A/B tests against its own baseline, the worlds' arms on the same page views (one draw each)
+    controls = [(p1, op_base) for p1, op_base, _, _ in bases]
+    online_base = sw.ab_tests(world, controls, [(p2, op_base) for _, op_base, _, _ in bases], n_page_views=n_ab,
+                              rng=r_ab1)
+    online_best = sw.ab_tests(world, controls, [(p2, part[-1]) for part in parts], n_page_views=n_ab, rng=r_ab2)
+    out = []
+    for (p1, op_base, logged, log), (sweep, _), (y, s1, s2, offline, simulated, op_best), base, best in zip(
+            bases, swept, parts, online_base, online_best):
+        out.append(Experiment(world, p1, p2, op_base, op_best, log, logged, offline, base, best, simulated, sweep,
+                              dict(y=y, s1=s1, s2=s2)))
     return out
 
 
