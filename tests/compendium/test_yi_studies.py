@@ -217,6 +217,44 @@ def test_per_seed_table6_is_reproducible():
     assert a != yi_auction.per_seed_table6(4, **kw)
 
 
+def test_offline_scores_equal_the_plain_formula(exp):
+    from offline_eval.metrics import rig_score, roc_auc_score
+    from offline_eval_compendium.studies import yi_auction as ya
+
+    logged, log, n_ml = exp.logged, exp.log, exp.world.n_mainline
+    y = logged.click.astype(np.int8)
+    view = ya.logged_rows(logged, log, n_ml)
+    for p in (exp.p1, exp.p2):
+        q = p[logged.query, logged.ad]
+        s = q * log.click_curve[logged.slot]
+        ml = logged.slot < n_ml
+        ref = dict(auc=roc_auc_score(y[ml], q[ml]), auc_all=roc_auc_score(y, s), rig=rig_score(y, s))
+        for got_s, got in (ya.offline_scores(p, logged, log, n_ml), ya.offline_scores(p, logged, log, n_ml, rows=view)):
+            assert got == ref and got_s.tobytes() == s.tobytes()
+    with pytest.raises(ValueError, match="shape"):
+        ya.offline_scores(exp.p1[:, :-1], logged, log, n_ml)
+
+
+def test_table6_world_and_its_control_run_together_equal_two_separate_runs():
+    from offline_eval_compendium.studies import yi_worlds
+
+    kw = dict(n_queries=150, n_log=5000, n_ab=10_000, alphas=(1.0, 2.0), mainline_quantiles=(0.5, 0.7))
+    mis = (yi_auction.MISCALIBRATION, yi_auction.CONTROL_MISCALIBRATION)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)  # tiny logs
+        together = yi_worlds.per_seed_table6_worlds(3, mis, **kw)
+        apart = [yi_auction.per_seed_table6(3, miscalibration=m, **kw) for m in mis]
+        sweep, control = yi_worlds.sweep_table6_with_control([3, 4], miscalibration=mis[0],
+                                                             control_miscalibration=mis[1], **kw)
+    assert together == apart and apart[0] != apart[1]  # floats compared exactly: the same bits
+    assert sweep.iloc[0].to_dict() == {"seed": 3, **apart[0]} and control.iloc[0].to_dict() == {"seed": 3, **apart[1]}
+    assert list(sweep["seed"]) == [3, 4]
+    exps = yi_worlds.run_table6_worlds(3, mis, **kw)
+    for exp, m in zip(exps, mis):
+        one = yi_auction.run(3, models="table6", miscalibration=m, **kw)
+        assert exp.sweep.equals(one.sweep) and exp.op_best == one.op_best and exp.simulated == one.simulated
+
+
 def test_table6_panels(exp, exp6):
     t6p = {c: "1%" for c in ("offline AUC", "offline RIG", "simulated CY", "simulated Mainline CY", "online CY",
                              "online Mainline CY")}

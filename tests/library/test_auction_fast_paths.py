@@ -90,3 +90,110 @@ def test_ab_tests_of_several_treatments_equal_one_ab_test_each(seed):
         alone = sw.ab_test(world, (p1, op), arm, n_page_views=2000, rng=seed)
         assert tuple(t.control) == tuple(alone.control) and tuple(t.treatment) == tuple(alone.treatment)
         assert float(t.cy_delta) == float(alone.cy_delta) and t.cy_delta.standard_error == alone.cy_delta.standard_error
+
+
+def _two_logs(seed):
+    """Two logs of the same page views, served by two models at their own operating points."""
+    world = make_world(seed, n_queries=40)
+    pv = sw.sample_page_views(world, 3000, seed)
+    out = []
+    for i, op in enumerate((OperatingPoint(1.0, 0.0, 0.02), OperatingPoint(1.0, 0.0, 0.05))):
+        p = distorted_pclick(world.ctr, seed + 20 + i, noise_sd=0.8)
+        imp = sw.serve(world, p, pv, op=op, rng=seed)
+        out.append((p, op, imp, ClickLog.from_impressions(pv, imp, n_queries=world.n_queries,
+                                                          n_candidates=world.n_candidates, n_slots=world.n_slots,
+                                                          min_impressions=2)))
+    return world, out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_simulate_served_equals_simulating_the_model_that_served_the_logs(seed):
+    from offline_eval.auction import simulate_served
+
+    _, logs = _two_logs(seed)
+    for p, op, imp, log in logs:
+        for k in (1, 2, 50):
+            lk = log.with_min_impressions(k)
+            assert tuple(simulate_served(lk, imp)) == tuple(simulate(lk, p, op=op))
+    # the other log's impressions are not this log's page views' ads: another answer, which is the point
+    (p, op, imp, log), (_, _, imp_b, _) = logs
+    assert tuple(simulate_served(log, imp_b)) != tuple(simulate(log, p, op=op))
+
+
+def test_simulate_served_rejects_impressions_of_other_page_views():
+    from dataclasses import replace
+
+    from offline_eval.auction import simulate_served
+
+    _, ((_, _, imp, log), _) = _two_logs(0)
+    with pytest.raises(ValueError, match="page views"):
+        simulate_served(log, replace(imp, n_page_views=imp.n_page_views + 1))
+    with pytest.raises(ValueError, match="query"):
+        simulate_served(log, replace(imp, query=imp.query + 1))
+    with pytest.raises(ValueError, match="slot"):
+        simulate_served(log, replace(imp, slot=imp.slot + 100))
+    with pytest.raises(TypeError):
+        simulate_served(log, imp.frame())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sweep_points_equal_simulate_at_each_point(seed):
+    world, log = _log(seed)
+    p2 = distorted_pclick(world.ctr, seed + 10, noise_sd=0.4)
+    points = [OperatingPoint(1.0, 0.0, 0.013), OperatingPoint(0.7, 0.0, 0.0), OperatingPoint(2.0, 0.001, 0.004)]
+    kw = dict(alphas=[1.0, 2.0], mainline_quantiles=[0.3, 0.6, 0.9])
+    sweep, metrics = sweep_operating_points(log, p2, points=points, **kw)
+    assert sweep.equals(sweep_operating_points(log, p2, **kw))  # the grid's rows do not change
+    assert len(metrics) == len(points)
+    for op, m in zip(points, metrics):
+        assert tuple(m) == tuple(simulate(log, p2, op=op)), op
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sweep_logs_equals_one_sweep_per_log(seed):
+    from offline_eval.auction import sweep_logs
+
+    world, logs = _two_logs(seed)
+    p2 = distorted_pclick(world.ctr, seed + 10, noise_sd=0.4)
+    kw = dict(alphas=[0.5, 1.0], mainline_quantiles=[0.3, 0.6, 0.9], reserve_quantile=0.1)
+    points = [op for _, op, _, _ in logs]
+    frames = sweep_logs([log for *_, log in logs], p2, **kw)
+    with_points = sweep_logs([log for *_, log in logs], p2, points=points, **kw)
+    for (*_, log), frame, (frame_p, metrics) in zip(logs, frames, with_points):
+        alone = sweep_operating_points(log, p2, **kw)
+        assert frame.equals(alone) and frame_p.equals(alone)
+        assert [tuple(m) for m in metrics] == [tuple(simulate(log, p2, op=op)) for op in points]
+    assert not frames[0].equals(frames[1])  # two logs, two replays of the same ads
+
+
+def test_sweep_logs_rejects_logs_of_other_page_views():
+    from offline_eval.auction import sweep_logs
+
+    world, ((_, _, _, log_a), _) = _two_logs(0)
+    _, (_, (_, _, _, log_c)) = _two_logs(1)
+    p2 = distorted_pclick(world.ctr, 3, noise_sd=0.4)
+    with pytest.raises(ValueError, match="page views"):
+        sweep_logs([log_a, log_c], p2, alphas=[1.0], mainline_quantiles=[0.5])
+    with pytest.raises(ValueError, match="list or tuple"):
+        sweep_logs(log_a, p2, alphas=[1.0], mainline_quantiles=[0.5])
+    with pytest.raises(ValueError, match="points"):
+        sweep_operating_points(log_a, p2, alphas=[1.0], mainline_quantiles=[0.5], points=OperatingPoint())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ab_tests_with_a_control_per_treatment_equal_one_ab_test_each(seed):
+    world = make_world(seed, n_queries=30)
+    p1, p2, p3 = (distorted_pclick(world.ctr, seed + i, noise_sd=0.5) for i in range(3))
+    op, op_b = OperatingPoint(1.0, 0.0, 0.01), OperatingPoint(1.0, 0.0, 0.02)
+    controls = [(p1, op), (p2, op_b), (p1, op), (p3, None)]
+    arms = [(p2, op), (p2, op_b), (p2, op), (p1, OperatingPoint(2.0))]  # the first arm pair listed twice
+    together = sw.ab_tests(world, controls, arms, n_page_views=2000, rng=seed)
+    for t, c, arm in zip(together, controls, arms):
+        alone = sw.ab_test(world, c, arm, n_page_views=2000, rng=seed)
+        assert tuple(t.control) == tuple(alone.control) and tuple(t.treatment) == tuple(alone.treatment)
+        assert float(t.cy_delta) == float(alone.cy_delta) and t.cy_delta.standard_error == alone.cy_delta.standard_error
+    assert tuple(together[0].control) != tuple(together[1].control)  # each treatment against its own control
+    with pytest.raises(ValueError, match="one arm per treatment"):
+        sw.ab_tests(world, controls[:2], arms, n_page_views=2000, rng=seed)
+    with pytest.raises(ValueError, match="tuple"):
+        sw.ab_tests(world, [controls[0], [p1, op], controls[2], controls[3]], arms, n_page_views=2000, rng=seed)

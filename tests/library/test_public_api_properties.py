@@ -285,6 +285,10 @@ ex("auction.replay.rank_score_quantiles", lambda: (None, (click_log(), world().c
 ex("auction.replay.sweep_operating_points", lambda: (None, (click_log(), world().ctr),
                                               dict(alphas=np.array([0.5, 1.0]), mainline_quantiles=np.array([0.3, 0.6]))),
    unpaired=True)  # a grid: alphas x quantiles
+ex("auction.replay.simulate_served", lambda: (None, (click_log(), served()[1]), {}))
+ex("auction.replay.sweep_logs", lambda: (None, ([click_log(), click_log()], world().ctr),
+                                  dict(alphas=np.array([0.5, 1.0]), mainline_quantiles=np.array([0.3, 0.6]))),
+   unpaired=True)  # a grid: alphas x quantiles
 ex("auction.replay.best_operating_point", lambda: (None, (_sweep(),), {}))
 # mergeable
 ex("mergeable.ScoreCounts", lambda: (None, (np.array([0.1, 0.4]), np.array([1.0, 0.0]), np.array([0.0, 2.0])), {}))

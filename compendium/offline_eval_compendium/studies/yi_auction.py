@@ -48,36 +48,11 @@ from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 
 __all__ = [
-    "AGREEMENT",
-    "CONTROL_MISCALIBRATION",
-    "CONTROL_MODEL_2",
-    "F3_THRESHOLD",
-    "low_high_gap",
-    "make_logs",
-    "offline_deltas",
-    "offline_pair",
-    "offline_scores",
-    "seeded_world",
-    "printed_tables",
-    "MODEL_1",
-    "MODEL_2",
-    "MISCALIBRATION",
-    "Experiment",
-    "agrees",
-    "breakdown",
-    "control_why",
-    "cross_validate_history",
-    "fig3_figure",
-    "fig4_figure",
-    "per_seed",
-    "per_seed_table6",
-    "per_seed_worlds",
-    "run",
-    "run_table5_worlds",
-    "sweep_with_control",
-    "table5",
-    "table6",
-    "table6_outcomes",
+    "AGREEMENT", "CONTROL_MISCALIBRATION", "CONTROL_MODEL_2", "F3_THRESHOLD", "best_and_simulated", "log_served",
+    "low_high_gap", "make_logs", "logged_rows", "offline_deltas", "offline_pair", "offline_scores", "seeded_world",
+    "printed_tables", "MODEL_1", "MODEL_2", "MISCALIBRATION", "Experiment", "agrees", "breakdown", "control_why",
+    "cross_validate_history", "fig3_figure", "fig4_figure", "per_seed", "per_seed_table6", "per_seed_worlds", "run",
+    "run_table5_worlds", "sweep_with_control", "table5", "table6", "table6_outcomes",
 ]
 
 #: Baseline model: the true CTR with log-odds noise of sd 0.6.
@@ -149,12 +124,18 @@ def make_logs(world, r_models, r_log, *, n_log, baseline_quantile, models, model
 def _serve_logs(world, p1, r_log, *, n_log, baseline_quantile, min_impressions):
     """The baseline's page views, operating point, impressions and click log (the second half of :func:`make_logs`)."""
     pv = sp.sample_page_views(world, n_log, r_log)
+    return (pv, *log_served(world, p1, pv, r_log, baseline_quantile=baseline_quantile, min_impressions=min_impressions))
+
+
+def log_served(world, p1, pv, r_log, *, baseline_quantile, min_impressions):
+    """The baseline's operating point, impressions and click log on the page views ``pv`` (:func:`make_logs`, after
+    its page views were drawn from ``r_log``, which then draws the clicks)."""
     r_bids = pv.bids * p1[pv.query]
     op_base = au.OperatingPoint(1.0, 0.0, float(np.quantile(r_bids[r_bids > 0], baseline_quantile)))
     logged = sw.serve(world, p1, pv, op=op_base, rng=r_log)
     log = au.ClickLog.from_impressions(pv, logged, n_queries=world.n_queries, n_candidates=world.n_candidates,
                                        n_slots=world.n_slots, min_impressions=min_impressions)
-    return pv, op_base, logged, log
+    return op_base, logged, log
 
 
 def offline_deltas(p1, p2, logged, log, n_mainline):
@@ -172,19 +153,32 @@ def offline_deltas(p1, p2, logged, log, n_mainline):
     score is pClick times the logs' click curve at the slot, on every logged
     impression.
     """
-    y = logged.click.astype(np.int8)
-    (s1, m1), (s2, m2) = (offline_scores(p, logged, log, n_mainline, y) for p in (p1, p2))
-    return y, s1, s2, offline_pair(m1, m2)
+    rows = logged_rows(logged, log, n_mainline)
+    (s1, m1), (s2, m2) = (offline_scores(p, logged, log, n_mainline, rows=rows) for p in (p1, p2))
+    return rows["y"], s1, s2, offline_pair(m1, m2)
 
 
-def offline_scores(p, logged, log, n_mainline, y=None):
+def offline_scores(p, logged, log, n_mainline, y=None, rows=None):
     """One model's half of :func:`offline_deltas`: its RIG score on the logged impressions and its metrics
-    (``auc``, ``auc_all``, ``rig``); a calibration grid computes model-1's once per log."""
+    (``auc``, ``auc_all``, ``rig``); a calibration grid computes model-1's once per log.  ``rows``: the log's
+    :func:`logged_rows`, when several models are scored on one log."""
+    if np.shape(p) != log.pair_ctr.shape:
+        raise ValueError(f"`p` must have the log's (query, candidate) shape {log.pair_ctr.shape}; got {np.shape(p)}")
+    if rows is None:
+        rows = logged_rows(logged, log, n_mainline, y)
+    y, ml = rows["y"], rows["ml"]
+    q = p.ravel()[rows["cell"]]  # p[logged.query, logged.ad] by one flat gather: the same values
+    s = q * rows["curve"]
+    return s, dict(auc=roc_auc_score(rows["y_ml"], q[ml]), auc_all=roc_auc_score(y, s), rig=rig_score(y, s))
+
+
+def logged_rows(logged, log, n_mainline, y=None) -> dict:
+    """What :func:`offline_scores` takes of the logs whatever the model: the clicks ``y`` (int8), each
+    impression's (query, ad) cell, the logs' click curve at its slot, the mainline mask and the mainline clicks."""
     y = logged.click.astype(np.int8) if y is None else y
-    q = p[logged.query, logged.ad]
-    s = q * log.click_curve[logged.slot]
     ml = logged.slot < n_mainline
-    return s, dict(auc=roc_auc_score(y[ml], q[ml]), auc_all=roc_auc_score(y, s), rig=rig_score(y, s))
+    return dict(y=y, ml=ml, y_ml=y[ml], cell=logged.query * log.pair_ctr.shape[1] + logged.ad,
+                curve=log.click_curve[logged.slot])
 
 
 def offline_pair(m1: dict, m2: dict) -> dict:
@@ -282,24 +276,18 @@ def run_table5_worlds(seed, model_2s, *, n_queries=2000, n_log=100_000, n_ab=200
 def _experiments(world, p1, p2s, op_base, logged, log, r_ab1, r_ab2, *, n_ab, alphas, mainline_quantiles):
     """Steps 3-6 of :func:`run` for the baseline ``p1`` and each new model of ``p2s`` on one log: the baseline's
     half (its offline metrics, its simulation, the A/B tests' control arms) once."""
-    y = logged.click.astype(np.int8)
-    s1, m1 = offline_scores(p1, logged, log, world.n_mainline, y)
-    sim1 = au.simulate(log, p1, op=op_base)
+    rows = logged_rows(logged, log, world.n_mainline)
+    y = rows["y"]
+    s1, m1 = offline_scores(p1, logged, log, world.n_mainline, rows=rows)
+    sim1 = au.simulate_served(log, logged)  # the baseline at its own point shows the logged ads: no re-run
     # 0.95 (an almost empty mainline) is always in the grid, so the mainline budget can be met
     grid = sorted(set(float(q) for q in mainline_quantiles) | {0.95})
     parts = []
     for p2 in p2s:
-        s2, m2 = offline_scores(p2, logged, log, world.n_mainline, y)
-        sim2 = au.simulate(log, p2, op=op_base)
-        sweep = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=grid)
-        op_best, best_row = au.best_operating_point(sweep, max_ml_ads_per_pv=sim1.ml_ads_per_pv)
-        simulated = dict(
-            base_cy=sim1.cy, base_ml_cy=sim1.ml_cy, base_ml_ads_per_pv=sim1.ml_ads_per_pv,
-            cy_delta=sim2.cy / sim1.cy - 1, ml_cy_delta=sim2.ml_cy / sim1.ml_cy - 1,
-            best_cy_delta=best_row["cy"] / sim1.cy - 1, best_ml_cy_delta=best_row["ml_cy"] / sim1.ml_cy - 1,
-            share_same_slot=sim2.share_same_slot, share_calibrated=sim2.share_calibrated,
-            share_reference=sim2.share_reference,
-        )
+        s2, m2 = offline_scores(p2, logged, log, world.n_mainline, rows=rows)
+        # model-2 at the baseline point shares the sweep's ranking at its alpha
+        sweep, (sim2,) = au.sweep_operating_points(log, p2, alphas=alphas, mainline_quantiles=grid, points=[op_base])
+        op_best, simulated = best_and_simulated(sweep, sim1, sim2)
         parts.append((p2, s2, offline_pair(m1, m2), simulated, sweep, op_best))
     online_base = sw.ab_tests(world, (p1, op_base), [(p2, op_base) for p2, *_ in parts], n_page_views=n_ab, rng=r_ab1)
     online_best = sw.ab_tests(world, (p1, op_base), [(part[0], part[5]) for part in parts], n_page_views=n_ab,
@@ -307,6 +295,19 @@ def _experiments(world, p1, p2s, op_base, logged, log, r_ab1, r_ab2, *, n_ab, al
     return [Experiment(world, p1, p2, op_base, op_best, log, logged, offline, base, best, simulated, sweep,
                        dict(y=y, s1=s1, s2=s2))
             for (p2, s2, offline, simulated, sweep, op_best), base, best in zip(parts, online_base, online_best)]
+
+
+def best_and_simulated(sweep, sim1, sim2):
+    """The best point of model-2's ``sweep`` under the baseline's mainline budget and the ``simulated`` dict of an
+    :class:`Experiment` (the baseline's and model-2's simulations at the baseline point, ``sim1`` and ``sim2``)."""
+    op_best, best_row = au.best_operating_point(sweep, max_ml_ads_per_pv=sim1.ml_ads_per_pv)
+    return op_best, dict(
+        base_cy=sim1.cy, base_ml_cy=sim1.ml_cy, base_ml_ads_per_pv=sim1.ml_ads_per_pv,
+        cy_delta=sim2.cy / sim1.cy - 1, ml_cy_delta=sim2.ml_cy / sim1.ml_cy - 1,
+        best_cy_delta=best_row["cy"] / sim1.cy - 1, best_ml_cy_delta=best_row["ml_cy"] / sim1.ml_cy - 1,
+        share_same_slot=sim2.share_same_slot, share_calibrated=sim2.share_calibrated,
+        share_reference=sim2.share_reference,
+    )
 
 
 def table5(exp: Experiment, printed: dict) -> pd.DataFrame:
@@ -364,13 +365,22 @@ def breakdown(exp: Experiment, *, n_quantiles=10) -> pd.DataFrame:
     by model-1's pClick, the earlier reading, gives a less noisy model-2 a positive low-quantile gap by
     regression to the mean alone).
     """
+    return _breakdown(exp, n_quantiles)[0]
+
+
+def _breakdown(exp, n_quantiles, model_1=None):
+    """:func:`breakdown` and its model-1 part; ``model_1``, that part of an experiment on the same logs and scores
+    (the worlds of :func:`run_table5_worlds`), is reused."""
     y, s1, s2 = exp.scores["y"], exp.scores["s1"], exp.scores["s2"]
     frames = []
     for name, s in (("model-1", s1), ("model-2", s2)):
+        if name == "model-1" and model_1 is not None:
+            frames.append(model_1)
+            continue
         t = quantile_breakdown(y, s, n_quantiles=n_quantiles, by=s)
         t.insert(0, "model", name)
         frames.append(t)
-    return pd.concat(frames, ignore_index=True)
+    return pd.concat(frames, ignore_index=True), frames[0]
 
 
 def _quantile_plot(bd, column, ylabel, title):
@@ -428,7 +438,11 @@ def per_seed_worlds(seed, model_2s, *, n_queries=2000, n_log=100_000, n_ab=100_0
     run done once (:func:`run_table5_worlds`): element ``i`` equals ``per_seed(seed, model_2=model_2s[i], ...)``."""
     exps = run_table5_worlds(seed, model_2s, n_queries=n_queries, n_log=n_log, n_ab=n_ab, alphas=alphas,
                              mainline_quantiles=mainline_quantiles, **kwargs)
-    return [_outcomes(exp, n_quantiles) for exp in exps]
+    out, model_1 = [], None
+    for exp in exps:  # the worlds share model-1's logs and scores: its half of the breakdown once
+        bd, model_1 = _breakdown(exp, n_quantiles, model_1)
+        out.append(_outcomes(exp, n_quantiles, bd))
+    return out
 
 
 def sweep_with_control(seeds, *, model_2, control_model_2, **kwargs) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -446,9 +460,9 @@ def sweep_with_control(seeds, *, model_2, control_model_2, **kwargs) -> tuple[pd
     return pd.DataFrame(rows[0]), pd.DataFrame(rows[1])
 
 
-def _outcomes(exp: Experiment, n_quantiles) -> dict:
-    """:func:`per_seed`'s flat dict of one experiment."""
-    bd = breakdown(exp, n_quantiles=n_quantiles)
+def _outcomes(exp: Experiment, n_quantiles, bd=None) -> dict:
+    """:func:`per_seed`'s flat dict of one experiment (``bd``: its :func:`breakdown`, when computed already)."""
+    bd = breakdown(exp, n_quantiles=n_quantiles) if bd is None else bd
     pe = bd.pivot(index="quantile", columns="model", values="prediction_error")
     gap = (pe["model-2"] - pe["model-1"]).to_numpy()
     k = max(1, len(gap) * 3 // 10)

@@ -17,8 +17,8 @@ import pandas as pd
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 from ..progress import track
-from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, make_logs, offline_deltas, offline_pair, offline_scores, run,
-                          seeded_world)
+from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, log_served, logged_rows, make_logs, offline_deltas,
+                          offline_pair, offline_scores, run, seeded_world)
 
 __all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
            "calibrate_table6", "offline_accepted_worlds"]
@@ -168,11 +168,11 @@ def calibrate_models(seed, target_auc_delta: float, target_rig_delta: float, *, 
             p1, _, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
                                              baseline_quantile=baseline_quantile, models="table5", model_1=m1,
                                              model_2=model_2, miscalibration=MISCALIBRATION)
-            y = logged.click.astype(np.int8)
-            _, base = offline_scores(p1, logged, log, world.n_mainline, y)  # model-1's metrics: once per log
+            view = logged_rows(logged, log, world.n_mainline)  # what the scores take of the log: once per log
+            _, base = offline_scores(p1, logged, log, world.n_mainline, rows=view)  # model-1's metrics: once per log
             for shift in shifts:
                 p2 = sp.distorted_pclick(world.ctr, copy.deepcopy(rm), **{**model_2, "low_shift": float(shift)})
-                off = offline_pair(base, offline_scores(p2, logged, log, world.n_mainline, y)[1])
+                off = offline_pair(base, offline_scores(p2, logged, log, world.n_mainline, rows=view)[1])
                 rows.append(dict(stage=stage, noise_sd=float(noise_sd), low_shift=float(shift),
                                  auc_delta=off["auc_delta"], rig_delta=off["rig_delta"],
                                  auc_all_delta=off["auc_all_delta"]))
@@ -291,12 +291,16 @@ def calibrate_table6(seed, target_rig_delta: float, *, n_queries=2000, n_log=100
     if grid.ndim != 1 or grid.size < 2 or not np.all(np.diff(grid) > 0) or grid[0] <= 0:
         raise ValueError("`shift_grid` must be an increasing sequence of at least 2 positive values")
     world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
+    # the new model and the page views are the same draws at every shift (make_logs): drawn once; each shift's
+    # baseline draws its clicks from the logs' generator where make_logs would
+    p2 = sp.distorted_pclick(world.ctr, r_models, **model)
+    pv = sp.sample_page_views(world, n_log, r_log)
     rows = []
     for shift in track(grid, "Table 6 calibration", unit="shifts"):
         mis = dict(low_ctr=float(low_ctr), low_shift=float(shift), width=float(shift) / 4)
-        p1, p2, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
-                                          baseline_quantile=baseline_quantile, models="table6", model_1=model,
-                                          model_2=MODEL_2, miscalibration=mis)
+        p1 = sp.overestimate_low_range(p2, **mis)
+        _, logged, log = log_served(world, p1, pv, copy.deepcopy(r_log), baseline_quantile=baseline_quantile,
+                                    min_impressions=1)
         off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
         rows.append(dict(low_shift=float(shift), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"]))
     trace = pd.DataFrame(rows)

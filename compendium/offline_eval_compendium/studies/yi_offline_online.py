@@ -31,13 +31,14 @@ import numpy as np
 import pandas as pd
 
 from .. import reference
-from ..claims import Claim, SeedBlocks, declare, seed_sweep
+from ..claims import Claim, SeedBlocks, declare
 from . import yi_formulas
 from .yi_auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CONTROL_MODEL_2, F3_THRESHOLD,
                           MISCALIBRATION, MODEL_1, MODEL_2, Experiment, offline_online_pairs, agrees, breakdown,
                           control_why, cross_validate_history, fig3_figure, fig4_figure, low_high_gap, per_seed,
                           per_seed_table6, per_seed_worlds, printed_tables, run, run_table5_worlds,
                           sweep_with_control, table5, table6, table6_outcomes)
+from .yi_worlds import sweep_table6_with_control
 from .yi_calibration import (CALIBRATION_GRID, NOISE_GRID, SHIFT_GRID, T6_SHIFT_GRID, calibrate_model_1,
                               calibrate_models, calibrate_table6, offline_accepted_worlds)
 
@@ -47,7 +48,7 @@ __all__ = [
     "MISCALIBRATION", "MODEL_1", "MODEL_2", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_table6", "Experiment", "add_claims", "agrees",
     "breakdown", "calibrate_model_1", "calibrate_models", "calibration_note", "control_why", "offline_accepted_worlds", "cross_validate_history", "fig3_figure", "fig4_figure", "formula_table", "low_high_gap",
     "per_seed", "per_seed_table6", "per_seed_worlds", "printed_tables", "run", "run_table5_worlds",
-    "sweep_with_control", "table5", "table6", "table6_outcomes",
+    "sweep_table6_with_control", "sweep_with_control", "table5", "table6", "table6_outcomes",
 ]
 
 _W5 = "synthetic: yi Table 5 world (model-2 over-estimates its low pClick range)"
@@ -452,10 +453,10 @@ def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n_qu
     exp6 = run(seed, n_ab=n_ab, models="table6", miscalibration=t6_miscalibration, min_impressions=min_impressions,
                **world)
     sweep6, control6 = {}, {}
-    for b in blocks.BLOCKS:
-        sweep6[b] = seed_sweep(per_seed_table6, blocks.seeds(b), miscalibration=t6_miscalibration, **sweep_kw)
-        control6[b] = seed_sweep(per_seed_table6, blocks.seeds(b),
-                                 miscalibration={**t6_miscalibration, "low_shift": 0.0}, **sweep_kw)
+    for b in blocks.BLOCKS:  # per_seed_table6 in each world, a seed's two worlds run together
+        sweep6[b], control6[b] = sweep_table6_with_control(blocks.seeds(b), miscalibration=t6_miscalibration,
+                                                           control_miscalibration={**t6_miscalibration, "low_shift": 0.0},
+                                                           **sweep_kw)
     return YiRun(t5_printed, t6_printed, model_1, model_2, calibration, accepted, history, min_impressions, exp,
                  table5(exp, t5_printed), breakdown(exp, n_quantiles=n_quantiles),
                  table6(exp, t6_printed, panel="Table 5 model"), t6_miscalibration, t6_calibration, exp6,

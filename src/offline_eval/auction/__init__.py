@@ -13,8 +13,9 @@ One module per concept, all vectorised over auctions (arrays of shape ``(n_aucti
 :mod:`~offline_eval.auction.replay`
     the offline replay: every logged auction is re-run with a new model's scores and the clicks of the ads it
     selects are estimated from the logs only (historic CTR of the (query, ad) pair at that position; else the
-    pair's CTR calibrated by the click curve; else the position's reference CTR): :func:`simulate`,
-    :func:`sweep_operating_points`, :func:`best_operating_point`, :func:`cross_validate_min_impressions`.
+    pair's CTR calibrated by the click curve; else the position's reference CTR): :func:`simulate`
+    (:func:`simulate_served` for ads already served), :func:`sweep_operating_points` (:func:`sweep_logs` on several
+    logs of the same auctions), :func:`best_operating_point`, :func:`cross_validate_min_impressions`.
 :mod:`~offline_eval.auction.abtest`
     the A/B statistics: click yield (clicks per page view) with its sampling error (:func:`click_yield`), the
     relative deltas of two arms with theirs (:func:`compare_click_yields`).
@@ -36,6 +37,8 @@ from .replay import (
     cross_validate_min_impressions,
     rank_score_quantiles,
     simulate,
+    simulate_served,
+    sweep_logs,
     sweep_operating_points,
 )
 
@@ -56,6 +59,8 @@ __all__ = [
     "MIN_IMPRESSIONS_GRID",
     "rank_score_quantiles",
     "simulate",
+    "simulate_served",
+    "sweep_logs",
     "sweep_operating_points",
 ]
 

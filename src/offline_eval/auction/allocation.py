@@ -272,8 +272,11 @@ def shown_at_points(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None):
         cell0 = ((np.asarray(query, dtype=np.int64) * k)[:, None] + ranked).ravel() * int(n_slots)
     rows = np.arange(n, dtype=np.int64)
     out = []
+    eligible = {}  # the count of ranks above each reserve: the points of a sweep mostly share their reserve
     for op in ops:
-        n_eligible = _prefix_count(rs >= op.reserve if op.reserve > 0 else rs > 0)
+        if op.reserve not in eligible:
+            eligible[op.reserve] = _prefix_count(rs >= op.reserve if op.reserve > 0 else rs > 0)
+        n_eligible = eligible[op.reserve]
         if op.mainline_reserve == op.reserve:
             n_ml_ok = n_eligible
         else:

@@ -32,7 +32,7 @@ from .allocation import OperatingPoint, as_operating_point, engine_inputs, rank_
 from .logs import MAX_LOG_CELLS, ClickLog, Impressions, PageViews, check_page_views, log_counts
 
 __all__ = ["MIN_IMPRESSIONS_GRID", "SimulatedMetrics", "best_operating_point", "cross_validate_min_impressions",
-           "rank_score_quantiles", "simulate", "sweep_operating_points"]
+           "rank_score_quantiles", "simulate", "simulate_served", "sweep_logs", "sweep_operating_points"]
 
 #: The thresholds :func:`cross_validate_min_impressions` tries by default.
 MIN_IMPRESSIONS_GRID = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
@@ -173,6 +173,66 @@ def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
     return _replayed_metrics(log, shown[0])
 
 
+def simulate_served(log: ClickLog, impressions: Impressions) -> SimulatedMetrics:
+    """Simulated metrics of ads already served on the logged auctions, without re-running the auctions.
+
+    :func:`simulate` ranks the logged auctions with a model's scores and replays the ads it shows; when those
+    ads are known -- the logs' own model at the logging operating point shows exactly the logged impressions --
+    this replays them directly: ``simulate_served(log, serve(world, pclick, log.page_views, op=op))`` is
+    ``simulate(log, pclick, op=op)``, bit for bit.
+
+    Parameters
+    ----------
+    log : ClickLog
+    impressions : Impressions
+        Ads shown on ``log.page_views``, in the order :func:`~offline_eval.synth.search_world.serve` gives them
+        (page view by page view, each one's ranks in order).
+
+    Returns
+    -------
+    SimulatedMetrics
+
+    Notes
+    -----
+    Only the impressions' page views, ads, slots and prices are used, not their clicks.  Their consistency with
+    the log is checked (the number of page views and mainline slots, each impression's query); that they are
+    what ``pclick`` at ``op`` shows is the caller's statement.
+
+    Examples
+    --------
+    The log of :func:`simulate`'s example, its two page views showing their logged pages again:
+
+    >>> N = np.array([[[10.0, 0.0], [0.0, 10.0]]])
+    >>> C = np.array([[[2.0, 0.0], [0.0, 1.0]]])
+    >>> log = ClickLog(PageViews(np.array([0, 0]), np.array([[1.0, 0.5], [1.0, 0.5]])), N, C, n_mainline=1)
+    >>> imp = Impressions(np.array([0, 0, 1, 1]), np.array([0, 0, 0, 0]), np.array([0, 1, 0, 1]),
+    ...                   np.array([0, 1, 0, 1]), np.zeros(4), np.zeros(4), np.array([0.4, 0.0, 0.4, 0.0]), 2, 1)
+    >>> s = simulate_served(log, imp)
+    >>> round(s.cy, 6), round(s.revenue_per_pv, 6)
+    (0.3, 0.08)
+    """
+    if not isinstance(log, ClickLog):
+        raise InputTypeError(f"`log` must be a ClickLog; got {type(log).__name__}")
+    if not isinstance(impressions, Impressions):
+        raise InputTypeError(f"`impressions` must be an Impressions; got {type(impressions).__name__}")
+    pv = log.page_views
+    if impressions.n_page_views != len(pv) or impressions.n_mainline != log.n_mainline:
+        raise ValueError(f"`impressions` must be served on the log's {len(pv)} page views with {log.n_mainline} "
+                         f"mainline slots; got {impressions.n_page_views} page views and {impressions.n_mainline}")
+    a, ad, slot, cpc = (np.asarray(getattr(impressions, k)) for k in ("page_view", "ad", "slot", "cpc"))
+    q_n, k, n_slots = log.impressions.shape
+    if not (len(a) == len(ad) == len(slot) == len(cpc) == len(impressions.query)):
+        raise ValueError("`impressions` must have one page view, query, ad, slot and price per impression")
+    for name, x, high in (("page_view", a, len(pv)), ("ad", ad, k), ("slot", slot, n_slots)):
+        if x.dtype.kind not in "iu" or (x.size and (x.min() < 0 or x.max() >= high)):
+            raise ValueError(f"`impressions.{name}` must be integer codes in [0, {high}); got out-of-range values")
+    if not np.array_equal(np.asarray(impressions.query), np.asarray(pv.query)[a]):
+        raise ValueError("`impressions.query` must be the query of each impression's logged page view")
+    queries = _log_queries(log)
+    cell = None if queries is None else (queries[a] * k + ad) * n_slots + slot
+    return _replayed_metrics(log, (a, ad, slot, cpc, cell))
+
+
 def _log_queries(log: ClickLog):
     """The logged auctions' query codes when every one indexes the log's tables (else ``None``: the replay then
     looks the CTRs up through :meth:`ClickLog.expected_ctr`, which handles other codes)."""
@@ -261,7 +321,8 @@ def rank_score_quantiles(log: ClickLog, pclick, *, alpha, quantiles) -> np.ndarr
     return np.quantile(r, q)
 
 
-def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles, reserve_quantile=None) -> pd.DataFrame:
+def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles, reserve_quantile=None,
+                           points=None):
     """Simulated metrics over a grid of operating points.
 
     Parameters
@@ -275,36 +336,101 @@ def sweep_operating_points(log: ClickLog, pclick, *, alphas, mainline_quantiles,
         logged auctions (:func:`rank_score_quantiles`) at each ``alpha``.
     reserve_quantile : float, optional
         The (sidebar) reserve as a quantile likewise; default no reserve.
+    points : sequence of OperatingPoint, optional
+        Further operating points to simulate beside the grid (not rows of the
+        frame); a point whose alpha is one of ``alphas`` shares that alpha's
+        ranking of the logged auctions.
 
     Returns
     -------
     pandas.DataFrame
         One row per operating point: ``alpha``, ``mainline_quantile``,
         ``reserve``, ``mainline_reserve`` and the keys of :func:`simulate`.
+        With ``points``, the pair ``(frame, metrics)``: ``metrics[j]`` is
+        ``simulate(log, pclick, op=points[j])``, bit for bit.
     """
+    frames, metrics = _sweep([log], pclick, alphas, mainline_quantiles, reserve_quantile, points)
+    return frames[0] if points is None else (frames[0], metrics[0])
+
+
+def sweep_logs(logs, pclick, *, alphas, mainline_quantiles, reserve_quantile=None, points=None) -> list:
+    """:func:`sweep_operating_points` of one model on several logs of the same logged auctions.
+
+    The logs share their page views (the same queries and bids) and differ in their impressions and clicks,
+    e.g. the logs of two baselines serving the same page views: the auctions are ranked and the points' ads
+    placed once, then replayed on each log.
+
+    Parameters
+    ----------
+    logs : sequence of ClickLog
+        At least one; their page views equal (queries and bids).
+    pclick, alphas, mainline_quantiles, reserve_quantile, points
+        As in :func:`sweep_operating_points`.
+
+    Returns
+    -------
+    list
+        Element ``i`` is ``sweep_operating_points(logs[i], pclick, ...)`` (a frame, or ``(frame, metrics)``
+        with ``points``).
+    """
+    if isinstance(logs, ClickLog) or not isinstance(logs, (list, tuple)) or not logs:
+        raise ValueError("`logs` must be a non-empty list or tuple of ClickLog")
+    frames, metrics = _sweep(list(logs), pclick, alphas, mainline_quantiles, reserve_quantile, points)
+    return frames if points is None else list(zip(frames, metrics))
+
+
+def _sweep(logs, pclick, alphas, mainline_quantiles, reserve_quantile, points):
+    """The frames of :func:`sweep_logs` and the metrics at ``points`` (a list per log)."""
+    log = logs[0]
     p = _check_log_pclick(log, pclick)
+    for other in logs[1:]:
+        _check_log_pclick(other, p)
+        if other.n_mainline != log.n_mainline or other.impressions.shape != log.impressions.shape:
+            raise ValueError("`logs` must have the same tables' shape and mainline slots")
+        a, b = other.page_views, log.page_views
+        if a is not b and not (np.array_equal(a.query, b.query) and np.array_equal(a.bids, b.bids)):
+            raise ValueError("`logs` must share their page views (the same queries and bids)")
     alphas = [check_real(a, "alphas", low=0) for a in _check_quantiles_free(alphas, "alphas")]
     mainline_quantiles = _check_quantiles(mainline_quantiles, "mainline_quantiles").tolist()
     if np.ndim(mainline_quantiles) != 1:
         raise ValueError(f"`mainline_quantiles` must be a sequence; got {mainline_quantiles!r}")
     if reserve_quantile is not None:
         check_real(reserve_quantile, "reserve_quantile", low=0, high=1)
+    if points is not None:
+        if isinstance(points, (OperatingPoint, dict)) or np.isscalar(points):
+            raise ValueError("`points` must be a sequence of operating points")
+        points = [as_operating_point(op) for op in points]
     pclick = p
     pv = log.page_views
     queries = _log_queries(log)
-    rows = []
+    rows = [[] for _ in logs]
+    at_points = [[None] * len(points or ()) for _ in logs]
+    extra = set(range(len(points or ())))
     for alpha in alphas:
         res = 0.0 if reserve_quantile is None else float(rank_score_quantiles(log, pclick, alpha=alpha, quantiles=reserve_quantile))
         ops = [OperatingPoint(float(alpha), res, max(float(ml_res), res))
                for ml_res in rank_score_quantiles(log, pclick, alpha=alpha, quantiles=list(mainline_quantiles))]
+        # the further points of this alpha share its ranking; with the grid's points beside them each point's
+        # ads and prices are the bits a ranking of its own gives (shown_at_points)
+        mine = [j for j in sorted(extra) if float(points[j].alpha) == float(alpha)]
+        extra -= set(mine)
         # One ranking of the logged auctions per alpha; only the reserves' placement differs between the points.
         b, pq = engine_inputs(pv.bids, pclick[pv.query])
-        shown = shown_at_points(b, pq, ops, log.n_mainline, log.n_slots - log.n_mainline, query=queries,
-                            n_slots=log.n_slots)
-        for q, op, s in zip(mainline_quantiles, ops, shown):
-            rows.append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
-                             mainline_reserve=op.mainline_reserve, **_replayed_metrics(log, s)._asdict()))
-    return pd.DataFrame(rows)
+        shown = shown_at_points(b, pq, ops + [points[j] for j in mine], log.n_mainline, log.n_slots - log.n_mainline,
+                                query=queries, n_slots=log.n_slots)
+        for i, lg in enumerate(logs):
+            for q, op, s in zip(mainline_quantiles, ops, shown):
+                rows[i].append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
+                                    mainline_reserve=op.mainline_reserve, **_replayed_metrics(lg, s)._asdict()))
+            for j, s in zip(mine, shown[len(ops):]):
+                at_points[i][j] = _replayed_metrics(lg, s)
+    for j in sorted(extra):  # points of another alpha: ranked on their own, as simulate ranks them
+        b, pq = engine_inputs(pv.bids, pclick[pv.query])
+        shown, = shown_at_points(b, pq, [points[j]], log.n_mainline, log.n_slots - log.n_mainline, query=queries,
+                                 n_slots=log.n_slots)
+        for i, lg in enumerate(logs):
+            at_points[i][j] = _replayed_metrics(lg, shown)
+    return [pd.DataFrame(r) for r in rows], at_points
 
 
 def _check_quantiles_free(values, name):

@@ -244,13 +244,25 @@ def ab_tests(world: SponsoredWorld, control, treatments, *, n_page_views=200_000
     """:func:`ab_test` of one control against each of ``treatments``, all from one ``rng``: the list of what
     ``ab_test(world, control, t, rng=<a copy of rng>)`` gives for each ``t``.  The control arm is drawn and served
     once, and the treatment arms share their page views (each arm's generator is drawn as :func:`ab_test` draws
-    it, so every arm is the one a separate call would serve)."""
+    it, so every arm is the one a separate call would serve).
+
+    ``control`` may also be a list of arms, one per treatment (each treatment's own control): element ``i`` is then
+    ``ab_test(world, control[i], treatments[i], rng=<a copy of rng>)``.  The control arms share their page views
+    too, and an arm listed twice (the same pClick table, the same operating point) is served once.
+    """
     _check_world(world)
     rng = check_rng(rng)
     check_int(n_page_views, "n_page_views", low=1)
     check_work(int(n_page_views) * world.n_candidates, "n_page_views", n_page_views,
                what="bids (page views x candidates)")
-    for name, arm in [("control", control)] + [("treatment", t) for t in treatments]:
+    if isinstance(control, list):
+        if len(control) != len(treatments):
+            raise ValueError(f"`control`, a list, must hold one arm per treatment ({len(treatments)}); got {len(control)}")
+        controls = control
+    else:
+        controls = [control] * len(treatments)
+    named = [("control", c) for c in (controls if isinstance(control, list) else [control])]
+    for name, arm in named + [("treatment", t) for t in treatments]:
         if not isinstance(arm, tuple) or len(arm) != 2:
             raise ValueError(f"`{name}` must be a tuple (pclick, OperatingPoint); got {type(arm).__name__}")
         _check_pclick_table(world, arm[0], f"{name}[0]")
@@ -258,12 +270,27 @@ def ab_tests(world: SponsoredWorld, control, treatments, *, n_page_views=200_000
     seeds = [rng.integers(2**63) for _ in range(2)]  # the control arm's, then the treatment arm's
     arm_rng = np.random.default_rng(seeds[0])
     pv = sample_page_views(world, n_page_views, arm_rng)
-    control_cy = click_yield(serve(world, control[0], pv, op=control[1], rng=arm_rng))
+    control_cy = _serve_arms(world, [control] if not isinstance(control, list) else controls, pv, arm_rng)
     treatment_rng = np.random.default_rng(seeds[1])
     pv = sample_page_views(world, n_page_views, treatment_rng)
-    state = treatment_rng.bit_generator.state  # every treatment draws its clicks from the same point of the stream
-    out = []
-    for pclick, op in treatments:
-        treatment_rng.bit_generator.state = state
-        out.append(compare_click_yields(control_cy, click_yield(serve(world, pclick, pv, op=op, rng=treatment_rng))))
+    treatment_cy = _serve_arms(world, treatments, pv, treatment_rng)
+    keys = [_arm_key(c) for c in controls]
+    return [compare_click_yields(control_cy[k], treatment_cy[_arm_key(t)]) for k, t in zip(keys, treatments)]
+
+
+def _arm_key(arm):
+    """An arm's identity: its pClick table (the object) and its operating point."""
+    return id(arm[0]), as_operating_point(arm[1])
+
+
+def _serve_arms(world, arms, pv, arm_rng) -> dict:
+    """The click yield of each distinct arm served on ``pv``, every arm drawing its clicks from the same point of
+    ``arm_rng`` (as a separate :func:`ab_test` would), keyed by :func:`_arm_key`."""
+    state = arm_rng.bit_generator.state
+    out = {}
+    for pclick, op in arms:
+        key = _arm_key((pclick, op))
+        if key not in out:
+            arm_rng.bit_generator.state = state
+            out[key] = click_yield(serve(world, pclick, pv, op=op, rng=arm_rng))
     return out

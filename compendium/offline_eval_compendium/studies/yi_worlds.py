@@ -1,0 +1,94 @@
+"""The Table 6 model's world and its control world run together, one seed at a time (:mod:`.yi_auction`'s
+:func:`~.yi_auction.per_seed_table6` for each of several baselines, the shared half done once).
+
+The Table 6 pair (``run(..., models="table6")``) differs between a world and its control world only in the
+baseline that serves the logs (its low-range over-estimation, :data:`~.yi_auction.MISCALIBRATION`): the world,
+the new model, the logged page views and the A/B tests' page views are the same draws.  So the new model's
+operating-point sweep ranks the logged auctions and places the points' ads once, and replays them on each
+world's logs (:func:`offline_eval.auction.sweep_logs`).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pandas as pd
+
+from offline_eval import auction as au
+from offline_eval.synth import search_world as sw
+from offline_eval.synth import sponsored as sp
+from .yi_auction import (MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
+                         offline_scores, seeded_world, table6_outcomes)
+
+__all__ = ["per_seed_table6_worlds", "run_table6_worlds", "sweep_table6_with_control"]
+
+
+def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
+                      alphas=(0.5, 1.0, 1.5, 2.0), mainline_quantiles=(0.4, 0.5, 0.6, 0.7, 0.8, 0.9), model_1=MODEL_1,
+                      world_kwargs=None, min_impressions=1) -> list[Experiment]:
+    """``run(seed, models="table6", miscalibration=m, ...)`` for each ``m`` of ``miscalibrations``, element by element.
+
+    The new model (``distorted_pclick(ctr, **model_1)``), the world and the logged page views are drawn once;
+    each baseline serves those page views with the clicks drawn from the logs' generator at the point a
+    separate :func:`~.yi_auction.run` reaches, and each world's A/B tests are the ones a separate run draws.
+    The new model's sweep is ranked and placed once and replayed on every world's logs; its simulation at each
+    world's baseline point comes from the sweep's ranking; the worlds' A/B arms share their page views
+    (``ab_tests`` with a control per treatment).
+    """
+    world, r_models, r_log, r_ab1, r_ab2 = seeded_world(seed, n_queries, world_kwargs)
+    p2 = sp.distorted_pclick(world.ctr, r_models, **model_1)
+    pv = sp.sample_page_views(world, n_log, r_log)
+    bases = []
+    for mis in miscalibrations:
+        p1 = sp.overestimate_low_range(p2, **mis)
+        bases.append((p1, *log_served(world, p1, pv, copy.deepcopy(r_log), baseline_quantile=baseline_quantile,
+                                      min_impressions=min_impressions)))
+    # 0.95 (an almost empty mainline) is always in the grid, so the mainline budget can be met (as run)
+    grid = sorted(set(float(q) for q in mainline_quantiles) | {0.95})
+    swept = au.sweep_logs([log for *_, log in bases], p2, alphas=alphas, mainline_quantiles=grid,
+                          points=[op_base for _, op_base, _, _ in bases])
+    parts = []
+    for i, ((p1, op_base, logged, log), (sweep, at_points)) in enumerate(zip(bases, swept)):
+        rows = logged_rows(logged, log, world.n_mainline)
+        s1, m1 = offline_scores(p1, logged, log, world.n_mainline, rows=rows)
+        s2, m2 = offline_scores(p2, logged, log, world.n_mainline, rows=rows)
+        op_best, simulated = best_and_simulated(sweep, au.simulate_served(log, logged), at_points[i])
+        parts.append((rows["y"], s1, s2, offline_pair(m1, m2), simulated, op_best))
+    # each world's A/B tests against its own baseline, the worlds' arms on the same page views (one draw each)
+    controls = [(p1, op_base) for p1, op_base, _, _ in bases]
+    online_base = sw.ab_tests(world, controls, [(p2, op_base) for _, op_base, _, _ in bases], n_page_views=n_ab,
+                              rng=r_ab1)
+    online_best = sw.ab_tests(world, controls, [(p2, part[-1]) for part in parts], n_page_views=n_ab, rng=r_ab2)
+    out = []
+    for (p1, op_base, logged, log), (sweep, _), (y, s1, s2, offline, simulated, op_best), base, best in zip(
+            bases, swept, parts, online_base, online_best):
+        out.append(Experiment(world, p1, p2, op_base, op_best, log, logged, offline, base, best, simulated, sweep,
+                              dict(y=y, s1=s1, s2=s2)))
+    return out
+
+
+def per_seed_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n_ab=100_000, alphas=(1.0, 2.0),
+                           mainline_quantiles=(0.5, 0.6, 0.7, 0.8), **kwargs) -> list[dict]:
+    """:func:`~.yi_auction.per_seed_table6` for each baseline of ``miscalibrations`` (a world and its control
+    world), run together (:func:`run_table6_worlds`): element ``i`` equals
+    ``per_seed_table6(seed, miscalibration=miscalibrations[i], ...)``."""
+    exps = run_table6_worlds(seed, miscalibrations, n_queries=n_queries, n_log=n_log, n_ab=n_ab, alphas=alphas,
+                             mainline_quantiles=mainline_quantiles, **kwargs)
+    return [table6_outcomes(exp) for exp in exps]
+
+
+def sweep_table6_with_control(seeds, *, miscalibration, control_miscalibration,
+                              **kwargs) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The Table 6 model's seed sweep in the world of ``miscalibration`` and in its control world
+    (``control_miscalibration``), each seed's two worlds run together (:func:`per_seed_table6_worlds`): the two
+    frames ``claims.seed_sweep(per_seed_table6, seeds, miscalibration=..., **kwargs)`` gives, one row per seed."""
+    from ..progress import track
+
+    rows = ([], [])
+    for s in track([int(s) for s in seeds], "per_seed_table6 (a world and its control)"):
+        for out, res in zip(rows, per_seed_table6_worlds(s, (miscalibration, control_miscalibration), **kwargs)):
+            out.append({"seed": s, **res})
+    if not rows[0]:
+        raise ValueError("`seeds` must not be empty")
+    return pd.DataFrame(rows[0]), pd.DataFrame(rows[1])
