@@ -33,16 +33,19 @@ def value_cuts(sample, n_ranges):
     return np.unique(x[(np.arange(1, n_ranges) * x.size) // n_ranges])
 
 
-def checked_labels(y, s, names):
+def checked_labels(y, s, names, *, finite=True):
     """``(click, s)`` of one task: 0/1 labels as bool, finite real scores of the same length (the checks of
-    :func:`offline_eval._chunks.chunk_arrays`, without its float64 copies of the labels and unit weights)."""
+    :func:`offline_eval._chunks.chunk_arrays`, without its float64 copies of the labels and unit weights).
+    ``finite=False``: the caller checks the scores' finiteness itself (from their minimum and maximum)."""
     check_aligned(**{names[0]: y, names[1]: s})
     y = as_1d(y, names[0], dtype=None, allow_empty=True)
     if y.dtype.kind == "f":
         check_finite(y, names[0])
     if y.size and not ((y.min() >= 0 and y.max() <= 1) if y.dtype.kind in "iub" else np.isin(y, (0, 1)).all()):
         raise ValueError(f"`{names[0]}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
-    s = check_finite(as_1d(s, names[1], allow_empty=True), names[1])
+    s = as_1d(s, names[1], allow_empty=True)
+    if finite:
+        check_finite(s, names[1])
     check_consistent_length(**{names[0]: y, names[1]: s})
     return y == 1, s
 
@@ -57,8 +60,10 @@ def unweighted_loss_sums(y, p, names, eps):
     from ._validation import check_real
     from .mergeable import LossSums
 
-    click, p = checked_labels(y, p, names)
+    click, p = checked_labels(y, p, names, finite=False)
     lo, hi = (float(p.min()), float(p.max())) if p.size else (0.0, 1.0)
+    if not (np.isfinite(lo) and np.isfinite(hi)):  # a nan is the minimum; an infinity an extreme
+        check_finite(p, names[1])  # the named error
     if lo < 0 or hi > 1:
         raise ValueError(f"`{names[1]}` must lie in [0, 1]; got min {lo:.6g}, max {hi:.6g}")
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")

@@ -111,6 +111,9 @@ def test_sorted_paths_refuse_bad_input_by_name(rng):
     nan = df.assign(p=df["p"].where(df.index != 700))
     with pytest.raises(ValueError, match="`p`"):
         ondask.roc_auc_score(dd.from_pandas(nan, npartitions=2), "click", "p")
+    for bad_p in (nan, df.assign(p=df["p"].where(df.index != 5, np.inf)), df.assign(p=df["p"].where(df.index != 9, -np.inf))):
+        with pytest.raises(ValueError, match="`p` must be finite|`p`.*finite"):
+            ondask.log_loss(dd.from_pandas(bad_p, npartitions=2), "click", "p")
     out = df.assign(p=df["p"] * 3 - 1)
     with pytest.raises(ValueError, match="must lie in \\[0, 1\\]"):
         ondask.summarize(dd.from_pandas(out, npartitions=2), "click", "p")
