@@ -396,7 +396,7 @@ def main(argv=None) -> int:
         print(f"   {big_row}", flush=True)
         big_md = (f"\n\n## Every family in one pass on {big:,} rows of float64 scores\n\n`ondask.summarize(path, "
                   f"'click', ['p1', 'p2'], joint=('b', 'c', 'g'))`: AUC/ROC, losses and RIG, calibration by decile of both "
-                  f"models and the joint counts, exact (one cell per distinct score); each run in a fresh process "
+                  f"models and the joint counts, exact (no weights: from each score range's sorted scores); each run in a fresh process "
                   f"(seconds: the median of the runs; peak memory: the largest of their maximum resident sets, "
                   f"`peaks_mb` lists them). The values beside DuckDB's on the same files (AUC, log loss, deciles of p1; "
                   f"DuckDB's three queries took the time in `duckdb_auc_logloss_deciles_s`).\n\n"
@@ -406,7 +406,8 @@ def main(argv=None) -> int:
     targets_md = "" if targets is None else (
         "\n\n## The targets, from this run\n\nEach target of the issue that set them, computed from the tables "
         "below (wall seconds, the median of the runs; `cpu_ratio`: the same ratio of CPU seconds, less sensitive "
-        "to other work on the machine).\n\n" + to_markdown(targets, floatfmt=".3g"))
+        "to other work on the machine). The issue states them for float64 scores; the rounded scores' rows are "
+        "beside them for comparison.\n\n" + to_markdown(targets, floatfmt=".3g"))
     peak_md = ("\n\n## Peak memory, each path alone in a fresh process\n\nThe maximum resident set (`VmHWM`) of a "
                "process that imports the library and runs one path once on the same files (the in-memory path: pandas "
                "reads `click` and `p1`, then `offline_eval.roc_auc_score`).\n\n"
@@ -414,9 +415,10 @@ def main(argv=None) -> int:
     boot_md = "" if not boots else (
         f"\n\n## The clustered bootstrap of the log\n\n`ondask.clustered_bootstrap(path, 'click', 'p1', 'p2', "
         f"groups='q', n_boot={BOOT_RESAMPLES})`: AUC, log loss and RIG of both models and B - A, {small // 4:,} query "
-        "clusters of 4 rows, in a fresh process. Exact (the default) is refused before the pass when the AUC's "
-        "cells would exceed their bound (the message is quoted); `resolution` is the opt-in rounding of the "
-        "scores for the AUC's cells.\n\n" + to_markdown(pd.DataFrame(boots), floatfmt=".4g"))
+        "clusters of 4 rows, in a fresh process. Exact (the default): scores whose per-bin sums would exceed their "
+        "bound (continuous scores, and here the 1e-6 grid too) take every row into one task and the in-memory "
+        "engine; a refusal before the pass would be quoted. `resolution` is the opt-in rounding of the scores "
+        "for the AUC's per-bin sums in one pass.\n\n" + to_markdown(pd.DataFrame(boots), floatfmt=".4g"))
     md = (f"# Metrics on Parquet logs: ondask beside DuckDB, Polars and the in-memory path\n\n"
           f"Machine: {info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; shared with other work "
           f"(load average 1/5/15 min: {load_before} before, {load_after} after). Python {info['python']}, "
