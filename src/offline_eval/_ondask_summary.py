@@ -318,6 +318,8 @@ def _sorted_pass(source, spec, n_quantiles):
     from ._ondask_io import Pieces
     from ._ondask_sorted import sorted_summary
 
+    if not {"auc", "quantiles"} & set(spec["families"]):
+        return None  # the losses need no order: summed per task (no sort)
     if "quantiles" in spec["families"] and n_quantiles > SORTED_MAX_QUANTILES:
         return None  # each range searches every bin's start: the cells' pass (and its bound) instead
     n_tasks = len(source.tasks) if isinstance(source, Pieces) else source.npartitions

@@ -218,3 +218,10 @@ def test_unique_inverse_equals_numpy(rng):
         np.testing.assert_array_equal(v, rv)
         np.testing.assert_array_equal(np.signbit(v), np.signbit(rv))
         np.testing.assert_array_equal(inv, rinv)
+
+
+def test_losses_alone_are_summed_per_task_without_a_sort(rng, spy):
+    df = tied_log(rng, 3000)
+    s = ondask.summarize(dd.from_pandas(df, npartitions=3), "click", "p", families=("losses",))
+    assert spy["summary"] == 0 and not s.pairs
+    assert s.log_loss() == pytest.approx(metrics.log_loss(df["click"], df["p"]), rel=1e-12)
