@@ -158,8 +158,13 @@ def summary_chunk(part, *, spec, splits=None):
     rows = 0
     if scores:
         y_raw, w_raw = values_of(part, label), values_of(part, weight)
+        losses_only = weight is None and not spec["exact"] and not ({"auc", "quantiles"} & set(families))
         for i, name in enumerate(scores):
             s_raw = values_of(part, name)
+            if losses_only:  # the sums per class: no float copy of the labels, no unit weights
+                out.setdefault("sums", {})[name] = unweighted_loss_sums(y_raw, s_raw, (label, name), spec["eps"])
+                rows = int(out["sums"][name].n)
+                continue
             if i == 0:
                 y, s, w = chunk_arrays(y_raw, s_raw, w_raw, names=(label, name))
                 rows = y.size
