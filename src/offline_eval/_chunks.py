@@ -144,7 +144,7 @@ def merge_sorted(a, b, *pairs):
     return srt[starts], [np.add.reduceat(np.concatenate([xa, xb])[order], starts) for xa, xb in pairs]
 
 
-def _runs_of_sorted(srt):
+def runs_of_sorted(srt):
     """Distinct values of a sorted array and the length of each run (as float64: exact below 2**53)."""
     n = srt.size
     if n == 0:
@@ -171,11 +171,11 @@ def sorted_unit_cells(y, s):
     zero = s == 0
     if zero.any() and np.signbit(s[zero]).any():
         return None
-    values, count = _runs_of_sorted(np.sort(s))
+    values, count = runs_of_sorted(np.sort(s))
     click = y == 1
     n_click = int(np.count_nonzero(click))
     small = click if 2 * n_click <= y.size else ~click
-    vs, cs = _runs_of_sorted(np.sort(s[small]))
+    vs, cs = runs_of_sorted(np.sort(s[small]))
     few = np.zeros(values.size)
     few[np.searchsorted(values, vs)] = cs
     many = count - few

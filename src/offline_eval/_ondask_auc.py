@@ -88,8 +88,9 @@ def class_scores(y, s, names):
     finite real scores; equal lengths), without its float64 copies of the labels and unit weights."""
     click, s = checked_labels(y, s, names)
     pos, neg = s[click], s[~click]  # copies: sorted in place
-    pos.sort()
-    neg.sort()
+    for x in (pos, neg):
+        x += 0.0  # -0.0 becomes 0.0: which zero stands for both never depends on a sort
+        x.sort()
     return pos, neg
 
 

@@ -21,9 +21,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._ondask_auc import cut_sorted, twice_pairs
+from ._chunks import runs_of_sorted
+from ._ondask_auc import class_scores, combine, cut_sorted, twice_pairs
 from ._ondask_io import Pieces, values_of
-from ._validation import as_1d, check_aligned, check_consistent_length, check_finite
 from .mergeable import LossSums, QuantileSums, ScoreCounts
 
 LOSS_FIELDS = ("wp", "wloss", "wsq", "wabs")
@@ -31,25 +31,13 @@ LOSS_FIELDS = ("wp", "wloss", "wsq", "wabs")
 
 # -- stage 1: one task's rows, per score column and range, the sorted scores of each class ------------------
 def _task(part, *, spec, cuts, rest):
-    label = spec["label"]
-    y = values_of(part, label)
-    check_aligned(**{label: y})
-    y = as_1d(y, label, dtype=None, allow_empty=True)
-    if y.dtype.kind == "f":
-        check_finite(y, label)
-    if y.size and not ((y.min() >= 0 and y.max() <= 1) if y.dtype.kind in "iub" else np.isin(y, (0, 1)).all()):
-        raise ValueError(f"`{label}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
-    click = y == 1
-    out = {}
+    label, y = spec["label"], values_of(part, spec["label"])
+    out, rows = {}, 0
     for name in spec["scores"]:
-        s = check_finite(as_1d(values_of(part, name), name, allow_empty=True), name)
-        check_consistent_length(**{label: y, name: s})
-        pos, neg = s[click], s[~click]
-        for x in (pos, neg):
-            x += 0.0  # -0.0 becomes 0.0: which zero stands for both never depends on a sort
-            x.sort()
+        pos, neg = class_scores(y, values_of(part, name), (label, name))
+        rows = pos.size + neg.size
         out[name] = list(zip(cut_sorted(pos, cuts[name]), cut_sorted(neg, cuts[name])))
-    return y.size, out, (rest(part) if rest is not None else None)
+    return rows, out, (rest(part) if rest is not None else None)
 
 
 def _read_task(task, columns, **kw):
@@ -202,23 +190,13 @@ class LazyCounts(Mapping):
         return f"LazyCounts({list(self._ranges)})"
 
 
-def _runs(x):
-    if not x.size:
-        return x, np.zeros(0)
-    new = np.empty(x.size, bool)
-    new[0] = True
-    np.not_equal(x[1:], x[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    return x[starts], np.diff(np.append(starts, x.size)).astype(np.float64)
-
-
 def _counts_of(ranges) -> ScoreCounts:
     from ._chunks import merge_sorted
 
     values, pos, neg = [], [], []
     for p_sorted, n_sorted in ranges:
-        vp, cp = _runs(p_sorted)
-        vn, cn = _runs(n_sorted)
+        vp, cp = runs_of_sorted(p_sorted)
+        vn, cn = runs_of_sorted(n_sorted)
         v, (a, b) = merge_sorted(vp, vn, (cp, np.zeros(vn.size)), (np.zeros(vp.size), cn))
         values.append(v)
         pos.append(a)
@@ -253,13 +231,7 @@ def sorted_summary(source, spec, cuts, rest):
     n_rows = int(sum(rows))
     auc, sums, tables, kept = {}, {}, {}, {}
     for name, got in stats.items():
-        n_pos = sum(r[0].size for r in got)
-        n_neg = sum(r[1].size for r in got)
-        twice, below = 0, 0
-        for r in got:
-            twice += r[2] + 2 * r[0].size * below
-            below += r[1].size
-        auc[name] = (n_pos, n_neg, twice)
+        n_pos, n_neg, twice = auc[name] = combine((r[0].size, r[1].size, r[2]) for r in got)
         lo = min((r[3] for r in got), default=np.inf)
         hi = max((r[4] for r in got), default=-np.inf)
         if (losses or quantiles) and n_pos + n_neg and (lo < 0 or hi > 1):

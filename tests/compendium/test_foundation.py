@@ -9,7 +9,7 @@ import pytest
 from offline_eval import OfflineEvalWarning
 from offline_eval_compendium import reference
 from offline_eval._validation import check_probability, check_rng, warn_undefined
-from offline_eval_compendium.claims import COLUMNS, Ledger, gather, matches_printed, seed_sweep
+from offline_eval_compendium.claims import COLUMNS, Ledger, gather, matches_printed, paired_seed_sweep, seed_sweep
 from offline_eval_compendium.io import OutputDir, atomic_write_text, to_markdown
 from offline_eval_compendium.paths import PAPERS, REFERENCE_DIR
 
@@ -69,6 +69,14 @@ def test_ledger_statuses_and_criteria():
 def test_seed_sweep():
     df = seed_sweep(lambda seed, k: {"x": seed * k, "ok": seed % 2 == 0}, range(4), k=3)
     assert df["x"].tolist() == [0, 3, 6, 9] and df["ok"].sum() == 2
+
+
+def test_paired_seed_sweep_is_two_seed_sweeps():
+    world, control = paired_seed_sweep(lambda s: ({"x": s}, {"x": -s, "y": 1}), [2, 5], progress="pair")
+    assert world.to_dict("list") == {"seed": [2, 5], "x": [2, 5]}
+    assert control.to_dict("list") == {"seed": [2, 5], "x": [-2, -5], "y": [1, 1]}
+    with pytest.raises(ValueError, match="`seeds` must not be empty"):
+        paired_seed_sweep(lambda s: ({}, {}), [], progress="pair")
 
 
 def test_gather_writes_ledger_with_counts(tmp_path):

@@ -101,7 +101,7 @@ ambiguous
 Modules
 -------
 ``schema``  the columns, kinds and statuses; :class:`Claim`, :func:`declare`
-``rules``   the one sweep rule, the printed-precision test, :func:`seed_sweep`
+``rules``   the one sweep rule, the printed-precision test, :func:`seed_sweep` (:func:`paired_seed_sweep`)
 ``ledger``  :class:`Ledger`, filled from the declared claims
 ``tables``  the count tables, the worlds table, the verdict, :func:`gather`
 ``audit``   :func:`problems` (the rules a gathered ledger must keep), :func:`uncited_files`
@@ -116,7 +116,7 @@ from ..changes import COMPARED, compare
 from .audit import problems, uncited_files
 from .ledger import Ledger
 from .rules import (SIZE_RTOL, SWEEP_MIN_SHARE, SWEEP_SEEDS, SeedBlocks, SweepVerdict, confirmation_start,
-                    matches_printed, seed_sweep, sweep_verdict, tolerance_too_wide, wilson_interval)
+                    matches_printed, paired_seed_sweep, seed_sweep, sweep_verdict, tolerance_too_wide, wilson_interval)
 from .schema import (APART, COLUMNS, KINDS, REPRODUCTION_KINDS, STATUSES, UNCONFIRMED, WORLD_PATTERN, Claim, Claims,
                      declare)
 from .tables import COUNT_TABLES, count_tables, gather, prediction_inside, table_of, verdict, worlds_table
@@ -145,6 +145,7 @@ __all__ = [
     "table_of",
     "gather",
     "matches_printed",
+    "paired_seed_sweep",
     "seed_sweep",
     "sweep_verdict",
     "verdict",

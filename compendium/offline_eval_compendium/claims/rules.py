@@ -171,6 +171,29 @@ def seed_sweep(func, seeds, *, progress: str | None = None, **kwargs) -> pd.Data
     return pd.DataFrame(rows)
 
 
+def paired_seed_sweep(func, seeds, *, progress: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`seed_sweep` of a world and its control world run together: ``func(s)`` gives the seed's two flat
+    dicts; two frames, one row per seed each.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(seed) -> (dict, dict)``: the world's results, then its control world's.
+    seeds : iterable of int
+    progress : str
+        The step's name in the progress lines.
+    """
+    from ..progress import track
+
+    rows = ([], [])
+    for s in track([int(s) for s in seeds], progress):
+        for out, res in zip(rows, func(s)):
+            out.append({"seed": s, **res})
+    if not rows[0]:
+        raise ValueError("`seeds` must not be empty")
+    return pd.DataFrame(rows[0]), pd.DataFrame(rows[1])
+
+
 #: Where confirmation blocks start: far from the small seeds (0-99, 1000-...) development runs use.
 CONFIRMATION_RANGE = (10**6, 10**9)
 

@@ -41,7 +41,7 @@ import pandas as pd
 
 from offline_eval import auction as au
 from .. import reference
-from ..claims import sweep_verdict
+from ..claims import paired_seed_sweep, sweep_verdict
 from offline_eval.metrics import roc_auc_score, quantile_breakdown, rig_score
 from offline_eval.plotting import new_figure
 from offline_eval.synth import search_world as sw
@@ -449,15 +449,8 @@ def sweep_with_control(seeds, *, model_2, control_model_2, **kwargs) -> tuple[pd
     """The seed sweep of :func:`per_seed` in the world of ``model_2`` and in its control world
     (``control_model_2``), each seed's two worlds run together (:func:`per_seed_worlds`): the two frames
     ``claims.seed_sweep(per_seed, seeds, model_2=..., **kwargs)`` gives, one row per seed."""
-    from ..progress import track
-
-    rows = ([], [])
-    for s in track([int(s) for s in seeds], "per_seed (a world and its control)"):
-        for out, res in zip(rows, per_seed_worlds(s, (model_2, control_model_2), **kwargs)):
-            out.append({"seed": s, **res})
-    if not rows[0]:
-        raise ValueError("`seeds` must not be empty")
-    return pd.DataFrame(rows[0]), pd.DataFrame(rows[1])
+    return paired_seed_sweep(lambda s: per_seed_worlds(s, (model_2, control_model_2), **kwargs), seeds,
+                             progress="per_seed (a world and its control)")
 
 
 def _outcomes(exp: Experiment, n_quantiles, bd=None) -> dict:

@@ -18,6 +18,7 @@ import pandas as pd
 from offline_eval import auction as au
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
+from ..claims import paired_seed_sweep
 from .yi_auction import (MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
                          offline_scores, seeded_world, table6_outcomes)
 
@@ -83,12 +84,5 @@ def sweep_table6_with_control(seeds, *, miscalibration, control_miscalibration,
     """The Table 6 model's seed sweep in the world of ``miscalibration`` and in its control world
     (``control_miscalibration``), each seed's two worlds run together (:func:`per_seed_table6_worlds`): the two
     frames ``claims.seed_sweep(per_seed_table6, seeds, miscalibration=..., **kwargs)`` gives, one row per seed."""
-    from ..progress import track
-
-    rows = ([], [])
-    for s in track([int(s) for s in seeds], "per_seed_table6 (a world and its control)"):
-        for out, res in zip(rows, per_seed_table6_worlds(s, (miscalibration, control_miscalibration), **kwargs)):
-            out.append({"seed": s, **res})
-    if not rows[0]:
-        raise ValueError("`seeds` must not be empty")
-    return pd.DataFrame(rows[0]), pd.DataFrame(rows[1])
+    return paired_seed_sweep(lambda s: per_seed_table6_worlds(s, (miscalibration, control_miscalibration), **kwargs),
+                             seeds, progress="per_seed_table6 (a world and its control)")
