@@ -15,6 +15,15 @@ LAB_STAMP := $(VENV)/.installed-lab
 REPORT_STAMP := $(VENV)/.installed-report
 BENCH_STAMP := $(VENV)/.installed-bench
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check --no-input
+# The pinned packages install with uv (from PyPI, itself pinned: about 10 s where pip takes a minute or more);
+# `make venv INSTALLER=pip` installs them with pip instead, for a platform uv has no wheel for.
+UV_PIN := uv==0.13.9
+INSTALLER ?= uv
+ifeq ($(INSTALLER),uv)
+INSTALL := $(PY) -m uv pip install --quiet --python $(PY)
+else
+INSTALL := $(PIP)
+endif
 BUILD := build
 STAMPS := $(BUILD)/stamps
 # One job per core by default (notebooks run in parallel); `make -j1 reproduce` to run them one by one.
@@ -49,12 +58,13 @@ venv: $(VENV_STAMP) ## Create .venv/ with what running the notebooks needs (requ
 # make reproduce needs run.lock alone; make test, lab, report and bench add their group when first asked for.
 $(VENV_STAMP): requirements/run.lock pyproject.toml compendium/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) -r requirements/run.lock 2>&1 | { grep -v "^WARNING: Location" || true; }
+	@[ "$(INSTALLER)" != uv ] || $(PY) -m uv --version >/dev/null 2>&1 || $(PIP) "$(UV_PIN)" 2>&1 | { grep -v "^WARNING: Location" || true; }
+	$(INSTALL) -r requirements/run.lock 2>&1 | { grep -v "^WARNING: Location" || true; }
 	$(PIP) --no-deps --no-build-isolation -e . -e ./compendium 2>&1 | { grep -v "^WARNING: Location" || true; }
 	@touch $@
 
 $(VENV)/.installed-%: requirements/%.lock $(VENV_STAMP)
-	$(PIP) -r $< 2>&1 | { grep -v "^WARNING: Location" || true; }
+	$(INSTALL) -r $< 2>&1 | { grep -v "^WARNING: Location" || true; }
 	@touch $@
 
 lock: ## Re-resolve every pin: a fresh venv from pyproject.toml (all extras), frozen into requirements.lock, its groups requirements/*.lock and environment.yml
