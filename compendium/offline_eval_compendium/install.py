@@ -197,6 +197,8 @@ def install(stage: str | Path, dest: str | Path, notebook: str) -> list[Path]:
     manifest = manifest_path(dest, notebook)
     preflight(sorted({dest / Path(f).parent for f in files} | {manifest.parent}))
     old = _read_manifest(manifest)
+    if not files and not old and not manifest.exists():
+        return []  # a notebook that writes nothing (the guide) owns nothing: no empty manifest
     deletes = sorted(set(old) - set(files))
     run = f"{os.getpid()}-{secrets.token_hex(4)}"
     renames, tmps = [], []

@@ -61,6 +61,15 @@ def test_install_replaces_removes_stale_and_writes_a_manifest(states):
     assert inst.verify(dest) == []
 
 
+def test_a_notebook_that_writes_nothing_leaves_no_manifest(tmp_path):
+    dest = tmp_path / "figures"
+    make_stage(dest, OTHER)
+    (tmp_path / "empty").mkdir()
+    assert inst.install(tmp_path / "empty", dest, "guide_nb") == []
+    assert not (dest / "manifest" / "guide_nb.sha256").exists()
+    assert inst.verify(dest) == []
+
+
 def test_verify_finds_a_changed_and_a_missing_file(states):
     dest, stage, _, _ = states
     inst.install(stage, dest, "yi_nb")
