@@ -79,3 +79,50 @@ def test_sample_by_cell_with_replacement_same_indices(case):
     out = cl.sample_by_cell(hb, hc, counts, n_classes=k, replace=True, rng=case)
     ref = _sample_by_cell_replace_reference(hb, hc, counts, k, np.random.default_rng(case))
     assert out.dtype == ref.dtype and np.array_equal(out, ref)
+
+
+def _sample_by_cell_reference(hb, hc, counts, k, rng):
+    """The draw as first written: lexsort by (cell, uniform draw), then each cell's first items."""
+    cell = hb * k + hc
+    want = counts.ravel()
+    have = np.bincount(cell, minlength=k * k)
+    starts = np.r_[0, np.cumsum(have)[:-1]]
+    shuffled = np.lexsort((rng.random(cell.size), cell))
+    rank = np.arange(cell.size) - starts[cell[shuffled]]
+    return np.sort(shuffled[rank < want[cell[shuffled]]])
+
+
+@pytest.mark.parametrize("case", range(16))
+def test_sample_by_cell_without_replacement_same_indices(case):
+    g = np.random.default_rng(400 + case)
+    k = int(g.choice([1, 2, 8, 45, 46, 64])) if case % 2 else int(g.integers(1, 50))  # k*k either side of 2**11
+    n = int(g.integers(1, 30000))
+    hb, hc = g.integers(0, k, n), g.integers(0, k, n)
+    have = np.bincount(hb * k + hc, minlength=k * k).reshape(k, k)
+    counts = np.minimum(have, g.integers(0, 6, (k, k)))
+    out = cl.sample_by_cell(hb, hc, counts, n_classes=k, rng=case)
+    ref = _sample_by_cell_reference(hb, hc, counts, k, np.random.default_rng(case))
+    assert out.dtype == ref.dtype and np.array_equal(out, ref)
+
+
+class _TiedDraws:
+    """A generator whose uniform draws repeat (ties within a cell), or fall off the 2**-53 grid."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def random(self, size):
+        return np.resize(self.values, size)
+
+
+@pytest.mark.parametrize("values", [np.array([0.5, 0.25, 0.5, 0.0]), np.array([0.1, 0.1 + 2.0**-60, 0.3])])
+def test_sample_by_cell_orders_tied_or_off_grid_draws_as_lexsort(values, monkeypatch):
+    g = np.random.default_rng(7)
+    k, n = 3, 500
+    hb, hc = g.integers(0, k, n), g.integers(0, k, n)
+    have = np.bincount(hb * k + hc, minlength=k * k).reshape(k, k)
+    counts = np.minimum(have, 4)
+    monkeypatch.setattr(cl, "check_rng", lambda rng: rng)
+    out = cl.sample_by_cell(hb, hc, counts, n_classes=k, rng=_TiedDraws(values))
+    ref = _sample_by_cell_reference(hb, hc, counts, k, _TiedDraws(values))
+    assert np.array_equal(out, ref)

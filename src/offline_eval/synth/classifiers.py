@@ -432,6 +432,25 @@ def random_offline_joint(m_bc_live, *, sigma: float = 1.0, disagreement_boost: f
     return m_o / m_o.sum()
 
 
+def _order_by_cell_then_draw(cell, u, n_cells):
+    """``np.lexsort((u, cell))`` for uniform draws ``u`` of ``Generator.random`` (multiples of 2**-53), about
+    5x faster: each row's key ``cell * 2**53 + u * 2**53`` is exact and in that order, so when the keys are
+    distinct any sort gives lexsort's permutation on every machine; equal keys (equal draws in a cell), or
+    cells past 2**11, take lexsort itself."""
+    if n_cells > 1 << 11 or cell.size < 2:
+        return np.lexsort((u, cell))
+    key = cell.astype(np.uint64) << np.uint64(53)
+    scaled = u * 2.0**53
+    if not (scaled == np.floor(scaled)).all() or (scaled >= 2.0**53).any() or (scaled < 0).any():
+        return np.lexsort((u, cell))  # not draws on the 2**-53 grid: the key would not be exact
+    key |= scaled.astype(np.uint64)
+    order = np.argsort(key)
+    ks = key[order]
+    if (ks[1:] == ks[:-1]).any():
+        return np.lexsort((u, cell))
+    return order
+
+
 def sample_by_cell(hyp_b, hyp_c, cell_counts, *, n_classes: int, replace: bool = False, rng=None) -> np.ndarray:
     """Indices of an offline sample with ``cell_counts[i, j]`` items from each live (B, C) cell.
 
@@ -482,6 +501,6 @@ def sample_by_cell(hyp_b, hyp_c, cell_counts, *, n_classes: int, replace: bool =
     if (want > have).any():
         raise ValueError(f"`cell_counts` exceeds the live items of {int((want > have).sum())} cells")
     # A random permutation within each cell, then the first want[c] items of cell c.
-    shuffled = np.lexsort((rng.random(cell.size), cell))
+    shuffled = _order_by_cell_then_draw(cell, rng.random(cell.size), k * k)
     rank = np.arange(cell.size) - starts[cell[shuffled]]
     return np.sort(shuffled[rank < want[cell[shuffled]]])
