@@ -6,7 +6,7 @@ import pytest
 from offline_eval.synth import classifiers as cl
 
 
-def _draw_rows_reference(cum, rows, rng):
+def _draw_rows_reference(cum, rows, rng, grouped=None):  # grouped: ignored (a speed-up only)
     u = rng.random(len(rows))
     idx = np.empty(len(rows), np.int64)
     for start in range(0, len(rows), 1 << 16):

@@ -224,14 +224,21 @@ def random_confusion(n_classes: int, concentration: float = 0.3, *, rng=None) ->
     return out
 
 
-def _draw_rows(cum, rows, rng):
-    """One categorical draw per item from the cumulative rows ``cum[rows]``."""
+def _group_rows(cum, rows):
+    """The items in the stable order of their rows, and where each row's items begin in it."""
+    # (as 16-bit keys when the rows fit, which numpy sorts by radix: the same stable permutation, faster)
+    order = np.argsort(rows.astype(np.uint16) if cum.shape[0] <= 1 << 16 else rows, kind="stable")
+    return order, np.searchsorted(rows[order], np.arange(cum.shape[0] + 1), side="left")
+
+
+def _draw_rows(cum, rows, rng, grouped=None):
+    """One categorical draw per item from the cumulative rows ``cum[rows]`` (``grouped``: ``_group_rows``'s
+    result for these rows, when it is at hand)."""
     u = rng.random(len(rows))
     idx = np.empty(len(rows), np.int64)
     # The draw is #{j : cum[row, j] < u}; a row of cumulative sums of non-negative numbers is non-decreasing,
     # so that count is searchsorted(row, u, side="left"), one row's items at a time.
-    order = np.argsort(rows, kind="stable")
-    bounds = np.searchsorted(rows[order], np.arange(cum.shape[0] + 1), side="left")
+    order, bounds = _group_rows(cum, rows) if grouped is None else grouped
     for r in range(cum.shape[0]):
         items = order[bounds[r]:bounds[r + 1]]
         if items.size:
@@ -300,8 +307,9 @@ def two_model_world(n: int, *, accuracy_b, accuracy_c, prior, error_correlation:
     s, r = np.sqrt(error_correlation), np.sqrt(1 - error_correlation)
     right_b = ndtr(s * z0 + r * rng.standard_normal(n)) < acc_b[truth]
     right_c = ndtr(s * z0 + r * rng.standard_normal(n)) < acc_c[truth]
-    wrong_b = _draw_rows(cum, truth, rng)
-    wrong_c = np.where(rng.random(n) < shared_confusion, wrong_b, _draw_rows(cum, truth, rng))
+    grouped = _group_rows(cum, truth)  # draws nothing: both models' draws below share it
+    wrong_b = _draw_rows(cum, truth, rng, grouped)
+    wrong_c = np.where(rng.random(n) < shared_confusion, wrong_b, _draw_rows(cum, truth, rng, grouped))
     hyp_b = np.where(right_b, truth, wrong_b)
     hyp_c = np.where(right_c, truth, wrong_c)
     return hyp_b.astype(np.int64), hyp_c.astype(np.int64), truth.astype(np.int64)
