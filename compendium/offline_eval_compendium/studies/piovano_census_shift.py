@@ -300,21 +300,22 @@ def pipeline_bootstrap(df: pd.DataFrame, which: str, *, depth: int = 4, seed: in
     cbpe_err = np.abs(np.array([[_cbpe_row(cbpe.loc[c])[m] for m in METRICS] for c in chunks]) - realized)
     abs_error = np.empty((n_boot, len(chunks), len(ESTIMATORS), len(METRICS)))
     weight = np.zeros((n_boot, len(chunks)))
+    # what a resample does not change, once: the cells' codes less the second model's answer, the profiles
+    off_code, off_prof = b_all[off_rows] * 4 + g_all[off_rows], x_inv[off_rows]
+    live_code, live_prof = chunk_of * 4 + b_all[live_rows] * 2, x_inv[live_rows]
+    own_chunks = [np.flatnonzero(year_of_chunk == year) for year in D.LIVE_YEARS]
     for r in track(range(n_boot), f"whole-pipeline bootstrap ({which})", unit="resamples"):
         drawn = np.bincount(gen.integers(0, len(off_rows), len(off_rows)), minlength=len(off_rows))
         w = np.bincount(p_inv, weights=drawn, minlength=len(profile))
         fit = w > 0
         tree = DecisionTreeClassifier(max_depth=depth, random_state=seed)
         tree.fit(x_u[profile[fit] // 2], profile[fit] % 2, sample_weight=w[fit])
-        c_all = tree.predict(x_u).astype(np.int64)[x_inv]
-        m_o = np.bincount(b_all[off_rows] * 4 + c_all[off_rows] * 2 + g_all[off_rows], weights=drawn,
-                          minlength=8).reshape(2, 2, 2)
-        live_bc = np.bincount(chunk_of * 4 + b_all[live_rows] * 2 + c_all[live_rows],
-                              minlength=4 * len(chunks)).reshape(-1, 2, 2).astype(np.float64)
+        c_u = tree.predict(x_u).astype(np.int64)  # per distinct profile
+        m_o = np.bincount(off_code + c_u[off_prof] * 2, weights=drawn, minlength=8).reshape(2, 2, 2)
+        live_bc = np.bincount(live_code + c_u[live_prof], minlength=4 * len(chunks)).reshape(-1, 2, 2).astype(np.float64)
         abs_error[r, :, :3] = np.abs(_estimator_metrics(m_o, live_bc) - realized[:, None, :])
         abs_error[r, :, 3] = cbpe_err
-        for year in D.LIVE_YEARS:
-            own = np.flatnonzero(year_of_chunk == year)
+        for own in own_chunks:
             np.add.at(weight[r], own[gen.integers(0, len(own), len(own))], 1.0)
     return PipelineBootstrap(which, tuple(chunks), abs_error, weight / len(chunks), int(n_boot))
 
