@@ -24,6 +24,9 @@ INSTALL := $(PY) -m uv pip install --quiet --python $(PY)
 else
 INSTALL := $(PIP)
 endif
+# uv into the venv when it is not there (a venv made before, or by pip)
+ENSURE_UV = [ "$(INSTALLER)" != uv ] || $(PY) -m uv --version >/dev/null 2>&1 || \
+	$(PIP) "$(UV_PIN)" 2>&1 | { grep -v "^WARNING: Location" || true; }
 BUILD := build
 STAMPS := $(BUILD)/stamps
 # One job per core by default (notebooks run in parallel); `make -j1 reproduce` to run them one by one.
@@ -58,12 +61,13 @@ venv: $(VENV_STAMP) ## Create .venv/ with what running the notebooks needs (requ
 # make reproduce needs run.lock alone; make test, lab, report and bench add their group when first asked for.
 $(VENV_STAMP): requirements/run.lock pyproject.toml compendium/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@[ "$(INSTALLER)" != uv ] || $(PY) -m uv --version >/dev/null 2>&1 || $(PIP) "$(UV_PIN)" 2>&1 | { grep -v "^WARNING: Location" || true; }
+	@$(ENSURE_UV)
 	$(INSTALL) -r requirements/run.lock 2>&1 | { grep -v "^WARNING: Location" || true; }
 	$(PIP) --no-deps --no-build-isolation -e . -e ./compendium 2>&1 | { grep -v "^WARNING: Location" || true; }
 	@touch $@
 
 $(VENV)/.installed-%: requirements/%.lock $(VENV_STAMP)
+	@$(ENSURE_UV)
 	$(INSTALL) -r $< 2>&1 | { grep -v "^WARNING: Location" || true; }
 	@touch $@
 
