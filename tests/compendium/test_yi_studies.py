@@ -255,6 +255,25 @@ def test_table6_world_and_its_control_run_together_equal_two_separate_runs():
         assert exp.sweep.equals(one.sweep) and exp.op_best == one.op_best and exp.simulated == one.simulated
 
 
+def test_a_sweep_in_worker_processes_equals_the_sweep_run_here():
+    import functools
+
+    from offline_eval_compendium.claims import paired_seed_sweep
+    from offline_eval_compendium.studies import yi_worlds
+
+    kw = dict(n_queries=150, n_log=5000, n_ab=10_000, alphas=(1.0,), mainline_quantiles=(0.6,))
+    per_seed = functools.partial(yi_auction.per_seed_worlds,
+                                 model_2s=(yi_auction.MODEL_2, yi_auction.CONTROL_MODEL_2), **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)  # tiny logs
+        here = paired_seed_sweep(per_seed, [5, 3, 4], progress="here")
+        for workers in (1, 2, 3):
+            there = yi_worlds.paired_sweep_in_workers(per_seed, [5, 3, 4], progress="workers", workers=workers)
+            for a, b in zip(here, there):
+                assert a.equals(b) and list(a["seed"]) == [5, 3, 4]
+                assert a.to_csv() == b.to_csv()  # floats compared through their text: the same bits
+
+
 def test_table6_panels(exp, exp6):
     t6p = {c: "1%" for c in ("offline AUC", "offline RIG", "simulated CY", "simulated Mainline CY", "online CY",
                              "online Mainline CY")}

@@ -6,11 +6,18 @@ baseline that serves the logs (its low-range over-estimation, :data:`~.yi_auctio
 the new model, the logged page views and the A/B tests' page views are the same draws.  So the new model's
 operating-point sweep ranks the logged auctions and places the points' ads once, and replays them on each
 world's logs (:func:`offline_eval.auction.sweep_logs`).
+
+:func:`paired_sweep_in_workers` runs the seeds of such a sweep in worker processes, one per core: a seed's
+results are the same numbers whichever process computes them, and they come back in the seeds' order.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -22,7 +29,7 @@ from ..claims import paired_seed_sweep
 from .yi_auction import (MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
                          offline_scores, seeded_world, table6_outcomes)
 
-__all__ = ["per_seed_table6_worlds", "run_table6_worlds", "sweep_table6_with_control"]
+__all__ = ["paired_sweep_in_workers", "per_seed_table6_worlds", "run_table6_worlds", "sweep_table6_with_control"]
 
 
 def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
@@ -84,5 +91,36 @@ def sweep_table6_with_control(seeds, *, miscalibration, control_miscalibration,
     """The Table 6 model's seed sweep in the world of ``miscalibration`` and in its control world
     (``control_miscalibration``), each seed's two worlds run together (:func:`per_seed_table6_worlds`): the two
     frames ``claims.seed_sweep(per_seed_table6, seeds, miscalibration=..., **kwargs)`` gives, one row per seed."""
-    return paired_seed_sweep(lambda s: per_seed_table6_worlds(s, (miscalibration, control_miscalibration), **kwargs),
-                             seeds, progress="per_seed_table6 (a world and its control)")
+    return paired_sweep_in_workers(functools.partial(per_seed_table6_worlds,
+                                                     miscalibrations=(miscalibration, control_miscalibration), **kwargs),
+                                   seeds, progress="per_seed_table6 (a world and its control)")
+
+
+def paired_sweep_in_workers(per_seed, seeds, *, progress: str, workers=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``claims.paired_seed_sweep(per_seed, seeds, progress=progress)``, the seeds run in worker processes.
+
+    Parameters
+    ----------
+    per_seed : callable
+        ``per_seed(seed) -> (dict, dict)``, a module-level function or a :func:`functools.partial` of one (it is
+        sent to the workers); every draw from the seed, so its results do not depend on the process.
+    seeds : iterable of int
+    progress : str
+        The step's name in the progress lines (a seed counts as done when its results are back, in order).
+    workers : int, optional
+        Worker processes (forked); default one per core available, at most one per seed.  With one, the
+        seeds run here, one by one.
+
+    Returns
+    -------
+    The two frames of :func:`~offline_eval_compendium.claims.paired_seed_sweep`, the same values.
+    """
+    seeds = [int(s) for s in seeds]
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = max(1, min(int(workers), len(seeds)))
+    if workers == 1:
+        return paired_seed_sweep(per_seed, seeds, progress=progress)
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        results = pool.map(per_seed, seeds)  # in the seeds' order, as they finish
+        return paired_seed_sweep(lambda s: next(results), seeds, progress=progress)
