@@ -255,6 +255,63 @@ def test_table6_world_and_its_control_run_together_equal_two_separate_runs():
         assert exp.sweep.equals(one.sweep) and exp.op_best == one.op_best and exp.simulated == one.simulated
 
 
+def test_a_sweep_in_worker_processes_equals_the_sweep_run_here():
+    import functools
+
+    from offline_eval_compendium.claims import paired_seed_sweep
+    from offline_eval_compendium.studies import yi_worlds
+
+    kw = dict(n_queries=150, n_log=5000, n_ab=10_000, alphas=(1.0,), mainline_quantiles=(0.6,))
+    per_seed = functools.partial(yi_auction.per_seed_worlds,
+                                 model_2s=(yi_auction.MODEL_2, yi_auction.CONTROL_MODEL_2), **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)  # tiny logs
+        here = paired_seed_sweep(per_seed, [5, 3, 4], progress="here")
+        for workers in (1, 2, 3):
+            there = yi_worlds.paired_sweep_in_workers(per_seed, [5, 3, 4], progress="workers", workers=workers)
+            for a, b in zip(here, there):
+                assert a.equals(b) and list(a["seed"]) == [5, 3, 4]
+                assert a.to_csv() == b.to_csv()  # floats compared through their text: the same bits
+
+
+def test_map_in_workers_keeps_the_items_order_and_raises_a_workers_error():
+    import functools
+    import math
+
+    from offline_eval_compendium.studies import yi_worlds
+
+    items = [5.0, -1.0, 3.5, 2.0, 0.25, 9.0, 1.0]
+    for workers, chunksize in ((1, 1), (2, 1), (2, 3), (4, 2)):
+        got = list(yi_worlds.map_in_workers(functools.partial(math.pow, 3.0), items, workers=workers,
+                                            chunksize=chunksize))
+        assert got == [math.pow(3.0, x) for x in items]
+    assert list(yi_worlds.map_in_workers(math.sqrt, [], workers=2)) == []
+    with pytest.raises(ValueError):
+        list(yi_worlds.map_in_workers(math.sqrt, [4.0, -1.0, 9.0], workers=2))
+
+
+def test_calibration_grids_in_workers_equal_the_grids_run_here():
+    from offline_eval_compendium.studies import yi_calibration, yi_worlds
+
+    kw = dict(n_queries=150, n_log=5000)
+    grids = dict(noise_grid=(0.6, 0.9, 1.2, 1.5), shift_grid=(0.0, 2.0, 4.0, 6.0))
+    runs = []
+    for workers in (1, 2):
+        real = yi_worlds.map_in_workers
+        yi_calibration.map_in_workers = lambda f, items, chunksize=1, w=workers: real(f, items, workers=w,
+                                                                                        chunksize=chunksize)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", OfflineEvalWarning)  # tiny logs
+                m1, m2, trace = yi_calibration.calibrate_models(0, 0.086, 0.195, **kw, **grids)
+                accepted = yi_calibration.offline_accepted_worlds(0, trace, 0.086, 0.195, rtol=5.0, n_ab=5000, **kw)
+                mis, trace6 = yi_calibration.calibrate_table6(0, -0.5, shift_grid=(1.0, 3.0, 5.0, 7.0, 9.0), **kw)
+        finally:
+            yi_calibration.map_in_workers = real
+        runs.append((m1, m2, mis, trace.to_csv(), accepted.to_csv(), trace6.to_csv()))
+    assert runs[0] == runs[1] and len(accepted)
+
+
 def test_table6_panels(exp, exp6):
     t6p = {c: "1%" for c in ("offline AUC", "offline RIG", "simulated CY", "simulated Mainline CY", "online CY",
                              "online Mainline CY")}

@@ -78,6 +78,38 @@ def test_shown_many_equals_the_full_allocation_tables_shown(seed):
             assert f.dtype == g.dtype == s.dtype and f.tobytes() == s.tobytes() and g.tobytes() == s.tobytes()
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_shown_at_points_cells_and_the_replay_only_arrays_equal_the_full_allocations(seed):
+    # iter_shown_at_points yields each point's arrays in turn; ads=False leaves out the auctions and candidates
+    # (a replay reads the ads through their cells), the slots, prices and cells the same bytes.
+    from offline_eval.auction import allocation as al
+
+    rng = np.random.default_rng(100 + seed)
+    n, k = int(rng.integers(1, 3000)), int(rng.integers(1, 14))
+    n_queries, n_ml, n_sb = int(rng.integers(1, 50)), seed % 4, 1 + seed % 5
+    query = rng.integers(0, n_queries, n)
+    b = np.round(rng.lognormal(size=(n, k)), seed % 3) * (rng.random((n, k)) < 0.8)
+    p = np.round(rng.random((n, k)), 1 + seed % 3)
+    alpha = [0.0, 0.5, 1.0, 2.0][seed % 4]
+    r = al.rank_scores(b, p, alpha)
+    r = r[r > 0]
+    ops = [OperatingPoint(alpha, 0.0, float(np.quantile(r, 0.6))),
+           OperatingPoint(alpha, float(np.quantile(r, 0.3)), float(np.quantile(r, 0.3))), OperatingPoint(alpha)]
+    n_slots = n_ml + n_sb
+    reference = [a.shown() for a in al._allocate_many(b, p, ops, n_ml, n_sb)]
+    for subset in (ops, ops[:1]):
+        lazy = al.iter_shown_at_points(b, p, subset, n_ml, n_sb, query=query, n_slots=n_slots, ads=False)
+        assert not isinstance(lazy, list)
+        full = al.shown_at_points(b, p, subset, n_ml, n_sb, query=query, n_slots=n_slots)
+        for (a, ad, slot, cpc), replay, shown in zip(reference, lazy, full):
+            cell = np.ravel_multi_index((query[a], ad, slot), (n_queries, k, n_slots))
+            assert replay[0] is None and replay[1] is None
+            for x, y in ((replay[2], slot), (replay[3], cpc), (replay[4], cell)):
+                assert x.dtype == y.dtype and x.tobytes() == y.tobytes()
+            for x, y in zip(shown, (a, ad, slot, cpc, cell)):
+                assert x.dtype == y.dtype and x.tobytes() == y.tobytes()
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_ab_tests_of_several_treatments_equal_one_ab_test_each(seed):
     world = make_world(seed, n_queries=30)

@@ -34,6 +34,7 @@ ads, which the baseline lets into the auction.
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,7 +42,7 @@ import pandas as pd
 
 from offline_eval import auction as au
 from .. import reference
-from ..claims import paired_seed_sweep, sweep_verdict
+from ..claims import sweep_verdict
 from offline_eval.metrics import roc_auc_score, quantile_breakdown, rig_score
 from offline_eval.plotting import new_figure
 from offline_eval.synth import search_world as sw
@@ -449,8 +450,10 @@ def sweep_with_control(seeds, *, model_2, control_model_2, **kwargs) -> tuple[pd
     """The seed sweep of :func:`per_seed` in the world of ``model_2`` and in its control world
     (``control_model_2``), each seed's two worlds run together (:func:`per_seed_worlds`): the two frames
     ``claims.seed_sweep(per_seed, seeds, model_2=..., **kwargs)`` gives, one row per seed."""
-    return paired_seed_sweep(lambda s: per_seed_worlds(s, (model_2, control_model_2), **kwargs), seeds,
-                             progress="per_seed (a world and its control)")
+    from .yi_worlds import paired_sweep_in_workers  # (yi_worlds builds on this module)
+
+    return paired_sweep_in_workers(functools.partial(per_seed_worlds, model_2s=(model_2, control_model_2), **kwargs),
+                                   seeds, progress="per_seed (a world and its control)")
 
 
 def _outcomes(exp: Experiment, n_quantiles, bd=None) -> dict:

@@ -10,6 +10,7 @@ Table 6 baseline's over-estimation to Table 6's offline RIG delta.
 from __future__ import annotations
 
 import copy
+import functools
 
 import numpy as np
 import pandas as pd
@@ -19,6 +20,7 @@ from offline_eval.synth import sponsored as sp
 from ..progress import track
 from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, log_served, logged_rows, make_logs, offline_deltas,
                           offline_pair, offline_scores, run, seeded_world)
+from .yi_worlds import map_in_workers
 
 __all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
            "calibrate_table6", "offline_accepted_worlds"]
@@ -160,22 +162,14 @@ def calibrate_models(seed, target_auc_delta: float, target_rig_delta: float, *, 
     world, r_models, r_log, _, _ = seeded_world(seed, n_queries, world_kwargs)
 
     def measure(noises, shifts, stage):
+        # each noise level in a worker process (its logs and every shift's deltas), the rows in the grid's order
+        task = functools.partial(_calibration_rows, world=world, r_models=r_models, r_log=r_log, n_log=n_log,
+                                 baseline_quantile=baseline_quantile, model_1=model_1, model_2=model_2,
+                                 shifts=tuple(shifts), stage=stage)
         rows = []
-        for noise_sd in track(noises, f"Table 5 calibration, stage {stage}", unit="noise levels"):
-            m1 = {**model_1, "noise_sd": float(noise_sd)}
-            rm = copy.deepcopy(r_models)
-            sp.distorted_pclick(world.ctr, rm, **m1)  # advance the models' generator past model-1's draw, as make_logs does
-            p1, _, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
-                                             baseline_quantile=baseline_quantile, models="table5", model_1=m1,
-                                             model_2=model_2, miscalibration=MISCALIBRATION)
-            view = logged_rows(logged, log, world.n_mainline)  # what the scores take of the log: once per log
-            _, base = offline_scores(p1, logged, log, world.n_mainline, rows=view)  # model-1's metrics: once per log
-            for shift in shifts:
-                p2 = sp.distorted_pclick(world.ctr, copy.deepcopy(rm), **{**model_2, "low_shift": float(shift)})
-                off = offline_pair(base, offline_scores(p2, logged, log, world.n_mainline, rows=view)[1])
-                rows.append(dict(stage=stage, noise_sd=float(noise_sd), low_shift=float(shift),
-                                 auc_delta=off["auc_delta"], rig_delta=off["rig_delta"],
-                                 auc_all_delta=off["auc_all_delta"]))
+        for part in track(map_in_workers(task, list(noises)), f"Table 5 calibration, stage {stage}", total=len(noises),
+                          unit="noise levels"):
+            rows.extend(part)
         return pd.DataFrame(rows)
 
     def miss(auc, rig):
@@ -205,6 +199,25 @@ def calibrate_models(seed, target_auc_delta: float, target_rig_delta: float, *, 
     return ({**model_1, "noise_sd": float(best["noise_sd"])}, {**model_2, "low_shift": float(best["low_shift"])}, trace)
 
 
+def _calibration_rows(noise_sd, *, world, r_models, r_log, n_log, baseline_quantile, model_1, model_2, shifts, stage):
+    """:func:`calibrate_models`' rows of one model-1 noise level: its logs, then model-2's deltas at every shift."""
+    m1 = {**model_1, "noise_sd": float(noise_sd)}
+    rm = copy.deepcopy(r_models)
+    sp.distorted_pclick(world.ctr, rm, **m1)  # advance the models' generator past model-1's draw, as make_logs does
+    p1, _, _, _, logged, log = make_logs(world, copy.deepcopy(r_models), copy.deepcopy(r_log), n_log=n_log,
+                                         baseline_quantile=baseline_quantile, models="table5", model_1=m1,
+                                         model_2=model_2, miscalibration=MISCALIBRATION)
+    view = logged_rows(logged, log, world.n_mainline)  # what the scores take of the log: once per log
+    _, base = offline_scores(p1, logged, log, world.n_mainline, rows=view)  # model-1's metrics: once per log
+    rows = []
+    for shift in shifts:
+        p2 = sp.distorted_pclick(world.ctr, copy.deepcopy(rm), **{**model_2, "low_shift": float(shift)})
+        off = offline_pair(base, offline_scores(p2, logged, log, world.n_mainline, rows=view)[1])
+        rows.append(dict(stage=stage, noise_sd=float(noise_sd), low_shift=float(shift),
+                         auc_delta=off["auc_delta"], rig_delta=off["rig_delta"], auc_all_delta=off["auc_all_delta"]))
+    return rows
+
+
 def offline_accepted_worlds(seed, calibration: pd.DataFrame, target_auc_delta: float, target_rig_delta: float, *,
                             rtol=0.5, n_queries=2000, n_log=100_000, n_ab=100_000, baseline_quantile=0.6,
                             model_1=MODEL_1, model_2=MODEL_2, min_impressions=1, world_kwargs=None) -> pd.DataFrame:
@@ -230,21 +243,30 @@ def offline_accepted_worlds(seed, calibration: pd.DataFrame, target_auc_delta: f
     ok = ((np.abs(g["auc_delta"] - target_auc_delta) <= rtol * abs(target_auc_delta))
           & (np.abs(g["rig_delta"] - target_rig_delta) <= rtol * abs(target_rig_delta)))
     g = g.loc[ok].sort_values(["low_shift", "miss", "noise_sd"], kind="stable").drop_duplicates("low_shift")
-    rows = []
-    for r in track(list(g.itertuples()), "offline-accepted worlds", unit="worlds"):
-        # only the A/B test at the baseline operating point of :func:`run`: the same world, models, logs and
-        # A/B stream (each step has its own generator), without the simulation, sweep and best-point test
-        world, r_models, r_log, r_ab1, _ = seeded_world(seed, n_queries, world_kwargs)
-        p1, p2, _, op_base, _, _ = make_logs(world, r_models, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
-                                             min_impressions=min_impressions, models="table5",
-                                             model_1={**model_1, "noise_sd": r.noise_sd},
-                                             model_2={**model_2, "low_shift": r.low_shift},
-                                             miscalibration=MISCALIBRATION)
-        online_base, = sw.ab_tests(world, (p1, op_base), [(p2, op_base)], n_page_views=n_ab, rng=r_ab1)
-        rows.append(dict(noise_sd=r.noise_sd, low_shift=r.low_shift, auc_delta=r.auc_delta, rig_delta=r.rig_delta,
-                         online_cy_delta=online_base.cy_delta, online_ml_cy_delta=online_base.ml_cy_delta))
+    # each accepted world in a worker process, the rows in the table's order
+    task = functools.partial(_accepted_row, seed=seed, n_queries=n_queries, world_kwargs=world_kwargs, n_log=n_log,
+                             baseline_quantile=baseline_quantile, min_impressions=min_impressions, model_1=model_1,
+                             model_2=model_2, n_ab=n_ab)
+    accepted = list(zip(g["noise_sd"], g["low_shift"], g["auc_delta"], g["rig_delta"]))
+    rows = list(track(map_in_workers(task, accepted), "offline-accepted worlds", total=len(accepted), unit="worlds"))
     return pd.DataFrame(rows, columns=["noise_sd", "low_shift", "auc_delta", "rig_delta", "online_cy_delta",
                                        "online_ml_cy_delta"])
+
+
+def _accepted_row(r, *, seed, n_queries, world_kwargs, n_log, baseline_quantile, min_impressions, model_1, model_2,
+                  n_ab) -> dict:
+    """:func:`offline_accepted_worlds`' row of one accepted world ``r = (noise_sd, low_shift, auc_delta, rig_delta)``."""
+    noise_sd, low_shift, auc_delta, rig_delta = r
+    # only the A/B test at the baseline operating point of :func:`run`: the same world, models, logs and
+    # A/B stream (each step has its own generator), without the simulation, sweep and best-point test
+    world, r_models, r_log, r_ab1, _ = seeded_world(seed, n_queries, world_kwargs)
+    p1, p2, _, op_base, _, _ = make_logs(world, r_models, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
+                                         min_impressions=min_impressions, models="table5",
+                                         model_1={**model_1, "noise_sd": noise_sd},
+                                         model_2={**model_2, "low_shift": low_shift}, miscalibration=MISCALIBRATION)
+    online_base, = sw.ab_tests(world, (p1, op_base), [(p2, op_base)], n_page_views=n_ab, rng=r_ab1)
+    return dict(noise_sd=noise_sd, low_shift=low_shift, auc_delta=auc_delta, rig_delta=rig_delta,
+                online_cy_delta=online_base.cy_delta, online_ml_cy_delta=online_base.ml_cy_delta)
 
 
 #: The Table 6 baseline's over-estimation (log-odds, switch width = shift / 4) over which its offline RIG
@@ -295,14 +317,11 @@ def calibrate_table6(seed, target_rig_delta: float, *, n_queries=2000, n_log=100
     # baseline draws its clicks from the logs' generator where make_logs would
     p2 = sp.distorted_pclick(world.ctr, r_models, **model)
     pv = sp.sample_page_views(world, n_log, r_log)
-    rows = []
-    for shift in track(grid, "Table 6 calibration", unit="shifts"):
-        mis = dict(low_ctr=float(low_ctr), low_shift=float(shift), width=float(shift) / 4)
-        p1 = sp.overestimate_low_range(p2, **mis)
-        _, logged, log = log_served(world, p1, pv, copy.deepcopy(r_log), baseline_quantile=baseline_quantile,
-                                    min_impressions=1)
-        off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
-        rows.append(dict(low_shift=float(shift), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"]))
+    # each shift in a worker process (a few shifts per task: the page views are sent once a task), in the grid's order
+    task = functools.partial(_table6_row, world=world, p2=p2, pv=pv, r_log=r_log, low_ctr=low_ctr,
+                             baseline_quantile=baseline_quantile)
+    rows = list(track(map_in_workers(task, [float(x) for x in grid], chunksize=4), "Table 6 calibration",
+                      total=len(grid), unit="shifts"))
     trace = pd.DataFrame(rows)
     d = np.round(trace["rig_delta"].to_numpy(float) - target_rig_delta, 9)
     cross = np.flatnonzero((d[:-1] <= 0) & (d[1:] > 0) | (d[:-1] >= 0) & (d[1:] < 0))
@@ -312,3 +331,13 @@ def calibrate_table6(seed, target_rig_delta: float, *, n_queries=2000, n_log=100
     shift = grid[i] + (grid[i + 1] - grid[i]) * (0 - d[i]) / (d[i + 1] - d[i]) if d[i + 1] != d[i] else grid[i]
     shift = round(float(shift), 2)
     return dict(low_ctr=float(low_ctr), low_shift=shift, width=shift / 4), trace
+
+
+def _table6_row(shift, *, world, p2, pv, r_log, low_ctr, baseline_quantile) -> dict:
+    """:func:`calibrate_table6`'s row of one over-estimation ``shift``: the baseline's logs and the new model's deltas."""
+    mis = dict(low_ctr=float(low_ctr), low_shift=float(shift), width=float(shift) / 4)
+    p1 = sp.overestimate_low_range(p2, **mis)
+    _, logged, log = log_served(world, p1, pv, copy.deepcopy(r_log), baseline_quantile=baseline_quantile,
+                                min_impressions=1)
+    off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
+    return dict(low_shift=float(shift), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"])

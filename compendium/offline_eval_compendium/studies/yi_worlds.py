@@ -6,11 +6,19 @@ baseline that serves the logs (its low-range over-estimation, :data:`~.yi_auctio
 the new model, the logged page views and the A/B tests' page views are the same draws.  So the new model's
 operating-point sweep ranks the logged auctions and places the points' ads once, and replays them on each
 world's logs (:func:`offline_eval.auction.sweep_logs`).
+
+:func:`paired_sweep_in_workers` runs the seeds of such a sweep in worker processes, one per core
+(:func:`map_in_workers`, which the calibrations' grids use too): a seed's results are the same numbers
+whichever process computes them, and they come back in the seeds' order.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -22,7 +30,7 @@ from ..claims import paired_seed_sweep
 from .yi_auction import (MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
                          offline_scores, seeded_world, table6_outcomes)
 
-__all__ = ["per_seed_table6_worlds", "run_table6_worlds", "sweep_table6_with_control"]
+__all__ = ["map_in_workers", "paired_sweep_in_workers", "per_seed_table6_worlds", "run_table6_worlds", "sweep_table6_with_control"]
 
 
 def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
@@ -84,5 +92,64 @@ def sweep_table6_with_control(seeds, *, miscalibration, control_miscalibration,
     """The Table 6 model's seed sweep in the world of ``miscalibration`` and in its control world
     (``control_miscalibration``), each seed's two worlds run together (:func:`per_seed_table6_worlds`): the two
     frames ``claims.seed_sweep(per_seed_table6, seeds, miscalibration=..., **kwargs)`` gives, one row per seed."""
-    return paired_seed_sweep(lambda s: per_seed_table6_worlds(s, (miscalibration, control_miscalibration), **kwargs),
-                             seeds, progress="per_seed_table6 (a world and its control)")
+    return paired_sweep_in_workers(functools.partial(per_seed_table6_worlds,
+                                                     miscalibrations=(miscalibration, control_miscalibration), **kwargs),
+                                   seeds, progress="per_seed_table6 (a world and its control)")
+
+
+def map_in_workers(func, items, *, workers=None, chunksize=1):
+    """``map(func, items)`` in worker processes, one per core: an iterator of the results in the items' order.
+
+    Parameters
+    ----------
+    func : callable
+        A module-level function or a :func:`functools.partial` of one (it is sent to the workers, with each
+        item); every draw from its arguments, so its results do not depend on the process.
+    items : iterable
+    workers : int, optional
+        Worker processes (forked); default one per core available, at most one per item.  With one, the items
+        run here, one by one, as each result is asked for.
+    chunksize : int, default 1
+        Items sent to a worker at a time (``func`` is sent once per chunk: fewer copies of large arguments).
+
+    Returns
+    -------
+    iterator
+        ``func(item)`` of each item in turn; a worker's exception is raised when its result is reached.
+    """
+    items = list(items)
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = max(1, min(int(workers), len(items)))
+    if workers == 1:
+        yield from map(func, items)
+        return
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        yield from pool.map(func, items, chunksize=max(1, int(chunksize)))
+
+
+def paired_sweep_in_workers(per_seed, seeds, *, progress: str, workers=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``claims.paired_seed_sweep(per_seed, seeds, progress=progress)``, the seeds run in worker processes
+    (:func:`map_in_workers`).
+
+    Parameters
+    ----------
+    per_seed : callable
+        ``per_seed(seed) -> (dict, dict)``, a module-level function or a :func:`functools.partial` of one (it is
+        sent to the workers); every draw from the seed, so its results do not depend on the process.
+    seeds : iterable of int
+    progress : str
+        The step's name in the progress lines (a seed counts as done when its results are back, in order).
+    workers : int, optional
+        As in :func:`map_in_workers`.
+
+    Returns
+    -------
+    The two frames of :func:`~offline_eval_compendium.claims.paired_seed_sweep`, the same values.
+    """
+    seeds = [int(s) for s in seeds]
+    results = map_in_workers(per_seed, seeds, workers=workers)
+    try:
+        return paired_seed_sweep(lambda s: next(results), seeds, progress=progress)
+    finally:
+        results.close()

@@ -244,7 +244,12 @@ def _prefix_count(mask):
     return count
 
 
-def shown_at_points(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None):
+def shown_at_points(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None, ads=True):
+    """The list of :func:`iter_shown_at_points`' tuples (the same arguments)."""
+    return list(iter_shown_at_points(b, p, ops, n_ml, n_sb, query=query, n_slots=n_slots, ads=ads))
+
+
+def iter_shown_at_points(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None, ads=True):
     """``Allocation.shown()`` of :func:`_allocate_many` at each of ``ops`` (checked inputs, one alpha), without
     the full (n, k) slot and price tables: one ``(auction, candidate, slot, cpc)`` tuple per point.
 
@@ -252,26 +257,35 @@ def shown_at_points(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None):
     first ``n_shown`` ranks; slots and prices are computed on those only, with the operations of
     :func:`_place_block` in its order (the same bits).  With ``query`` (each auction's query code) and
     ``n_slots``, each tuple gains a fifth array: the flat index of each shown ad's (query, candidate, slot) cell
-    in a ``(n_queries, k, n_slots)`` table.
+    in a ``(n_queries, k, n_slots)`` table.  With ``ads=False`` the auction and candidate arrays are ``None``
+    (a replay that reads the shown ads through their cells needs only the slots, prices and cells).
+
+    A generator: each point's arrays are computed when the point is reached, so a caller that replays one
+    point before asking for the next holds a single point's arrays at a time.
     """
     ranked, rs, b_ranked = _rank_all(b, p, ops)
     n, k = rs.shape
-    rs_next = np.zeros_like(rs)  # the next rank's score, 0 after the last rank
-    rs_next[:, :-1] = rs[:, 1:]
-    rs_next, rs_flat, b_flat = rs_next.ravel(), rs.ravel(), b_ranked.ravel()
+    rs_flat, b_flat = rs.ravel(), b_ranked.ravel()
+    # A shown rank's next score is the next element of its row; a row's last rank (next score 0) is shown only
+    # when a page holds all k candidates.
+    last_shown = n_ml + n_sb >= k
     cpc_next = None
     if len(ops) > 1:
         # The price b * max(next rank score, the block's reserve) / own rank score: the next score clears the
         # reserve of its block for every shown rank but a row's last mainline rank and its last shown rank, so
         # with several points b * next / own is computed once and those two ranks are recomputed per point.
+        rs_next = np.zeros_like(rs)  # the next rank's score, 0 after the last rank
+        rs_next[:, :-1] = rs[:, 1:]
         with np.errstate(divide="ignore", invalid="ignore"):  # unshown ranks of score 0: never read
-            cpc_next = rs_next / rs_flat
+            cpc_next = rs_next.ravel() / rs_flat
         cpc_next *= b_flat
+        del rs_next
     cell0 = None
     if query is not None:
         cell0 = ((np.asarray(query, dtype=np.int64) * k)[:, None] + ranked).ravel() * int(n_slots)
-    rows = np.arange(n, dtype=np.int64)
-    out = []
+    cand = ranked.ravel().astype(np.int64) if ads and len(ops) > 1 else None  # gathered per point
+    col = np.arange(k, dtype=np.int64)
+    col_s = col.astype(np.int8 if k + n_ml <= 127 else np.int64)  # the slots' table: small integers when they fit
     eligible = {}  # the count of ranks above each reserve: the points of a sweep mostly share their reserve
     for op in ops:
         if op.reserve not in eligible:
@@ -283,34 +297,51 @@ def shown_at_points(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None):
             n_ml_ok = _prefix_count(rs >= op.mainline_reserve if op.mainline_reserve > 0 else rs > 0)
         m = np.minimum(n_ml_ok, n_ml)
         n_shown = np.minimum(n_eligible, m + n_sb)
-        auction = np.repeat(rows, n_shown)
-        start = np.cumsum(n_shown) - n_shown
-        rank = np.arange(len(auction), dtype=np.int64) - np.repeat(start, n_shown)
-        flat = auction * k + rank
-        m_shown = np.repeat(m, n_shown)
-        ml = rank < m_shown
-        # slot: the rank in the mainline, the rank shifted past the unfilled mainline slots in the sidebar
-        slot = np.where(ml, rank, rank + (n_ml - m_shown))
+        # the shown cells of the (n, k) tables in row-major order, and which of them fill the mainline
+        flat = np.flatnonzero(col < n_shown[:, None])
+        ml_full = col < m[:, None]
+        ml = ml_full.ravel()[flat]
+        # slot: the rank in the mainline, the rank shifted past the unfilled mainline slots in the sidebar (built in
+        # the small table, widened once gathered)
+        slot_full = (n_ml - m).astype(col_s.dtype)[:, None] + col_s
+        np.copyto(slot_full, col_s, where=ml_full)
+        slot = slot_full.ravel()[flat].astype(np.int64)
+        del slot_full, ml_full
         if cpc_next is None:
+            if last_shown:
+                nxt = np.zeros(len(flat))
+                inner = flat % k != k - 1
+                nxt[inner] = rs_flat[flat[inner] + 1]
+            else:
+                nxt = rs_flat[flat + 1]
             floor = op.reserve if op.mainline_reserve == op.reserve else np.where(ml, op.mainline_reserve, op.reserve)
-            cpc = np.maximum(rs_next[flat], floor)
+            cpc = np.maximum(nxt, floor, out=nxt)
             cpc /= rs_flat[flat]
             cpc *= b_flat[flat]
         else:
             cpc = cpc_next[flat]
+            start = np.cumsum(n_shown) - n_shown
             for row, last, floor in ((np.flatnonzero(m), m, op.mainline_reserve),
                                      (np.flatnonzero(n_shown > m), n_shown, op.reserve)):
                 last = last[row] - 1
                 at = row * k + last
-                price = np.maximum(rs_next[at], floor)
+                nxt = np.zeros(len(at))
+                inner = last != k - 1
+                nxt[inner] = rs_flat[at[inner] + 1]
+                price = np.maximum(nxt, floor, out=nxt)
                 price /= rs_flat[at]
                 price *= b_flat[at]
                 cpc[start[row] + last] = price
-        shown = (auction, ranked.ravel()[flat].astype(np.int64), slot, cpc)
+        if ads:
+            auction = flat // k
+            shown = (auction, ranked.ravel()[flat].astype(np.int64) if cand is None else cand[flat], slot, cpc)
+        else:
+            shown = (None, None, slot, cpc)
         if cell0 is not None:
-            shown += (cell0[flat] + slot,)
-        out.append(shown)
-    return out
+            cell = cell0[flat]
+            cell += slot
+            shown += (cell,)
+        yield shown
 
 
 def rank_scores(b, p, alpha: float) -> np.ndarray:

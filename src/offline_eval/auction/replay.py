@@ -28,7 +28,8 @@ from .._validation import (
     reject_masked,
 )
 from .._results import short_repr
-from .allocation import OperatingPoint, as_operating_point, engine_inputs, rank_scores, shown_at_points
+from .allocation import (OperatingPoint, as_operating_point, engine_inputs, iter_shown_at_points, rank_scores,
+                         shown_at_points)
 from .logs import MAX_LOG_CELLS, ClickLog, Impressions, PageViews, check_page_views, log_counts
 
 __all__ = ["MIN_IMPRESSIONS_GRID", "SimulatedMetrics", "best_operating_point", "cross_validate_min_impressions",
@@ -168,8 +169,9 @@ def simulate(log: ClickLog, pclick, *, op=None) -> SimulatedMetrics:
     pv = log.page_views
     # The log's bids (a PageViews) and the pClick table are checked: the engine of allocate, without its checks.
     b, pq = engine_inputs(pv.bids, p[pv.query])
-    shown = shown_at_points(b, pq, [op], log.n_mainline, log.n_slots - log.n_mainline, query=_log_queries(log),
-                        n_slots=log.n_slots)
+    queries = _log_queries(log)
+    shown = shown_at_points(b, pq, [op], log.n_mainline, log.n_slots - log.n_mainline, query=queries,
+                            n_slots=log.n_slots, ads=queries is None)
     return _replayed_metrics(log, shown[0])
 
 
@@ -256,14 +258,15 @@ def _replayed_metrics(log: ClickLog, shown) -> SimulatedMetrics:
         ctr, source = log.expected_ctr(pv.query[a], ad, slot)
     n = len(pv)
     ml = slot < log.n_mainline
-    m = max(len(a), 1)
+    m = max(len(slot), 1)
+    by_source = np.bincount(source, minlength=3)  # the shown ads per rule (0, 1, 2): one pass, exact counts
     return SimulatedMetrics(
         cy=float(ctr.sum() / n), ml_cy=float(ctr[ml].sum() / n),
-        ads_per_pv=float(len(a) / n), ml_ads_per_pv=float(np.count_nonzero(ml) / n),
+        ads_per_pv=float(len(slot) / n), ml_ads_per_pv=float(np.count_nonzero(ml) / n),
         revenue_per_pv=float(np.dot(ctr, cpc) / n),
-        share_same_slot=float(np.count_nonzero(source == 0) / m),
-        share_calibrated=float(np.count_nonzero(source == 1) / m),
-        share_reference=float(np.count_nonzero(source == 2) / m),
+        share_same_slot=float(by_source[0] / m),
+        share_calibrated=float(by_source[1] / m),
+        share_reference=float(by_source[2] / m),
     )
 
 
@@ -415,19 +418,22 @@ def _sweep(logs, pclick, alphas, mainline_quantiles, reserve_quantile, points):
         mine = [j for j in sorted(extra) if float(points[j].alpha) == float(alpha)]
         extra -= set(mine)
         # One ranking of the logged auctions per alpha; only the reserves' placement differs between the points.
+        # Each point is replayed on every log as soon as it is placed, before the next one (one point's arrays at a time).
         b, pq = engine_inputs(pv.bids, pclick[pv.query])
-        shown = shown_at_points(b, pq, ops + [points[j] for j in mine], log.n_mainline, log.n_slots - log.n_mainline,
-                                query=queries, n_slots=log.n_slots)
-        for i, lg in enumerate(logs):
-            for q, op, s in zip(mainline_quantiles, ops, shown):
+        shown = iter_shown_at_points(b, pq, ops + [points[j] for j in mine], log.n_mainline,
+                                     log.n_slots - log.n_mainline, query=queries, n_slots=log.n_slots,
+                                     ads=queries is None)
+        for q, op, s in zip(mainline_quantiles, ops, shown):
+            for i, lg in enumerate(logs):
                 rows[i].append(dict(alpha=float(alpha), mainline_quantile=float(q), reserve=op.reserve,
                                     mainline_reserve=op.mainline_reserve, **_replayed_metrics(lg, s)._asdict()))
-            for j, s in zip(mine, shown[len(ops):]):
+        for j, s in zip(mine, shown):
+            for i, lg in enumerate(logs):
                 at_points[i][j] = _replayed_metrics(lg, s)
     for j in sorted(extra):  # points of another alpha: ranked on their own, as simulate ranks them
         b, pq = engine_inputs(pv.bids, pclick[pv.query])
         shown, = shown_at_points(b, pq, [points[j]], log.n_mainline, log.n_slots - log.n_mainline, query=queries,
-                                 n_slots=log.n_slots)
+                                 n_slots=log.n_slots, ads=queries is None)
         for i, lg in enumerate(logs):
             at_points[i][j] = _replayed_metrics(lg, shown)
     return [pd.DataFrame(r) for r in rows], at_points
