@@ -158,6 +158,33 @@ def test_snips_on_the_rows_the_target_takes_is_the_per_slot_snips_on_every_row(n
     assert W.counterfactual_cy(world, target, pv, logged, world.ctr)["snips"] == slow
 
 
+@pytest.mark.parametrize("n, seed", [(2, 5), (3, 1), (40, 0), (3000, 0), (3000, 7)])
+def test_counterfactual_cy_has_the_bits_of_the_librarys_ips_snips_and_dr(n, seed):
+    """The statistics computed in place have the bits of the library's estimators on every (page view, slot) row."""
+    import warnings
+
+    from offline_eval.counterfactual import dr_estimate, ips_estimate, snips_estimate
+
+    world = _toy_world()
+    rng = np.random.default_rng(seed)
+    pv = sw.sample_page_views(world, n, rng)
+    ad, click, pscore = logged = W.explore(world, pv, rng)
+    p = np.clip(world.ctr * np.exp(rng.normal(0, 1, world.ctr.shape)), 0, 1)
+    target = W.ranking(world, p, pv, W.au.OperatingPoint())
+    reward_model = rng.uniform(0, 0.5, world.ctr.shape)
+    q = np.broadcast_to(pv.query[:, None], ad.shape)
+    hat = lambda a: np.where(a >= 0, reward_model[q, np.maximum(a, 0)] * world.click_curve[None, :], 0.0)  # noqa: E731
+    t = (target == ad).astype(float)
+    r, pi0 = click.ravel(), pscore.ravel()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        slow = dict(ips=3 * ips_estimate(r, t.ravel(), pi0).statistic,
+                    snips=sum(np.nan_to_num(snips_estimate(click[:, s], t[:, s], pscore[:, s]).statistic)
+                              for s in range(3)),
+                    dr=3 * dr_estimate(r, t.ravel(), pi0, hat(ad).ravel(), hat(target).ravel()).statistic)
+    assert W.counterfactual_cy(world, target, pv, logged, reward_model) == slow
+
+
 def test_sponsored_arena_is_a_function_of_its_seed_and_has_every_estimate():
     a = W.sponsored_arena(1, **TINY_SP)
     pd.testing.assert_frame_equal(a, W.sponsored_arena(1, **TINY_SP))

@@ -23,6 +23,7 @@ Everything is computed by the library (:mod:`offline_eval.synth`, :mod:`offline_
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -32,7 +33,6 @@ from scipy import special, stats
 from offline_eval import auction as au
 from offline_eval import bidding as bd
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
-from offline_eval.counterfactual import dr_estimate, ips_estimate, snips_estimate
 from offline_eval.metrics import log_loss, mean_squared_error, roc_auc_score
 from offline_eval.synth import classifiers as cl
 from offline_eval.synth import rtb
@@ -323,16 +323,25 @@ def counterfactual_cy(world, target, page_views, logged, reward_model):
     hat = lambda a: np.where(a >= 0, reward_model[q, np.maximum(a, 0)] * curve, 0.0)  # noqa: E731
     t = (target == ad).astype(float)
     r, pi0 = click.ravel(), pscore.ravel()
-    n = world.n_slots
-    # SNIPS normalises each slot's weights apart (a slot's weights have mean 1 under the logging policy).  It is a
-    # ratio of exact sums (math.fsum) of the weights, so the rows of weight 0 can be left out: the same numbers; a
-    # slot where the target never takes the logged ad has no estimate and counts 0
+    n, size = world.n_slots, r.size
+    # The statistics of offline_eval.counterfactual's ips_estimate, snips_estimate and dr_estimate (a test checks
+    # them bit for bit), without their standard errors: each a ratio of exact sums (math.fsum), so the terms of
+    # weight 0 (each an exact 0: rewards and weights are >= 0) can be left out of IPS's and SNIPS's sums.
+    # SNIPS normalises each slot's weights apart (a slot's weights have mean 1 under the logging policy); its
+    # weights are rescaled by a power of two, as snips_estimate does (exact); a slot where the target never
+    # takes the logged ad has no estimate and counts 0
+    w = t.ravel() / pi0
+    taken = np.flatnonzero(w)
     snips = 0.0
     for s in range(n):
         on = np.flatnonzero(t[:, s])
-        snips += snips_estimate(click[on, s], t[on, s], pscore[on, s]).statistic if len(on) else 0.0
-    return dict(ips=n * ips_estimate(r, t.ravel(), pi0).statistic, snips=snips,
-                dr=n * dr_estimate(r, t.ravel(), pi0, hat(ad).ravel(), hat(target).ravel()).statistic)
+        if len(on):
+            ws = t[on, s] / pscore[on, s]
+            ws = np.ldexp(ws, -int(np.frexp(float(ws.max()))[1]))
+            snips += math.fsum((ws * click[on, s]).tolist()) / math.fsum(ws.tolist())
+    ips = math.fsum((w[taken] * r[taken]).tolist()) / size
+    dr = math.fsum((hat(target).ravel() + w * (r - hat(ad).ravel())).tolist()) / size
+    return dict(ips=n * ips, snips=snips, dr=n * dr)
 
 
 def sponsored_arena(seed, *, n_candidates=16, n_queries=200, n_log=8000, n_ab=20000, baseline_quantile=0.6,
