@@ -185,6 +185,18 @@ def test_counterfactual_cy_has_the_bits_of_the_librarys_ips_snips_and_dr(n, seed
     assert W.counterfactual_cy(world, target, pv, logged, reward_model) == slow
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_gamma_p_ladder_is_scipys_gammainc_at_three_shapes(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(0.05, 30.0, 2000)
+    x = a * np.exp(rng.normal(0, 1.5, (3, 2000)))
+    x[0, :5] = 0.0
+    for got, shift in zip(W.gamma_p_ladder(a, x), (0.0, 1.0, 2.0)):
+        want = special.gammainc(a + shift, x)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-300)
+        assert np.all(got[0, :5] == 0.0)
+
+
 def test_sponsored_arena_is_a_function_of_its_seed_and_has_every_estimate():
     a = W.sponsored_arena(1, **TINY_SP)
     pd.testing.assert_frame_equal(a, W.sponsored_arena(1, **TINY_SP))
