@@ -59,8 +59,19 @@ def test_average_ranks_are_scipys_rankdata_with_ties_and_on_every_axis_length(se
         x = rng.normal(size=shape)
         x[..., ::3] = np.round(x[..., ::3], 1)  # runs of ties
         z = np.where(rng.random(shape) < 0.9, 0.0, rng.lognormal(size=shape))  # one long run of zeros
-        for a in (x, z, -z, np.zeros(shape)):
+        for a in (x, z, -z, np.zeros(shape), rng.normal(size=shape)):  # the last without ties: the fast path
             np.testing.assert_array_equal(W.average_ranks(a), stats.rankdata(a, axis=-1))
+
+
+def test_rtb_offline_taking_the_click_metrics_of_a_frame_on_the_same_clicks_is_the_full_computation():
+    rng = np.random.default_rng(6)
+    y = (rng.random(2000) < 0.05).astype(np.int8)
+    v, c = rng.lognormal(size=2000), rng.lognormal(size=2000) * 0.01
+    preds = rng.uniform(0.001, 0.2, (4, 2000))
+    other_v = np.where(rng.random(2000) < 0.01, v * 100, v)
+    full = W._rtb_offline(y, other_v, c, preds)
+    pd.testing.assert_frame_equal(W._rtb_offline(y, other_v, c, preds, same_clicks=W._rtb_offline(y, v, c, preds)), full,
+                                  check_exact=True)
 
 
 def test_rho_rows_is_the_library_spearman_rho_row_by_row():

@@ -182,11 +182,14 @@ def average_ranks(x):
     pos = np.broadcast_to(np.arange(n), x.shape)
     first = np.ones(x.shape, bool)  # a sorted position that starts a run of ties
     first[..., 1:] = xs[..., 1:] != xs[..., :-1]
+    ranks = np.empty(x.shape)
+    if first.all():  # no ties: every run one long, lo = hi = the sorted position, (lo + hi + 2) / 2 = position + 1
+        np.put_along_axis(ranks, order, pos + 1.0, axis=-1)
+        return ranks
     last = np.ones(x.shape, bool)
     last[..., :-1] = first[..., 1:]
     lo = np.maximum.accumulate(np.where(first, pos, 0), axis=-1)  # the run's first and last sorted positions
     hi = np.flip(np.minimum.accumulate(np.flip(np.where(last, pos, n), -1), axis=-1), -1)
-    ranks = np.empty(x.shape)
     np.put_along_axis(ranks, order, (lo + hi + 2) / 2.0, axis=-1)
     return ranks
 
@@ -202,13 +205,16 @@ def rho_rows(x, y):
     return np.divide(rx @ ry, den, out=np.full(len(rx), np.nan), where=den > 0)
 
 
-def _rtb_offline(y, v, c, preds, eu_rows=None):
+def _rtb_offline(y, v, c, preds, eu_rows=None, same_clicks=None):
     """The offline estimates of every prediction row of ``preds`` (models x logged rows), one frame row per model
     (higher is better); chapelle's expected utility from its per-row values ``eu_rows`` ({beta: models x rows},
-    :func:`_eu_rows`), given only on won-only logs (its premise: every logged bid won, Section 2.2)."""
-    off = pd.DataFrame([dict(auc=_quiet(roc_auc_score, y, p), log_loss=-log_loss(y, p), mse=-mean_squared_error(y, p),
-                             wmse=-bd.weighted_mean_squared_error(y, v, p), utility=bd.utility(y, v, p, c))
-                        for p in preds])
+    :func:`_eu_rows`), given only on won-only logs (its premise: every logged bid won, Section 2.2).  With
+    ``same_clicks``, this function's frame on the same clicks and predictions (other values): its AUC, log loss and
+    MSE, functions of the clicks and predictions alone, are taken, not computed again."""
+    yp = (same_clicks[["auc", "log_loss", "mse"]].to_dict("records") if same_clicks is not None else
+          [dict(auc=_quiet(roc_auc_score, y, p), log_loss=-log_loss(y, p), mse=-mean_squared_error(y, p)) for p in preds])
+    off = pd.DataFrame([dict(**m, wmse=-bd.weighted_mean_squared_error(y, v, p), utility=bd.utility(y, v, p, c))
+                        for m, p in zip(yp, preds)])
     for beta, rows in (eu_rows or {}).items():
         off[f"eu_{beta:g}"] = [bd.sum_expected_utility(r) for r in rows]
     return off
@@ -265,7 +271,7 @@ def rtb_arena(seed, *, n_candidates=16, n_networks=8, n_log=3000, n_contexts=300
     won = preds[0] * v > c
     corrupt = r_noise.random(len(k)) < outlier_share
     spurious = r_noise.random(len(k)) < label_noise
-    frames, shared = [], None
+    frames, shared, done = [], None, {}
     for version in versions:
         rows = np.ones(len(k), bool) if version == "all" else won
         vv = np.where(corrupt, v * outlier_factor, v) if version == "outliers" else v
@@ -275,7 +281,8 @@ def rtb_arena(seed, *, n_candidates=16, n_networks=8, n_log=3000, n_contexts=300
         if version != "all":  # the versions of the won-only logs share most rows: their EUs are computed once
             eu = _eu_rows(y_, v_, c_, p_, like=shared)
             shared = shared or (eu, y_, v_)
-        off = _rtb_offline(y_, v_, c_, p_, eu)
+        # the corrupted values leave the clicks and predictions of the won auctions as they were
+        off = done[version] = _rtb_offline(y_, v_, c_, p_, eu, done.get("won") if version == "outliers" else None)
         off["rho_value"] = rho_rows(p_ * v_, y_ * v_)
         frames.append((off.iloc[1:] - off.iloc[0]).add_prefix("off_").reset_index(drop=True)
                       .assign(log=version, candidate=np.arange(n_candidates), online=online, online_expected=expected))
