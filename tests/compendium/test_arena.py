@@ -59,8 +59,19 @@ def test_average_ranks_are_scipys_rankdata_with_ties_and_on_every_axis_length(se
         x = rng.normal(size=shape)
         x[..., ::3] = np.round(x[..., ::3], 1)  # runs of ties
         z = np.where(rng.random(shape) < 0.9, 0.0, rng.lognormal(size=shape))  # one long run of zeros
-        for a in (x, z, -z, np.zeros(shape)):
+        for a in (x, z, -z, np.zeros(shape), rng.normal(size=shape)):  # the last without ties: the fast path
             np.testing.assert_array_equal(W.average_ranks(a), stats.rankdata(a, axis=-1))
+
+
+def test_rtb_offline_taking_the_click_metrics_of_a_frame_on_the_same_clicks_is_the_full_computation():
+    rng = np.random.default_rng(6)
+    y = (rng.random(2000) < 0.05).astype(np.int8)
+    v, c = rng.lognormal(size=2000), rng.lognormal(size=2000) * 0.01
+    preds = rng.uniform(0.001, 0.2, (4, 2000))
+    other_v = np.where(rng.random(2000) < 0.01, v * 100, v)
+    full = W._rtb_offline(y, other_v, c, preds)
+    pd.testing.assert_frame_equal(W._rtb_offline(y, other_v, c, preds, same_clicks=W._rtb_offline(y, v, c, preds)), full,
+                                  check_exact=True)
 
 
 def test_rho_rows_is_the_library_spearman_rho_row_by_row():
@@ -156,6 +167,45 @@ def test_snips_on_the_rows_the_target_takes_is_the_per_slot_snips_on_every_row(n
         warnings.simplefilter("ignore")
         slow = sum(np.nan_to_num(snips_estimate(click[:, s], t[:, s], pscore[:, s]).statistic) for s in range(3))
     assert W.counterfactual_cy(world, target, pv, logged, world.ctr)["snips"] == slow
+
+
+@pytest.mark.parametrize("n, seed", [(2, 5), (3, 1), (40, 0), (3000, 0), (3000, 7)])
+def test_counterfactual_cy_has_the_bits_of_the_librarys_ips_snips_and_dr(n, seed):
+    """The statistics computed in place have the bits of the library's estimators on every (page view, slot) row."""
+    import warnings
+
+    from offline_eval.counterfactual import dr_estimate, ips_estimate, snips_estimate
+
+    world = _toy_world()
+    rng = np.random.default_rng(seed)
+    pv = sw.sample_page_views(world, n, rng)
+    ad, click, pscore = logged = W.explore(world, pv, rng)
+    p = np.clip(world.ctr * np.exp(rng.normal(0, 1, world.ctr.shape)), 0, 1)
+    target = W.ranking(world, p, pv, W.au.OperatingPoint())
+    reward_model = rng.uniform(0, 0.5, world.ctr.shape)
+    q = np.broadcast_to(pv.query[:, None], ad.shape)
+    hat = lambda a: np.where(a >= 0, reward_model[q, np.maximum(a, 0)] * world.click_curve[None, :], 0.0)  # noqa: E731
+    t = (target == ad).astype(float)
+    r, pi0 = click.ravel(), pscore.ravel()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        slow = dict(ips=3 * ips_estimate(r, t.ravel(), pi0).statistic,
+                    snips=sum(np.nan_to_num(snips_estimate(click[:, s], t[:, s], pscore[:, s]).statistic)
+                              for s in range(3)),
+                    dr=3 * dr_estimate(r, t.ravel(), pi0, hat(ad).ravel(), hat(target).ravel()).statistic)
+    assert W.counterfactual_cy(world, target, pv, logged, reward_model) == slow
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_gamma_p_ladder_is_scipys_gammainc_at_three_shapes(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(0.05, 30.0, 2000)
+    x = a * np.exp(rng.normal(0, 1.5, (3, 2000)))
+    x[0, :5] = 0.0
+    for got, shift in zip(W.gamma_p_ladder(a, x), (0.0, 1.0, 2.0)):
+        want = special.gammainc(a + shift, x)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-300)
+        assert np.all(got[0, :5] == 0.0)
 
 
 def test_sponsored_arena_is_a_function_of_its_seed_and_has_every_estimate():

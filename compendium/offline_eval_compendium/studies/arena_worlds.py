@@ -23,6 +23,7 @@ Everything is computed by the library (:mod:`offline_eval.synth`, :mod:`offline_
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -32,7 +33,6 @@ from scipy import special, stats
 from offline_eval import auction as au
 from offline_eval import bidding as bd
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
-from offline_eval.counterfactual import dr_estimate, ips_estimate, snips_estimate
 from offline_eval.metrics import log_loss, mean_squared_error, roc_auc_score
 from offline_eval.synth import classifiers as cl
 from offline_eval.synth import rtb
@@ -100,6 +100,19 @@ def _competing_bids(rng, net_price, net_sigma, s, law, *, price_corr):
     return rng.gamma(shape, np.exp(mu + 0.5 * sd**2) / shape)
 
 
+def gamma_p_ladder(a, x):
+    """The regularized lower incomplete gammas ``P(a, x)``, ``P(a + 1, x)``, ``P(a + 2, x)`` from one
+    ``scipy.special.gammainc`` (at ``a + 2``) and the recurrence ``P(s, x) = P(s + 1, x) + x^s e^-x / Gamma(s + 1)``,
+    taken downwards: every step adds a positive term, so each value is within a few ulps of scipy's own (a
+    test checks them; not the same bits)."""
+    p2 = special.gammainc(a + 2.0, x)
+    with np.errstate(divide="ignore"):  # x = 0: d1 = 0 and P = 0 at every shape
+        d1 = np.exp((a + 1.0) * np.log(x) - x - special.gammaln(a + 2.0))  # x^(a+1) e^-x / Gamma(a + 2)
+        p1 = p2 + d1
+        step = np.divide(d1 * (a + 1.0), x, out=np.zeros(np.broadcast(d1, x).shape), where=x > 0)
+    return p1 + step, p1, p2
+
+
 def _profit_moments(p, v, b, mu, sd, law):
     """Per-context mean and second moment of the profit ``(a v - c) 1(c < b)`` with ``a ~ Bernoulli(p)``,
     the competing bid integrated in closed form (log-normal or Gamma partial moments)."""
@@ -111,9 +124,10 @@ def _profit_moments(p, v, b, mu, sd, law):
         k = 1.0 / np.expm1(sd**2)
         theta = np.exp(mu + 0.5 * sd**2) / k
         x = b / theta
-        win = special.gammainc(k, x)
-        ec = k * theta * special.gammainc(k + 1.0, x)
-        ec2 = k * (k + 1.0) * theta**2 * special.gammainc(k + 2.0, x)
+        p0, p1, p2 = gamma_p_ladder(k, x)
+        win = p0
+        ec = k * theta * p1
+        ec2 = k * (k + 1.0) * theta**2 * p2
     mean = p * v * win - ec
     return win, mean, p * v**2 * win - 2.0 * p * v * ec + ec2
 
@@ -168,11 +182,14 @@ def average_ranks(x):
     pos = np.broadcast_to(np.arange(n), x.shape)
     first = np.ones(x.shape, bool)  # a sorted position that starts a run of ties
     first[..., 1:] = xs[..., 1:] != xs[..., :-1]
+    ranks = np.empty(x.shape)
+    if first.all():  # no ties: every run one long, lo = hi = the sorted position, (lo + hi + 2) / 2 = position + 1
+        np.put_along_axis(ranks, order, pos + 1.0, axis=-1)
+        return ranks
     last = np.ones(x.shape, bool)
     last[..., :-1] = first[..., 1:]
     lo = np.maximum.accumulate(np.where(first, pos, 0), axis=-1)  # the run's first and last sorted positions
     hi = np.flip(np.minimum.accumulate(np.flip(np.where(last, pos, n), -1), axis=-1), -1)
-    ranks = np.empty(x.shape)
     np.put_along_axis(ranks, order, (lo + hi + 2) / 2.0, axis=-1)
     return ranks
 
@@ -188,13 +205,16 @@ def rho_rows(x, y):
     return np.divide(rx @ ry, den, out=np.full(len(rx), np.nan), where=den > 0)
 
 
-def _rtb_offline(y, v, c, preds, eu_rows=None):
+def _rtb_offline(y, v, c, preds, eu_rows=None, same_clicks=None):
     """The offline estimates of every prediction row of ``preds`` (models x logged rows), one frame row per model
     (higher is better); chapelle's expected utility from its per-row values ``eu_rows`` ({beta: models x rows},
-    :func:`_eu_rows`), given only on won-only logs (its premise: every logged bid won, Section 2.2)."""
-    off = pd.DataFrame([dict(auc=_quiet(roc_auc_score, y, p), log_loss=-log_loss(y, p), mse=-mean_squared_error(y, p),
-                             wmse=-bd.weighted_mean_squared_error(y, v, p), utility=bd.utility(y, v, p, c))
-                        for p in preds])
+    :func:`_eu_rows`), given only on won-only logs (its premise: every logged bid won, Section 2.2).  With
+    ``same_clicks``, this function's frame on the same clicks and predictions (other values): its AUC, log loss and
+    MSE, functions of the clicks and predictions alone, are taken, not computed again."""
+    yp = (same_clicks[["auc", "log_loss", "mse"]].to_dict("records") if same_clicks is not None else
+          [dict(auc=_quiet(roc_auc_score, y, p), log_loss=-log_loss(y, p), mse=-mean_squared_error(y, p)) for p in preds])
+    off = pd.DataFrame([dict(**m, wmse=-bd.weighted_mean_squared_error(y, v, p), utility=bd.utility(y, v, p, c))
+                        for m, p in zip(yp, preds)])
     for beta, rows in (eu_rows or {}).items():
         off[f"eu_{beta:g}"] = [bd.sum_expected_utility(r) for r in rows]
     return off
@@ -251,7 +271,7 @@ def rtb_arena(seed, *, n_candidates=16, n_networks=8, n_log=3000, n_contexts=300
     won = preds[0] * v > c
     corrupt = r_noise.random(len(k)) < outlier_share
     spurious = r_noise.random(len(k)) < label_noise
-    frames, shared = [], None
+    frames, shared, done = [], None, {}
     for version in versions:
         rows = np.ones(len(k), bool) if version == "all" else won
         vv = np.where(corrupt, v * outlier_factor, v) if version == "outliers" else v
@@ -261,7 +281,8 @@ def rtb_arena(seed, *, n_candidates=16, n_networks=8, n_log=3000, n_contexts=300
         if version != "all":  # the versions of the won-only logs share most rows: their EUs are computed once
             eu = _eu_rows(y_, v_, c_, p_, like=shared)
             shared = shared or (eu, y_, v_)
-        off = _rtb_offline(y_, v_, c_, p_, eu)
+        # the corrupted values leave the clicks and predictions of the won auctions as they were
+        off = done[version] = _rtb_offline(y_, v_, c_, p_, eu, done.get("won") if version == "outliers" else None)
         off["rho_value"] = rho_rows(p_ * v_, y_ * v_)
         frames.append((off.iloc[1:] - off.iloc[0]).add_prefix("off_").reset_index(drop=True)
                       .assign(log=version, candidate=np.arange(n_candidates), online=online, online_expected=expected))
@@ -323,16 +344,25 @@ def counterfactual_cy(world, target, page_views, logged, reward_model):
     hat = lambda a: np.where(a >= 0, reward_model[q, np.maximum(a, 0)] * curve, 0.0)  # noqa: E731
     t = (target == ad).astype(float)
     r, pi0 = click.ravel(), pscore.ravel()
-    n = world.n_slots
-    # SNIPS normalises each slot's weights apart (a slot's weights have mean 1 under the logging policy).  It is a
-    # ratio of exact sums (math.fsum) of the weights, so the rows of weight 0 can be left out: the same numbers; a
-    # slot where the target never takes the logged ad has no estimate and counts 0
+    n, size = world.n_slots, r.size
+    # The statistics of offline_eval.counterfactual's ips_estimate, snips_estimate and dr_estimate (a test checks
+    # them bit for bit), without their standard errors: each a ratio of exact sums (math.fsum), so the terms of
+    # weight 0 (each an exact 0: rewards and weights are >= 0) can be left out of IPS's and SNIPS's sums.
+    # SNIPS normalises each slot's weights apart (a slot's weights have mean 1 under the logging policy); its
+    # weights are rescaled by a power of two, as snips_estimate does (exact); a slot where the target never
+    # takes the logged ad has no estimate and counts 0
+    w = t.ravel() / pi0
+    taken = np.flatnonzero(w)
     snips = 0.0
     for s in range(n):
         on = np.flatnonzero(t[:, s])
-        snips += snips_estimate(click[on, s], t[on, s], pscore[on, s]).statistic if len(on) else 0.0
-    return dict(ips=n * ips_estimate(r, t.ravel(), pi0).statistic, snips=snips,
-                dr=n * dr_estimate(r, t.ravel(), pi0, hat(ad).ravel(), hat(target).ravel()).statistic)
+        if len(on):
+            ws = t[on, s] / pscore[on, s]
+            ws = np.ldexp(ws, -int(np.frexp(float(ws.max()))[1]))
+            snips += math.fsum((ws * click[on, s]).tolist()) / math.fsum(ws.tolist())
+    ips = math.fsum((w[taken] * r[taken]).tolist()) / size
+    dr = math.fsum((hat(target).ravel() + w * (r - hat(ad).ravel())).tolist()) / size
+    return dict(ips=n * ips, snips=snips, dr=n * dr)
 
 
 def sponsored_arena(seed, *, n_candidates=16, n_queries=200, n_log=8000, n_ab=20000, baseline_quantile=0.6,
