@@ -446,6 +446,20 @@ def test_sweep_with_controls_is_one_seed_of_each_world_and_the_redrawn_costs(cli
     assert costs["beta_c"].tolist() == [b * c for b, c in zip(costs["best_beta"], costs["median_cost"])]
 
 
+def test_sweep_with_controls_in_processes_equals_one_process():
+    # each seed draws from its own generator: the workers' rows are the serial rows, bit for bit, in order
+    kw = dict(betas=[1.0, 1e4], beta_star=100.0, n_trials=5, clicks="expected", n_networks=4, n_log=2000, n_ab=3000)
+    serial = ch.sweep_with_controls([9, 7, 8], workers=1, **kw)
+    pooled = ch.sweep_with_controls([9, 7, 8], workers=2, **kw)
+    pd.testing.assert_frame_equal(pooled[0], serial[0], check_exact=True)
+    for name in ch.CONTROLS:
+        pd.testing.assert_frame_equal(pooled[1][name], serial[1][name], check_exact=True)
+    pd.testing.assert_frame_equal(pooled[2], serial[2], check_exact=True)
+    assert pooled[0]["seed"].tolist() == [9, 7, 8]
+    with pytest.raises(ValueError):
+        ch.sweep_with_controls([], workers=2, **kw)
+
+
 def test_typical_cost_is_the_median_logged_cost(world):
     assert ch.typical_cost(world) == np.median(world.logs["c"])
 

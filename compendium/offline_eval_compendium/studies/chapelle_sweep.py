@@ -15,6 +15,9 @@ why a claim may fail in this world.
 from __future__ import annotations
 
 import copy
+import functools
+import multiprocessing
+import os
 
 import numpy as np
 import pandas as pd
@@ -137,25 +140,41 @@ def seed_with_controls(seed: int, *, controls=CONTROLS, betas, beta_star: float,
     return out, typical_cost(world)
 
 
-def sweep_with_controls(seeds, *, controls=CONTROLS, **kwargs) -> tuple[pd.DataFrame, dict, pd.DataFrame]:
+def sweep_with_controls(seeds, *, controls=CONTROLS, workers: int | None = None,
+                        **kwargs) -> tuple[pd.DataFrame, dict, pd.DataFrame]:
     """A block of seeds of :func:`seed_with_controls`: ``(sweep, {control name: sweep}, costs)``.
 
     Each sweep has a ``seed`` column followed by :func:`one_seed`'s keys, one
     row per seed (as :func:`offline_eval_compendium.claims.seed_sweep` builds
     it); ``costs`` has per seed the median logged cost of its world, its best
-    beta and their product ``beta_c`` (beta made dimensionless).
+    beta and their product ``beta_c`` (beta made dimensionless).  ``workers``
+    processes (default: the CPUs, at most 2) run the seeds; each seed draws
+    from its own generator, so the rows are those of one process, in the
+    seeds' order.
     """
+    seeds = [int(s) for s in seeds]
+    workers = min(2, os.cpu_count() or 1) if workers is None else int(workers)
+    one = functools.partial(seed_with_controls, controls=controls, **kwargs)
+    if workers > 1 and len(seeds) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        with multiprocessing.get_context("fork").Pool(min(workers, len(seeds))) as pool:
+            rows, costs = _collect(seeds, track(pool.imap(one, seeds), "seeds with their controls", total=len(seeds)),
+                                   controls)
+    else:
+        rows, costs = _collect(seeds, (one(s) for s in track(seeds, "seeds with their controls")), controls)
+    if not costs:
+        raise ValueError("`seeds` must not be empty")
+    return (pd.DataFrame(rows["world"]), {name: pd.DataFrame(rows[name]) for name in controls}, pd.DataFrame(costs))
+
+
+def _collect(seeds, results, controls):
     rows = {name: [] for name in ("world", *controls)}
     costs = []
-    for s in track([int(s) for s in seeds], "seeds with their controls"):
-        out, cost = seed_with_controls(s, controls=controls, **kwargs)
+    for s, (out, cost) in zip(seeds, results):
         for name, row in out.items():
             rows[name].append({"seed": s, **row})
         best = out["world"]["best_beta"]
         costs.append({"seed": s, "median_cost": cost, "best_beta": float(best), "beta_c": float(best) * cost})
-    if not costs:
-        raise ValueError("`seeds` must not be empty")
-    return (pd.DataFrame(rows["world"]), {name: pd.DataFrame(rows[name]) for name in controls}, pd.DataFrame(costs))
+    return rows, costs
 
 
 #: Why a Table 1 claim of the sweep may fail in this world: the mechanism behind it, with
