@@ -22,12 +22,34 @@ exact arithmetic, see :func:`offline_eval.auction.allocate` and
 
 from __future__ import annotations
 
+import os
 import platform
 
-__all__ = ["baseline_cpu_env", "main", "pinned_threads_env"]
+__all__ = ["WORKERS_ENV", "baseline_cpu_env", "main", "pinned_threads_env", "worker_count"]
+
+#: How many worker processes a study's seed sweep may use (``1``: none, the seeds run in the notebook's
+#: own process).  Unset: one per core available.  The results are the same bytes for any value.
+WORKERS_ENV = "OFFLINE_EVAL_WORKERS"
 
 # An older core of each architecture whose OpenBLAS kernels differ from a current CPU's.
 _OLD_CORE = {"x86_64": "Nehalem", "amd64": "Nehalem", "aarch64": "ARMV8", "arm64": "ARMV8"}
+
+
+def worker_count() -> int:
+    """Worker processes for a study's seed sweep: ``$OFFLINE_EVAL_WORKERS``, else the cores available.
+
+    ``make reproduce`` runs one notebook per core and sets it to 1 (the cores are already busy); ``make run``
+    of one notebook leaves it unset, so that notebook's sweeps use every core.
+
+    >>> worker_count() >= 1
+    True
+    """
+    raw = os.environ.get(WORKERS_ENV, "").strip()
+    if raw:
+        if not raw.isdigit() or int(raw) < 1:
+            raise ValueError(f"${WORKERS_ENV} must be a whole number >= 1; got {raw!r}")
+        return int(raw)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def pinned_threads_env() -> dict[str, str]:

@@ -353,3 +353,28 @@ def test_sweep_adds_why_to_the_note_only_when_the_row_differs():
     assert notes["yi-a"] == "n" and notes["yi-b"] == "n; the reason"
     assert notes["yi-c"].startswith("the reason; the control world") and "does not discriminate" in notes["yi-c"]
     assert notes["yi-d"] == "" and notes["yi-e"] == "computed when it differs"
+
+
+def test_worker_count_reads_its_variable_and_refuses_a_bad_one(monkeypatch):
+    from offline_eval_compendium.machine import WORKERS_ENV, worker_count
+
+    monkeypatch.setenv(WORKERS_ENV, "3")
+    assert worker_count() == 3
+    monkeypatch.delenv(WORKERS_ENV)
+    assert worker_count() == len(os.sched_getaffinity(0))
+    for bad in ("0", "-1", "two", "1.5"):
+        monkeypatch.setenv(WORKERS_ENV, bad)
+        with pytest.raises(ValueError, match=WORKERS_ENV):
+            worker_count()
+
+
+def test_the_sweeps_take_their_default_workers_from_worker_count(monkeypatch):
+    from offline_eval_compendium.studies import chapelle_sweep, yi_worlds
+
+    seen = []
+    monkeypatch.setattr(yi_worlds, "worker_count", lambda: seen.append("yi") or 1)
+    assert list(yi_worlds.map_in_workers(abs, [-1, -2])) == [1, 2]
+    monkeypatch.setattr(chapelle_sweep, "worker_count", lambda: seen.append("chapelle") or 1)
+    with pytest.raises(ValueError):
+        chapelle_sweep.sweep_with_controls([])
+    assert seen == ["yi", "chapelle"]

@@ -17,11 +17,11 @@ from __future__ import annotations
 import copy
 import functools
 import multiprocessing
-import os
 
 import numpy as np
 import pandas as pd
 
+from ..machine import worker_count
 from ..progress import track
 from .chapelle_world import (
     BASELINES, correlation_table, eu_column, expected_online_differences, offline_differences, offline_tables,
@@ -148,12 +148,12 @@ def sweep_with_controls(seeds, *, controls=CONTROLS, workers: int | None = None,
     row per seed (as :func:`offline_eval_compendium.claims.seed_sweep` builds
     it); ``costs`` has per seed the median logged cost of its world, its best
     beta and their product ``beta_c`` (beta made dimensionless).  ``workers``
-    processes (default: the CPUs, at most 2) run the seeds; each seed draws
+    processes (default: :func:`~offline_eval_compendium.machine.worker_count`) run the seeds; each seed draws
     from its own generator, so the rows are those of one process, in the
     seeds' order.
     """
     seeds = [int(s) for s in seeds]
-    workers = min(2, os.cpu_count() or 1) if workers is None else int(workers)
+    workers = worker_count() if workers is None else int(workers)
     one = functools.partial(seed_with_controls, controls=controls, **kwargs)
     if workers > 1 and len(seeds) > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(min(workers, len(seeds))) as pool:

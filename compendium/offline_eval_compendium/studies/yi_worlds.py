@@ -17,7 +17,6 @@ from __future__ import annotations
 import copy
 import functools
 import multiprocessing
-import os
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -27,6 +26,7 @@ from offline_eval import auction as au
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 from ..claims import paired_seed_sweep
+from ..machine import worker_count
 from .yi_auction import (MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
                          offline_scores, seeded_world, table6_outcomes)
 
@@ -107,7 +107,8 @@ def map_in_workers(func, items, *, workers=None, chunksize=1):
         item); every draw from its arguments, so its results do not depend on the process.
     items : iterable
     workers : int, optional
-        Worker processes (forked); default one per core available, at most one per item.  With one, the items
+        Worker processes (forked); default :func:`~offline_eval_compendium.machine.worker_count` (one per
+        core available, or ``$OFFLINE_EVAL_WORKERS``), at most one per item.  With one, the items
         run here, one by one, as each result is asked for.
     chunksize : int, default 1
         Items sent to a worker at a time (``func`` is sent once per chunk: fewer copies of large arguments).
@@ -119,7 +120,7 @@ def map_in_workers(func, items, *, workers=None, chunksize=1):
     """
     items = list(items)
     if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        workers = worker_count()
     workers = max(1, min(int(workers), len(items)))
     if workers == 1:
         yield from map(func, items)
