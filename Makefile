@@ -15,12 +15,14 @@ LAB_STAMP := $(VENV)/.installed-lab
 REPORT_STAMP := $(VENV)/.installed-report
 BENCH_STAMP := $(VENV)/.installed-bench
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check --no-input
-# The pinned packages install with uv (from PyPI, itself pinned: about 10 s where pip takes a minute or more);
+# The pinned packages install with uv (from PyPI, itself pinned: about 20 s where pip takes a minute or more),
+# compiled to bytecode as pip does (else every kernel compiles numpy, pandas and scipy again where
+# PYTHONDONTWRITEBYTECODE is set);
 # `make venv INSTALLER=pip` installs them with pip instead, for a platform uv has no wheel for.
 UV_PIN := uv==0.13.9
 INSTALLER ?= uv
 ifeq ($(INSTALLER),uv)
-INSTALL := $(PY) -m uv pip install --quiet --python $(PY)
+INSTALL := $(PY) -m uv pip install --quiet --compile-bytecode --python $(PY)
 else
 INSTALL := $(PIP)
 endif
