@@ -22,10 +22,12 @@ exact arithmetic, see :func:`offline_eval.auction.allocate` and
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import platform
+from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["WORKERS_ENV", "baseline_cpu_env", "main", "pinned_threads_env", "worker_count"]
+__all__ = ["WORKERS_ENV", "baseline_cpu_env", "main", "map_in_workers", "pinned_threads_env", "worker_count"]
 
 #: How many worker processes a study's seed sweep may use (``1``: none, the seeds run in the notebook's
 #: own process).  Unset: one per core available.  The results are the same bytes for any value.
@@ -50,6 +52,38 @@ def worker_count() -> int:
             raise ValueError(f"${WORKERS_ENV} must be a whole number >= 1; got {raw!r}")
         return int(raw)
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def map_in_workers(func, items, *, workers=None, chunksize=1):
+    """``map(func, items)`` in worker processes, one per core: an iterator of the results in the items' order.
+
+    Parameters
+    ----------
+    func : callable
+        A module-level function or a :func:`functools.partial` of one (it is sent to the workers, with each
+        item); every draw from its arguments, so its results do not depend on the process.
+    items : iterable
+    workers : int, optional
+        Worker processes (forked); default :func:`worker_count` (one per
+        core available, or ``$OFFLINE_EVAL_WORKERS``), at most one per item.  With one, the items
+        run here, one by one, as each result is asked for.
+    chunksize : int, default 1
+        Items sent to a worker at a time (``func`` is sent once per chunk: fewer copies of large arguments).
+
+    Returns
+    -------
+    iterator
+        ``func(item)`` of each item in turn; a worker's exception is raised when its result is reached.
+    """
+    items = list(items)
+    if workers is None:
+        workers = worker_count()
+    workers = max(1, min(int(workers), len(items)))
+    if workers == 1:
+        yield from map(func, items)
+        return
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        yield from pool.map(func, items, chunksize=max(1, int(chunksize)))
 
 
 def pinned_threads_env() -> dict[str, str]:

@@ -368,13 +368,11 @@ def test_worker_count_reads_its_variable_and_refuses_a_bad_one(monkeypatch):
             worker_count()
 
 
-def test_the_sweeps_take_their_default_workers_from_worker_count(monkeypatch):
-    from offline_eval_compendium.studies import chapelle_sweep, yi_worlds
+def test_map_in_workers_takes_its_default_from_worker_count(monkeypatch):
+    from offline_eval_compendium import machine
 
     seen = []
-    monkeypatch.setattr(yi_worlds, "worker_count", lambda: seen.append("yi") or 1)
-    assert list(yi_worlds.map_in_workers(abs, [-1, -2])) == [1, 2]
-    monkeypatch.setattr(chapelle_sweep, "worker_count", lambda: seen.append("chapelle") or 1)
-    with pytest.raises(ValueError):
-        chapelle_sweep.sweep_with_controls([])
-    assert seen == ["yi", "chapelle"]
+    monkeypatch.setattr(machine, "worker_count", lambda: seen.append("asked") or 1)
+    assert list(machine.map_in_workers(abs, [-1, -2])) == [1, 2]
+    assert list(machine.map_in_workers(abs, [-3], workers=2)) == [3]
+    assert seen == ["asked"]

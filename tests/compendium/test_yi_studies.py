@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from offline_eval import OfflineEvalWarning
-from offline_eval_compendium import reference
+from offline_eval_compendium import machine, reference
 from offline_eval_compendium.studies import yi_metrics_behaviour as yi_metrics
 from offline_eval_compendium.studies import yi_offline_online as yi_auction
 
@@ -282,22 +282,22 @@ def test_map_in_workers_keeps_the_items_order_and_raises_a_workers_error():
 
     items = [5.0, -1.0, 3.5, 2.0, 0.25, 9.0, 1.0]
     for workers, chunksize in ((1, 1), (2, 1), (2, 3), (4, 2)):
-        got = list(yi_worlds.map_in_workers(functools.partial(math.pow, 3.0), items, workers=workers,
+        got = list(machine.map_in_workers(functools.partial(math.pow, 3.0), items, workers=workers,
                                             chunksize=chunksize))
         assert got == [math.pow(3.0, x) for x in items]
-    assert list(yi_worlds.map_in_workers(math.sqrt, [], workers=2)) == []
+    assert list(machine.map_in_workers(math.sqrt, [], workers=2)) == []
     with pytest.raises(ValueError):
-        list(yi_worlds.map_in_workers(math.sqrt, [4.0, -1.0, 9.0], workers=2))
+        list(machine.map_in_workers(math.sqrt, [4.0, -1.0, 9.0], workers=2))
 
 
 def test_calibration_grids_in_workers_equal_the_grids_run_here():
-    from offline_eval_compendium.studies import yi_calibration, yi_worlds
+    from offline_eval_compendium.studies import yi_calibration
 
     kw = dict(n_queries=150, n_log=5000)
     grids = dict(noise_grid=(0.6, 0.9, 1.2, 1.5), shift_grid=(0.0, 2.0, 4.0, 6.0))
     runs = []
     for workers in (1, 2):
-        real = yi_worlds.map_in_workers
+        real = machine.map_in_workers
         yi_calibration.map_in_workers = lambda f, items, chunksize=1, w=workers: real(f, items, workers=w,
                                                                                         chunksize=chunksize)
         try:

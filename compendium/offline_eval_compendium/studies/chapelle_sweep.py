@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import copy
 import functools
-import multiprocessing
 
 import numpy as np
 import pandas as pd
 
-from ..machine import worker_count
+from ..machine import map_in_workers
 from ..progress import track
 from .chapelle_world import (
     BASELINES, correlation_table, eu_column, expected_online_differences, offline_differences, offline_tables,
@@ -148,19 +147,14 @@ def sweep_with_controls(seeds, *, controls=CONTROLS, workers: int | None = None,
     row per seed (as :func:`offline_eval_compendium.claims.seed_sweep` builds
     it); ``costs`` has per seed the median logged cost of its world, its best
     beta and their product ``beta_c`` (beta made dimensionless).  ``workers``
-    processes (default: :func:`~offline_eval_compendium.machine.worker_count`) run the seeds; each seed draws
+    processes run the seeds (:func:`~offline_eval_compendium.machine.map_in_workers`); each seed draws
     from its own generator, so the rows are those of one process, in the
     seeds' order.
     """
     seeds = [int(s) for s in seeds]
-    workers = worker_count() if workers is None else int(workers)
     one = functools.partial(seed_with_controls, controls=controls, **kwargs)
-    if workers > 1 and len(seeds) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        with multiprocessing.get_context("fork").Pool(min(workers, len(seeds))) as pool:
-            rows, costs = _collect(seeds, track(pool.imap(one, seeds), "seeds with their controls", total=len(seeds)),
-                                   controls)
-    else:
-        rows, costs = _collect(seeds, (one(s) for s in track(seeds, "seeds with their controls")), controls)
+    rows, costs = _collect(seeds, track(map_in_workers(one, seeds, workers=workers), "seeds with their controls",
+                                        total=len(seeds)), controls)
     if not costs:
         raise ValueError("`seeds` must not be empty")
     return (pd.DataFrame(rows["world"]), {name: pd.DataFrame(rows[name]) for name in controls}, pd.DataFrame(costs))

@@ -20,7 +20,7 @@ from offline_eval.synth import sponsored as sp
 from ..progress import track
 from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, log_served, logged_rows, make_logs, offline_deltas,
                           offline_pair, offline_scores, run, seeded_world)
-from .yi_worlds import map_in_workers
+from ..machine import map_in_workers
 
 __all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
            "calibrate_table6", "offline_accepted_worlds"]

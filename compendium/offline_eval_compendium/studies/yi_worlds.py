@@ -8,7 +8,7 @@ operating-point sweep ranks the logged auctions and places the points' ads once,
 world's logs (:func:`offline_eval.auction.sweep_logs`).
 
 :func:`paired_sweep_in_workers` runs the seeds of such a sweep in worker processes, one per core
-(:func:`map_in_workers`, which the calibrations' grids use too): a seed's results are the same numbers
+(:func:`~offline_eval_compendium.machine.map_in_workers`, which the calibrations' grids and chapelle's sweep use too): a seed's results are the same numbers
 whichever process computes them, and they come back in the seeds' order.
 """
 
@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -26,11 +24,11 @@ from offline_eval import auction as au
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 from ..claims import paired_seed_sweep
-from ..machine import worker_count
+from ..machine import map_in_workers
 from .yi_auction import (MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
                          offline_scores, seeded_world, table6_outcomes)
 
-__all__ = ["map_in_workers", "paired_sweep_in_workers", "per_seed_table6_worlds", "run_table6_worlds", "sweep_table6_with_control"]
+__all__ = ["paired_sweep_in_workers", "per_seed_table6_worlds", "run_table6_worlds", "sweep_table6_with_control"]
 
 
 def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
@@ -95,38 +93,6 @@ def sweep_table6_with_control(seeds, *, miscalibration, control_miscalibration,
     return paired_sweep_in_workers(functools.partial(per_seed_table6_worlds,
                                                      miscalibrations=(miscalibration, control_miscalibration), **kwargs),
                                    seeds, progress="per_seed_table6 (a world and its control)")
-
-
-def map_in_workers(func, items, *, workers=None, chunksize=1):
-    """``map(func, items)`` in worker processes, one per core: an iterator of the results in the items' order.
-
-    Parameters
-    ----------
-    func : callable
-        A module-level function or a :func:`functools.partial` of one (it is sent to the workers, with each
-        item); every draw from its arguments, so its results do not depend on the process.
-    items : iterable
-    workers : int, optional
-        Worker processes (forked); default :func:`~offline_eval_compendium.machine.worker_count` (one per
-        core available, or ``$OFFLINE_EVAL_WORKERS``), at most one per item.  With one, the items
-        run here, one by one, as each result is asked for.
-    chunksize : int, default 1
-        Items sent to a worker at a time (``func`` is sent once per chunk: fewer copies of large arguments).
-
-    Returns
-    -------
-    iterator
-        ``func(item)`` of each item in turn; a worker's exception is raised when its result is reached.
-    """
-    items = list(items)
-    if workers is None:
-        workers = worker_count()
-    workers = max(1, min(int(workers), len(items)))
-    if workers == 1:
-        yield from map(func, items)
-        return
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        yield from pool.map(func, items, chunksize=max(1, int(chunksize)))
 
 
 def paired_sweep_in_workers(per_seed, seeds, *, progress: str, workers=None) -> tuple[pd.DataFrame, pd.DataFrame]:
