@@ -102,7 +102,7 @@ browser: ## Install Debian's chromium for the report's browser test (apt; nothin
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
 
 test-report: report browser $(TEST_STAMP) $(LAB_STAMP) ## The report and JupyterLab in headless Chromium (links, layout at 1400 and 390 px, math, offline; every notebook opens in Lab); screenshots in build/report/screenshots/
-	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q tests/compendium/test_report_browser.py tests/compendium/test_lab_browser.py
+	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q -n $(NPROC) --durations=5 tests/compendium/test_report_browser.py tests/compendium/test_lab_browser.py
 
 run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/ with what changed against figures/ (changes.md): make run NB=rosset_wallet ARGS="-p seed 7"
 	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(RUN_NAMES)"; exit 2; }

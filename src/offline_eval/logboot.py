@@ -47,7 +47,7 @@ and both :math:`D = M W` and :math:`V = P W` are products of a sparse matrix bui
 weights by slot, or run, and cluster) with a block :math:`W` of the cluster weights of up to
 :data:`RESAMPLE_BLOCK` resamples (clusters by rows, C order: each entry of the matrix reads one contiguous row
 of weights for the whole block), taken over chunks of :data:`~offline_eval._logboot_engine.RUN_CHUNK` runs from
-the top (:math:`\mathrm{Suf}` carried down); no sort per resample.  With integer row weights (no
+the top (:math:`\\mathrm{Suf}` carried down); no sort per resample.  With integer row weights (no
 ``sample_weight``, or small integers) the weights are int16, a row of the matrices holds at most 2,730 entries
 (so that no product exceeds int16; a longer slot or run is cut into several rows), and every sum is an exact
 integer in int64: the value is the exact ratio of two integers, on any machine.  Otherwise the products run in

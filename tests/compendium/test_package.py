@@ -86,3 +86,32 @@ def test_a_non_numeric_reference_cell_names_the_cell():
         reference.lookup_number(ref, "Table 2", "tau", "p-value")
 
 
+
+
+def _compile_warnings(paths):
+    """Each file's warnings when compiled (an invalid escape such as ``"\\m"`` in a docstring is one)."""
+    import warnings
+
+    found = []
+    for path in paths:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            compile(path.read_text(encoding="utf-8"), str(path), "exec")
+        found += [f"{path.relative_to(PROJ_ROOT) if path.is_relative_to(PROJ_ROOT) else path.name}:{w.lineno}: "
+                  f"{w.category.__name__}: {w.message}" for w in caught]
+    return found
+
+
+def test_every_source_file_compiles_with_no_warning():
+    files = [p for d in ("src", "compendium", "notebooks", "tests", "tools") if (PROJ_ROOT / d).is_dir()
+             for p in sorted((PROJ_ROOT / d).rglob("*.py")) if "__pycache__" not in p.parts]
+    assert len(files) > 100
+    assert _compile_warnings(files) == []
+
+
+def test_the_compile_warning_check_can_fail(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('"""A docstring with :math:`\\mathrm{x}`."""\n')
+    # DeprecationWarning up to Python 3.11, SyntaxWarning from 3.12
+    [hit] = _compile_warnings([bad])
+    assert hit.endswith("Warning: invalid escape sequence '\\m'"), hit
