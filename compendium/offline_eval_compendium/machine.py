@@ -72,18 +72,32 @@ def map_in_workers(func, items, *, workers=None, chunksize=1):
 
     Returns
     -------
-    iterator
-        ``func(item)`` of each item in turn; a worker's exception is raised when its result is reached.
+    generator
+        ``func(item)`` of each item in turn; a worker's exception is raised when its result is reached.  With
+        workers, the pool has started and every item is sent when this returns, so the caller may compute
+        something else here before it asks for the first result.  ``close()`` it to stop early.
     """
     items = list(items)
     if workers is None:
         workers = worker_count()
     workers = max(1, min(int(workers), len(items)))
     if workers == 1:
-        yield from map(func, items)
-        return
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        yield from pool.map(func, items, chunksize=max(1, int(chunksize)))
+        return (func(item) for item in items)
+    results = _pool_map(func, items, workers, max(1, int(chunksize)))
+    next(results)  # the pool is up and every item is sent
+    return results
+
+
+def _pool_map(func, items, workers, chunksize):
+    """The generator of :func:`map_in_workers` with workers: yields ``None`` once every item is sent, then the
+    results in order."""
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    try:
+        results = pool.map(func, items, chunksize=chunksize)
+        yield None
+        yield from results
+    finally:  # closed early (an error here or in a worker): the items not started are dropped
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def pinned_threads_env() -> dict[str, str]:

@@ -1,6 +1,7 @@
 """The yi study modules: determinism, the mechanism at small scale, and the table builders."""
 
 import inspect
+import time
 import warnings
 
 import numpy as np
@@ -272,6 +273,64 @@ def test_a_sweep_in_worker_processes_equals_the_sweep_run_here():
             for a, b in zip(here, there):
                 assert a.equals(b) and list(a["seed"]) == [5, 3, 4]
                 assert a.to_csv() == b.to_csv()  # floats compared through their text: the same bits
+
+
+def test_several_sweeps_in_one_pool_equal_each_sweep_apart_with_the_alongside_result():
+    import functools
+
+    from offline_eval_compendium.studies import yi_worlds
+
+    kw = dict(n_queries=150, n_log=5000, n_ab=10_000, alphas=(1.0,), mainline_quantiles=(0.6,))
+    t5 = functools.partial(yi_auction.per_seed_worlds, model_2s=(yi_auction.MODEL_2, yi_auction.CONTROL_MODEL_2), **kw)
+    mis = (yi_auction.MISCALIBRATION, {**yi_auction.MISCALIBRATION, "low_shift": 0.0})
+    t6 = functools.partial(yi_worlds.per_seed_table6_worlds, miscalibrations=mis, **kw)
+    sweeps = [(t5, [5, 3], "t5 a"), (t5, [4], "t5 b"), (t6, [3, 6], "t6 a")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineEvalWarning)  # tiny logs
+        apart = [yi_worlds.paired_sweep_in_workers(f, seeds, progress=p, workers=1) for f, seeds, p in sweeps]
+        for workers in (1, 2, 3):
+            calls = []
+            frames, side = yi_worlds.paired_sweeps_in_workers(sweeps, alongside=lambda: calls.append(1) or "main",
+                                                              workers=workers)
+            assert side == "main" and calls == [1]
+            assert len(frames) == len(apart)
+            for pair, one in zip(frames, apart):
+                for a, b in zip(pair, one):
+                    assert a.to_csv() == b.to_csv()  # floats compared through their text: the same bits
+        assert yi_worlds.paired_sweeps_in_workers(sweeps[1:2], workers=1)[1] is None
+
+
+def test_map_in_workers_sends_every_item_before_the_first_result_is_asked_for(tmp_path):
+    import functools
+
+    items = list(range(4))
+    results = machine.map_in_workers(functools.partial(_touch, tmp_path), items, workers=2)
+    deadline = time.monotonic() + 60
+    while len(list(tmp_path.iterdir())) < len(items) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [str(i) for i in items]  # nothing asked for yet
+    assert list(results) == items
+    here = machine.map_in_workers(functools.partial(_touch, tmp_path / "here"), items, workers=1)
+    assert not (tmp_path / "here").exists()  # one worker: each item runs when its result is asked for
+    assert next(here) == 0 and sorted(p.name for p in (tmp_path / "here").iterdir()) == ["0"]
+    here.close()
+
+
+def test_map_in_workers_closed_early_drops_the_items_not_started(tmp_path):
+    import functools
+
+    results = machine.map_in_workers(functools.partial(_touch, tmp_path, delay=0.3), list(range(40)), workers=2)
+    assert next(results) == 0
+    results.close()
+    assert len(list(tmp_path.iterdir())) < 10
+
+
+def _touch(folder, i, delay=0.0):
+    """A worker's task of the two tests above: a file named ``i`` in ``folder``, then ``i``."""
+    folder.mkdir(exist_ok=True)
+    (folder / str(i)).touch()
+    time.sleep(delay)
+    return i
 
 
 def test_map_in_workers_keeps_the_items_order_and_raises_a_workers_error():

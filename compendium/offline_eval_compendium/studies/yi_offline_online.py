@@ -25,6 +25,7 @@ Protocol (the world and the experiment are in :mod:`.yi_auction`; this module de
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,7 +39,7 @@ from .yi_auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CONT
                           control_why, cross_validate_history, fig3_figure, fig4_figure, low_high_gap, per_seed,
                           per_seed_table6, per_seed_worlds, printed_tables, run, run_table5_worlds,
                           sweep_with_control, table5, table6, table6_outcomes)
-from .yi_worlds import sweep_table6_with_control
+from .yi_worlds import paired_sweeps_in_workers, per_seed_table6_worlds, sweep_table6_with_control
 from .yi_calibration import (CALIBRATION_GRID, NOISE_GRID, SHIFT_GRID, T6_SHIFT_GRID, calibrate_model_1,
                               calibrate_models, calibrate_table6, offline_accepted_worlds)
 
@@ -429,10 +430,11 @@ def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n_qu
                    n_ab: int = 200_000, baseline_quantile: float = 0.6, n_quantiles: int = 10,
                    sweep_n_queries: int = 2000, sweep_n_log: int = 100_000, sweep_n_ab: int = 100_000,
                    t6_low_ctr: float = 0.004) -> YiRun:
-    """The notebook's experiment, in its order: the Table 5 models calibrated on the offline deltas, the
-    offline-accepted worlds, the history threshold, the main run, its breakdown and Table 6, the Table 5 sweep
-    with its control on each seed block, the Table 6 model (calibrated, run and swept with its control), and the
-    formula checks.  Parameters as in the notebook's parameters cell."""
+    """The notebook's experiment: the Table 5 models calibrated on the offline deltas, the offline-accepted
+    worlds, the history threshold and the Table 6 model's calibration; then the four seed sweeps (the Table 5
+    model and the Table 6 model, each with its control world, on each seed block) in one pool of workers
+    (:func:`~.yi_worlds.paired_sweeps_in_workers`), the two main runs computed here meanwhile; the main runs'
+    breakdown, Tables 5 and 6, and the formula checks.  Parameters as in the notebook's parameters cell."""
     t5_printed, t6_printed = printed_tables(ref)
     target_auc = reference.parse_printed(t5_printed["AUC"]) / 100
     target_rig = reference.parse_printed(t5_printed["RIG"]) / 100
@@ -441,22 +443,26 @@ def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n_qu
     accepted = offline_accepted_worlds(seed, calibration, target_auc, target_rig, n_ab=sweep_n_ab, **world)
     history = cross_validate_history(seed, model_1=model_1, model_2=model_2, **world)
     min_impressions = int(history.loc[history["chosen"], "min_impressions"].iloc[0])
-    exp = run(seed, n_ab=n_ab, model_1=model_1, model_2=model_2, min_impressions=min_impressions, **world)
     sweep_kw = dict(n_queries=sweep_n_queries, n_log=sweep_n_log, n_ab=sweep_n_ab, baseline_quantile=baseline_quantile,
                     min_impressions=min_impressions)
-    sweep, control = {}, {}
-    for b in blocks.BLOCKS:
-        sweep[b], control[b] = sweep_with_control(blocks.seeds(b), model_2=model_2, control_model_2=CONTROL_MODEL_2,
-                                                  n_quantiles=n_quantiles, model_1=model_1, **sweep_kw)
     t6_target_rig = reference.parse_printed(t6_printed["offline RIG"]) / 100
     t6_miscalibration, t6_calibration = calibrate_table6(seed, t6_target_rig, low_ctr=t6_low_ctr, **world)
-    exp6 = run(seed, n_ab=n_ab, models="table6", miscalibration=t6_miscalibration, min_impressions=min_impressions,
-               **world)
-    sweep6, control6 = {}, {}
-    for b in blocks.BLOCKS:  # per_seed_table6 in each world, a seed's two worlds run together
-        sweep6[b], control6[b] = sweep_table6_with_control(blocks.seeds(b), miscalibration=t6_miscalibration,
-                                                           control_miscalibration={**t6_miscalibration, "low_shift": 0.0},
-                                                           **sweep_kw)
+    # The four seed sweeps (Table 5's model and the Table 6 model, each beside its control world, on each seed
+    # block) in one pool of workers, the two main runs here meanwhile: every seed draws from itself alone, so the
+    # order changes no number.
+    t5 = functools.partial(per_seed_worlds, model_2s=(model_2, CONTROL_MODEL_2), n_quantiles=n_quantiles,
+                           model_1=model_1, **sweep_kw)
+    t6 = functools.partial(per_seed_table6_worlds, miscalibrations=(t6_miscalibration,
+                                                                    {**t6_miscalibration, "low_shift": 0.0}), **sweep_kw)
+    sweeps = [(t5, blocks.seeds(b), "per_seed (a world and its control)") for b in blocks.BLOCKS]
+    sweeps += [(t6, blocks.seeds(b), "per_seed_table6 (a world and its control)") for b in blocks.BLOCKS]
+    frames, (exp, exp6) = paired_sweeps_in_workers(sweeps, alongside=lambda: (
+        run(seed, n_ab=n_ab, model_1=model_1, model_2=model_2, min_impressions=min_impressions, **world),
+        run(seed, n_ab=n_ab, models="table6", miscalibration=t6_miscalibration, min_impressions=min_impressions,
+            **world)))
+    n_blocks = len(blocks.BLOCKS)
+    sweep, control = (dict(zip(blocks.BLOCKS, x)) for x in zip(*frames[:n_blocks]))
+    sweep6, control6 = (dict(zip(blocks.BLOCKS, x)) for x in zip(*frames[n_blocks:]))
     return YiRun(t5_printed, t6_printed, model_1, model_2, calibration, accepted, history, min_impressions, exp,
                  table5(exp, t5_printed), breakdown(exp, n_quantiles=n_quantiles),
                  table6(exp, t6_printed, panel="Table 5 model"), t6_miscalibration, t6_calibration, exp6,

@@ -28,7 +28,8 @@ from ..machine import map_in_workers
 from .yi_auction import (MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
                          offline_scores, seeded_world, table6_outcomes)
 
-__all__ = ["paired_sweep_in_workers", "per_seed_table6_worlds", "run_table6_worlds", "sweep_table6_with_control"]
+__all__ = ["paired_sweep_in_workers", "paired_sweeps_in_workers", "per_seed_table6_worlds", "run_table6_worlds",
+           "sweep_table6_with_control"]
 
 
 def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
@@ -120,3 +121,42 @@ def paired_sweep_in_workers(per_seed, seeds, *, progress: str, workers=None) -> 
         return paired_seed_sweep(lambda s: next(results), seeds, progress=progress)
     finally:
         results.close()
+
+
+def paired_sweeps_in_workers(sweeps, *, alongside=None, workers=None):
+    """Several :func:`paired_sweep_in_workers` in one pool, and ``alongside()`` computed here while it runs.
+
+    The workers go from one sweep's seeds straight on to the next sweep's (no pool drained and started again
+    between sweeps), and this process computes ``alongside()`` while they work (with one worker, before the
+    sweeps).  Each sweep's frames are the ones its own :func:`paired_sweep_in_workers` gives.
+
+    Parameters
+    ----------
+    sweeps : list of (per_seed, seeds, progress)
+        As the arguments of :func:`paired_sweep_in_workers`.
+    alongside : callable, optional
+        Called once with no argument, in this process.
+    workers : int, optional
+        As in :func:`~offline_eval_compendium.machine.map_in_workers`.
+
+    Returns
+    -------
+    (list, object)
+        The pair of frames of each sweep, in the order of ``sweeps``, and what ``alongside()`` returned (``None``
+        without it).
+    """
+    sweeps = [(per_seed, [int(s) for s in seeds], progress) for per_seed, seeds, progress in sweeps]
+    items = [(i, s) for i, (_, seeds, _) in enumerate(sweeps) for s in seeds]
+    results = map_in_workers(functools.partial(_indexed_seed, tuple(f for f, _, _ in sweeps)), items, workers=workers)
+    try:
+        side = None if alongside is None else alongside()
+        frames = [paired_seed_sweep(lambda s: next(results), seeds, progress=progress) for _, seeds, progress in sweeps]
+    finally:
+        results.close()
+    return frames, side
+
+
+def _indexed_seed(per_seeds, item):
+    """``per_seeds[i](seed)`` for ``item = (i, seed)`` (a worker's task of :func:`paired_sweeps_in_workers`)."""
+    i, seed = item
+    return per_seeds[i](seed)
