@@ -3,8 +3,9 @@
 The smoke run of the notebooks in :data:`CROSS_CPU` executes twice: once as this machine computes,
 once as an older CPU computes (numpy forced to its baseline SIMD code, OpenBLAS to an older core's
 kernel), and the two output trees must be the same bytes.  The other notebooks run once here; every
-notebook is run both ways at full size by ``make check-figures`` (CI), so ``make test`` keeps its
-cross-CPU check to one notebook per simulation engine.
+notebook is run both ways at full size by ``make check-figures`` (CI runs every notebook at full size as an
+older CPU against the figures committed from this CPU), so ``make test`` keeps its cross-CPU check to one
+notebook per simulation engine.
 """
 
 import hashlib
