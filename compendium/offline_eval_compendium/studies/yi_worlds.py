@@ -115,12 +115,7 @@ def paired_sweep_in_workers(per_seed, seeds, *, progress: str, workers=None) -> 
     -------
     The two frames of :func:`~offline_eval_compendium.claims.paired_seed_sweep`, the same values.
     """
-    seeds = [int(s) for s in seeds]
-    results = map_in_workers(per_seed, seeds, workers=workers)
-    try:
-        return paired_seed_sweep(lambda s: next(results), seeds, progress=progress)
-    finally:
-        results.close()
+    return paired_sweeps_in_workers([(per_seed, seeds, progress)], workers=workers)[0][0]
 
 
 def paired_sweeps_in_workers(sweeps, *, alongside=None, workers=None):
