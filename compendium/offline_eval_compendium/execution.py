@@ -11,7 +11,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from .machine import pinned_threads_env
+from .machine import allocator_env, pinned_threads_env
 from .paths import BUILD_DIR, NOTEBOOKS_DIR
 from .parameters import NotebookError, check_parameters
 
@@ -29,6 +29,8 @@ def _jupyter_env() -> None:
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     for name, value in pinned_threads_env().items():  # one BLAS thread: sums never split by core count
+        os.environ.setdefault(name, value)
+    for name, value in allocator_env().items():  # freed arrays' pages reused, not faulted in again: speed only
         os.environ.setdefault(name, value)
 
 

@@ -123,3 +123,11 @@ def test_the_library_installs_apart_from_the_compendium():
     deps = {_norm(d) for d in compendium["dependencies"]}
     assert {"offline-eval", "papermill", "jupytext", "matplotlib", "scikit-learn"} <= deps
     assert "jupyterlab" not in deps and compendium["optional-dependencies"]["lab"] == ["jupyterlab"]
+
+
+def test_the_makefile_gives_every_target_the_allocator_settings_the_kernels_get():
+    from offline_eval_compendium.machine import allocator_env
+
+    makefile = (PROJ_ROOT / "Makefile").read_text()
+    exported = dict(re.findall(r"^export (MALLOC_\w+) \?= (\S+)$", makefile, flags=re.M))
+    assert exported == allocator_env()

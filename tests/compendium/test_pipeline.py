@@ -25,9 +25,14 @@ def test_failing_notebook_names_cell_and_installs_nothing(tmp_path, capsys):
 
 
 @pytest.mark.notebook
-def test_successful_notebook_installs_outputs_and_takes_parameters(tmp_path):
+def test_successful_notebook_installs_outputs_and_takes_parameters(tmp_path, monkeypatch):
+    from offline_eval_compendium.machine import allocator_env
+
     nb = tmp_path / "yi_good.py"
-    nb.write_text(GOOD.replace('{"a": [1]}', '{"a": [seed]}'))
+    # the kernel also gets the allocator's settings (machine.allocator_env), even when this process lacks them
+    for name in allocator_env():
+        monkeypatch.delenv(name, raising=False)
+    nb.write_text(GOOD.replace('{"a": [1]}', '{"a": [seed], "trim": [__import__("os").environ.get("MALLOC_TRIM_THRESHOLD_")]}'))
     dest = tmp_path / "figures"
     # the staging folder of a run killed earlier (its lock file free) is removed by the next run
     stale = pipeline.STAGE_DIR / f"yi_good.{tmp_path.name[-8:]}"
@@ -35,7 +40,7 @@ def test_successful_notebook_installs_outputs_and_takes_parameters(tmp_path):
     Path(f"{stale}.lock").write_text("")
     written = pipeline.run(nb, pipeline.parse_parameters([("seed", "7")]), output_root=dest)
     assert sorted(p.name for p in written) == ["half.csv", "half.md"]
-    assert (dest / "yi" / "half.csv").read_text() == "a\n7\n"
+    assert (dest / "yi" / "half.csv").read_text() == f"a,trim\n7,{allocator_env()['MALLOC_TRIM_THRESHOLD_']}\n"
     assert not stale.exists() and not Path(f"{stale}.lock").exists()
     # a run into another destination never lands where the report reads; the notebook records its run
     assert not (pipeline.EXECUTED_DIR / "yi_good.ipynb").exists()

@@ -285,60 +285,65 @@ def iter_shown_at_points(b, p, ops, n_ml, n_sb, *, query=None, n_slots=None, ads
         cell0 = ((np.asarray(query, dtype=np.int64) * k)[:, None] + ranked).ravel() * int(n_slots)
     cand = ranked.ravel().astype(np.int64) if ads and len(ops) > 1 else None  # gathered per point
     col = np.arange(k, dtype=np.int64)
-    col_s = col.astype(np.int8 if k + n_ml <= 127 else np.int64)  # the slots' table: small integers when they fit
+    row_start = np.arange(0, n * k, k, dtype=np.int64)  # each row's first cell
+    # A row's shown ranks are its first n_shown: the cells, slots and auctions are built from per-row numbers
+    # repeated over each row's shown ranks, not from (n, k) masks.  slot_of[m, rank]: the rank's slot when the
+    # mainline holds m ads (the rank itself in the mainline, shifted past the n_ml - m unfilled mainline slots
+    # in the sidebar).
+    slot_of = np.where(col < np.arange(n_ml + 1)[:, None], col, col + n_ml - np.arange(n_ml + 1)[:, None]).ravel()
+    # The mainline holds at most the first min(n_ml, k) ranks: the mainline reserve is compared there only.
+    lead = [np.ascontiguousarray(rs[:, j]) for j in range(min(n_ml, k))]
     eligible = {}  # the count of ranks above each reserve: the points of a sweep mostly share their reserve
     for op in ops:
         if op.reserve not in eligible:
             eligible[op.reserve] = _prefix_count(rs >= op.reserve if op.reserve > 0 else rs > 0)
         n_eligible = eligible[op.reserve]
         if op.mainline_reserve == op.reserve:
-            n_ml_ok = n_eligible
-        else:
-            n_ml_ok = _prefix_count(rs >= op.mainline_reserve if op.mainline_reserve > 0 else rs > 0)
-        m = np.minimum(n_ml_ok, n_ml)
+            m = np.minimum(n_eligible, n_ml)
+        else:  # min(count above the mainline reserve, n_ml): the count within the first n_ml ranks (a prefix)
+            m = np.zeros(n, np.int64)
+            for score in lead:
+                m += score >= op.mainline_reserve if op.mainline_reserve > 0 else score > 0
         n_shown = np.minimum(n_eligible, m + n_sb)
-        # the shown cells of the (n, k) tables in row-major order, and which of them fill the mainline
-        flat = np.flatnonzero(col < n_shown[:, None])
-        ml_full = col < m[:, None]
-        ml = ml_full.ravel()[flat]
-        # slot: the rank in the mainline, the rank shifted past the unfilled mainline slots in the sidebar (built in
-        # the small table, widened once gathered)
-        slot_full = (n_ml - m).astype(col_s.dtype)[:, None] + col_s
-        np.copyto(slot_full, col_s, where=ml_full)
-        slot = slot_full.ravel()[flat].astype(np.int64)
-        del slot_full, ml_full
+        start = np.cumsum(n_shown) - n_shown  # each row's first shown ad in the shown arrays
+        step = np.arange(int(start[-1] + n_shown[-1]), dtype=np.int64)
+        # the shown cells of the (n, k) tables in row-major order: row_start + rank, rank = step - start
+        flat = np.repeat(row_start - start, n_shown)
+        flat += step
+        slot = np.repeat(m * k - start, n_shown)
+        slot += step
+        slot = slot_of.take(slot)
         if cpc_next is None:
             if last_shown:
                 nxt = np.zeros(len(flat))
                 inner = flat % k != k - 1
                 nxt[inner] = rs_flat[flat[inner] + 1]
             else:
-                nxt = rs_flat[flat + 1]
-            floor = op.reserve if op.mainline_reserve == op.reserve else np.where(ml, op.mainline_reserve, op.reserve)
+                nxt = rs_flat.take(flat + 1)
+            floor = op.reserve if op.mainline_reserve == op.reserve else np.where(slot < n_ml, op.mainline_reserve,
+                                                                                    op.reserve)
             cpc = np.maximum(nxt, floor, out=nxt)
-            cpc /= rs_flat[flat]
-            cpc *= b_flat[flat]
+            cpc /= rs_flat.take(flat)
+            cpc *= b_flat.take(flat)
         else:
-            cpc = cpc_next[flat]
-            start = np.cumsum(n_shown) - n_shown
+            cpc = cpc_next.take(flat)
             for row, last, floor in ((np.flatnonzero(m), m, op.mainline_reserve),
                                      (np.flatnonzero(n_shown > m), n_shown, op.reserve)):
                 last = last[row] - 1
                 at = row * k + last
-                nxt = np.zeros(len(at))
-                inner = last != k - 1
-                nxt[inner] = rs_flat[at[inner] + 1]
+                nxt = rs_flat.take(at + 1, mode="clip")  # the next rank's score; a row's last rank has none
+                nxt[last == k - 1] = 0.0
                 price = np.maximum(nxt, floor, out=nxt)
-                price /= rs_flat[at]
-                price *= b_flat[at]
+                price /= rs_flat.take(at)
+                price *= b_flat.take(at)
                 cpc[start[row] + last] = price
         if ads:
-            auction = flat // k
-            shown = (auction, ranked.ravel()[flat].astype(np.int64) if cand is None else cand[flat], slot, cpc)
+            auction = np.repeat(np.arange(n, dtype=np.int64), n_shown)
+            shown = (auction, ranked.ravel()[flat].astype(np.int64) if cand is None else cand.take(flat), slot, cpc)
         else:
             shown = (None, None, slot, cpc)
         if cell0 is not None:
-            cell = cell0[flat]
+            cell = cell0.take(flat)
             cell += slot
             shown += (cell,)
         yield shown

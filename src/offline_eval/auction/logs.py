@@ -427,7 +427,7 @@ class ClickLog:
         except (TypeError, ValueError):  # negative or out-of-range codes, non-integers: index as given
             return self._expected_ctr(query, ad, slot)
         ctr, source = self._ctr_table()
-        return ctr[flat], source[flat]
+        return ctr[flat], source[flat].astype(np.int64)
 
     def _ctr_table(self):
         parts = (self.impressions, self.clicks, self.pair_ctr, self.click_curve, self.reference_ctr)
@@ -436,7 +436,8 @@ class ClickLog:
                 or any(x is not y for x, y in zip(cached[1], parts))):
             q, a, s = np.indices(self.impressions.shape, sparse=True)
             ctr, source = self._expected_ctr(q, a, s)
-            cached = (self.min_impressions, parts, (ctr.ravel(), source.ravel()))
+            # the rule's code in one byte: a replay gathers it for every shown ad
+            cached = (self.min_impressions, parts, (ctr.ravel(), source.ravel().astype(np.int8)))
             self._ctr_cache = cached
         return cached[2]
 

@@ -253,13 +253,13 @@ def _replayed_metrics(log: ClickLog, shown) -> SimulatedMetrics:
     if len(shown) > 4 and shown[4] is not None:
         # The cell's flat index is the one expected_ctr computes: the same gather of the same table.
         ctr_table, source_table = log._ctr_table()
-        ctr, source = ctr_table[shown[4]], source_table[shown[4]]
+        ctr, source = ctr_table.take(shown[4]), source_table.take(shown[4])
     else:
         ctr, source = log.expected_ctr(pv.query[a], ad, slot)
     n = len(pv)
     ml = slot < log.n_mainline
     m = max(len(slot), 1)
-    by_source = np.bincount(source, minlength=3)  # the shown ads per rule (0, 1, 2): one pass, exact counts
+    by_source = [np.count_nonzero(source == rule) for rule in (0, 1, 2)]  # the shown ads per rule: exact counts
     return SimulatedMetrics(
         cy=float(ctr.sum() / n), ml_cy=float(ctr[ml].sum() / n),
         ads_per_pv=float(len(slot) / n), ml_ads_per_pv=float(np.count_nonzero(ml) / n),
