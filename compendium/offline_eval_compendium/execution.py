@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .machine import allocator_env, pinned_threads_env
 from .paths import BUILD_DIR, NOTEBOOKS_DIR
-from .parameters import NotebookError, check_parameters
+from .parameters import NotebookError, check_parameters, jupytext_module
 
 
 KERNEL = "python3"
@@ -123,7 +123,7 @@ def execute(notebook: str | Path, output_root: str | Path, parameters: dict | No
         :func:`run` passes its staging folder, so that a killed run leaves them only there.
     """
     _jupyter_env()
-    import jupytext
+    jupytext = jupytext_module()
     import papermill as pm
     from papermill.exceptions import PapermillExecutionError
 

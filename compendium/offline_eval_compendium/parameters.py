@@ -44,12 +44,26 @@ def parse_parameters(pairs) -> dict:
     return {name: convert(value) for name, value in pairs}
 
 
+def jupytext_module():
+    """``jupytext``, imported without ``rfc3987_syntax``: nbformat's ``jsonschema`` imports that package when it
+    is installed (JupyterLab's ``jupyter-events`` brings it) and it compiles some 35 Earley grammars at import,
+    about 2 s of every process that reads a notebook, for an IRI format check no notebook schema uses.
+    Hidden from this process only before ``jsonschema`` is first imported; ``jsonschema`` then goes without
+    that check, as when the package is not installed (``make reproduce``'s own environment)."""
+    import sys
+
+    if "jsonschema" not in sys.modules:
+        sys.modules.setdefault("rfc3987_syntax", None)  # an import of it raises ImportError, which jsonschema expects
+    import jupytext
+
+    return jupytext
+
+
 def notebook_parameters(notebook: str | Path) -> dict:
     """The defaults of a text notebook's ``parameters`` cell, ``{name: value}`` (literals only, by house rule)."""
     import ast
 
-    import jupytext
-
+    jupytext = jupytext_module()
     nb = jupytext.read(Path(notebook))
     cells = [c for c in nb.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
     if len(cells) != 1:
@@ -155,8 +169,7 @@ def parameter_ranges(notebook: str | Path) -> dict:
     import io
     import tokenize
 
-    import jupytext
-
+    jupytext = jupytext_module()
     nb = jupytext.read(Path(notebook))
     cell = next(c for c in nb.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", []))
     out, name = {}, None

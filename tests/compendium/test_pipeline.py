@@ -284,3 +284,16 @@ def test_run_takes_a_notebook_by_name(monkeypatch):
     monkeypatch.setattr(pipeline, "run", fake_run)
     assert pipeline.main(["run", "rosset_wallet"]) == 1
     assert Path(seen["notebook"]) == pipeline.NOTEBOOKS_DIR / "rosset_wallet.py"
+
+
+def test_reading_a_notebook_skips_the_slow_iri_checker_and_still_validates():
+    # jsonschema would import rfc3987_syntax (installed with JupyterLab), about 2 s per process; the runner hides
+    # it from its own process, and nbformat's validation works without it
+    import subprocess
+    import sys
+
+    code = ("import sys, time; from offline_eval_compendium.parameters import jupytext_module; t = time.perf_counter(); "
+            "jt = jupytext_module(); import nbformat; nb = jt.reads('# %%\\nx = 1\\n', fmt='py:percent'); "
+            "nbformat.validate(nb); print(sys.modules.get('rfc3987_syntax') is None, 'jsonschema' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "True"]
