@@ -107,7 +107,7 @@ browser: ## Install Debian's chromium for the report's browser test (apt; nothin
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
 
 test-report: report browser $(TEST_STAMP) $(LAB_STAMP) ## The report and JupyterLab in headless Chromium (links, layout at 1400 and 390 px, math, offline; every notebook opens in Lab); screenshots in build/report/screenshots/
-	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q -n $(NPROC) --durations=5 tests/compendium/test_report_browser.py tests/compendium/test_lab_browser.py
+	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q -n $(NPROC) --dist worksteal --durations=5 tests/compendium/test_report_browser.py tests/compendium/test_lab_browser.py
 
 run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/ with what changed against figures/ (changes.md): make run NB=rosset_wallet ARGS="-p seed 7"
 	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(RUN_NAMES)"; exit 2; }
@@ -117,10 +117,10 @@ run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<
 	$(PY) -m offline_eval_compendium.pipeline run notebooks/$(NB).py --record runs $(ARGS)
 
 test: $(TEST_STAMP) ## Run the full test suite: unit, property, the doctests of src/ and a smoke run of every notebook
-	OFFLINE_EVAL_WORKERS=$(OFFLINE_EVAL_WORKERS) $(PY) -m pytest -n 2 --durations=15
+	OFFLINE_EVAL_WORKERS=$(OFFLINE_EVAL_WORKERS) $(PY) -m pytest -n 2 --dist worksteal --durations=15
 
 test-fast: $(TEST_STAMP) ## The suite without the notebook smoke runs (about a minute)
-	OFFLINE_EVAL_WORKERS=$(OFFLINE_EVAL_WORKERS) $(PY) -m pytest -n 2 -m "not notebook"
+	OFFLINE_EVAL_WORKERS=$(OFFLINE_EVAL_WORKERS) $(PY) -m pytest -n 2 --dist worksteal -m "not notebook"
 
 check: ## What CI runs: make test, make check-figures-older-cpu, then make test-report
 	$(MAKE) test
