@@ -3,7 +3,8 @@ or pop-up, and its tab is not marked modified until the user edits.
 
 Starts ``jupyter lab`` as ``make lab`` does (the settings of :mod:`offline_eval_compendium.lab`, its contents
 manager), with user settings and workspaces in a temporary folder, on a free local port.  The notebooks open
-five at a time in one browser context (Lab's scripts fetched once): about a minute on two cores.  It runs in ``make test-report`` (``OFFLINE_EVAL_REQUIRE_REPORT=1``: a missing browser fails) or with
+five at a time in one browser context (Lab's scripts fetched once): about a minute on two cores.  It runs in
+``make test-report`` (``OFFLINE_EVAL_REQUIRE_REPORT=1``: a missing browser fails) or with
 ``OFFLINE_EVAL_LAB_TEST=1``, and skips in ``make test``.
 """
 
@@ -75,7 +76,7 @@ def lab_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser_context():
     if REQUIRED:
         from playwright.sync_api import sync_playwright
     else:
@@ -95,10 +96,10 @@ def browser():
 BATCH = 5
 
 
-def _open(browser, base, nb, index):
+def _open(context, base, nb, index):
     """A page that starts loading ``nb``: the first notebook through the URL a user follows (the default
     workspace), the others through the same tree URL inside a named workspace."""
-    page = browser.new_page()
+    page = context.new_page()
     outside = []
     page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((base, "data:", "blob:")) else None)
     where = "lab" if index == 0 else f"lab/workspaces/test-{index}"
@@ -144,10 +145,10 @@ def _problems(nb, page, outside):
     return problems
 
 
-def test_every_notebook_opens_on_the_project_kernel_with_no_dialog_and_an_unmodified_tab(lab_server, browser):
+def test_every_notebook_opens_on_the_project_kernel_with_no_dialog_and_an_unmodified_tab(lab_server, browser_context):
     problems = []
     for lo in range(0, len(NOTEBOOKS), BATCH):
-        pages = [(nb, *_open(browser, lab_server, nb, lo + i)) for i, nb in enumerate(NOTEBOOKS[lo:lo + BATCH])]
+        pages = [(nb, *_open(browser_context, lab_server, nb, lo + i)) for i, nb in enumerate(NOTEBOOKS[lo:lo + BATCH])]
         for _, page, _ in pages:
             _wait_until_ready(page)
         pages[0][1].wait_for_timeout(1500)  # a dialog or pop-up that comes late has come
