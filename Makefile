@@ -15,20 +15,34 @@ LAB_STAMP := $(VENV)/.installed-lab
 REPORT_STAMP := $(VENV)/.installed-report
 BENCH_STAMP := $(VENV)/.installed-bench
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check --no-input
-# The pinned packages install with uv (from PyPI, itself pinned: about 20 s where pip takes a minute or more),
-# compiled to bytecode as pip does (else every kernel compiles numpy, pandas and scipy again where
-# PYTHONDONTWRITEBYTECODE is set);
-# `make venv INSTALLER=pip` installs them with pip instead, for a platform uv has no wheel for.
+# The pinned packages install with uv (from PyPI, itself pinned: a few seconds where pip takes a minute or
+# more); `make venv INSTALLER=pip` installs them with pip instead, for a platform uv has no wheel for.
+# With uv, the venv is made without pip (python -m venv spends 5 s installing it), uv comes in by the system's
+# pip aimed at the venv (pip >= 22.3; else by the venv's own pip from ensurepip), and the venv gets the very pip
+# `python -m venv` would have given it (ensurepip's version) from the lock's install.
 UV_PIN := uv==0.13.9
 INSTALLER ?= uv
 ifeq ($(INSTALLER),uv)
-INSTALL := $(PY) -m uv pip install --quiet --compile-bytecode --python $(PY)
+INSTALL := $(PY) -m uv pip install --quiet --python $(PY)
+NEW_VENV := $(PYTHON) -m venv --without-pip
+VENV_PIP = "pip==$$($(PY) -c 'import ensurepip; print(ensurepip.version())')"
 else
 INSTALL := $(PIP)
+NEW_VENV := $(PYTHON) -m venv
+VENV_PIP :=
 endif
 # uv into the venv when it is not there (a venv made before, or by pip)
 ENSURE_UV = [ "$(INSTALLER)" != uv ] || $(PY) -m uv --version >/dev/null 2>&1 || \
-	$(PIP) "$(UV_PIN)" 2>&1 | { grep -v "^WARNING: Location" || true; }
+	$(PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check --no-input "$(UV_PIN)" >/dev/null 2>&1 || \
+	{ $(PY) -m pip --version >/dev/null 2>&1 || $(PY) -m ensurepip --default-pip >/dev/null; \
+	  $(PIP) "$(UV_PIN)" 2>&1 | { grep -v "^WARNING: Location" || true; }; }
+# The run lock's packages compiled to bytecode as pip compiles them (else every kernel compiles numpy, pandas
+# and scipy again where PYTHONDONTWRITEBYTECODE is set), less the packages' own test suites, which nothing
+# imports (a third of the files: 12 s of compiling instead of 15-17 s).  The groups (test, lab, ...) compile
+# their own packages as uv installs them.
+COMPILE_SITE = [ "$(INSTALLER)" != uv ] || $(PY) -m compileall -q -j0 -x '/tests?/' \
+	"$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" || \
+	echo "note: some files above did not compile to bytecode; they compile when imported"
 BUILD := build
 STAMPS := $(BUILD)/stamps
 # glibc keeps freed memory for the next array instead of mapping it anew (the values of
@@ -67,15 +81,16 @@ venv: $(VENV_STAMP) ## Create .venv/ with what running the notebooks needs (requ
 
 # make reproduce needs run.lock alone; make test, lab, report and bench add their group when first asked for.
 $(VENV_STAMP): requirements/run.lock pyproject.toml compendium/pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@test -x $(PY) || $(NEW_VENV) $(VENV)
 	@$(ENSURE_UV)
-	$(INSTALL) -r requirements/run.lock 2>&1 | { grep -v "^WARNING: Location" || true; }
-	$(PIP) --no-deps --no-build-isolation -e . -e ./compendium 2>&1 | { grep -v "^WARNING: Location" || true; }
+	$(INSTALL) -r requirements/run.lock $(VENV_PIP) 2>&1 | { grep -v "^WARNING: Location" || true; }
+	$(INSTALL) --no-deps --no-build-isolation -e . -e ./compendium 2>&1 | { grep -v "^WARNING: Location" || true; }
+	@$(COMPILE_SITE)
 	@touch $@
 
 $(VENV)/.installed-%: requirements/%.lock $(VENV_STAMP)
 	@$(ENSURE_UV)
-	$(INSTALL) -r $< 2>&1 | { grep -v "^WARNING: Location" || true; }
+	$(INSTALL) $(if $(filter uv,$(INSTALLER)),--compile-bytecode) -r $< 2>&1 | { grep -v "^WARNING: Location" || true; }
 	@touch $@
 
 lock: ## Re-resolve every pin: a fresh venv from pyproject.toml (all extras), frozen into requirements.lock, its groups requirements/*.lock and environment.yml
