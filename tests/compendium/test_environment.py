@@ -131,3 +131,14 @@ def test_the_makefile_gives_every_target_the_allocator_settings_the_kernels_get(
     makefile = (PROJ_ROOT / "Makefile").read_text()
     exported = dict(re.findall(r"^export (MALLOC_\w+) \?= (\S+)$", makefile, flags=re.M))
     assert exported == allocator_env()
+
+
+def test_the_makefile_starts_every_notebook_in_its_stated_order():
+    # `make reproduce` starts the notebooks in SLOW_FIRST's order (longest first); a notebook left out would run
+    # after all of them, wherever its length belongs
+    from offline_eval_compendium.paths import NOTEBOOKS_DIR
+
+    makefile = (PROJ_ROOT / "Makefile").read_text()
+    listed = re.search(r"^SLOW_FIRST := (.*?)(?<!\\)$", makefile, flags=re.M | re.S).group(1).replace("\\\n", " ").split()
+    assert len(listed) == len(set(listed))
+    assert sorted(listed) == sorted(p.stem for p in NOTEBOOKS_DIR.glob("*.py"))
