@@ -24,10 +24,12 @@ UV_PIN := uv==0.13.9
 INSTALLER ?= uv
 ifeq ($(INSTALLER),uv)
 INSTALL := $(PY) -m uv pip install --quiet --python $(PY)
+INSTALL_GROUP := $(INSTALL) --compile-bytecode
 NEW_VENV := $(PYTHON) -m venv --without-pip
 VENV_PIP = "pip==$$($(PY) -c 'import ensurepip; print(ensurepip.version())')"
 else
 INSTALL := $(PIP)
+INSTALL_GROUP := $(PIP)
 NEW_VENV := $(PYTHON) -m venv
 VENV_PIP :=
 endif
@@ -38,8 +40,8 @@ ENSURE_UV = [ "$(INSTALLER)" != uv ] || $(PY) -m uv --version >/dev/null 2>&1 ||
 	  $(PIP) "$(UV_PIN)" 2>&1 | { grep -v "^WARNING: Location" || true; }; }
 # The run lock's packages compiled to bytecode as pip compiles them (else every kernel compiles numpy, pandas
 # and scipy again where PYTHONDONTWRITEBYTECODE is set), less the packages' own test suites, which nothing
-# imports (a third of the files: 12 s of compiling instead of 15-17 s).  The groups (test, lab, ...) compile
-# their own packages as uv installs them.
+# imports (2,300 of 8,100 files: about 10 s of compiling instead of 15).  The groups (test, lab, ...) compile
+# their own packages as uv installs them (INSTALL_GROUP).
 COMPILE_SITE = [ "$(INSTALLER)" != uv ] || $(PY) -m compileall -q -j0 -x '/tests?/' \
 	"$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" || \
 	echo "note: some files above did not compile to bytecode; they compile when imported"
@@ -93,7 +95,7 @@ $(VENV_STAMP): requirements/run.lock pyproject.toml compendium/pyproject.toml
 
 $(VENV)/.installed-%: requirements/%.lock $(VENV_STAMP)
 	@$(ENSURE_UV)
-	$(INSTALL) $(if $(filter uv,$(INSTALLER)),--compile-bytecode) -r $< 2>&1 | { grep -v "^WARNING: Location" || true; }
+	$(INSTALL_GROUP) -r $< 2>&1 | { grep -v "^WARNING: Location" || true; }
 	@touch $@
 
 lock: ## Re-resolve every pin: a fresh venv from pyproject.toml (all extras), frozen into requirements.lock, its groups requirements/*.lock and environment.yml
