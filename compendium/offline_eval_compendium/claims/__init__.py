@@ -117,13 +117,19 @@ from .audit import problems, uncited_files
 from .ledger import Ledger
 from .rules import (SIZE_RTOL, SWEEP_MIN_SHARE, SWEEP_SEEDS, SeedBlocks, SweepVerdict, confirmation_start,
                     matches_printed, paired_seed_sweep, seed_sweep, sweep_verdict, tolerance_too_wide, wilson_interval)
+from .estimates import DELTAS, RENEWAL, Effect, EstimateVerdict, estimate_verdict
 from .schema import (APART, COLUMNS, KINDS, REPRODUCTION_KINDS, STATUSES, UNCONFIRMED, WORLD_PATTERN, Claim, Claims,
                      declare)
 from .tables import COUNT_TABLES, count_tables, gather, prediction_inside, table_of, verdict, worlds_table
 
 __all__ = [
     "COLUMNS",
+    "DELTAS",
+    "RENEWAL",
     "Claim",
+    "Effect",
+    "EstimateVerdict",
+    "estimate_verdict",
     "Claims",
     "count_tables",
     "declare",

@@ -16,12 +16,43 @@ from .schema import APART, COLUMNS, UNCONFIRMED
 _SEEDS = re.compile(r"^(\d+)/(\d+) seeds")
 _OVER = re.compile(r"over (\d+) seeds")
 _BLOCK = re.compile(r"^(\d+)-(\d+) \((\d+) seeds\)$")
+_NUM = r"(-?[0-9.,]+(?:e[+-]?\d+)?|-?inf|nan)"
+_EFFECT = re.compile(rf"^effect {_NUM} \[{_NUM}, {_NUM}\] over (\d+) seeds")
+_DIFF = re.compile(rf"world - control {_NUM} \[{_NUM}, {_NUM}\]")
 _TOLERANCE = re.compile(r"\|ours - paper\| <= (?:rtol ([0-9.e+-]+))?(?: \+ )?(?:atol ([0-9.e+-]+))?$")
 
 
 def _sweep_counts(text: str) -> list[int]:
     """The seed counts a row's value or control names (``17/20 seeds``, ``over 20 seeds``)."""
     return [int(m.group(2)) for m in [_SEEDS.match(text)] if m] + [int(x) for x in _OVER.findall(text)]
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _estimate_problems(r, where) -> list[str]:
+    """The estimate rule's consistency, read back from the row as shown (bounds rounded for display, so the
+    comparisons are not strict): the status agrees with the effect's interval and the control's."""
+    out = []
+    m = _EFFECT.match(r.reproduced_value)
+    if not m:
+        return [f"{where}: a row judged by the estimate rule shows its effect's interval over seeds"]
+    _, lo, hi = (_number(m.group(i)) for i in (1, 2, 3))
+    d = _DIFF.search(r.control)
+    dlo, dhi = (None, None) if not d else (_number(d.group(2)), _number(d.group(3)))
+    sign = 1 if "claimed above 0" in r.criterion else -1 if "claimed below 0" in r.criterion else 0
+    if r.status == "holds" and sign:
+        if (lo < 0) if sign > 0 else (hi > 0):
+            out.append(f"{where}: holds while its interval [{lo}, {hi}] does not lie beyond 0 as claimed")
+        if r.kind == "claim" and (d is None or ((dlo < 0) if sign > 0 else (dhi > 0))):
+            out.append(f"{where}: holds without a world - control interval beyond 0 in the claimed direction")
+    if r.status == "inconclusive" and "seeds would be needed" not in r.note:
+        out.append(f"{where}: an inconclusive row says how many seeds it would take")
+    if r.status == "not tested" and r.kind == "claim" and d is not None and sign \
+            and ((dlo > 0) if sign > 0 else (dhi < 0)) and ((lo > 0) if sign > 0 else (hi < 0)):
+        out.append(f"{where}: not tested although world - control lies beyond 0 as claimed")
+    return out
 
 
 def _confirmation_problems(r, where) -> list[str]:
@@ -114,6 +145,10 @@ def problems(df: pd.DataFrame) -> list[str]:
             out.append(f"{where}: a calibration belongs to a synthetic or real world")
         if r.status == "not tested" and not (r.kind in ("claim", "prediction") and synthetic):
             out.append(f"{where}: `not tested` is for claims and predictions on a synthetic or real world")
+        if "the estimate rule" in r.criterion:
+            if r.kind in ("claim", "prediction", "check") and synthetic:
+                out += _estimate_problems(r, where)
+            continue
         if r.kind == "claim" and world.startswith("synthetic:"):
             m = _SEEDS.match(r.reproduced_value)
             if not m:

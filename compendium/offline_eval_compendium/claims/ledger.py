@@ -20,6 +20,7 @@ _METHOD_KINDS = {
     "check": ("formula", "claim", "check"),
     "sweep": ("claim", "check"),
     "predict": ("prediction",),
+    "estimate": ("claim", "prediction", "check"),
     "readings": ("printed", "formula", "claim"),
     "judge": ("claim",),
     "add": KINDS,
@@ -87,6 +88,7 @@ class Ledger(NumberFills, OutcomeFills):
         self.claims = claims
         self._rows: list[dict] = []
         self._swept: set[str] = set()
+        self._estimates: dict = {}
         if seeds is not None and not isinstance(seeds, SeedBlocks):
             raise TypeError(f"`seeds` must be SeedBlocks; got {type(seeds).__name__}")
         if seeds is not None and claims is None:
@@ -226,7 +228,7 @@ class Ledger(NumberFills, OutcomeFills):
         src, stmt, kind, world, control_world, ev, revised, declared = self._declared(
             method, claim_id, source, statement, kind, evidence, detail)
         full = "; ".join(x for x in (declared, criterion) if x)
-        if method in ("sweep", "predict", "add") and self.claims is not None:
+        if method in ("sweep", "predict", "estimate", "add") and self.claims is not None:
             self._swept.add(claim_id)
         decl = None if self.claims is None else self.claims.find(claim_id)
         if decl is not None and decl.revised_after_confirmation:
@@ -280,6 +282,8 @@ class Ledger(NumberFills, OutcomeFills):
                     row["note"] = "; ".join(x for x in (
                         f"the confirmation sweep gives {r['status']!r} where the development sweep gave "
                         f"{d['status']!r}: the status is the confirmation's", r["note"]) if x)
+                if r["claim_id"] in conf_ledger._estimates and self.seeds.superseded:
+                    row["revised"] = "; ".join(x for x in (row["revised"], self.seeds.superseded_text()) if x)
                 ev = row["evidence"].split("; ")
                 row["evidence"] = "; ".join(ev + [t for t in (_twin(e) for e in ev) if t and t not in ev])
             out.append(row)

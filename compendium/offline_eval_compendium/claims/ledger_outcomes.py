@@ -220,3 +220,102 @@ class OutcomeFills:
             reproduced_value=value, criterion="the printed value inside the seeds' 5-95% interval, which must be "
             "narrower than the printed value's magnitude", status=status, note="; ".join(notes), control=control_text,
         )
+
+    # -- the estimate rule -----------------------------------------------------------
+    def estimate(self, claim_id, *, world, control=None, printed: str | None = None, paper_value="", main_seed="",
+                 note="", why="", evidence=(), detail="", other_reading=None):
+        """A claim or prediction on a synthetic or real world, judged by its declared effect's interval over the
+        block's seeds beside its control world (:func:`~.estimates.estimate_verdict`).
+
+        The effect's values must carry the seeds they were computed on (a Series indexed by seed, or
+        ``(frame, column)`` of a sweep's frame); with seed blocks they must be exactly the block's seeds,
+        so a status can only come from the block it names.
+
+        Parameters
+        ----------
+        claim_id : str
+            A declared claim, prediction or check whose declaration gives its :class:`~.estimates.Effect`.
+        world : pandas.Series or (DataFrame, str)
+            The effect on every seed of the block.
+        control : pandas.Series or (DataFrame, str), optional
+            The same on the control world, on the same seeds; required when the claim declares a control.
+        printed : str, optional
+            The printed cell a prediction (direction ``"="``) is judged against.
+        paper_value : str, default ""
+            The paper's value as the row shows it (``printed`` by default).
+        main_seed : str or float, default ""
+            The main seed's value, shown as an illustration (no status of its own).
+        note : str, default ""
+        why : str or callable, default ""
+            Why the claim may differ, be untested or undecided in this world: added to the note only then.
+        evidence, detail
+            As in :meth:`printed`.
+        other_reading : tuple, optional
+            ``(name, world, control)``: the same effect under the paper's other reading of its text.  When the
+            two readings give different statuses the row is ``ambiguous``, both shown.
+        """
+        from ..reference import parse_printed
+        from .estimates import as_seeded, estimate_verdict
+
+        if self.claims is None:
+            raise ValueError("`estimate` fills a declared claim: the ledger needs a claims table")
+        decl = self.claims.find(claim_id)
+        if decl.effect is None:
+            raise ValueError(f"{claim_id!r} declares no effect: a status on a world comes from the declared effect, "
+                             "its direction and the smallest effect that matters (Claim(effect=Effect(...)))")
+        eff = decl.effect
+        if (eff.direction == "=") != (printed is not None):
+            raise ValueError(f"{claim_id!r}: `printed` is given for a printed value's effect (direction '=') "
+                             "and only then")
+        if decl.kind == "claim" and decl.control and control is None:
+            raise ValueError(f"{claim_id!r} declares a control world ({decl.control}); give its `control` effect")
+        if not decl.control and control is not None:
+            raise ValueError(f"{claim_id!r} declares no control world; declare the mechanism it switches off")
+        block = None if self.seeds is None or self._block is None else self.seeds.seeds(self._block)
+        w = as_seeded(world, "world")
+        c = None if control is None else as_seeded(control, "control")
+        for name, s in (("world", w), ("control", c)):
+            if s is not None and block is not None and tuple(s.index) != tuple(block):
+                raise ValueError(f"{claim_id!r}: its {name} effect was computed on seeds {_seed_span(s.index)}; the "
+                                 f"{self._block} block is {self.seeds.text(self._block)}: a status comes only from "
+                                 "the block it names")
+        target = None if printed is None else parse_printed(printed)
+        v = estimate_verdict(w, c, effect=eff, printed=target, check=decl.kind == "check")
+        status = v.status
+        notes = [note] if note else []
+        notes.append(v.reason)
+        if status == "inconclusive":
+            notes.append(v.seeds_text())
+        if status not in ("holds", "within-tolerance") and why:
+            notes.append(why() if callable(why) else why)
+        if other_reading is not None:
+            name, o_world, o_ctl = other_reading
+            ow = as_seeded(o_world, "other_reading")
+            oc = None if o_ctl is None else as_seeded(o_ctl, "other_reading")
+            ov = estimate_verdict(ow, oc, effect=eff, printed=target, check=decl.kind == "check")
+            notes.append(f"under the other reading ({name}): {ov.text()}"
+                         + (f"; {ov.control_text()}" if oc is not None else "") + f", {ov.status}")
+            if ov.status != status:
+                notes.insert(0, f"ambiguous: the paper admits two readings and they disagree (this one {status!r}, "
+                                f"{name} {ov.status!r})")
+                status = "ambiguous"
+        value = v.text() + (f"; main seed: {_fmt(main_seed)}" if main_seed != "" else "")
+        self._estimates[claim_id] = v
+        return self._fill(
+            "estimate", claim_id, None, None, kind=decl.kind, evidence=evidence, detail=detail,
+            paper_value=paper_value or (printed or ""), reproduced_value=value,
+            criterion=f"{eff.text(target)}; {ESTIMATE_RULE}", status=status, note="; ".join(notes),
+            control=v.control_text(),
+        )
+
+
+#: The estimate rule in one sentence, as the criterion column states it.
+ESTIMATE_RULE = ("the estimate rule: 95% t-intervals over the block's seeds; holds when the effect's interval lies "
+                 "beyond 0 in the claimed direction (a printed value: inside its band) and world - control excludes "
+                 "0; differs when it lies on the other side, inside +-delta, or outside the band; not tested when "
+                 "no control discriminates; inconclusive otherwise")
+
+
+def _seed_span(index) -> str:
+    s = [int(i) for i in index]
+    return f"{s[0]}-{s[-1]} ({len(s)} seeds)" if s else "none"

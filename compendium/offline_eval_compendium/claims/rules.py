@@ -260,6 +260,9 @@ class SeedBlocks:
     development: int
     n: int = SWEEP_SEEDS
     confirmation_first: int | None = None
+    #: Earlier confirmation blocks this one replaces, each ``(first seed, seeds, reason)``: kept on record
+    #: and shown in the rows (:meth:`renewed`).
+    superseded: tuple = ()
 
     #: The blocks, in the order they are run: development first, the confirmation once, last.
     BLOCKS = ("development", "confirmation")
@@ -280,7 +283,37 @@ class SeedBlocks:
         """The first seed of the confirmation block."""
         if self.confirmation_first is not None:
             return self.confirmation_first
-        return confirmation_start(self.name, self.n)
+        return confirmation_start(self.name if not self.superseded else f"{self.name}/{len(self.superseded) + 1}",
+                                  self.n)
+
+    def renewed(self, reason: str) -> "SeedBlocks":
+        """A fresh confirmation block, declared before it runs, in place of this one (kept in :attr:`superseded`).
+
+        A criterion, effect or rule declared after a confirmation result was seen is judged on seeds no run
+        has touched: the new block's first seed is :func:`confirmation_start` of ``"<name>/<k>"`` (the
+        ``k``-th block of the notebook).
+
+        Parameters
+        ----------
+        reason : str
+            Why the block is renewed (what was declared anew).
+
+        Examples
+        --------
+        >>> b = SeedBlocks("nb", 0, 3)
+        >>> r = b.renewed("a new rule")
+        >>> r.confirmation != b.confirmation, r.superseded[0][0] == b.confirmation
+        (True, True)
+        """
+        if not (isinstance(reason, str) and reason.strip()):
+            raise ValueError("`reason` must say what was declared anew")
+        return SeedBlocks(self.name, self.development, self.n, None,
+                          self.superseded + ((self.confirmation, self.n, reason),))
+
+    def superseded_text(self) -> str:
+        """The earlier confirmation blocks, as the rows show them."""
+        return "; ".join(f"confirmation block {first}-{first + n - 1} ({n} seeds) superseded: {why}"
+                         for first, n, why in self.superseded)
 
     def sized(self, n: int, *, development: int | None = None) -> "SeedBlocks":
         """The same blocks with ``n`` seeds each (a notebook's ``n_seeds`` parameter).
@@ -291,8 +324,9 @@ class SeedBlocks:
         development : int, optional
             Another first development seed (a notebook's ``seed`` parameter); the declared one by default.
         """
+        old = tuple((first, int(n), why) for first, _, why in self.superseded)
         return SeedBlocks(self.name, self.development if development is None else int(development), int(n),
-                          self.confirmation_first)
+                          self.confirmation_first, old)
 
     def seeds(self, block: str) -> tuple[int, ...]:
         """The seeds of ``block`` (``"development"`` or ``"confirmation"``).

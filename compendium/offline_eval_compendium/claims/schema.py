@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..io import format_float
+from .estimates import Effect, declaration_digest
 
 COLUMNS = [
     "paper",
@@ -32,11 +33,12 @@ COLUMNS = [
     "development",
 ]
 #: The statuses a row can earn (the first six) and the two counted apart from them.
-STATUSES = ("exact", "within-tolerance", "holds", "differs", "not tested", "erratum", "exploratory", "ambiguous")
+STATUSES = ("exact", "within-tolerance", "holds", "differs", "not tested", "erratum", "exploratory", "ambiguous",
+            "inconclusive")
 #: Statuses counted apart in the count tables: neither is a confirmed reproduction nor a confirmed failure.
 #: ``exploratory``: a criterion, world, reading, rule or seed count changed after a confirmation result was
 #: seen; ``ambiguous``: the paper's text admits two readings and only the one that was chosen fits.
-APART = ("exploratory", "ambiguous")
+APART = ("exploratory", "ambiguous", "inconclusive")
 #: The ``confirmation`` of a row developed and judged on one block only (a notebook not yet given a
 #: confirmation block): its status is shown, and counted apart as unconfirmed.
 UNCONFIRMED = "none yet"
@@ -107,6 +109,10 @@ class Claim:
         A criterion, world, reading, rule or seed count changed after a
         confirmation result was seen: the earlier form and the reason.  The
         row's status is then ``exploratory``, whatever its sweeps give.
+    effect : Effect, optional
+        The real-valued quantity a claim or prediction on a synthetic or real world is about, its claimed
+        direction (or printed value) and the smallest effect that matters, declared before any run: its
+        status then comes from the estimate rule (:func:`~.estimates.estimate_verdict`).
     combine : str, default ""
         Where the paper's one sentence is measured two ways (Pearson and
         Kendall, two models), declared on each of its rows before the run:
@@ -127,8 +133,14 @@ class Claim:
     revised: str = ""
     revised_after_confirmation: str = ""
     combine: str = ""
+    effect: Effect | None = None
 
     def __post_init__(self):
+        if self.effect is not None and not isinstance(self.effect, Effect):
+            raise TypeError(f"`effect` of {self.id!r} must be an Effect; got {type(self.effect).__name__}")
+        if self.effect is not None and self.kind not in ("claim", "prediction", "check"):
+            raise ValueError(f"`effect` of {self.id!r}: only a claim, prediction or check on a world is judged by "
+                             f"an effect; it is a {self.kind!r}")
         if self.combine and not re.fullmatch(r"(both|primary): \S.*", self.combine):
             raise ValueError(f"`combine` of {self.id!r} must be 'both: <ids>' or 'primary: <id>'; got {self.combine!r}")
         if self.kind not in KINDS:
@@ -151,6 +163,17 @@ class Claim:
     def synthetic(self) -> bool:
         """True for a claim or prediction on a synthetic world (its status comes from the sweep)."""
         return self.kind in ("claim", "prediction") and self.world.startswith("synthetic:")
+
+    def record(self) -> dict:
+        """The declaration as plain data: every field a confirmation depends on (for :attr:`digest`)."""
+        return dict(id=self.id, source=self.source, quote=self.quote, kind=self.kind, criterion=self.criterion,
+                    world=self.world, control=self.control, combine=self.combine,
+                    effect=None if self.effect is None else self.effect.record())
+
+    @property
+    def digest(self) -> str:
+        """A short digest of the declaration (:func:`~.estimates.declaration_digest` of :meth:`record`)."""
+        return declaration_digest(self.record())
 
     @property
     def revision_text(self) -> str:

@@ -1,0 +1,412 @@
+"""The estimate rule: a synthetic or real-data status from an effect's interval over seeds, beside its control.
+
+Each claim on a synthetic or real world declares, before any run, the real-valued quantity its sentence is
+about (:class:`Effect`: computed per seed, e.g. a difference of two metrics), the direction the paper claims
+(or the printed value it predicts) and the **smallest effect that matters**, ``delta``, with its reason.  Over
+the confirmation block's seeds the ledger then computes (:func:`estimate_verdict`):
+
+- the effect's mean with its 95% t-interval over the seeds;
+- the paired interval of world minus control (the same seeds, the paper's mechanism switched off);
+
+and decides, in this order:
+
+``differs``
+    the world's interval lies wholly on the other side of 0, or wholly inside ``+-delta`` (the effect is
+    negligible: two one-sided tests at 2.5% each), or, for a printed value, wholly outside its band
+    ``printed +- delta``;
+``holds`` (``within-tolerance`` for a printed value)
+    the world's interval lies beyond 0 in the claimed direction (inside the band), and the world-minus-control
+    interval excludes 0 in the same direction (a printed value: the control is shown apart from the world);
+``not tested``
+    the world shows the effect, but no control discriminates: world and control are equivalent within
+    ``+-delta``, the control shows the effect more strongly, or the claim has no control world;
+``inconclusive``
+    none of these: the seeds cannot decide.  The row says how many seeds the observed spread says it would take.
+
+No share of seeds passing a threshold decides anything.  Every bound is compared as written at six
+significant digits, so no status hinges on the last bits of a float.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..io import format_float
+
+#: The intervals' level: two-sided 95% t-intervals over seeds (each side a one-sided test at 2.5%).
+LEVEL = 0.95
+#: Where an inconclusive row's seed count is reported as "more than" (the sizes a study would not run).
+MAX_SEEDS_SHOWN = 100_000
+#: Why a notebook's confirmation block was renewed when its claims moved to the estimate rule
+#: (:meth:`~offline_eval_compendium.claims.SeedBlocks.renewed`).
+RENEWAL = ("the estimate rule (an effect declared with the smallest effect that matters, judged by its interval "
+           "beside the control's) replaced the share-of-seeds rule; the effects and deltas were declared before "
+           "this block ran, the earlier block's statuses stay on record")
+
+#: The smallest effects that matter by metric family, stated once before any confirmation run: ``(delta, reason)``.
+#: A study uses one of these, or states its own from the paper's magnitude or printed precision.
+DELTAS = {
+    "correlation": (0.05, "the stated default for a correlation (Pearson, Spearman, Kendall) or a gap between two: "
+                          "0.05, the margin below which the compendium calls two correlations tied"),
+    "relative": (0.5, "the stated default for a magnitude reproduced on a synthetic world: +-50% of the printed "
+                      "value (the compendium's band for a synthetic magnitude, SIZE_RTOL)"),
+    "share": (0.05, "the stated default for a share or a probability: 5 percentage points"),
+    "auc": (0.005, "the stated default for an AUC or a difference of AUCs: 0.005, half the 0.01 steps in which the "
+                   "papers discuss AUC gaps"),
+}
+
+#: The directions an effect can claim: above 0, below 0, or equal to a printed value (within its band).
+DIRECTIONS = (">", "<", "=")
+
+
+@dataclass(frozen=True)
+class Effect:
+    """The quantity a claim is about, declared before any run.
+
+    Parameters
+    ----------
+    quantity : str
+        What is computed on each seed, in words (``"AUC(contextual) - AUC(sponsored search)"``).
+    direction : str
+        ``">"`` (the paper claims it positive), ``"<"`` (negative) or ``"="`` (a printed value, predicted).
+    delta : float
+        The smallest effect that matters, in the quantity's units (``"="``: the band's half-width around
+        the printed value, or, with ``relative``, its fraction of the printed value's magnitude).
+    reason : str
+        Why ``delta`` is that: the paper's own magnitude, its printed precision, or a stated default.
+    relative : bool, default False
+        ``"="`` only: ``delta`` is a fraction of ``|printed|``.
+
+    Examples
+    --------
+    >>> e = Effect("r(EU) - r(MSE)", ">", 0.05, "a correlation gap under 0.05 changes no choice")
+    >>> e.band(None)
+    (-0.05, 0.05)
+    >>> Effect("online delta", "=", 0.5, "+-50% of the printed magnitude", relative=True).band(-0.0996)
+    (-0.1494, -0.0498)
+    """
+
+    quantity: str
+    direction: str
+    delta: float
+    reason: str
+    relative: bool = False
+
+    def __post_init__(self):
+        if self.direction not in DIRECTIONS:
+            raise ValueError(f"`direction` must be one of {DIRECTIONS}; got {self.direction!r}")
+        d = self.delta
+        if isinstance(d, bool) or not isinstance(d, (int, float)) or not math.isfinite(d) or d <= 0:
+            raise ValueError(f"`delta` must be a finite number > 0 (the smallest effect that matters); got {d!r}")
+        if not (isinstance(self.quantity, str) and self.quantity.strip()):
+            raise ValueError("`quantity` must say what is computed on each seed")
+        if not (isinstance(self.reason, str) and self.reason.strip()):
+            raise ValueError("`reason` must say why `delta` is the smallest effect that matters")
+        if self.relative and self.direction != "=":
+            raise ValueError("`relative` applies to a printed value only (direction '=')")
+
+    @classmethod
+    def default(cls, family: str, quantity: str, direction: str) -> "Effect":
+        """An effect with its family's stated default ``delta`` (:data:`DELTAS`).
+
+        Parameters
+        ----------
+        family : str
+            A key of :data:`DELTAS`; ``"relative"`` makes a printed value's band (direction ``"="``).
+        quantity, direction : str
+
+        Examples
+        --------
+        >>> Effect.default("correlation", "r(EU) - r(MSE)", ">").delta
+        0.05
+        """
+        if family not in DELTAS:
+            raise ValueError(f"`family` must be one of {sorted(DELTAS)}; got {family!r}")
+        delta, reason = DELTAS[family]
+        return cls(quantity, direction, delta, reason, relative=family == "relative")
+
+    def half_width(self, printed: float | None) -> float:
+        """The band's half-width in the quantity's units."""
+        if self.relative:
+            if printed is None or not math.isfinite(printed) or printed == 0:
+                raise ValueError("a relative `delta` needs a finite, non-zero printed value")
+            return float(format_float(self.delta * abs(printed)))
+        return float(self.delta)
+
+    def band(self, printed: float | None) -> tuple[float, float]:
+        """The interval the effect is judged against: ``printed +- delta`` for ``"="``, ``+-delta`` else."""
+        h = self.half_width(printed)
+        centre = 0.0 if self.direction != "=" else float(printed)
+        return (float(format_float(centre - h)), float(format_float(centre + h)))
+
+    def text(self, printed: float | None = None) -> str:
+        """The declaration as the ledger's criterion shows it."""
+        if self.direction == "=":
+            lo, hi = self.band(printed)
+            claim = f"equal to the printed value within +-{format_float(self.half_width(printed))} ([{format_float(lo)}, {format_float(hi)}])"
+        else:
+            claim = "above 0" if self.direction == ">" else "below 0"
+        return f"effect: {self.quantity}, claimed {claim}; delta = {format_float(self.delta)}" + (
+            " of the printed magnitude" if self.relative else "") + f" ({self.reason})"
+
+    def record(self) -> dict:
+        """The declaration as plain data (for its digest)."""
+        return dict(quantity=self.quantity, direction=self.direction, delta=repr(float(self.delta)),
+                    reason=self.reason, relative=bool(self.relative))
+
+
+def _t_quantile(n: int) -> float:
+    from scipy.stats import t
+
+    return float(t.ppf(0.5 + LEVEL / 2, n - 1))
+
+
+def _rounded(v: float) -> float:
+    return float(format_float(v)) if math.isfinite(v) else v
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A mean over seeds with its t-interval, the bounds as written at six significant digits."""
+
+    mean: float
+    low: float
+    high: float
+    sd: float
+    n: int
+
+    @classmethod
+    def of(cls, values) -> "Interval":
+        x = np.asarray(values, dtype=float)
+        n = int(x.size)
+        if n < 2:
+            raise ValueError(f"an interval over seeds needs at least 2 seeds; got {n}")
+        if not np.isfinite(x).all():
+            raise ValueError(f"the effect must be finite on every seed; {int((~np.isfinite(x)).sum())} are not")
+        m = float(np.mean(x))
+        sd = float(np.std(x, ddof=1))
+        half = _t_quantile(n) * sd / math.sqrt(n)
+        return cls(_rounded(m), _rounded(m - half), _rounded(m + half), _rounded(sd), n)
+
+    @property
+    def half(self) -> float:
+        return (self.high - self.low) / 2
+
+    def inside(self, lo: float, hi: float) -> bool:
+        """Wholly inside the open band ``(lo, hi)``."""
+        return lo < self.low and self.high < hi
+
+    def text(self) -> str:
+        from offline_eval.display import format_interval
+
+        return format_interval(self.mean, self.low, self.high, digits=3)
+
+
+def seeds_to_decide(iv: Interval, lo: float, hi: float, *, sign: bool) -> int:
+    """How many seeds the observed spread says an interval needs to decide against ``(lo, hi)``.
+
+    ``sign``: the question is which side of 0 the mean lies on, or whether it lies inside ``(lo, hi)``
+    (equivalence); otherwise whether it lies inside or outside the band ``(lo, hi)``.  The half-width
+    needed is the distance from the mean to the nearest boundary that would decide it; the seeds scale
+    as the square of the ratio of today's half-width to it (normal approximation).
+
+    Examples
+    --------
+    >>> seeds_to_decide(Interval(0.01, -0.04, 0.06, 0.107, 20), -0.05, 0.05, sign=True)
+    28
+    """
+    if iv.sd == 0:
+        return iv.n
+    m = iv.mean
+    if sign:
+        need = max(abs(m), min(m - lo, hi - m))
+    else:
+        need = min(abs(m - lo), abs(m - hi))
+    if need <= 0:
+        return MAX_SEEDS_SHOWN + 1
+    z = 1.959963984540054
+    n = math.ceil((z * iv.sd / need) ** 2)
+    return int(min(max(n, iv.n + 1), MAX_SEEDS_SHOWN + 1))
+
+
+@dataclass(frozen=True)
+class EstimateVerdict:
+    """The estimate rule applied to one claim (:func:`estimate_verdict`)."""
+
+    status: str
+    world: Interval
+    control: Interval | None
+    difference: Interval | None
+    band: tuple[float, float]
+    reason: str
+    seeds_needed: int | None
+
+    def text(self) -> str:
+        """The row's value: ``effect 0.031 [0.020, 0.042] over 20 seeds``."""
+        return f"effect {self.world.text()} over {self.world.n} seeds"
+
+    def control_text(self) -> str:
+        if self.control is None:
+            return ""
+        return (f"effect {self.control.text()} over {self.control.n} seeds, mechanism off; world - control "
+                f"{self.difference.text()}")
+
+    def seeds_text(self) -> str:
+        if self.seeds_needed is None:
+            return ""
+        if self.seeds_needed > MAX_SEEDS_SHOWN:
+            return f"more than {MAX_SEEDS_SHOWN:,} seeds would be needed to decide"
+        return f"about {self.seeds_needed:,} seeds would be needed to decide (the observed spread, normal approximation)"
+
+
+def _paired(world: pd.Series, control: pd.Series | None) -> pd.Series | None:
+    if control is None:
+        return None
+    if not world.index.equals(control.index):
+        raise ValueError("`control` must be computed on the same seeds as the world, in the same order")
+    return world - control
+
+
+def estimate_verdict(world, control=None, *, effect: Effect, printed: float | None = None,
+                     check: bool = False) -> EstimateVerdict:
+    """The estimate rule: the status of a claim from its effect on each seed, beside its control world.
+
+    Parameters
+    ----------
+    world : pandas.Series
+        The effect on each seed, indexed by seed.
+    control : pandas.Series, optional
+        The same effect on the control world (the paper's mechanism switched off), on the same seeds.
+    effect : Effect
+        The declaration.
+    printed : float, optional
+        The printed value (direction ``"="``).
+    check : bool, default False
+        A check of ours: it holds when the world's interval lies beyond 0 (in the band); no control needed.
+
+    Examples
+    --------
+    >>> e = Effect("gap", ">", 0.01, "stated default")
+    >>> s = pd.Series([0.05, 0.06, 0.04, 0.05], index=[1, 2, 3, 4])
+    >>> estimate_verdict(s, s * 0, effect=e).status
+    'holds'
+    >>> estimate_verdict(s, s, effect=e).status
+    'not tested'
+    >>> estimate_verdict((s - 0.05) / 10, s * 0, effect=e).status
+    'differs'
+    >>> estimate_verdict(pd.Series([0.1, -0.08, 0.12, -0.1], index=[1, 2, 3, 4]), s * 0, effect=e).status
+    'inconclusive'
+    """
+    if not isinstance(effect, Effect):
+        raise TypeError(f"`effect` must be an Effect; got {type(effect).__name__}")
+    if effect.direction == "=" and printed is None:
+        raise ValueError("a printed value's effect (direction '=') needs `printed`")
+    w = Interval.of(world)
+    diff = _paired(world, control)
+    c = None if control is None else Interval.of(control)
+    d = None if diff is None else Interval.of(diff)
+    lo, hi = effect.band(printed)
+    delta = effect.half_width(printed)
+    eq = (-delta, delta)
+
+    def verdict(status, reason, needed=None):
+        return EstimateVerdict(status, w, c, d, (lo, hi), reason, needed)
+
+    def undecided(reason):
+        needs = [seeds_to_decide(w, lo, hi, sign=effect.direction != "=")]
+        if d is not None:
+            needs.append(seeds_to_decide(d, *eq, sign=True))
+        return verdict("inconclusive", reason, max(needs))
+
+    if effect.direction == "=":
+        if w.high < lo or w.low > hi:
+            return verdict("differs", "the world's interval lies outside the printed value's band")
+        if not (lo <= w.low and w.high <= hi):
+            return undecided("the world's interval overlaps the edge of the printed value's band")
+        if d is None or check:
+            return verdict("within-tolerance", "the world's interval lies inside the printed value's band")
+        if d.inside(*eq):
+            return verdict("not tested", "world and control are equivalent within +-delta: the control predicts "
+                                         "the printed value as well")
+        if d.low > 0 or d.high < 0:
+            return verdict("within-tolerance", "the world's interval lies inside the printed value's band and the "
+                                               "world - control interval excludes 0")
+        return undecided("the world's interval lies inside the band, but world - control neither excludes 0 nor "
+                         "lies within +-delta")
+    sign = 1 if effect.direction == ">" else -1
+    beyond = (w.low > 0) if sign > 0 else (w.high < 0)
+    against = (w.high < 0) if sign > 0 else (w.low > 0)
+    if against:
+        return verdict("differs", "the world's interval lies on the other side of 0")
+    if w.inside(*eq):
+        return verdict("differs", "the world's interval lies inside +-delta: the effect is negligible")
+    if not beyond:
+        return undecided("the world's interval holds 0")
+    if check:
+        return verdict("holds", "the world's interval lies beyond 0 in the claimed direction")
+    if d is None:
+        return verdict("not tested", "no control world switches the paper's mechanism off for this claim: "
+                                     "nothing discriminates")
+    if (d.low > 0) if sign > 0 else (d.high < 0):
+        return verdict("holds", "the world's interval lies beyond 0 in the claimed direction and the world - "
+                                "control interval excludes 0 in the same direction")
+    if d.inside(*eq):
+        return verdict("not tested", "world and control are equivalent within +-delta: the criterion does not "
+                                     "discriminate")
+    if (d.high < 0) if sign > 0 else (d.low > 0):
+        return verdict("not tested", "the control world shows the effect more strongly than the world: the "
+                                     "mechanism does not produce it")
+    return undecided("the world shows the effect, but world - control neither excludes 0 nor lies within +-delta")
+
+
+def as_seeded(values, name: str, seeds=None) -> pd.Series:
+    """``values`` as a float Series indexed by seed: a Series (its index the seeds), or a frame's column with a
+    ``seed`` column beside it; a bare array only with ``seeds``.
+
+    Parameters
+    ----------
+    values : pandas.Series, or tuple ``(frame, column)``, or array-like with ``seeds``
+    name : str
+        The argument's name, for errors.
+    seeds : sequence of int, optional
+    """
+    if isinstance(values, tuple) and len(values) == 2 and isinstance(values[0], pd.DataFrame):
+        frame, col = values
+        if "seed" not in frame.columns or col not in frame.columns:
+            raise ValueError(f"`{name}`: the frame must have a `seed` column and {col!r}")
+        out = pd.Series(frame[col].to_numpy(float), index=frame["seed"].to_numpy(int))
+    elif isinstance(values, pd.Series):
+        out = values.astype(float)
+        out.index = [int(i) for i in out.index]
+    else:
+        if seeds is None:
+            raise TypeError(f"`{name}` must carry the seeds it was computed on (a Series indexed by seed, or "
+                            f"(frame, column) with a `seed` column); got {type(values).__name__}")
+        arr = np.asarray(values, dtype=float)
+        seeds = [int(s) for s in seeds]
+        if arr.shape != (len(seeds),):
+            raise ValueError(f"`{name}` has shape {arr.shape}; the seeds are {len(seeds)}")
+        out = pd.Series(arr, index=seeds)
+    if out.index.has_duplicates:
+        raise ValueError(f"`{name}` repeats a seed")
+    return out
+
+
+def declaration_digest(record: dict) -> str:
+    """A short stable digest of a claim's declaration (BLAKE2b of its canonical JSON).
+
+    Examples
+    --------
+    >>> declaration_digest({"a": 1}) == declaration_digest({"a": 1})
+    True
+    >>> len(declaration_digest({"a": 1}))
+    16
+    """
+    text = json.dumps(record, sort_keys=True, ensure_ascii=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
