@@ -9,7 +9,7 @@ import numpy as np
 from ._validation import (InputTypeError, as_1d, asarray_named, check_aligned, check_consistent_length, check_finite,
                           check_nonnegative, is_missing, reject_masked)
 
-__all__ = ["GRID_DECIMALS", "MAX_GRID_CELLS", "check_fields", "check_other", "chunk_arrays", "grid_cells",
+__all__ = ["GRID_DECIMALS", "MAX_GRID_CELLS", "check_fields", "check_other", "checked_labels", "chunk_arrays", "grid_cells",
            "score_cells", "merge_sorted", "sorted_union", "sorted_unit_cells", "weight_scale"]
 
 
@@ -35,6 +35,23 @@ def chunk_arrays(y, s, w=None, *, names=("y_true", "y_score"), weight_name="samp
         w = check_nonnegative(w, weight_name, allow_empty=True)
         check_consistent_length(**{names[0]: y, weight_name: w})
     return y.astype(np.float64), s, w
+
+
+def checked_labels(y, s, names, *, finite=True):
+    """``(click, s)`` of one task: 0/1 labels as bool, finite real scores of the same length (the checks of
+    :func:`chunk_arrays`, without its float64 copies of the labels and unit weights).
+    ``finite=False``: the caller checks the scores' finiteness itself (from their minimum and maximum)."""
+    check_aligned(**{names[0]: y, names[1]: s})
+    y = as_1d(y, names[0], dtype=None, allow_empty=True)
+    if y.dtype.kind == "f":
+        check_finite(y, names[0])
+    if y.size and not ((y.min() >= 0 and y.max() <= 1) if y.dtype.kind in "iub" else np.isin(y, (0, 1)).all()):
+        raise ValueError(f"`{names[0]}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
+    s = as_1d(s, names[1], allow_empty=True)
+    if finite:
+        check_finite(s, names[1])
+    check_consistent_length(**{names[0]: y, names[1]: s})
+    return y == 1, s
 
 
 def weight_scale(w: np.ndarray) -> int:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._chunks import check_other, chunk_arrays, weight_scale
+from ._chunks import check_other, checked_labels, chunk_arrays, weight_scale
 from ._losses import entropy, pointwise_log_loss
 from ._validation import (
     InputTypeError, as_1d, check_aligned, check_consistent_length, check_finite, check_int, check_real,
@@ -143,6 +143,34 @@ class LossSums:
 
     def prediction_error(self) -> float:
         return self.calibration_ratio() - 1.0
+
+
+def unweighted_loss_sums(y, p, names, eps):
+    """The :class:`LossSums` of one task's unweighted rows, in about a third of
+    :meth:`LossSums.from_arrays`' passes over them.
+
+    Per class: ``sum (y - p)^2 = sum p^2 + sum_clicks (1 - 2 p)`` and ``sum |y - p| = sum p + sum_clicks (1 - 2 p)``;
+    the log loss is ``-log1p(-p)`` of every row, replaced by ``-log p`` at the clicks.  The sums agree with
+    ``from_arrays`` to about 1e-15 relative (another order of addition)."""
+    click, p = checked_labels(y, p, names, finite=False)
+    lo, hi = (float(p.min()), float(p.max())) if p.size else (0.0, 1.0)
+    if not (np.isfinite(lo) and np.isfinite(hi)):  # a nan is the minimum; an infinity an extreme
+        check_finite(p, names[1])  # the named error
+    if lo < 0 or hi > 1:
+        raise ValueError(f"`{names[1]}` must lie in [0, 1]; got min {lo:.6g}, max {hi:.6g}")
+    eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
+    pc = np.clip(p, eps, 1.0 - eps) if eps > 0 and (lo < eps or hi > 1.0 - eps) else p  # else clipping changes nothing
+    clicks = np.flatnonzero(click)
+    loss = np.negative(pc)
+    with np.errstate(divide="ignore"):
+        np.log1p(loss, out=loss)
+        loss[clicks] = np.log(pc[clicks])
+    at = p[clicks]
+    n_pos = float(at.size)
+    fix = float(n_pos - 2.0 * at.sum())  # sum over the clicks of 1 - 2 p
+    wp, n = float(p.sum()), float(p.size)
+    return LossSums(n, n, n_pos, wp, -float(loss.sum()), float(np.dot(p, p)) + fix, wp + fix, float(eps), 0,
+                    n_pos, n - n_pos)
 
 
 # -- per-quantile breakdown (second pass) -----------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_1d, check_aligned, check_consistent_length, check_finite
+from ._chunks import checked_labels
 from ._ondask_io import Pieces, values_of
 
 
@@ -31,54 +31,6 @@ def value_cuts(sample, n_ranges):
     if x.size == 0:
         return x
     return np.unique(x[(np.arange(1, n_ranges) * x.size) // n_ranges])
-
-
-def checked_labels(y, s, names, *, finite=True):
-    """``(click, s)`` of one task: 0/1 labels as bool, finite real scores of the same length (the checks of
-    :func:`offline_eval._chunks.chunk_arrays`, without its float64 copies of the labels and unit weights).
-    ``finite=False``: the caller checks the scores' finiteness itself (from their minimum and maximum)."""
-    check_aligned(**{names[0]: y, names[1]: s})
-    y = as_1d(y, names[0], dtype=None, allow_empty=True)
-    if y.dtype.kind == "f":
-        check_finite(y, names[0])
-    if y.size and not ((y.min() >= 0 and y.max() <= 1) if y.dtype.kind in "iub" else np.isin(y, (0, 1)).all()):
-        raise ValueError(f"`{names[0]}` must hold 0/1 labels; got {np.unique(y[~np.isin(y, (0, 1))])[:5].tolist()}")
-    s = as_1d(s, names[1], allow_empty=True)
-    if finite:
-        check_finite(s, names[1])
-    check_consistent_length(**{names[0]: y, names[1]: s})
-    return y == 1, s
-
-
-def unweighted_loss_sums(y, p, names, eps):
-    """The :class:`~offline_eval.mergeable.LossSums` of one task's unweighted rows, in about a third of
-    :meth:`~offline_eval.mergeable.LossSums.from_arrays`' passes over them.
-
-    Per class: ``sum (y - p)^2 = sum p^2 + sum_clicks (1 - 2 p)`` and ``sum |y - p| = sum p + sum_clicks (1 - 2 p)``;
-    the log loss is ``-log1p(-p)`` of every row, replaced by ``-log p`` at the clicks.  The sums agree with
-    ``from_arrays`` to about 1e-15 relative (another order of addition)."""
-    from ._validation import check_real
-    from .mergeable import LossSums
-
-    click, p = checked_labels(y, p, names, finite=False)
-    lo, hi = (float(p.min()), float(p.max())) if p.size else (0.0, 1.0)
-    if not (np.isfinite(lo) and np.isfinite(hi)):  # a nan is the minimum; an infinity an extreme
-        check_finite(p, names[1])  # the named error
-    if lo < 0 or hi > 1:
-        raise ValueError(f"`{names[1]}` must lie in [0, 1]; got min {lo:.6g}, max {hi:.6g}")
-    eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
-    pc = np.clip(p, eps, 1.0 - eps) if eps > 0 and (lo < eps or hi > 1.0 - eps) else p  # else clipping changes nothing
-    clicks = np.flatnonzero(click)
-    loss = np.negative(pc)
-    with np.errstate(divide="ignore"):
-        np.log1p(loss, out=loss)
-        loss[clicks] = np.log(pc[clicks])
-    at = p[clicks]
-    n_pos = float(at.size)
-    fix = float(n_pos - 2.0 * at.sum())  # sum over the clicks of 1 - 2 p
-    wp, n = float(p.sum()), float(p.size)
-    return LossSums(n, n, n_pos, wp, -float(loss.sum()), float(np.dot(p, p)) + fix, wp + fix, float(eps), 0,
-                    n_pos, n - n_pos)
 
 
 def class_scores(y, s, names):

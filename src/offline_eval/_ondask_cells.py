@@ -12,8 +12,8 @@ from ._losses import pointwise_log_loss
 from ._validation import as_1d, check_finite
 from ._chunks import chunk_arrays, grid_cells, merge_sorted, score_cells, sorted_unit_cells, weight_scale
 from .mergeable import JointCounts, LossSums, ScoreCounts, UtilitySums
+from ._mergeable_losses import unweighted_loss_sums
 from ._ondask_io import Pieces, read_split_and_fill, tree_reduce, values_of
-from ._ondask_auc import unweighted_loss_sums
 
 
 # -- every family in one pass --------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def summary_chunk(part, *, spec, splits=None):
                 values, pos, neg, scale, _ = score_cells(y, s, w, spec["resolution"], unit=weight is None)
                 out.setdefault("counts", {})[name] = ScoreCounts(values, pos, neg, spec["resolution"], scale)
             if not spec["exact"]:
-                if "losses" in families and weight is None:  # summed per class (_ondask_auc.unweighted_loss_sums)
+                if "losses" in families and weight is None:  # summed per class (_mergeable_losses.unweighted_loss_sums)
                     out.setdefault("sums", {})[name] = unweighted_loss_sums(y, s, (label, name), spec["eps"])
                 elif "losses" in families:  # summed per row: no cell needed (the exact cells serve the quantiles)
                     out.setdefault("sums", {})[name] = LossSums.from_arrays(y, s, w, eps=spec["eps"])

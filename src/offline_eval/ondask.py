@@ -67,7 +67,8 @@ from .metrics import LOG_LOSS_EPS
 from ._ondask_io import (Pieces, check_loss_kwargs, checked_counts, checked_sums, log_source, read, reduce_partitions,
                          require_rows, tree_reduce, values_of)
 from ._ondask_cells import FAMILIES, reduce_summary, sample_first
-from ._ondask_auc import auc_counts, continuous_cuts, unweighted_loss_sums
+from ._ondask_auc import auc_counts, continuous_cuts
+from ._mergeable_losses import unweighted_loss_sums
 from .metrics import roc_auc_score_from_counts
 # the bounds named in the docstrings, importable from here as before (the engines read them)
 from ._ondask_cells import MAX_RANGES, SAMPLE_ROWS  # noqa: F401
@@ -187,7 +188,7 @@ def loss_sums(data, label, prob, *, weight=None, **kwargs) -> LossSums:
 
 
 def _loss_chunk(part, *, label, prob, weight, kwargs):
-    if weight is None:  # no weights: the sums per class (_ondask_auc.unweighted_loss_sums)
+    if weight is None:  # no weights: the sums per class (_mergeable_losses.unweighted_loss_sums)
         return unweighted_loss_sums(values_of(part, label), values_of(part, prob), (label, prob), kwargs.get("eps", LOG_LOSS_EPS))
     return LossSums.from_arrays(values_of(part, label), values_of(part, prob), values_of(part, weight), **kwargs)
 

@@ -12,7 +12,7 @@ import pytest
 
 dd = pytest.importorskip("dask.dataframe")
 
-from offline_eval import _ondask_auc, _ondask_io, _ondask_sorted, metrics, ondask  # noqa: E402
+from offline_eval import _mergeable_losses, _ondask_auc, _ondask_io, _ondask_sorted, metrics, ondask  # noqa: E402
 from offline_eval.mergeable import ScoreCounts  # noqa: E402
 
 
@@ -182,7 +182,7 @@ def test_unweighted_loss_sums_equal_from_arrays(rng, eps):
         if eps == 0.0:  # a certain miss is an infinite loss in both
             p[(y == 1) & (p == 0)] = 0.5
             p[(y == 0) & (p == 1)] = 0.5
-        a, b = _ondask_auc.unweighted_loss_sums(y, p, ("y", "p"), eps), LossSums.from_arrays(y, p, eps=eps)
+        a, b = _mergeable_losses.unweighted_loss_sums(y, p, ("y", "p"), eps), LossSums.from_arrays(y, p, eps=eps)
         for f in ("n", "w", "wy", "n_pos", "n_neg"):
             assert getattr(a, f) == getattr(b, f)
         for f in ("wp", "wloss", "wsq", "wabs"):
