@@ -304,7 +304,26 @@ def as_labels(x, name: str) -> np.ndarray:
         check_finite(arr, name)
     if arr.dtype.kind == "O" and any(is_missing(v) for v in arr.tolist()):
         raise ValueError(f"`{name}` holds missing labels (None, NaN, pd.NA or NaT); drop those rows first")
+    if arr.dtype.kind == "O" or arr.dtype.kind in "US" and not isinstance(x, np.ndarray):
+        # numpy makes [1, "a"] the strings ["1", "a"] (1 and "1" one label) and cannot sort 1 beside "a"
+        values = arr.tolist() if arr.dtype.kind == "O" else (x.tolist() if hasattr(x, "tolist") else list(x))
+        kinds = {_label_kind(v) for v in values}
+        if len(kinds) > 1:
+            raise ValueError(f"`{name}` mixes labels of different kinds ({', '.join(sorted(kinds))}); numpy would "
+                             f"compare or merge them as strings (1 and '1' one label); convert them to one kind")
     return arr
+
+
+def _label_kind(v) -> str:
+    if isinstance(v, (str, np.str_)):
+        return "strings"
+    if isinstance(v, (bytes, np.bytes_)):
+        return "bytes"
+    if isinstance(v, (bool, np.bool_)):
+        return "bools"
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return "numbers"
+    return type(v).__name__
 
 
 def is_missing(x) -> bool:

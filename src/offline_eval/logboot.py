@@ -602,7 +602,14 @@ def assemble(stat, reps, jack, metrics, n_boot, n_clusters) -> LogBootstrap:
 
 def check_metrics(metrics) -> tuple:
     """``metrics`` as a tuple of distinct names of :data:`METRICS` (one name or a sequence), in the order given."""
-    metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
+    if isinstance(metrics, str):
+        metrics = (metrics,)
+    else:
+        try:
+            metrics = tuple(metrics)
+        except TypeError:  # None, a number: not a sequence of names
+            raise ValueError(f"`metrics` must be a name or a sequence of names of {list(METRICS)}; "
+                             f"got {metrics!r}") from None
     if not metrics:
         raise ValueError(f"`metrics` must name at least one of {list(METRICS)}; got none")
     for m in metrics:

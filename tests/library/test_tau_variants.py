@@ -74,9 +74,9 @@ def _tau_b_variance_reference(y, m):
     np.fill_diagonal(k, 0.0)
     R = k.sum(axis=1)
     kbar = R.sum() / nn
-    zeta2 = (k**2).sum() / nn - kbar**2
-    zeta1 = (R @ R - (k**2).sum()) / (nn * (n - 2)) - kbar**2
-    return max(2 / nn * (zeta2 + 2 * (n - 2) * zeta1), 0.0)
+    zeta2 = (k**2).sum() / nn - kbar**2  # the variance of the kernel over the pairs
+    zeta1 = np.mean((R / (n - 1) - kbar) ** 2)  # the variance of the row means
+    return 2 / nn * (zeta2 + 2 * (n - 2) * zeta1)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -90,12 +90,12 @@ def test_tau_b_variance_equals_the_pairwise_reference(seed):
 
 
 @pytest.mark.parametrize("seed", range(10))
-def test_without_ties_every_variance_is_eq_6(seed):
+def test_without_ties_every_variance_is_tau_a_s(seed):
     rng = np.random.default_rng(seed)
     y = rng.random(80)
     m = y + rng.normal(0, 0.5, 80)
-    eq6 = rk.tau_variance(y, m, variant="a")
-    assert rk.tau_variance(y, m) == pytest.approx(eq6, rel=1e-12)
+    var_a = rk.tau_variance(y, m, variant="a")
+    assert rk.tau_variance(y, m) == pytest.approx(var_a, rel=1e-12)
     assert rk.tau_confidence_interval(y, m) == pytest.approx(rk.tau_confidence_interval(y, m, variant="a"),
                                                              rel=1e-12)
 
@@ -156,7 +156,7 @@ def test_result_repr_and_undefined():
         assert np.isnan(rk.kendall_tau_test([1, 1, 1, 1], [1, 2, 3, 4]).pvalue)
     with pytest.raises(ValueError, match="`variant` must be one of"):
         rk.kendall_tau_test([1, 2, 3], [1, 2, 3], variant="d")
-    with pytest.raises(ValueError, match="`variant` must be 'a', 'b' or 'c'"):
+    with pytest.raises(ValueError, match="`variant` must be one of"):
         rk.kendall_tau([1, 2, 3], [1, 2, 3], variant="d")
 
 

@@ -11,7 +11,11 @@ from ._pairs import pair_counts, tau_from_counts
 
 
 def tau_variance_from_concordance(C: np.ndarray) -> float:
-    """Eq. 6 from the per-observation concordance counts: the variance :func:`tau_variance` returns, unclipped.
+    """Eq. 6 from the per-observation concordance counts: the paper's unbiased estimate of tau-a's variance.
+
+    Unbiased, and therefore not always positive: in some configurations (``[1, 2, 3, 4, 5]`` against
+    ``[1, 3, 2, 5, 4]``) it is 0 or below although tau is not 1.  The interval of :func:`kendall_tau_test` (and
+    :func:`tau_variance`) uses the plug-in form of the same U-statistic variance instead, which cannot be.
 
     Parameters
     ----------
@@ -59,27 +63,39 @@ def tau_c(c, y, m) -> float:
     return float(min(max(2.0 * _con_minus_dis(c) / (c.n**2 * (k - 1) / k), -1.0), 1.0))
 
 
+def _u_variance(R: np.ndarray, kk: float, nn: float, n: int) -> float:
+    """Hoeffding's variance of a U-statistic of degree 2, ``2/(n(n-1)) (zeta_2 + 2(n-2) zeta_1)``, with plug-in
+    (V-statistic) estimates of both zetas: ``zeta_1`` the variance of the row means ``R_i / (n - 1)`` and
+    ``zeta_2`` the variance of the kernel over the ordered pairs (``kk`` the sum of its squares).  Each is a
+    variance of an empirical distribution, so neither can be negative, and ``zeta_2`` is 0 only when every
+    kernel value is the same: no clipping hides a negative estimate."""
+    kbar = float(np.sum(R)) / nn
+    zeta1 = float(np.mean((R / (n - 1.0) - kbar) ** 2))
+    zeta2 = max(kk / nn - kbar * kbar, 0.0)  # max: rounding of a variance that is exactly 0 (all kernels equal)
+    return 2.0 / nn * (zeta2 + 2.0 * (n - 2.0) * zeta1)
+
+
 def tau_stat_and_variance(c, y, m, variant):
     """``(statistic, variance)`` of tau-a, tau-b or tau-c from the pair counts (see :func:`kendall_tau_test`)."""
     n = c.n
-    eq6 = max(tau_variance_from_concordance((c.concordant + 0.5 * c.tied).astype(np.float64)), 0.0)
-    if variant == "a":
-        return tau_from_counts(c, "a"), float(eq6)
-    if variant == "c":
+    nn = n * (n - 1.0)
+    s_i = (c.concordant - c.discordant).astype(np.float64)  # sum_j s_ij
+    full = np.full(n, n - 1.0)  # the tie counts are the scalar 0 without ties
+    ab_i = full - c.tied  # partners tied in neither: sum_j s_ij^2
+    if variant in ("a", "c"):
+        var_a = _u_variance(s_i, float(np.sum(ab_i)), nn, n)  # kernel s_ij, mean tau-a
+        if variant == "a":
+            return tau_from_counts(c, "a"), var_a
         k = min(len(_runs(y[c.oy])), len(_runs(m[c.om])))
         if k < 2:
             return float("nan"), float("nan")
         f = (n - 1) * k / (n * (k - 1.0))
-        return tau_c(c, y, m), float(f * f * eq6)
+        return tau_c(c, y, m), float(f * f * var_a)
     tau_b = tau_from_counts(c, "b")
     if np.isnan(tau_b):
         return tau_b, float("nan")
-    nn = n * (n - 1.0)
-    s_i = (c.concordant - c.discordant).astype(np.float64)  # sum_j s_ij
-    full = np.full(n, n - 1.0)  # the tie counts are the scalar 0 without ties
     a_i = full - c.ey  # partners not tied in truth
     b_i = full - c.em
-    ab_i = full - c.tied  # partners tied in neither
     tau_a = float(np.sum(s_i)) / nn
     ty = float(np.sum(a_i)) / nn if c.ties_y else 1.0
     tm = float(np.sum(b_i)) / nn if c.ties_m else 1.0
@@ -89,10 +105,7 @@ def tau_stat_and_variance(c, y, m, variant):
     sab, sa, sb = float(np.sum(ab_i)), float(np.sum(a_i)), float(np.sum(b_i))
     kk = (sab - tau_a * (1 / ty + 1 / tm) * float(np.sum(s_i))
           + 0.25 * tau_a**2 * (sa / ty**2 + sb / tm**2 + 2 * sab / (ty * tm))) * scale**2
-    kbar = float(np.sum(R)) / nn
-    zeta2 = kk / nn - kbar**2
-    zeta1 = (float(np.dot(R, R)) - kk) / (nn * (n - 2.0)) - kbar**2
-    return tau_b, float(max(2.0 / nn * (zeta2 + 2.0 * (n - 2.0) * zeta1), 0.0))
+    return tau_b, _u_variance(R, kk, nn, n)
 
 
 def tau_pvalue(c, y, m, alternative, method) -> float:

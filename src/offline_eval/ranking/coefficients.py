@@ -2,7 +2,7 @@
 
 rosset eqs. 2-6: :func:`concordance_counts` (``C_i``), :func:`t_statistic`, :func:`r_statistic`,
 :func:`kendall_tau`, :func:`spearman_rho`; one entry per statistic, as scipy's ``kendalltau(variant=...)``:
-:func:`kendall_tau_test` computes tau, its variance (eq. 6 for tau-a), interval and p-value, and
+:func:`kendall_tau_test` computes tau, its variance, interval and p-value, and
 :func:`tau_variance` and :func:`tau_confidence_interval` are shortcuts to the same engine with the same
 default variant (tau-b, as :func:`kendall_tau` and scipy); :func:`spearman_rho_test` likewise for rho; and
 :data:`MEASURES`, the measures of Tables 1-2 by name.
@@ -14,8 +14,10 @@ from typing import Callable
 
 import numpy as np
 
-from .._results import ConfidenceInterval, Result, interval_doc, interval_text, normal_interval, short_repr
-from .._validation import check_bool, check_choice, check_real, warn_undefined
+from .._results import (
+    ConfidenceInterval, Result, check_level, interval_doc, interval_text, normal_interval, short_repr,
+)
+from .._validation import check_bool, check_choice, warn_undefined
 from ..metrics import mean_absolute_error, median_absolute_error, root_mean_squared_error
 from ._pairs import check_pair, pair_counts
 from ._rho import RhoResult, r_statistic, spearman_rho, spearman_rho_test
@@ -159,8 +161,7 @@ def kendall_tau(y_true, y_pred, *, variant: str = "b", tilde: bool = False) -> f
     >>> round(kendall_tau([1, 3, 2], [1, 2, 3], tilde=True), 12)
     0.666666666667
     """
-    if variant not in ("a", "b", "c"):
-        raise ValueError(f"`variant` must be 'a', 'b' or 'c'; got {variant!r}")
+    check_choice(variant, "variant", ("a", "b", "c"))
     check_bool(tilde, "tilde")
     y, m = check_pair(y_true, y_pred)
     tau = kendall_tau_checked(y, m, variant)
@@ -169,38 +170,27 @@ def kendall_tau(y_true, y_pred, *, variant: str = "b", tilde: bool = False) -> f
     return float(0.5 + 0.5 * tau) if tilde else tau
 
 
-# -- variance and confidence interval of tau (eq. 6) ----------------------------------------
+# -- variance and confidence interval of tau ------------------------------------------------
 def tau_variance(y_true, y_pred, *, variant: str = "b") -> float:
-    """Sample variance of Kendall's tau: that of :func:`kendall_tau_test` (tau-a's is the paper's eq. 6).
+    """Sample variance of Kendall's tau: that of :func:`kendall_tau_test`'s interval.
 
-    A shortcut for ``kendall_tau_test(y_true, y_pred, variant=variant).variance`` without the p-value.
+    ``kendall_tau_test(y_true, y_pred, variant=variant).variance``: the same validation, the same warnings.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n,)
     variant : {"b", "a", "c"}, default "b"
         Whose variance, as everywhere in the library (:func:`kendall_tau`, :func:`kendall_tau_test`,
-        :func:`tau_confidence_interval`): tau-b by default; ``"a"`` is rosset's eq. 6, equal to tau-b's
+        :func:`tau_confidence_interval`): tau-b by default; ``"a"`` is rosset's statistic, equal to tau-b
         without ties.
 
     Returns
     -------
     float
-        The estimate, clipped at 0; ``nan`` with a warning for n < 3 (and, for tau-b and tau-c, a constant
-        input).
-
-    Notes
-    -----
-    Eq. 6 (tau-a):
-
-    .. math::
-
-        \\widehat{Var}(\\hat\\tau) = \\left(\\frac{2}{n(n-1)}\\right)^2 \\cdot 2 \\cdot
-        \\left(2\\sum_i C_i^2 - \\sum_i C_i - \\frac{2n-3}{n(n-1)}\\Big(\\sum_i C_i\\Big)^2\\right)
-
-    with :math:`C_i` from :func:`concordance_counts`: Noether's variance of the U-statistic tau-a with
-    plug-in estimates, clipped at 0 (it can dip below in degenerate configurations).  tau-b's and tau-c's:
-    see :func:`kendall_tau_test`.  O(n log n).
+        The plug-in U-statistic variance (see :func:`kendall_tau_test`): never negative, and 0 only when
+        :math:`|\\tau| = 1` or the data have no spread; ``nan`` with a warning for n < 3 (and, for tau-b and
+        tau-c, a constant input).  The paper's own unbiased estimate (eq. 6), which can dip to 0 or below where
+        the data have spread, is :func:`tau_variance_from_concordance` of :func:`concordance_counts`.
 
     Examples
     --------
@@ -209,22 +199,14 @@ def tau_variance(y_true, y_pred, *, variant: str = "b") -> float:
     >>> tau_variance([1, 2, 3, 4], [10, 20, 30, 40])
     0.0
     """
-    check_choice(variant, "variant", ("a", "b", "c"))
-    y, m = check_pair(y_true, y_pred)
-    n = len(y)
-    if n < 3:
-        warn_undefined(f"the variance of tau needs at least 3 observations (got {n}); returning nan")
-        return float("nan")
-    stat, var = tau_stat_and_variance(pair_counts(y, m), y, m, variant)
-    if np.isnan(stat):
-        warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
-    return var
+    return kendall_tau_test(y_true, y_pred, variant=variant).variance
 
 
 def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str = "b") -> ConfidenceInterval:
     """Assumption-free normal confidence interval for tau (Section 3.1): that of :func:`kendall_tau_test`.
 
-    A shortcut for ``kendall_tau_test(y_true, y_pred, variant=variant).confidence_interval(level)``.
+    ``kendall_tau_test(y_true, y_pred, variant=variant).confidence_interval(level)``: the same validation, the
+    same warnings.
 
     Parameters
     ----------
@@ -232,44 +214,32 @@ def tau_confidence_interval(y_true, y_pred, *, level: float = 0.95, variant: str
     level : float, default 0.95
         Coverage :math:`1 - \\alpha`, in (0, 1).
     variant : {"b", "a", "c"}, default "b"
-        The tau the interval is for, and centred on, as everywhere in the library; ``"a"`` is the paper's
-        (its eq. 6 variance), equal to tau-b without ties.
+        The tau the interval is for, and centred on, as everywhere in the library; ``"a"`` is the paper's,
+        equal to tau-b without ties.
 
     Returns
     -------
     ConfidenceInterval
-        ``(low, high)``: :math:`\\hat\\tau \\pm z_{1-\\alpha/2}\\sqrt{\\widehat{Var}}` clipped to
-        [-1, 1] (tau cannot leave it; the normal approximation can); ``nan`` with a warning for n < 3.
+        ``(low, high)``: see :meth:`TauResult.confidence_interval`; ``nan`` with a warning for n < 3.
 
     Examples
     --------
-    >>> tau_confidence_interval([1, 2, 3, 4], [10, 20, 30, 40])
+    A perfect ranking of six (p = 2/720), and of four, where p = 2/24 does not reject independence at 95%:
+
+    >>> tau_confidence_interval([1, 2, 3, 4, 5, 6], [10, 20, 30, 40, 50, 60])
     ConfidenceInterval(low=1.0, high=1.0)
+    >>> tau_confidence_interval([1, 2, 3, 4], [10, 20, 30, 40])
+    ConfidenceInterval(low=0.0, high=1.0)
     """
-    check_real(level, "level", low=0, high=1, closed="neither")
-    check_choice(variant, "variant", ("a", "b", "c"))
-    y, m = check_pair(y_true, y_pred)
-    n = len(y)
-    if n < 3:
-        warn_undefined(f"the confidence interval of tau needs at least 3 observations (got {n}); returning nan")
-        return ConfidenceInterval(float("nan"), float("nan"))
-    stat, var = tau_stat_and_variance(pair_counts(y, m), y, m, variant)
-    if np.isnan(stat):
-        warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
-    return TauResult(stat, float("nan"), var, variant).confidence_interval(level)
+    check_level(level)
+    return kendall_tau_test(y_true, y_pred, variant=variant).confidence_interval(level)
 
 
-def _clipped_normal_interval(tau, var, level) -> ConfidenceInterval:
-    """``tau -/+ z sqrt(var)`` clipped to [-1, 1]."""
-    return normal_interval(tau, np.sqrt(var), level, low=-1.0, high=1.0)
-
-
-# -- tau-b, tau-c, their variance and the test of independence (scipy-like result) ------------------
+# -- tau-a, tau-b, tau-c, their variance and the test of independence (scipy-like result) ------------------
 class TauResult(Result):
     """Kendall's tau with its p-value and confidence interval, as scipy's ``SignificanceResult``.
 
-    A :class:`~offline_eval._results.Result` (``.standard_error`` the square root of ``variance``,
-    ``.method`` ``"normal"``).
+    A :class:`~offline_eval._results.Result` (``.standard_error`` the square root of ``variance``).
 
     Attributes
     ----------
@@ -278,27 +248,51 @@ class TauResult(Result):
     pvalue : float
         The p-value of independence, equal to ``scipy.stats.kendalltau``'s (the same for every variant: it is a
         test of :math:`C - D = 0`).
+    pvalue_two_sided : float
+        The two-sided p-value of the same test (``pvalue`` itself unless ``alternative`` was one-sided): the one
+        the interval agrees with.
     variance : float
         The estimated sampling variance of ``statistic`` (not under independence): the interval's.
+    variance_method : str
+        How ``variance`` is estimated: ``"plug-in U-statistic"`` (see :func:`kendall_tau_test`).
+    method : str
+        ``"normal"``: the interval is ``statistic -/+ z sqrt(variance)``, extended to reach 0 where the test does
+        not reject independence (see :meth:`confidence_interval`).
     variant : str
     """
 
-    def __init__(self, statistic, pvalue, variance, variant):
+    method = "normal"
+    variance_method = "plug-in U-statistic"
+
+    def __init__(self, statistic, pvalue, variance, variant, pvalue_two_sided=None):
         self.statistic, self.pvalue = float(statistic), float(pvalue)
         self.variance, self.variant = float(variance), variant
+        self.pvalue_two_sided = float(pvalue if pvalue_two_sided is None else pvalue_two_sided)
 
     standard_error = property(lambda self: float(np.sqrt(self.variance)),
                               doc="The standard error of ``statistic``, ``sqrt(variance)``.")
 
-    @interval_doc("Normal interval ``statistic -/+ z sqrt(variance)``, clipped to [-1, 1].",
-                  returns="``(low, high)``, centred on ``statistic``.")
+    @interval_doc("Normal interval ``statistic -/+ z sqrt(variance)``, clipped to [-1, 1]; where it would "
+                  "exclude 0 although the two-sided p-value of independence is at least ``1 - level``, it is "
+                  "extended to reach 0 (a tau of 0 cannot be excluded by data that do not reject independence).",
+                  returns="``(low, high)``; it contains ``statistic`` and excludes 0 only when "
+                          "``pvalue_two_sided < 1 - level``.")
     def confidence_interval(self, level: float = 0.95):
-        return _clipped_normal_interval(self.statistic, self.variance, level)
+        level = check_level(level)
+        low, high = _clipped_normal_interval(self.statistic, self.variance, level)
+        if not self.pvalue_two_sided < 1.0 - level:  # also a nan p-value: nothing rejected
+            low, high = min(low, 0.0), max(high, 0.0)
+        return ConfidenceInterval(low, high)
 
     def __repr__(self) -> str:
         return short_repr("TauResult", variant=self.variant, statistic=self.statistic, pvalue=self.pvalue,
                           variance=self.variance,
                           interval=interval_text(self.confidence_interval(), method="normal", level=0.95))
+
+
+def _clipped_normal_interval(tau, var, level) -> ConfidenceInterval:
+    """``tau -/+ z sqrt(var)`` clipped to [-1, 1]."""
+    return normal_interval(tau, np.sqrt(var), level, low=-1.0, high=1.0)
 
 
 def kendall_tau_test(y_true, y_pred, *, variant: str = "b", alternative: str = "two-sided",
@@ -324,37 +318,55 @@ def kendall_tau_test(y_true, y_pred, *, variant: str = "b", alternative: str = "
     -------
     TauResult
         ``.statistic``, ``.pvalue`` (equal to ``scipy.stats.kendalltau(y_true, y_pred, variant=...,
-        alternative=..., method=...)``), ``.variance`` and ``.confidence_interval(level=...)``, centred on
-        the statistic.  ``nan`` fields with a warning for n < 3 or a constant input (for tau-a, whose value
-        there is 0, the p-value only).
+        alternative=..., method=...)``), ``.pvalue_two_sided``, ``.variance`` and
+        ``.confidence_interval(level=...)``, which contains the statistic.  ``nan`` fields with a warning for
+        n < 3 or a constant input (for tau-a, whose value there is 0, the p-value only).
 
     Notes
     -----
-    **Variance.** tau-a: eq. 6 (:func:`tau_variance`).  tau-b
-    :math:`= \\tau_a / \\sqrt{t_y t_m}`, with :math:`t_y, t_m` the shares of pairs not tied in truth and in
-    prediction, is a smooth function of three U-statistics of degree 2 (kernels
-    :math:`\\mathrm{sign}(\\Delta y)\\mathrm{sign}(\\Delta m)`, :math:`[\\Delta y \\ne 0]`,
-    :math:`[\\Delta m \\ne 0]`); its delta-method linearisation is one U-statistic with kernel
+    **Variance.** tau-a is a U-statistic of degree 2 with kernel :math:`s_{ij} = \\mathrm{sign}(\\Delta y)
+    \\mathrm{sign}(\\Delta m)`; tau-b :math:`= \\tau_a / \\sqrt{t_y t_m}`, with :math:`t_y, t_m` the shares
+    of pairs not tied in truth and in prediction, is a smooth function of three U-statistics (kernels
+    :math:`s_{ij}`, :math:`a_{ij} = [\\Delta y \\ne 0]`, :math:`b_{ij} = [\\Delta m \\ne 0]`) whose
+    delta-method linearisation is one U-statistic with kernel
 
     .. math::
 
-        k_{ij} = \\frac{s_{ij} - \\tfrac{\\tau_a}{2}(a_{ij}/t_y + b_{ij}/t_m)}{\\sqrt{t_y t_m}},
+        k_{ij} = \\frac{s_{ij} - \\tfrac{\\tau_a}{2}(a_{ij}/t_y + b_{ij}/t_m)}{\\sqrt{t_y t_m}}
 
-    whose variance :math:`\\frac{2}{n(n-1)}(\\hat\\zeta_2 + 2(n - 2)\\hat\\zeta_1)` is estimated from the
-    row sums :math:`R_i = \\sum_j k_{ij}` and :math:`\\sum_{i \\ne j} k_{ij}^2` exactly as eq. 6 estimates
-    tau-a's (Kendall and Gibbons 1990; Noether 1967) -- without ties the kernel is :math:`s_{ij} - \\tau` and the two coincide.  Both sums
-    follow from the per-observation pair counts in O(n log n).  tau-c :math:`= \\tau_a (n - 1) k / (n (k - 1))`
-    (``k`` distinct values, held fixed): eq. 6 times that factor squared.
+    (without ties :math:`s_{ij} - \\tau`).  The variance of either is Hoeffding's
+    :math:`\\frac{2}{n(n-1)}(\\zeta_2 + 2(n - 2)\\zeta_1)`, estimated by plug-in: :math:`\\hat\\zeta_1` the
+    variance over i of the row means :math:`R_i / (n - 1)`, :math:`R_i = \\sum_{j \\ne i} k_{ij}`, and
+    :math:`\\hat\\zeta_2` the variance of :math:`k_{ij}` over the pairs.  Both are variances of empirical
+    distributions, so the estimate is never negative; it is 0 only when every :math:`k_{ij}` is equal, which
+    for data with spread means :math:`|\\tau| = 1`.  (The paper's eq. 6, :func:`tau_variance_from_concordance`,
+    is the unbiased estimate of the same variance: it goes negative, and was clipped to a zero-width interval,
+    e.g. for ``[1, 2, 3, 4, 5]`` against ``[1, 3, 2, 5, 4]``.)  The plug-in form is consistent and errs wide
+    by about :math:`4\\zeta_2 / n^2`.  Both sums follow from the per-observation pair counts in O(n log n).
+    tau-c :math:`= \\tau_a (n - 1) k / (n (k - 1))` (``k`` distinct values, held fixed): tau-a's times that
+    factor squared.
 
     **p-value.** Under independence :math:`C - D` has mean 0 and the tie-corrected variance of Kendall
     (1970, eq. 4.3), as in scipy; the exact distribution without ties counts permutations by inversions
     (Mahonian numbers, in integers).
 
+    **Agreement.** Independence implies tau = 0, so an interval that excludes 0 while the test does not reject
+    independence would contradict it.  The normal interval alone can: its variance is estimated away from
+    independence (smaller than the null's when tau is large), and the exact p-value is discrete.  So the level
+    :math:`1 - \\alpha` interval is the normal interval where ``pvalue_two_sided`` :math:`< \\alpha`, and the
+    normal interval extended to reach 0 otherwise: it excludes 0 only when ``pvalue_two_sided`` :math:`<
+    \\alpha`, at every level (its coverage is at least the normal interval's).  The converse need not hold,
+    and is no contradiction: a p-value below :math:`\\alpha` beside an interval containing 0 says the data
+    reject independence without settling the sign of tau (dependence with tau = 0 exists).  The interval is
+    of zero width only where :math:`|\\tau| = 1` (or the data have no spread).
+
     References
     ----------
     .. [1] M. Kendall, J. D. Gibbons, *Rank Correlation Methods*, 1990, Chapters 4-5.
     .. [2] G. E. Noether, *Elements of Nonparametric Statistics*, 1967 (the variance of tau as a U-statistic).
-    .. [3] A. Stuart, "The estimation and comparison of strengths of association in contingency tables",
+    .. [3] W. Hoeffding, "A class of statistics with asymptotically normal distribution", Ann. Math. Statist.
+       19 (1948).
+    .. [4] A. Stuart, "The estimation and comparison of strengths of association in contingency tables",
        Biometrika 40 (1953) (tau-c).
 
     Examples
@@ -382,19 +394,19 @@ def kendall_tau_test(y_true, y_pred, *, variant: str = "b", alternative: str = "
 
 
 def _tau_result(c, y, m, variant, alternative, method) -> TauResult:
-    # stacklevel 4: the warning points at the line that called the public function (this one's caller)
     stat, var = tau_stat_and_variance(c, y, m, variant)
     if np.isnan(stat):
-        warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan",
-                       stacklevel=4)
+        warn_undefined(f"Kendall's tau-{variant} is undefined when `y_true` or `y_pred` is constant; returning nan")
         return TauResult(float("nan"), float("nan"), float("nan"), variant)
     if y[0] == y[-1] and np.ptp(y) == 0 or m[0] == m[-1] and np.ptp(m) == 0:
         # tau-a is 0 there (no pair is concordant or discordant), but the test has nothing to test: under
         # independence C - D has variance 0
         warn_undefined("the p-value of independence is undefined when `y_true` or `y_pred` is constant (C - D has "
-                       "no null variance); returning a nan p-value", stacklevel=4)
+                       "no null variance); returning a nan p-value")
         return TauResult(stat, float("nan"), var, variant)
-    return TauResult(stat, tau_pvalue(c, y, m, alternative, method), var, variant)
+    p = tau_pvalue(c, y, m, alternative, method)
+    p2 = p if alternative == "two-sided" else tau_pvalue(c, y, m, "two-sided", method)
+    return TauResult(stat, p, var, variant, p2)
 
 
 MEASURES: dict[str, Callable] = {
