@@ -54,7 +54,6 @@ from ._validation import (
     check_finite,
     check_probability,
     check_real,
-    scale_weights,
     warn_undefined,
 )
 
@@ -62,7 +61,12 @@ __all__ = ["dr_estimate", "ips_estimate", "snips_estimate"]
 
 
 def _weights(reward, target_pscore, logging_pscore, clip, **more):
-    """The validated rewards, importance weights and extra arrays of one call."""
+    """The validated rewards, importance weights (as mantissas and exponents) and extra arrays of one call.
+
+    The weight :math:`w_i = \\pi / \\pi_0` is returned as ``(wm, we)`` with :math:`w_i = wm_i 2^{we_i}`,
+    ``wm`` in [0.25, 1) (or 0): a propensity of 5e-324 gives a weight beyond float64's range, which this
+    form holds exactly to rounding.
+    """
     check_aligned(reward=reward, target_pscore=target_pscore, logging_pscore=logging_pscore, **more)
     r = check_finite(as_1d(reward, "reward"), "reward")
     target = check_probability(target_pscore, "target_pscore")
@@ -72,21 +76,68 @@ def _weights(reward, target_pscore, logging_pscore, clip, **more):
     if (logging == 0).any():
         raise ValueError(f"`logging_pscore` must be > 0 on every logged row (a logged action had a chance to be "
                          f"logged); got {int((logging == 0).sum())} zero value(s)")
-    w = target / logging
     if clip is not None:
         clip = check_real(clip, "clip", low=0, closed="neither")
-        w = np.minimum(w, clip)
-    return r, w, extra
+    mt, et = np.frexp(target)
+    ml, el = np.frexp(logging)
+    wm = (mt / ml) / 2.0  # in (0.25, 1): the quotient of two mantissas in [0.5, 1), halved (exact)
+    we = np.where(wm > 0, et.astype(np.int64) - el.astype(np.int64) + 1, 0)
+    if clip is not None:
+        # w > clip, decided without forming w: wm > clip 2^-we (an overflow there means w < clip, 0 that w > clip)
+        with np.errstate(over="ignore"):
+            over = wm > np.ldexp(clip, np.clip(-we, -2000, 2000).astype(np.int32))
+        cm, ce = np.frexp(clip)
+        wm, we = np.where(over, cm, wm), np.where(over, int(ce), we)
+    return r, (wm, we), extra
 
 
-def _mean_estimate(terms: np.ndarray, name: str) -> NormalEstimate:
-    n = terms.size
-    value = math.fsum(terms.tolist()) / n
+def _power_of_two_scale(*arrays) -> int:
+    """An exponent ``e`` with every ``|x| 2^-e`` in [0, 1/4]: differences and sums of three such stay finite."""
+    top = max((float(np.max(np.abs(x))) for x in arrays if x.size), default=0.0)
+    return int(np.frexp(top)[1]) + 2 if top > 0 else 0
+
+
+def _terms(w, r, r_hat=None, q_pi=None):
+    """The per-row terms :math:`q_\\pi + w (r - \\hat q)` as ``(t, e)``, :math:`t 2^e` exactly to rounding.
+
+    The scale is chosen so that the largest term is near 1: no term, square or sum over- or underflows
+    wherever the result itself is a float (a power of two scales exactly).
+    """
+    wm, we = w
+    k = _power_of_two_scale(*(x for x in (r, r_hat, q_pi) if x is not None))
+    diff = np.ldexp(r, -k) - (0.0 if r_hat is None else np.ldexp(r_hat, -k))  # |.| <= 1/2
+    dm, de = np.frexp(wm * diff)
+    de = de.astype(np.int64) + we
+    base = np.ldexp(q_pi, -k) if q_pi is not None else None
+    qm, qe = np.frexp(base) if base is not None else (None, None)
+    tops = [de[dm != 0]] + ([qe[qm != 0].astype(np.int64)] if base is not None else [])
+    tops = [t for t in tops if t.size]
+    e = int(max(int(t.max()) for t in tops)) if tops else 0
+    t = np.ldexp(dm, np.clip(de - e, -2200, 0).astype(np.int32))
+    if base is not None:
+        t = t + np.ldexp(qm, np.clip(qe.astype(np.int64) - e, -2200, 0).astype(np.int32))
+    return t, e + k
+
+
+def _unscale(x: float, e: int, what: str) -> float:
+    """``x 2^e``; a warning where it leaves float64's range (the estimate exists but no float holds it)."""
+    with np.errstate(over="ignore"):
+        v = float(np.ldexp(x, e)) if x != 0 else 0.0
+    if not math.isfinite(v) and math.isfinite(x):
+        warn_undefined(f"{what} is beyond float64's range (about {x:.6g} * 2**{e}); returning {v}")
+    return v
+
+
+def _mean_estimate(t: np.ndarray, e: int, name: str) -> NormalEstimate:
+    """The mean of the terms ``t 2^e`` and its standard error: exact sums (fsum) of terms near 1."""
+    n = t.size
+    mean = math.fsum(t.tolist()) / n
+    value = _unscale(mean, e, f"{name}: the estimate")
     if n < 2:
-        warn_undefined(f"{name}: one logged row gives no standard error; it is nan", stacklevel=4)
+        warn_undefined(f"{name}: one logged row gives no standard error; it is nan")
         return NormalEstimate(value, math.nan, name=name)
-    sd = math.sqrt(math.fsum(((terms - value) ** 2).tolist()) / (n - 1))
-    return NormalEstimate(value, sd / math.sqrt(n), name=name)
+    sd = math.sqrt(math.fsum(((t - mean) ** 2).tolist()) / (n - 1))
+    return NormalEstimate(value, _unscale(sd / math.sqrt(n), e, f"{name}: the standard error"), name=name)
 
 
 def ips_estimate(reward, target_pscore, logging_pscore, *, clip=None) -> NormalEstimate:
@@ -124,7 +175,7 @@ def ips_estimate(reward, target_pscore, logging_pscore, *, clip=None) -> NormalE
     0.5
     """
     r, w, _ = _weights(reward, target_pscore, logging_pscore, clip)
-    return _mean_estimate(w * r, "ips")
+    return _mean_estimate(*_terms(w, r), "ips")
 
 
 def snips_estimate(reward, target_pscore, logging_pscore, *, clip=None) -> NormalEstimate:
@@ -151,23 +202,35 @@ def snips_estimate(reward, target_pscore, logging_pscore, *, clip=None) -> Norma
     Notes
     -----
     Invariant to the weights' scale (they are rescaled by a power of two before summing, so no weight
-    under- or overflows). O(n).
+    under- or overflows, even for a propensity of 5e-324). Undefined (``nan`` with a warning): the estimate
+    when every weight is 0, the standard error when fewer than two rows carry weight (n = 1 among them, as
+    for IPS and DR). O(n).
 
     Examples
     --------
     >>> round(snips_estimate([1, 1, 0, 0], [1, 0, 1, 0], [0.5] * 4).statistic, 12)  # (2 + 0) / (2 + 2)
     0.5
     """
-    r, w, _ = _weights(reward, target_pscore, logging_pscore, clip)
-    w = scale_weights(w)
-    total = math.fsum(w.tolist())
-    if total == 0.0:
+    r, (wm, we), _ = _weights(reward, target_pscore, logging_pscore, clip)
+    live = wm > 0
+    if not live.any():
         warn_undefined("snips: every importance weight is 0 (the target policy takes none of the logged "
-                       "actions); the estimate is nan", stacklevel=3)
+                       "actions); the estimate is nan")
         return NormalEstimate(math.nan, math.nan, name="snips")
-    value = math.fsum((w * r).tolist()) / total
-    se = math.sqrt(math.fsum(((w * (r - value)) ** 2).tolist())) / total
-    return NormalEstimate(value, se, name="snips")
+    # the weights scaled by one power of two (the largest in [0.25, 1)), the rewards by another (all <= 1/4):
+    # the ratio and its standard error are the same at any weight scale, and nothing under- or overflows
+    w = np.ldexp(wm, np.clip(we - int(we[live].max()), -2200, 0).astype(np.int32))
+    k = _power_of_two_scale(r)
+    rs = np.ldexp(r, -k)
+    total = math.fsum(w.tolist())
+    value = math.fsum((w * rs).tolist()) / total
+    estimate = _unscale(value, k, "snips: the estimate")
+    if int(np.count_nonzero(w)) < 2:
+        warn_undefined("snips: fewer than two logged rows carry weight (the target policy takes the logged action "
+                       "on at most one); the standard error is nan")
+        return NormalEstimate(estimate, math.nan, name="snips")
+    se = math.sqrt(math.fsum(((w * (rs - value)) ** 2).tolist())) / total
+    return NormalEstimate(estimate, _unscale(se, k, "snips: the standard error"), name="snips")
 
 
 def dr_estimate(reward, target_pscore, logging_pscore, reward_hat, target_reward_hat, *, clip=None) -> NormalEstimate:
@@ -210,4 +273,4 @@ def dr_estimate(reward, target_pscore, logging_pscore, reward_hat, target_reward
     """
     r, w, extra = _weights(reward, target_pscore, logging_pscore, clip, reward_hat=reward_hat,
                            target_reward_hat=target_reward_hat)
-    return _mean_estimate(extra["target_reward_hat"] + w * (r - extra["reward_hat"]), "dr")
+    return _mean_estimate(*_terms(w, r, extra["reward_hat"], extra["target_reward_hat"]), "dr")

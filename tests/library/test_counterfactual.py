@@ -201,3 +201,45 @@ def test_agrees_with_open_bandit_pipeline_to_1e12():
                 "dr": lambda: dr_estimate(*args, d["reward_hat"].to_numpy(), d["target_reward_hat"].to_numpy()),
                 }[name]()
         assert ours.statistic == pytest.approx(obp_value, rel=1e-12, abs=1e-15), (case, name)
+
+
+# -- issue 50: scale-safe sums and standard errors, one rule for n = 1 --------------------------------------
+def test_ips_standard_error_of_huge_opposite_rewards_is_finite_and_exact():
+    # terms 1e200, -1e200, 0: mean 0, sample sd 1e200 (sum of squares 2e400 / 2), se 1e200 / sqrt(3)
+    est = ips_estimate([1e200, -1e200, 0], [1, 1, 1], [1, 1, 1])
+    assert est.statistic == 0.0
+    assert est.standard_error == pytest.approx(1e200 / math.sqrt(3), rel=1e-15)
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0**-600, 2.0**-1000, 1e-300, 2.0**-1070])
+def test_snips_invariant_to_the_weights_scale_even_for_tiny_propensities(scale):
+    r, pi, pi0 = [2.0, 0.0, 1.0, 5.0], [1.0, 1.0, 1.0, 0.5], [0.5, 0.25, 1.0, 0.5]
+    ref = snips_estimate(r, pi, pi0)
+    got = snips_estimate(r, pi, np.array(pi0) * scale) if scale != 1.0 else ref
+    assert got.statistic == pytest.approx(ref.statistic, rel=1e-15)
+    assert got.standard_error == pytest.approx(ref.standard_error, rel=1e-15)
+    # the target's probabilities scaled instead: the same value
+    got = snips_estimate(r, np.array(pi) * scale, pi0)
+    assert got.statistic == pytest.approx(ref.statistic, rel=1e-15)
+
+
+def test_snips_with_a_subnormal_propensity_is_not_nan():
+    est = snips_estimate([1.0, 0.0, 1.0], [1.0, 1.0, 1.0], [5e-324, 1e-300, 1.0])
+    assert est.statistic == pytest.approx(1.0, rel=1e-15) and math.isfinite(est.standard_error)
+
+
+def test_dr_of_huge_rewards_and_predictions_does_not_overflow():
+    est = dr_estimate([1e307, -1e307, 0.0], [1, 1, 1], [1, 1, 1], [-1e307, 1e307, 0.0], [1e307, 0.0, 0.0])
+    # terms 1e307 + 2e307, -2e307, 0: mean 1e307 / 3
+    assert est.statistic == pytest.approx(1e307 / 3, rel=1e-14) and math.isfinite(est.standard_error)
+
+
+@pytest.mark.parametrize("estimate", [
+    lambda: ips_estimate([1.0], [1.0], [0.5]),
+    lambda: snips_estimate([1.0], [1.0], [0.5]),
+    lambda: dr_estimate([1.0], [1.0], [0.5], [0.2], [0.3]),
+])
+def test_one_row_gives_a_nan_standard_error_with_a_warning_in_all_three(estimate):
+    with pytest.warns(OfflineEvalWarning, match="standard error"):
+        est = estimate()
+    assert math.isfinite(est.statistic) and math.isnan(est.standard_error)
