@@ -76,7 +76,7 @@ REFERENCE := $(shell find data -type f -not -name '.*' 2>/dev/null)
 # Papers of a notebook: the part of its name before the first underscore.
 paper_of = $(firstword $(subst _, ,$(1)))
 
-.PHONY: help reproduce test test-fast bench bench-dask lab clean venv run check check-figures check-figures-older-cpu lock report test-report browser
+.PHONY: help reproduce test test-fast bench bench-dask lab clean venv run check check-figures check-figures-older-cpu lock report test-report browser register
 
 help: ## List the targets with a one-line description
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {n++; name[n] = $$1; text[n] = $$2; if (length($$1) > w) w = length($$1)} \
@@ -118,6 +118,9 @@ $(STAMPS)/%.done: notebooks/%.py $(SRC) $(REFERENCE) | $(VENV_STAMP)
 figures/claims.csv: $(addprefix $(STAMPS)/,$(addsuffix .done,$(NAMES))) | $(VENV_STAMP)
 	$(PY) -m offline_eval_compendium.pipeline ledger
 	@echo "the browsable report of all of it: make report"
+
+register: | $(VENV_STAMP) ## Record in data/confirmations/ the declaration digests of confirmation blocks run for the first time (append-only)
+	$(PY) -m offline_eval_compendium.claims.registry
 
 report: figures/claims.csv $(REPORT_STAMP) ## Build the static HTML report (Sphinx + MyST-NB, offline) into build/report/html/index.html
 	$(PY) -m offline_eval_compendium.report --out $(BUILD)/report

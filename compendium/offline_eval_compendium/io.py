@@ -319,4 +319,7 @@ class OutputDir:
         if missing:
             raise ValueError(f"claims name evidence that is not among the outputs under {root}: {missing} "
                              "(save tables and figures before the claims)")
+        decl = ledger.declarations()
+        if len(decl):
+            atomic_write_text(self.path / "declarations" / f"{ledger.notebook}.csv", to_csv(decl))
         return write_table(frame, self.path / "claims" / ledger.notebook)

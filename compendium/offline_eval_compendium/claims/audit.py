@@ -172,7 +172,7 @@ def problems(df: pd.DataFrame) -> list[str]:
 
 
 #: Files under a paper's folder that are the ledger itself, not evidence.
-_LEDGER_FILES = ("claims", "claims.csv", "claims.md")
+_LEDGER_FILES = ("claims", "claims.csv", "claims.md", "declarations")
 
 
 def _stem(path: str) -> str:

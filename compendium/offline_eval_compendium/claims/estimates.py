@@ -45,9 +45,8 @@ LEVEL = 0.95
 MAX_SEEDS_SHOWN = 100_000
 #: Why a notebook's confirmation block was renewed when its claims moved to the estimate rule
 #: (:meth:`~offline_eval_compendium.claims.SeedBlocks.renewed`).
-RENEWAL = ("the estimate rule (an effect declared with the smallest effect that matters, judged by its interval "
-           "beside the control's) replaced the share-of-seeds rule; the effects and deltas were declared before "
-           "this block ran, the earlier block's statuses stay on record")
+RENEWAL = ("the estimate rule replaced the share-of-seeds rule; effects and deltas declared before this block "
+           "ran")
 
 #: The smallest effects that matter by metric family, stated once before any confirmation run: ``(delta, reason)``.
 #: A study uses one of these, or states its own from the paper's magnitude or printed precision.

@@ -89,6 +89,8 @@ class Ledger(NumberFills, OutcomeFills):
         self._rows: list[dict] = []
         self._swept: set[str] = set()
         self._estimates: dict = {}
+        self._records = None
+        self._digests: dict = {}
         if seeds is not None and not isinstance(seeds, SeedBlocks):
             raise TypeError(f"`seeds` must be SeedBlocks; got {type(seeds).__name__}")
         if seeds is not None and claims is None:
@@ -282,12 +284,41 @@ class Ledger(NumberFills, OutcomeFills):
                     row["note"] = "; ".join(x for x in (
                         f"the confirmation sweep gives {r['status']!r} where the development sweep gave "
                         f"{d['status']!r}: the status is the confirmation's", r["note"]) if x)
-                if r["claim_id"] in conf_ledger._estimates and self.seeds.superseded:
-                    row["revised"] = "; ".join(x for x in (row["revised"], self.seeds.superseded_text()) if x)
+                if r["claim_id"] in conf_ledger._estimates:
+                    self._on_record(row)
                 ev = row["evidence"].split("; ")
                 row["evidence"] = "; ".join(ev + [t for t in (_twin(e) for e in ev) if t and t not in ev])
             out.append(row)
         return out
+
+    def _on_record(self, row: dict) -> None:
+        """An estimate row against the registry (:mod:`~.registry`): the superseded runs shown, and
+        ``exploratory`` when the declaration changed after its block's confirmation first ran."""
+        from . import registry
+
+        if self._records is None:
+            self._records = registry.load(self.notebook)
+        decl = self.claims.find(row["claim_id"])
+        state, superseded = registry.judge(self._records, row["claim_id"], row["confirmation"], decl.digest)
+        self._digests[row["claim_id"]] = (row["confirmation"], decl.digest, row["status"], row["reproduced_value"])
+        row["revised"] = "; ".join(x for x in (row["revised"], self.seeds.superseded_text(), superseded) if x)
+        if state == "changed":
+            row["revised"] = "; ".join(x for x in (row["revised"], (
+                "after the confirmation (exploratory): the declaration (criterion, effect, delta, world, control) "
+                f"differs from the one recorded when block {row['confirmation']} first ran; declare a new block")) if x)
+            row["note"] = "; ".join(x for x in (
+                f"exploratory: its declaration changed after its confirmation ran (the block gives {row['status']!r})",
+                row["note"]) if x)
+            row["status"] = "exploratory"
+
+    def declarations(self) -> pd.DataFrame:
+        """The estimate rows' declarations on their confirmation block: claim, block, digest, status, value
+        (``<paper>/declarations/<notebook>.csv``, which ``make register`` appends to the registry)."""
+        from . import registry
+
+        self.frame()
+        rows = [dict(claim_id=k, block=b, digest=d, status=s, value=v) for k, (b, d, s, v) in self._digests.items()]
+        return pd.DataFrame(rows, columns=registry.COLUMNS)
 
     def _combined(self, rows: list[dict]) -> list[dict]:
         """One status per sentence: the rows a declaration's ``combine`` joins get the sentence's status."""

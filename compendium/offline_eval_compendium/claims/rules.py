@@ -312,7 +312,7 @@ class SeedBlocks:
 
     def superseded_text(self) -> str:
         """The earlier confirmation blocks, as the rows show them."""
-        return "; ".join(f"confirmation block {first}-{first + n - 1} ({n} seeds) superseded: {why}"
+        return "; ".join(f"confirmation block {first}-{first + n - 1} ({n} seeds) superseded ({why})"
                          for first, n, why in self.superseded)
 
     def sized(self, n: int, *, development: int | None = None) -> "SeedBlocks":
