@@ -121,3 +121,101 @@ def test_repr_is_one_line_of_at_most_200_characters_with_the_intervals_method_an
     assert "array" not in text and "..." not in text, text
     if interval:
         assert interval in text, text
+
+
+# -- issue 50: numbers shown as they are ----------------------------------------------------------------
+def test_lists_codes_and_overflow_are_left_as_written():
+    assert reformat("ids [1,2] and 10,20,30") == "ids [1,2] and 10,20,30"
+    assert reformat("x = 1e999") == "x = 1e999" and reformat("x = 1e-999") == "x = 1e-999"
+    assert reformat("codes 007, 00123 and 0.5,0.25") == "codes 007, 00123 and 0.5,0.25"
+    assert reformat("1,234,567 rows of 1234567") == "1,234,567 rows of 1,234,567"
+
+
+def test_integers_are_exact():
+    assert format_count(2**64 + 1) == "18,446,744,073,709,551,617"
+    assert format_number(2**53 + 1, 17) == "9,007,199,254,740,993"
+    assert reformat("seed 12345678901234567891") == "seed 12,345,678,901,234,567,891"
+    assert format_count(11.5) == "11.50"  # not a count: never rounded to one
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: format_number(1.0, digits=10**9), "`digits` must be an integer in"),
+    (lambda: format_number(1.0, digits=0), "`digits`"),
+    (lambda: format_number("1.5"), "`x` must be a real number"),
+    (lambda: format_number(True), "`x` must be a real number"),
+    (lambda: format_interval(1, 0, 2, digits=None), "`digits`"),
+    (lambda: format_interval(1, 0, 2, unit=None), "`unit`"),
+    (lambda: format_percent(0.5, scale=0), "`scale`"),
+    (lambda: format_pvalue(1.5), "`p` must be a p-value in"),
+    (lambda: format_pvalue(-0.1), "`p` must be a p-value in"),
+    (lambda: format_pvalue(0.5, floor=0), "`floor`"),
+    (lambda: format_pvalue(0.5, n_resamples=0), "`n_resamples`"),
+    (lambda: reformat(None), "`text` must be a string"),
+    (lambda: reformat("1.5", digits=99), "`digits`"),
+    (lambda: significant_digits("1.5", default=None), "`default`"),
+])
+def test_arguments_are_validated_by_name(call, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        call()
+
+
+def _segment(rng):
+    """One piece of text and what it is: a word, an integer, a decimal, a number in e-notation, a code, a
+    list, or a number beyond float64."""
+    kind = rng.choice(["word", "int", "dec", "sci", "code", "list", "huge", "grouped"])
+    sign = "-" if rng.random() < 0.3 else ""
+    if kind == "word":
+        return kind, rng.choice(["seeds", "rows", "fig1", "x2", "median", "[", "]", "(n", "=", "p"])
+    if kind == "int":
+        return kind, sign + str(int(rng.integers(1, 10)) * 10 ** int(rng.integers(0, 25)) + int(rng.integers(0, 9)))
+    if kind == "dec":
+        return kind, sign + f"{rng.uniform(0, 10) * 10.0 ** int(rng.integers(-6, 16)):.{int(rng.integers(1, 9))}f}"
+    if kind == "sci":
+        return kind, sign + f"{rng.uniform(1, 10):.{int(rng.integers(0, 6))}f}e{int(rng.integers(-300, 300))}"
+    if kind == "code":
+        return kind, "0" + str(int(rng.integers(0, 10**6)))
+    if kind == "list":
+        return kind, ",".join(str(int(rng.integers(0, 10 ** int(rng.integers(1, 5))))) for _ in range(int(rng.integers(2, 5))))
+    if kind == "huge":
+        return kind, f"1e{int(rng.integers(309, 2000))}"
+    return kind, sign + f"{int(rng.integers(1000, 10**12)):,d}"
+
+
+def _half_unit(shown: str) -> float:
+    """Half a unit of the last digit ``shown`` (a number as printed, separators and e-notation allowed)."""
+    mantissa, _, exp = shown.lower().partition("e")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    return 0.5 * 10.0 ** (-decimals + (int(exp) if exp else 0))
+
+
+@pytest.mark.slow
+def test_reference_parse_back_what_it_prints():
+    """Random texts of words and numbers: every word as it was, every integer, code, list and huge number
+    character for character or (integers) value for value, every decimal within half a unit of its last
+    shown digit."""
+    rng = np.random.default_rng(50)
+    checked = 0
+    for _ in range(3000):
+        segments = [_segment(rng) for _ in range(int(rng.integers(1, 8)))]
+        digits = int(rng.integers(1, 18))
+        out = reformat(" ".join(s for _, s in segments), digits=digits).split(" ")
+        assert len(out) == len(segments)
+        for (kind, before), after in zip(segments, out):
+            checked += 1
+            if kind in ("word", "code", "list", "huge"):
+                assert after == before, (kind, before, after)
+            elif kind in ("int", "grouped"):
+                assert int(after.replace(",", "")) == int(before.replace(",", "")), (before, after)
+            else:
+                x, y = float(before), float(after.replace(",", ""))
+                # the rounding step: the last digit shown, or (trailing zeros of a large number) the last
+                # significant one at the digits asked for, never more than were written
+                d = min(digits, significant_digits(before))
+                top = max(abs(x), abs(y))
+                step = _half_unit(after.replace(",", ""))
+                if top > 0:
+                    step = max(step, 0.5 * 10.0 ** (math.floor(math.log10(top)) + 1 - d))
+                assert abs(x - y) <= step * (1 + 1e-9) + top * 4e-16, (before, after, digits)
+                if "." not in after and "e" not in after and abs(x) < 10 ** (d - 1):
+                    assert x == y  # shown in full without decimals only when it is whole
+    assert checked > 10_000
