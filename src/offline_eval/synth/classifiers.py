@@ -512,3 +512,8 @@ def sample_by_cell(hyp_b, hyp_c, cell_counts, *, n_classes: int, replace: bool =
     shuffled = _order_by_cell_then_draw(cell, rng.random(cell.size), k * k)
     rank = np.arange(cell.size) - starts[cell[shuffled]]
     return np.sort(shuffled[rank < want[cell[shuffled]]])
+
+
+from ._checks import check_all as _check_all  # noqa: E402
+
+_check_all(globals(), __all__)

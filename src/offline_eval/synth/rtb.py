@@ -538,3 +538,8 @@ def without_exploration(world: RTBWorld) -> RTBWorld:
     won = _won(p, L["v"].to_numpy(), L["c"].to_numpy())
     return RTBWorld(networks=world.networks, logs=L[won].reset_index(drop=True), ab=world.ab,
                     params={**world.params, "exploration": False}, expected=world.expected)
+
+
+from ._checks import check_all as _check_all  # noqa: E402
+
+_check_all(globals(), __all__)

@@ -294,3 +294,8 @@ def _serve_arms(world, arms, pv, arm_rng) -> dict:
             arm_rng.bit_generator.state = state
             out[key] = click_yield(serve(world, pclick, pv, op=op, rng=arm_rng))
     return out
+
+
+from ._checks import check_all as _check_all  # noqa: E402
+
+_check_all(globals(), __all__)

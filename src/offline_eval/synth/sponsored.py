@@ -34,7 +34,7 @@ import numpy as np
 
 from scipy.special import expit, logit
 
-from .._validation import as_array, check_int, check_rng, check_work
+from .._validation import InputTypeError, as_array, check_int, check_rng, check_work
 from ..auction.logs import PageViews
 from .search_world import SponsoredWorld, sample_page_views
 
@@ -137,7 +137,12 @@ def sample_ctr(n, rng=None, *, median=0.03, sd=0.7, junk_share=0.3, junk_factor=
     >>> bool(abs(np.median(c) / 0.03 - 1) < 0.05)
     True
     """
-    shape = (n,) if np.isscalar(n) else tuple(n)
+    if n is None or isinstance(n, (str, bytes)):
+        raise InputTypeError(f"`n` must be an integer or a tuple of integers (a shape); got {n!r}")
+    try:
+        shape = (n,) if np.isscalar(n) else tuple(n)
+    except TypeError:
+        raise InputTypeError(f"`n` must be an integer or a tuple of integers (a shape); got {n!r}") from None
     for k in shape:
         check_int(k, "n", low=0)
     check_work(int(np.prod(shape, dtype=object)), "n", n)
@@ -364,3 +369,8 @@ def make_world(
     qf = np.exp(query_ctr_sd * rng.standard_normal((n_queries, 1)) - 0.5 * query_ctr_sd**2)
     ctr = np.clip(ctr * qf, 1e-9, 0.9)
     return SponsoredWorld(query_prob, bids, ctr, curve, n_mainline, float(participation))
+
+
+from ._checks import check_all as _check_all  # noqa: E402
+
+_check_all(globals(), __all__)

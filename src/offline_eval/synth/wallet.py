@@ -339,3 +339,8 @@ def _survey_frame(size, score, zhat1, zhat2, *, median_wallet, log_scale, tail_d
     wallet = median_wallet * np.exp(log_scale * _t_of_normal(score, tail_df))
     m1, m2 = (median_wallet * np.exp(pred_scale * _t_of_normal(s, pred_tail_df)) for s in (zhat1, zhat2))
     return pd.DataFrame({"firm": np.arange(len(size)), "wallet": wallet, "m1": m1, "m2": m2, "size": size})
+
+
+from ._checks import check_all as _check_all  # noqa: E402
+
+_check_all(globals(), __all__)
