@@ -33,8 +33,8 @@ END = "<!-- /findings -->"
 NAMES = {"yi": "Yi et al. (KDD 2013)", "rosset": "Rosset et al. (ICDM 2005)", "piovano": "Piovano et al.",
          "chapelle": "Chapelle (WWW 2015)", "arena": "The four papers side by side"}
 OK = ("exact", "within-tolerance", "holds")
-#: Statuses the count tables count apart from the confirmed ones (issue 32).
-APART = ("exploratory", "ambiguous")
+#: Statuses the count tables count apart from the confirmed ones.
+APART = claims.APART
 
 
 def _n(k: int, one: str, many: str | None = None) -> str:

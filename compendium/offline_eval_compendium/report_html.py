@@ -19,7 +19,8 @@ __all__ = ["badge", "count_tables", "frame_html", "ledger_html", "short_world", 
 
 # Colours of the statuses the report knows; any other status gets a neutral badge.
 STATUS_CLASS = {"exact": "ok", "within-tolerance": "ok", "holds": "ok", "differs": "bad", "erratum": "warn",
-                "not tested": "none", "exploratory": "none", "ambiguous": "none"}
+                "not tested": "none", "exploratory": "none", "ambiguous": "none",
+                "inconclusive": "none"}
 BAD = ("differs", "erratum")
 # The columns every row shows in its own cell; the others go to the row's details.
 MAIN = ("claim_id", "kind", "source", "statement", "paper_value", "reproduced_value", "development", "status")

@@ -36,6 +36,27 @@ def table_of(kind: str, world: str) -> str:
     return "recomputed"
 
 
+def chance_text(df: pd.DataFrame) -> str:
+    """How many of the estimate rule's ``holds`` the intervals' level lets through by chance.
+
+    A row holds when two one-sided tests at 2.5% both reject (the world's effect beyond 0, and world minus
+    control beyond 0), so a row whose world has no effect holds by chance with probability at most 2.5%;
+    over ``m`` rows judged by the rule, at most ``0.025 m`` are expected to.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A ledger.
+    """
+    judged = df[df["criterion"].str.contains("the estimate rule", regex=False)
+                & ~df["kind"].isin(("check", "calibration"))]
+    held = int(judged["status"].isin(("holds", "within-tolerance")).sum())
+    return (f"The level, across the ledger: {len(judged)} claims and predictions are judged by intervals at 95% "
+            f"(each side a one-sided test at 2.5%); a row whose world has no effect holds by chance with probability "
+            f"at most 2.5%, so of the {held} that hold or are within tolerance, at most "
+            f"{0.025 * len(judged):.1f} are expected by chance if none of the effects were real.")
+
+
 def count_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The three count tables of a ledger frame (:data:`COUNT_TABLES`).
 
@@ -255,20 +276,26 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
     explain = {
         "recomputed": "Kinds `printed` (a printed cell recomputed from the paper's inputs), `formula` (a formula or "
                       "identity of the paper, checked numerically) and `claim` checked on the paper's printed inputs.",
-        "worlds": "Kinds `prediction` (a printed cell predicted by a synthetic world: the printed value beside the "
-                  "seeds' 5-95% interval) and `claim` (a claim of the paper on a synthetic or real world: its 20-seed "
-                  "sweep beside a control world with the paper's mechanism switched off), each status from the "
-                  "confirmation block of seeds no development run used, the development result beside it. `not "
-                  "tested`: no control discriminates, or the interval is too wide to exclude the printed value. After "
-                  "the total, counted apart: `exploratory` (changed after a confirmation result was seen), "
-                  "`ambiguous` (a reading chosen because it fits) and `unconfirmed` (a notebook not yet given a "
-                  "confirmation block).",
+        "worlds": "Kinds `prediction` (a printed cell predicted by a synthetic world) and `claim` (a claim of the "
+                  "paper on a synthetic or real world). Each declares, before any run, the effect its sentence is about "
+                  "(computed on every seed), its claimed direction or printed value, and the smallest effect that "
+                  "matters (delta). Its status comes from the confirmation block of seeds no development run used, "
+                  "the development result beside it: the effect's mean with its 95% t-interval over the seeds, and "
+                  "the paired interval of world minus control (the paper's mechanism switched off on the same seeds). "
+                  "`holds` (a prediction: `within-tolerance`): the interval lies beyond 0 as claimed (inside the "
+                  "printed value's band) and world - control excludes 0; `differs`: it lies on the other side, inside "
+                  "+-delta, or outside the band; `not tested`: no control discriminates. After the total, counted "
+                  "apart: `inconclusive` (the seeds cannot decide; the row says how many would), `exploratory` "
+                  "(changed after a confirmation result was seen), `ambiguous` (a reading chosen because it fits) "
+                  "and `unconfirmed` (a notebook not yet given a confirmation block).",
         "own": "A `calibration` is a printed value the synthetic world's knobs were fitted to: shown beside the paper "
                "and never counted as a reproduction. A `check` is a check of ours (an identity of our code, anything "
                "that holds by construction).",
     }
     for key, title in COUNT_TABLES.items():
         md += [f"## {title}", "", explain[key], "", to_markdown(tables[key]), ""]
+        if key == "worlds":
+            md += [chance_text(all_claims), ""]
     md += ["## The worlds: what each was fitted to, what it predicts", "",
            "Each synthetic or real world, the printed values its knobs were fitted to (its calibrations), and the "
            "printed cells it predicts out of sample: how many hold the printed value inside the seeds' 5-95% "
