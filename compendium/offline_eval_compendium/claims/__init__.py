@@ -45,21 +45,19 @@ our checks.
 
 One path to a synthetic status
 ------------------------------
-A claim on a synthetic world gets its status only from its seed sweep
-(:meth:`Ledger.sweep`) beside its control world, the same world with the
-paper's mechanism switched off.  One rule for every sweep
-(:func:`sweep_verdict`): the claim passes on :data:`SWEEP_SEEDS` seeds when it
-passes in at least :data:`SWEEP_MIN_SHARE` of them (or, where the paper's own
-uncertainty predicts a share, when the Wilson 95% interval reaches it).  It
-``holds`` when the sweep passes and the control fails; it ``differs`` when
-the sweep fails; it is ``not tested`` when the sweep passes but no control
-discriminates (the control passes too, or no control world exists for it).
-A prediction (:meth:`Ledger.predict`) is ``within-tolerance`` when the printed
-value lies in the seed sweep's 5-95% interval, ``differs`` when outside, and
-``not tested`` when the interval is wider than the printed value itself (or
-the control's interval holds it too): such an interval cannot exclude the
-printed value.  A main-seed value is shown beside its sweep as an
-illustration, never with a status of its own.
+A claim or prediction on a synthetic (or real) world gets its status only
+from the estimate rule (:meth:`Ledger.estimate`,
+:func:`~.estimates.estimate_verdict`): its declared effect
+(:class:`Effect`: the quantity computed on each seed, the claimed direction
+or printed value, and the smallest effect that matters) over the
+confirmation block's seeds, the mean with its 95% interval beside the paired
+interval of world minus control.  It ``holds`` when the interval lies beyond
+0 as claimed and world minus control excludes 0; it ``differs`` when the
+interval lies on the other side, inside +-delta, or (a printed value)
+outside its band; it is ``not tested`` when no control discriminates; and
+``inconclusive`` -- counted apart -- when the seeds cannot decide.  A
+main-seed value is shown beside its sweep as an illustration, never with a
+status of its own.
 
 Confirmation
 ------------
