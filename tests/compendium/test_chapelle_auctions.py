@@ -254,15 +254,20 @@ def test_one_seed_is_a_flat_deterministic_dict():
     kw = dict(betas=[1.0, 100.0, 1e4], beta_star=100.0, n_trials=10, n_networks=6, n_log=3000, n_ab=4000)
     out = ch.one_seed(7, **kw)
     assert out == ch.one_seed(7, **kw)
-    for key in ("r_mse", "r_wmse", "r_utility", "r_eu_100", "tau_eu_1", "best_beta", "eu_best_r", "wmse_beats_mse_r",
-                "signal_share", "r_signal_online", "rexp_wmse", "rexp_eu_100"):
+    for key in ("r_mse", "r_wmse", "r_utility", "r_eu_100", "tau_eu_1", "best_beta", "signal_share",
+                "r_signal_online", "rexp_wmse", "rexp_eu_100", *ch.EFFECTS):
         assert key in out
-    assert all(isinstance(v, (float, bool)) for v in out.values())
+    assert all(isinstance(v, float) for v in out.values())  # real-valued effects, no pass/fail booleans
     assert out["best_beta"] in kw["betas"]
-    assert out["eu_best_r"] == all(out["r_eu_100"] > out[k] for k in ("r_mse", "r_wmse", "r_utility"))
-    r = {k: out[f"r_{k}"] for k in ("mse", "wmse", "utility", "eu_100")}
-    assert out["utility_worst_r"] == (r["utility"] < min(r["mse"], r["wmse"], r["eu_100"]))
-    assert out["paper_order_r"] == (r["eu_100"] > r["wmse"] > r["mse"] > r["utility"])
+    # each effect written out by hand from the correlations
+    r = {k: out[f"r_{k}"] for k in ("mse", "wmse", "utility", "eu_100", "eu_1", "eu_10000")}
+    assert out["eu_lead_r"] == r["eu_100"] - max(r["mse"], r["wmse"])
+    assert out["eu_lead_tau"] == out["tau_eu_100"] - max(out["tau_mse"], out["tau_wmse"])
+    assert out["wmse_lead_r"] == r["wmse"] - r["mse"]
+    assert out["utility_gap_r"] == min(r["mse"], r["wmse"], r["eu_100"]) - r["utility"]
+    assert out["order_gap_r"] == min(r["eu_100"] - r["wmse"], r["wmse"] - r["mse"], r["mse"] - r["utility"])
+    assert out["interior_gap_r"] == r["eu_100"] - max(r["eu_1"], r["eu_10000"])
+    assert (out["interior_gap_r"] > 0) == (out["best_beta"] == 100.0)
 
 
 def test_exploration_logs_every_request_and_filters_back_to_the_won_only_world():
@@ -277,10 +282,12 @@ def test_exploration_logs_every_request_and_filters_back_to_the_won_only_world()
         simulate_rtb(exploration="yes", rng=3, **SMALL)
 
 
-def _sweep_frame(n=20, value=True):
-    keys = [k for k, _ in ch.SWEEP_KEYS.values()]
-    return pd.DataFrame({k: [value] * n for k in keys} | {f"{r}_{m}": np.linspace(0, 1, n) for r in ("r", "rexp")
-                                                          for m in ("mse", "wmse", "utility", "eu_10")})
+def _sweep_frame(n=20, effect=0.2, seed0=1):
+    """A sweep whose every effect is ``effect`` give or take a small spread, with its seeds."""
+    spread = np.linspace(-0.01, 0.01, n)
+    return pd.DataFrame({"seed": np.arange(seed0, seed0 + n)} | {k: effect + spread for k, _ in ch.SWEEP_KEYS.values()}
+                        | {f"{r}_{m}": np.linspace(0, 1, n) for r in ("r", "rexp")
+                           for m in ("mse", "wmse", "utility", "eu_10")})
 
 
 def test_sweep_claims_read_the_paper_and_judge_beside_the_control():
@@ -288,36 +295,48 @@ def test_sweep_claims_read_the_paper_and_judge_beside_the_control():
 
     ref = reference.load("chapelle")
     sweep = _sweep_frame()
-    control = sweep.copy()
-    control["eu_best_r"] = False  # the exploration control: the EU's lead is gone (Pearson and Kendall:
-    control["eu_best_tau"] = False  # one sentence, one status, combined by both)
-    value_control = sweep.copy()
-    value_control["wmse_beats_mse_r"] = False  # the value control: the weighted MSE's lead is gone
+    control = _sweep_frame(effect=0.0)  # the exploration control: every gap gone
     ledger = Ledger("chapelle", "t", claims=ch.CLAIMS)
     ch.add_sweep_claims(ledger, sweep, {"exploration": control, "equal_values": sweep}, beta_star=10.0, ref=ref)
     df = ledger.frame().set_index("claim_id")
     assert df.loc["chapelle-table1-eu-best-r", "status"] == "holds"
-    # a criterion the control world passes as well does not discriminate
+    assert df.loc["chapelle-table1-utility-worst", "status"] == "holds"
+    # a gap the control world shows as well does not discriminate
     assert df.loc["chapelle-table1-wmse-gt-mse", "status"] == "not tested"
-    assert df.loc["chapelle-table1-utility-worst", "status"] == "not tested"
     # each claim is judged beside the control of its own mechanism
     ledger2 = Ledger("chapelle", "t", claims=ch.CLAIMS)
-    ch.add_sweep_claims(ledger2, sweep, {"exploration": sweep, "equal_values": value_control}, beta_star=10.0, ref=ref)
+    ch.add_sweep_claims(ledger2, sweep, {"exploration": sweep, "equal_values": control}, beta_star=10.0, ref=ref)
     df2 = ledger2.frame().set_index("claim_id")
     assert df2.loc["chapelle-table1-wmse-gt-mse", "status"] == "holds"
     assert df2.loc["chapelle-table1-eu-best-r", "status"] == "not tested"
-    # a sweep that fails differs, whatever its control
-    ledger3 = Ledger("chapelle", "t", claims=ch.CLAIMS)
-    ch.add_sweep_claims(ledger3, _sweep_frame(value=False), {"exploration": control, "equal_values": value_control},
-                        beta_star=10.0, ref=ref)
-    assert (ledger3.frame()["status"] == "differs").all()
+    # a gap on the other side of 0 differs, whatever its control; one inside +-delta (0.05) differs as negligible
+    for effect in (-0.2, 0.01):
+        ledger3 = Ledger("chapelle", "t", claims=ch.CLAIMS)
+        ch.add_sweep_claims(ledger3, _sweep_frame(effect=effect), {"exploration": control, "equal_values": control},
+                            beta_star=10.0, ref=ref)
+        assert (ledger3.frame()["status"] == "differs").all(), effect
+    # seeds that scatter around a small positive gap cannot decide: inconclusive, with the seeds it would take
+    noisy = _sweep_frame().assign(eu_lead_r=0.04 + 0.3 * np.tile([1.0, -1.0], 10))
+    ledger4 = Ledger("chapelle", "t", claims=ch.CLAIMS)
+    ch.add_sweep_claims(ledger4, noisy, {"exploration": control, "equal_values": control}, beta_star=10.0, ref=ref)
+    row = ledger4.frame().set_index("claim_id").loc["chapelle-table1-eu-best-r"]
+    assert row["status"] == "inconclusive" and "seeds would be needed" in row["note"]
     t1 = ch.paper_table1(ref)
     assert df.loc["chapelle-table1-utility-worst", "paper_value"].startswith(t1["Utility"])
+    # the EU's lead is over the standard (squared-error) metrics; the utility's place is its own row (issue 46)
+    assert t1["Utility"] not in df.loc["chapelle-table1-eu-best-r", "paper_value"].split(" vs ")[1]
     assert (df["kind"] == "claim").all()
-    assert df.loc["chapelle-table1-wmse-gt-mse", "control"].endswith("mechanism off: passes")
-    # every sweep claim declares the control world of its mechanism
-    for claim_id, (_, control_name) in ch.SWEEP_KEYS.items():
-        assert ch.CLAIMS.find(claim_id).control == ch.CONTROL[control_name]
+    assert "world - control" in df.loc["chapelle-table1-wmse-gt-mse", "control"]
+    assert "effect 0.2" in df.loc["chapelle-table1-eu-best-r", "reproduced_value"]
+    # every sweep claim declares the control world of its mechanism and the effect its column holds
+    for claim_id, (key, control_name) in ch.SWEEP_KEYS.items():
+        decl = ch.CLAIMS.find(claim_id)
+        assert decl.control == ch.CONTROL[control_name]
+        assert decl.effect.quantity == ch.EFFECTS[key] and decl.effect.direction == ">"
+    # a sweep without its seeds is refused: a status comes only from the seeds it was computed on
+    with pytest.raises(ValueError, match="seed"):
+        ch.add_sweep_claims(Ledger("chapelle", "t", claims=ch.CLAIMS), sweep.drop(columns="seed"),
+                            {"exploration": control, "equal_values": control}, beta_star=10.0, ref=ref)
 
 
 def test_fig2_claims_have_no_control_and_are_not_tested_when_they_pass():
@@ -325,7 +344,9 @@ def test_fig2_claims_have_no_control_and_are_not_tested_when_they_pass():
 
     ref = reference.load("chapelle")
     n = 20
-    sweep = pd.DataFrame({"r_eu_10": [0.6] * n, "r_wmse": [0.4] * n, "rexp_eu_10": [0.8] * n, "signal_share": [0.5] * n})
+    spread = np.linspace(-0.01, 0.01, n)
+    sweep = pd.DataFrame({"seed": np.arange(n), "r_eu_10": 0.6 + spread, "r_wmse": [0.4] * n, "rexp_eu_10": [0.8] * n,
+                          "signal_share": [0.5] * n})
     corr = pd.DataFrame({"metric": ["Weighted MSE", ch.eu_column(10.0)], "pearson_r": [0.4, 0.6]})
     tracking = pd.DataFrame({"world": ["calibrated"], "metric": [ch.eu_column(10.0)], "r_expected": [0.8],
                              "r_alg1": [0.6]})
@@ -334,7 +355,7 @@ def test_fig2_claims_have_no_control_and_are_not_tested_when_they_pass():
     df = ledger.frame().set_index("claim_id")
     assert (df["status"] == "not tested").all() and (df["control"] == "").all()
     assert "main seed: Pearson r EU 0.600 vs weighted MSE 0.400" in df.loc["chapelle-fig2-eu-beats-wmse", "reproduced_value"]
-    worse = sweep.assign(r_eu_10=0.3)
+    worse = sweep.assign(r_eu_10=0.3 + spread)
     ledger2 = Ledger("chapelle", "t", claims=ch.CLAIMS)
     ch.add_fig2_claims(ledger2, worse, corr, tracking, 10.0, ref)
     assert ledger2.frame().set_index("claim_id").loc["chapelle-fig2-eu-beats-wmse", "status"] == "differs"
@@ -357,7 +378,10 @@ def test_formula_table_checks_the_papers_equations(world):
     df = ledger.frame().set_index("claim_id")
     assert df.loc["chapelle-eu-closed-form", "status"] == "erratum"
     assert (df.drop(index=["chapelle-eu-closed-form", "chapelle-variance-example"])["status"] == "holds").all()
-    assert (df.drop(index="chapelle-variance-example")["kind"] == "formula").all()
+    # our code against loops and quadrature we wrote is a check of ours, never the paper's formula (issue 46)
+    ours = ["chapelle-eq1-utility", "chapelle-eu-quadrature", "chapelle-alg1"]
+    assert (df.loc[ours, "kind"] == "check").all() and (df.loc[ours, "world"] == "ours").all()
+    assert (df.drop(index=["chapelle-variance-example", *ours])["kind"] == "formula").all()
     # exact under beta on costs in CPM units only: the reading chosen because it fits, so ambiguous
     assert df.loc["chapelle-variance-example", "status"] == "ambiguous"
     assert "CPM units (footnote 2): 0.11" in df.loc["chapelle-variance-example", "reproduced_value"]
@@ -570,45 +594,52 @@ def test_click_noise_is_the_spread_of_redrawn_clicks_and_the_check_can_fail():
     assert (ok.frame()["status"] == "holds").all() and (bad.frame()["status"] == "differs").all()
 
 
-def test_table1_predictions_compare_with_the_sweep_interval():
+def test_table1_predictions_judge_the_seeds_interval_against_the_printed_band():
     from offline_eval_compendium.claims import Ledger
 
     ref = reference.load("chapelle")
     n = 20
-    sweep = pd.DataFrame({f"{c}_{m}": np.linspace(0.2, 0.5, n) for c in ("r", "tau")
-                          for m in ("mse", "wmse", "utility", "eu_10")} | {"best_beta": np.r_[[1e2] * 10, [1e3] * 10]})
-    costs = pd.DataFrame({"beta_c": np.linspace(0.5, 0.7, n)})
+    seeds = np.arange(1, n + 1)
+    sweep = pd.DataFrame({"seed": seeds} | {f"{c}_{m}": 0.29 + np.linspace(-0.01, 0.01, n) for c in ("r", "tau")
+                                            for m in ("mse", "wmse", "utility", "eu_10")}
+                         | {"best_beta": np.r_[[1e2] * 10, [1e3] * 10]})
+    # the utility's tau scatters across the edge of its band (0.158 +- 50%: [0.079, 0.237])
+    sweep["tau_utility"] = 0.237 + 0.2 * np.tile([1.0, -1.0], n // 2)
+    costs = pd.DataFrame({"seed": seeds, "beta_c": np.linspace(0.5, 0.7, n)})
     corr = pd.DataFrame({"metric": list(ch.BASELINES) + [ch.eu_column(10.0)], "pearson_r": [0.3] * 4,
                          "kendall_tau": [0.2] * 4})
     ledger = Ledger("chapelle", "t", claims=ch.CLAIMS)
     ch.add_predictions(ledger, sweep, costs, corr, 10.0, 1e-3, ref)
     df = ledger.frame().set_index("claim_id")
-    # printed 0.283 and 0.441 lie inside [0.215, 0.485], narrower than either; 0.153 and 0.608 do not
+    # the seeds' mean 0.29, its interval about +-0.003: inside 0.283 +- 50% ([0.1415, 0.4245]) and 0.441 +- 50%
     assert df.loc["chapelle-t1-mse-r", "status"] == "within-tolerance"
+    assert "[0.1415, 0.4245]" in df.loc["chapelle-t1-mse-r", "criterion"]
     assert df.loc["chapelle-t1-weighted-mse-r", "status"] == "within-tolerance"
+    # ... outside 0.153 +- 50% ([0.0765, 0.2295]) and 0.608 +- 50% ([0.304, 0.912])
     assert df.loc["chapelle-t1-mse-tau", "status"] == "differs"
     assert df.loc["chapelle-t1-eu-best-beta-r", "status"] == "differs"
-    # 0.234 and 0.243 lie inside, but the interval (0.27 wide) is wider than them: not tested
-    assert df.loc["chapelle-t1-weighted-mse-tau", "status"] == "not tested"
-    assert df.loc["chapelle-t1-utility-r", "status"] == "not tested"
-    # the seeds' best beta, 100-1000 per dollar per impression, is 0.1-1 per CPM dollar: below the printed 10
+    # an interval across the band's edge cannot decide
+    assert df.loc["chapelle-t1-utility-tau", "status"] == "inconclusive"
+    # the seeds' best beta, 100-1000 per dollar per impression, is 0.1-1 per CPM dollar: log10 -0.5 on average,
+    # below log10(10) = 1 by more than half a decade
     assert df.loc["chapelle-best-beta", "status"] == "differs"
-    assert df.loc["chapelle-best-beta", "paper_value"] == "10"
-    assert "median 0.55, 5-95% [0.1, 1]" in df.loc["chapelle-best-beta", "reproduced_value"]
+    assert df.loc["chapelle-best-beta", "paper_value"].startswith("10 ")
+    assert "effect -0.5" in df.loc["chapelle-best-beta", "reproduced_value"]
     # beta c is 10 x 1 CPM = 10 in the paper's units (not 10 x 10^-3 = 0.01)
-    assert df.loc["chapelle-best-beta-dimensionless", "paper_value"] == "10"
+    assert df.loc["chapelle-best-beta-dimensionless", "paper_value"].startswith("10 ")
     assert df.loc["chapelle-best-beta-dimensionless", "status"] == "differs"
     assert (df["kind"] == "prediction").all() and len(df) == 10
     # a world whose best beta is 1e4 per dollar per impression (10 per CPM dollar) and whose beta c is about 10
     # reproduces both printed values
     hit = Ledger("chapelle", "t", claims=ch.CLAIMS)
     ch.add_predictions(hit, sweep.assign(best_beta=np.r_[[1e4] * 18, [1e3, 3e3]]),
-                       pd.DataFrame({"beta_c": np.linspace(8.0, 12.0, n)}), corr, 10.0, 1e-3, ref)
+                       costs.assign(beta_c=np.linspace(8.0, 12.0, n)), corr, 10.0, 1e-3, ref)
     dh = hit.frame().set_index("claim_id")
     # ... under the CPM reading of beta's units; the dollars-per-impression reading differs, and a status that rests
     # on the reading is ambiguous (issue 32), each reading's value shown
     for cid in ("chapelle-best-beta", "chapelle-best-beta-dimensionless"):
         assert dh.loc[cid, "status"] == "ambiguous", cid
+        assert "within-tolerance" in dh.loc[cid, "note"] and "differs" in dh.loc[cid, "note"]
     # with the sweep's signal-noise columns, a Table 1 row that differs says how much noise the A/B test left
     diag = sweep.assign(signal_share=0.99, rexp_mse=0.7, rexp_wmse=0.8, rexp_utility=0.1, rexp_eu_10=0.9)
     why = Ledger("chapelle", "t", claims=ch.CLAIMS)
@@ -625,18 +656,19 @@ def test_sweep_why_quotes_the_noise_free_medians_and_is_added_only_when_the_clai
 
     rows = {"rexp_mse": [0.4, 0.5, 0.6], "rexp_wmse": [0.1, 0.2, 0.3], "rexp_utility": [0.8] * 3, "rexp_eu_10": [0.9] * 3}
     sweep = pd.DataFrame(rows)
-    text = ch.sweep_why(sweep, "wmse_beats_mse_r", 10.0)
+    text = ch.sweep_why(sweep, "wmse_lead_r", 10.0)
     assert "median r with the expected A/B difference is mse 0.500, wmse 0.200, utility 0.800, eu_10 0.900" in text
-    assert "eq. 2's premise" in ch.sweep_why(sweep, "utility_worst_r", 10.0)
-    assert "any one of the three comparisons" in ch.sweep_why(sweep, "paper_order_r", 10.0)
+    assert "eq. 2's premise" in ch.sweep_why(sweep, "utility_gap_r", 10.0)
+    assert "narrowest of the three gaps" in ch.sweep_why(sweep, "order_gap_r", 10.0)
     from offline_eval_compendium import reference
 
     ref = reference.load("chapelle")
     for fails in (True, False):
-        full = pd.DataFrame({**{k: v * 7 for k, v in rows.items()}, **{
+        gap = (-0.2 if fails else 0.2) + np.linspace(-0.01, 0.01, 21)
+        full = pd.DataFrame({"seed": np.arange(21), **{k: v * 7 for k, v in rows.items()}, **{
             f"r_{k}": [0.5] * 21 for k in ("mse", "wmse", "utility", "eu_10")}, **{
-            key: [not fails] * 21 for key, _ in ch.SWEEP_KEYS.values()}})
-        control = full.assign(**{key: False for key, _ in ch.SWEEP_KEYS.values()})  # the control never passes
+            key: gap for key, _ in ch.SWEEP_KEYS.values()}})
+        control = full.assign(**{key: gap * 0 for key, _ in ch.SWEEP_KEYS.values()})  # the control has no gap
         led = Ledger("chapelle", "t", claims=ch.CLAIMS)
         ch.add_sweep_claims(led, full, {c: control for c in ch.CONTROLS}, beta_star=10.0, ref=ref)
         note = led.frame().set_index("claim_id").loc["chapelle-table1-wmse-gt-mse", "note"]

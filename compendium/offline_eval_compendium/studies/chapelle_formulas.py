@@ -27,6 +27,7 @@ from offline_eval.bidding import ab_test_correlation, expected_utility_per_row, 
 
 __all__ = [
     "CLOSED_FORM_TOL",
+    "FORMULA_NOTES",
     "FORMULA_TOL",
     "IMPRESSIONS_PER_MILLE",
     "closed_form_check",
@@ -37,6 +38,15 @@ __all__ = [
     "gamma_variance",
     "variance_example",
 ]
+
+#: What a formula row's note adds (the ledger's notes of :func:`formula_table`'s rows).
+FORMULA_NOTES = {
+    "chapelle-limit-utility": "at beta = 1e16 the Gamma's sd sqrt(beta c + 1)/beta is about 3e-10 at c ~ 1e-3: a row "
+                              "whose bid p v lies that close to c is not yet at the limit",
+    "chapelle-limit-wmse": "EU / beta -> a v^2 / 2 - v^2 (a - p)^2 / 2: factor -1/2, intercept a v^2 / 2 independent of p",
+    "chapelle-eu-calibrated": "Hummel and McAfee's Theorem 4: d/dp E[EU] = v^2 (q - p) f(p v), zero at p = q; the EU "
+                              "is the library's closed form, itself checked against quadrature (chapelle-eu-quadrature)",
+}
 
 #: Scaled differences from the quadrature below this are rounding noise (their digits change between CPUs).
 CLOSED_FORM_TOL = 1e-10
