@@ -61,6 +61,8 @@ from __future__ import annotations
 import functools
 import inspect
 
+import numpy as np
+
 from ._validation import InputTypeError
 from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums
 from .metrics import LOG_LOSS_EPS
@@ -69,12 +71,11 @@ from ._ondask_io import (Pieces, check_loss_kwargs, checked_counts, checked_sums
 from ._ondask_cells import FAMILIES, reduce_summary, sample_first
 from ._ondask_auc import auc_counts, continuous_cuts
 from ._mergeable_losses import unweighted_loss_sums
-from .metrics import roc_auc_score_from_counts
+from .metrics import roc_auc_score_from_counts, roc_curve_from_counts
 # the bounds named in the docstrings, importable from here as before (the engines read them)
 from ._ondask_cells import MAX_RANGES, SAMPLE_ROWS  # noqa: F401
 from ._ondask_io import ROWS_PER_TASK  # noqa: F401
 from ._ondask_summary import Summary, summarize
-from ._public import publish
 
 __all__ = [
     "FAMILIES",
@@ -96,8 +97,6 @@ __all__ = [
     "summarize",
     "utility_sums",
 ]
-
-publish(globals(), "offline_eval._ondask_io", "offline_eval._ondask_summary")
 
 
 def _as_in(source: str, summary: str | None = None):
@@ -161,9 +160,15 @@ def roc_auc_score(data, label, score, *, weight=None, resolution=None) -> float:
     return checked_counts(score_counts(data, label, score, weight=weight, resolution=resolution), weight).roc_auc_score()
 
 
-@_as_in("score_counts", "``(fpr, tpr)`` at every distinct score, highest first, starting at (0, 0).")
+@_as_in("score_counts", ":func:`offline_eval.metrics.roc_curve` of a whole log: ``(fpr, tpr, thresholds)`` at "
+                        "every distinct score of positive weight, highest first, starting at (0, 0) and ``inf`` (a "
+                        "score whose rows all weigh 0 adds no point, as in memory and in scikit-learn); with "
+                        "``resolution`` the thresholds are the rounded scores.")
 def roc_curve(data, label, score, *, weight=None, resolution=None):
-    return checked_counts(score_counts(data, label, score, weight=weight, resolution=resolution), weight).roc_curve()
+    counts = checked_counts(score_counts(data, label, score, weight=weight, resolution=resolution), weight)
+    keep = (counts.pos > 0) | (counts.neg > 0)
+    fpr, tpr = roc_curve_from_counts(counts.pos[keep][::-1], counts.neg[keep][::-1])
+    return fpr, tpr, np.r_[np.inf, np.asarray(counts.values, dtype=np.float64)[keep][::-1]]
 
 
 # -- losses and calibration --------------------------------------------------------------------------------
@@ -303,5 +308,3 @@ def _utility_chunk(part, *, cols, betas):
 
 # -- the clustered bootstrap of a log: in _ondask_boot ---------------------------------------------------------
 from ._ondask_boot import MAX_EXACT_ROWS, clustered_bootstrap  # noqa: E402,F401
-
-publish(globals(), "offline_eval._ondask_boot")

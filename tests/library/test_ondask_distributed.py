@@ -75,7 +75,7 @@ def test_weighted_metrics_on_a_cluster(client, log):
         p = df[col].to_numpy()
         assert s.roc_auc_score(col) == pytest.approx(metrics.roc_auc_score(y, p, sample_weight=w), rel=1e-12)
         assert s.rig_score(col) == pytest.approx(metrics.rig_score(y, p, sample_weight=w), rel=1e-12)
-    fpr, tpr = ondask.roc_curve(path, "click", "p2", weight="w")
+    fpr, tpr, _ = ondask.roc_curve(path, "click", "p2", weight="w")
     rf, rt, _ = metrics.roc_curve(y, df["p2"].to_numpy(), sample_weight=w)
     np.testing.assert_allclose(fpr, rf, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(tpr, rt, rtol=1e-12, atol=1e-15)

@@ -87,7 +87,7 @@ def test_float_scores_on_parquet_equal_in_memory(tmp_path, rng, monkeypatch, wei
         table = metrics.quantile_breakdown(y, p, n_quantiles=7, sample_weight=w)
         np.testing.assert_array_equal(mine["weight"], table["weight"])
         np.testing.assert_allclose(mine.to_numpy(float), table.to_numpy(float), rtol=1e-12, atol=1e-13)
-    fpr, tpr = ondask.roc_curve(path, "click", "p2", weight=weight)
+    fpr, tpr, _ = ondask.roc_curve(path, "click", "p2", weight=weight)
     rf, rt, _ = metrics.roc_curve(y, df["p2"].to_numpy(), sample_weight=w)
     np.testing.assert_allclose(fpr, rf, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(tpr, rt, rtol=1e-12, atol=1e-15)
