@@ -8,6 +8,11 @@ Command line (what the Makefile calls)::
     python -m offline_eval_compendium.pipeline verify
     python -m offline_eval_compendium.pipeline lab-settings
 
+``figures/`` holds only what ``make reproduce`` makes: a ``run`` with ``-p`` must say where it goes
+(``--record runs``, as ``make run`` does, or ``--output-root``) and is refused otherwise; a parameter given
+twice is refused; a second run of one notebook into ``figures/`` while one is under way is refused (a lock
+in ``build/locks/``).
+
 ``run`` checks that the destination takes files, converts the jupytext text
 notebook, executes it with papermill into a private staging folder of its own
 (the executed notebook too), and only when every cell succeeded installs the
@@ -396,6 +401,20 @@ def read_ledger(spec: str):
     return df
 
 
+def _hold_figures_run(name: str):
+    """An exclusive lock on ``build/locks/figures-<name>.lock`` held until the process exits; ``None`` when another
+    run of the notebook into ``figures/`` holds it (the kernel releases it when that run ends, however it ends)."""
+    folder = BUILD_DIR / "locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / f"figures-{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m offline_eval_compendium.pipeline", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -429,6 +448,19 @@ def main(argv=None) -> int:
             names = ", ".join(p.stem for p in sorted(NOTEBOOKS_DIR.glob("*.py")))
             print(f"ERROR: no notebook {args.notebook}; the notebooks are: {names}", file=sys.stderr, flush=True)
             return 2
+        names = [n for n, _ in args.parameter]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            print(f"ERROR: `-p` names {', '.join(repeated)} more than once; give each parameter once",
+                  file=sys.stderr, flush=True)
+            return 2
+        if args.parameter and not args.record and not args.output_root:
+            # figures/ holds what `make reproduce` makes: a run with other parameters installed there would pass
+            # `verify` and leave the make stamp fresh, replacing the committed figures unmarked
+            print(f"ERROR: a run with parameters ({', '.join(names)}) does not install into figures/, which holds "
+                  f"only what `make reproduce` makes; record it instead: `make run NB={name} ARGS=\"...\"` "
+                  f"(--record runs) or give --output-root", file=sys.stderr, flush=True)
+            return 2
         params = parse_parameters(args.parameter)
         try:
             check_parameters(args.notebook, params)
@@ -437,6 +469,14 @@ def main(argv=None) -> int:
             return 2
         run_dir = new_run_dir(args.record, args.notebook) if args.record else None
         output_root = run_dir / "outputs" if run_dir else args.output_root
+        figures_lock = None
+        if not output_root:
+            figures_lock = _hold_figures_run(name)
+            if figures_lock is None:
+                print(f"ERROR: another run of {name} into figures/ is under way; two runs into figures/ would "
+                      f"supersede each other, so this one is refused (wait for it, or run this one with --record)",
+                      file=sys.stderr, flush=True)
+                return 2
         print(f"[{name}] start", flush=True)
         try:
             written = run(args.notebook, params, output_root=output_root, keep=run_dir)
