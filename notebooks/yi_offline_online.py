@@ -39,8 +39,8 @@
 # model-2's low-range error is printed: model-1's log-odds noise and model-2's over-estimation are fitted jointly
 # (`study.calibrate_models`: a grid of both, measured on the main seed's logs, interpolated, the summed squared
 # relative misses minimised) to Table 5's **offline** AUC (+8.6%) and RIG (+19.5%) deltas -- two calibration rows.
-# Nothing online enters. Table 5's online CY and mainline CY deltas are then **predictions**: the 20 seeds'
-# 5-95% interval beside the printed cells, beside the control world without the over-estimation. (Until this
+# Nothing online enters. Table 5's online CY and mainline CY deltas are then **predictions**: the seeds' mean
+# with its interval against the printed cell's band, beside the control world without the over-estimation. (Until this
 # revision the over-estimation was +4 log-odds, picked by hand on one seed toward the printed online loss, and
 # the online cells were calibrations; that value is still the Table 6 baseline's below.)
 #
@@ -59,14 +59,19 @@
 # **Agreement criterion (fixed before the results):** a predicted relative delta agrees with the online
 # one when it has the same sign and |predicted − online| ≤ 3 percentage points + 25% of |online|. The 3 pp
 # cover the A/B test's sampling error (two standard errors are about 2.5 pp at 100,000 page views per
-# arm). Seed-sweep claims follow the ledger's one sweep rule, each beside a **control world** with the
-# mechanism switched off: model-2 without its over-estimation (`study.CONTROL_MODEL_2`), and for the
-# Table 6 model a baseline without its low-range over-estimation (`study.CONTROL_MISCALIBRATION`).
-# The printed deltas a world predicts (Table 5's CY and mainline CY, Table 6's six cells for its own model) are
-# **predictions**:
-# the seeds' 5-95% interval beside the printed cell (`within-tolerance` when it holds it, `not tested` when the
-# interval is wider than the printed value or the control's interval holds it too). The main seed's values are
-# shown beside the sweeps, without a status of their own.
+# arm).
+#
+# **Each claim an effect, judged by its interval (the estimate rule).** Every claim on a world declares, before
+# its confirmation block ran, the real-valued quantity its sentence is about, computed on each seed
+# (`study.seed_effects`: a relative delta in %, a margin such as min(AUC, RIG, -CY, -mainline CY) for "offline up,
+# online down", or the agreement test as a distance beyond its tolerance), its claimed direction or printed value,
+# and the smallest effect that matters (delta: 1 pp for relative deltas, `study.PP_DELTA`; ±50% of a printed
+# magnitude; Fig. 3's threshold; 0.05 of the CTR for prediction errors). The status comes from the effect's 95%
+# interval over the confirmation seeds beside the same interval in a **control world** with the mechanism switched
+# off: model-2 without its over-estimation (`study.CONTROL_MODEL_2`), and for the Table 6 model a baseline without
+# its low-range over-estimation (`study.CONTROL_MISCALIBRATION`) -- `holds`, `differs`, `not tested` or
+# `inconclusive` (with the seeds it would take). The main seed's values are shown beside, without a status of
+# their own.
 #
 # **Which metrics are reliable (Sections 4.1, 4.6, 7).** On the paper's printed Tables 5-6: the simulated deltas
 # are closer to online than AUC's and RIG's, and AUC alone fails the agreement test; on the sweeps: whether the
@@ -100,7 +105,8 @@
 # mainline and gains click yield. Only δ was fitted, to the +78%; nothing toward the +0.2% or the simulated and
 # online cells: their sizes are whatever the mechanism gives. (With the AUC as the paper's logs give it -- mainline impressions, the models' own
 # pClicks -- the two rankings are the same, so the AUC delta is 0 up to ties.) Claims (criteria fixed in code before
-# the run): the simulation agrees with online (the rule above, both operating points, CY and mainline CY); neither
+# the run; Table 6's sentences about a model that gains click yield are judged on this world only, not on Table 5's,
+# whose model-2 loses it): the simulation agrees with online (the rule above, both operating points, CY and mainline CY); neither
 # AUC nor RIG delta meets the agreement test against the online CY delta at the best simulated operating point, the
 # one Table 6 reports (earlier: at the baseline point); the online CY delta at the best
 # simulated point is > 0; the offline shape: |AUC delta| < 1% and RIG delta > 10 × |AUC delta|; each
@@ -138,7 +144,8 @@ ledger = Ledger("yi", "yi_offline_online", claims=study.CLAIMS, seeds=blocks)
 # ## The claims, declared before the run
 # Every sweep runs on two seed blocks of `n_seeds` seeds, declared here before any result: the development block
 # (the seeds the claims were developed on) and a confirmation block derived from the notebook's name, which no
-# development run used. A status comes from the confirmation block, the development result beside it.
+# development run used. A status comes from the confirmation block, the development result beside it. The block
+# was renewed when the claims moved to the estimate rule; the superseded block's statuses stay on record.
 
 # %%
 print(f"development seeds {blocks.text('development')}; confirmation seeds {blocks.text('confirmation')}")
@@ -302,8 +309,8 @@ run.formulas
 
 # %% [markdown]
 # ## Claims
-# Calibrations from the main seed; every other status from its sweep beside its control world, the main seed's
-# value shown beside it.
+# Calibrations from the main seed; every other status from its declared effect's interval over the confirmation
+# seeds beside its control world's (`study.seed_effects` of each sweep), the main seed's value shown beside it.
 
 # %%
 for b in ledger.blocks:  # the development block first; a status is the confirmation block's

@@ -42,7 +42,6 @@ import pandas as pd
 
 from offline_eval import auction as au
 from .. import reference
-from ..claims import sweep_verdict
 from offline_eval.metrics import roc_auc_score, quantile_breakdown, rig_score
 from offline_eval.plotting import new_figure
 from offline_eval.synth import search_world as sw
@@ -51,7 +50,7 @@ from offline_eval.synth import sponsored as sp
 __all__ = [
     "AGREEMENT", "CONTROL_MISCALIBRATION", "CONTROL_MODEL_2", "F3_THRESHOLD", "best_and_simulated", "log_served",
     "low_high_gap", "make_logs", "logged_rows", "offline_deltas", "offline_pair", "offline_scores", "seeded_world",
-    "printed_tables", "MODEL_1", "MODEL_2", "MISCALIBRATION", "Experiment", "agrees", "breakdown", "control_why",
+    "printed_tables", "MODEL_1", "MODEL_2", "MISCALIBRATION", "Experiment", "agrees", "breakdown",
     "cross_validate_history", "fig3_figure", "fig4_figure", "per_seed", "per_seed_table6", "per_seed_worlds", "run",
     "run_table5_worlds", "sweep_with_control", "table5", "table6", "table6_outcomes",
 ]
@@ -560,32 +559,3 @@ def offline_online_pairs(exp: Experiment) -> dict:
         "best simulated point, mainline CY": (sim["best_ml_cy_delta"], obest.ml_cy_delta),
     }
 
-
-def control_why(key: str, sweep: pd.DataFrame, control: pd.DataFrame) -> str:
-    """Why the control world passes a sweep criterion too (``""`` where it does not), from the two sweeps."""
-    if key not in control or not sweep_verdict(control[key].to_numpy(bool)).passes:
-        return ""
-    med = {name: {c: float(np.nanmedian(f[c].to_numpy(float))) for c in f.columns
-                  if c != "seed" and f[c].dtype.kind in "fiu"} for name, f in (("mech", sweep), ("ctrl", control))}
-    if key == "f34_low_overestimate":
-        return (f"median low-quantile PE of model-2 {med['mech'].get('pe2_low', np.nan):+.2f} with the mechanism, "
-                f"{med['ctrl'].get('pe2_low', np.nan):+.2f} without (PE gap {med['mech']['pe_gap_low']:+.2f} and "
-                f"{med['ctrl']['pe_gap_low']:+.2f}): the sign criterion does not tell the mechanism from its "
-                "absence; the paper's 'substantially' is a magnitude, for which no threshold was fixed before the run")
-    if key in ("t6_offline_disagrees", "t6_offline_disagrees_best"):
-        online = "best_online_cy_delta" if key.endswith("_best") else "online_cy_delta"
-        c = med["ctrl"]
-        if not (np.any(control["auc_delta"].to_numpy(float)) or np.any(control["rig_delta"].to_numpy(float))):
-            return ("the control world's two models are the same predictions, so its AUC and RIG deltas are exactly "
-                    "0 and fail the agreement test's sign condition in every seed: no control in this world can "
-                    "speak to this claim (without the mechanism there is no second model)")
-        return (f"an offline delta on another scale than click yield fails the agreement test ({AGREEMENT_TEXT}) "
-                f"whatever the mechanism: in the control world the medians are AUC {100 * c['auc_delta']:+.1f}%, RIG "
-                f"{100 * c['rig_delta']:+.1f}% against online CY {100 * c[online]:+.1f}%")
-    if key == "t6_best_gains":
-        return (f"in the control world the baseline serves the new model's own predictions, yet the new model at "
-                f"its best simulated operating point gains online CY (median {100 * med['ctrl']['best_online_cy_delta']:+.1f}%, "
-                f"with the mechanism {100 * med['mech']['best_online_cy_delta']:+.1f}%): part of the gain is the "
-                "operating point the simulation chose, not the predictions, and the sign criterion cannot tell the "
-                "two apart; the magnitudes can, but no threshold was fixed for them before the run")
-    return ""
