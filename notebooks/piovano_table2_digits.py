@@ -27,8 +27,8 @@
 #   and how often the two models err together (`error_correlation`, which bounds how low a by-cell offline
 #   draw can take the baseline) are then fitted to Table II's two printed offline accuracies (declared
 #   calibration rows); sigma and flatten keep Table I's fit. Every other printed cell of Table II -- the
-#   offline std cells, the IndDis and JointDis rows -- and its claims are predictions, beside the seeds'
-#   5-95% interval. Said plainly: the flattening term was added after the world without it (sigma 0.55,
+#   offline std cells, the IndDis and JointDis rows -- and its claims are predictions, the seeds' interval
+#   against the printed value's band (+-50%). Said plainly: the flattening term was added after the world without it (sigma 0.55,
 #   boost 4.37) predicted offline accuracies far above the printed ones; earlier values (sigma 1.0, boost
 #   8, set by hand) are quoted in the notes.
 # * **Real models on real data** — the same protocol on scikit-learn's bundled handwritten digits
@@ -41,10 +41,13 @@
 # recall / precision (ddof = 0, over classes where both are defined; the reading Table I's printed numbers
 # support), with the root mean square of the same differences beside it (`rms_Rec`, `rms_Prec`). `uncovered_mass` is the live mass
 # in (B, C) cells with no offline item: eq. (7) cannot re-weight it and the OAM are then estimates on the
-# covered part of the traffic (see `online_adaptive_metrics`). Each claim is checked on `n_seeds` seeds,
-# beside a **control world** whose offline set is drawn without bias (`sigma = 0`, no over-sampling of
+# covered part of the traffic (see `online_adaptive_metrics`). Each claim declares its effect (the gap by which
+# it holds, the smaller of the two models'; delta 0.02, the paper's smallest printed gap) and is judged by the
+# estimate rule: its interval over `n_seeds` seeds beside a **control world** whose offline set is drawn without bias (`sigma = 0`, no over-sampling of
 # disagreements, no flattening: `P.CONTROL_RANDOM`), the paper's mechanism switched off. The online accuracies are the
-# world's calibration targets (rows of kind `calibration`). The claims are declared first, in the study
+# world's calibration targets (rows of kind `calibration`), so in the Table II world "offline under-estimates
+# the accuracy" compares four calibration targets: a check of the calibration, not the paper's result. The
+# confirmation block was renewed when the claims moved to the estimate rule. The claims are declared first, in the study
 # `offline_eval_compendium.studies.piovano_table2_digits` (table below); the experiment only fills values.
 #
 # * **Fig. 1** — the paper's motivating figure (an NLU application: "the offline data are sampled
@@ -126,7 +129,8 @@ calib_grid.sort_values("objective").head(3)
 # ## Table II analogue (one seed, the printed table beside it)
 # The world's inputs are the online accuracies, the distortion's shape fitted to Table I's printed pair and
 # its strength fitted to Table II's offline accuracies, so every other printed offline and OAM cell of Table II
-# is a prediction, set beside the 5-95% interval of the sweep's seeds and of the control world's.
+# is a prediction: the seeds' mean with its interval against the printed value's band (+-50%), the control
+# world's beside it.
 
 # %%
 tab2, res2 = P.table2_experiment(seed, **kw2)

@@ -18,14 +18,19 @@
 #   `flatten` = None) the three knobs are those
 #   fitted to the paper's printed 5-class `M^(l)`, `M^(o)` pair (`calibrate_offline_distortion`, the
 #   calibration row of the Table II notebook), so Table III's magnitudes are predictions, each printed cell
-#   compared with the 5-95% interval of the seed sweep. Before this fit the bias was set by hand
+#   compared with the seeds' mean and its interval (the printed value's band: +-50%). Before this fit the bias was set by hand
 #   (sigma 1.0, boost uniform in [1, 8]): median improvements 47-197% against the printed 5.6-85%.
 # * **Theorem 2** — the OAM converge to the online metrics as the offline size N grows (under random
 #   sampling within cells). For a 10-class simulated live set of `n_live_conv` items and one biased cell
 #   distribution per seed, the offline set at each N draws `Multinomial(N, M^(o))` items per cell with
 #   replacement; the error of the offline, IndDis and JointDis estimates is shown against N (log-log),
 #   averaged over `n_seeds` seeds. Theorem 2 holds on this world by construction (it meets the theorem's
-#   assumption), so its rows are checks of ours.
+#   assumption), so its rows are checks of ours, each judged on the seeds of its own block.
+#
+# Each claim declares its effect (the gain in r per seed; the relative improvement for a printed cell) and the
+# smallest effect that matters, before any run; the estimate rule judges it by its interval over the
+# confirmation seeds beside the control's. The confirmation block was renewed when the claims moved to that
+# rule: the earlier block stays on record in each row.
 #
 # The claims are declared first, in the study `offline_eval_compendium.studies.piovano_table3_convergence`
 # (table below); the experiment only fills values.
@@ -102,11 +107,14 @@ tried
 
 # %% [markdown]
 # ## Theorem 2: error against the offline size N
+# The sweep runs on each seed block; the figure and the summary shown are the development block's.
 
 # %%
-conv = P.convergence_sweep(seeds, sizes=sizes, n_live=n_live_conv)
-out.table(conv, "convergence_seed_sweep")
-summary = P.convergence_summary(conv)
+conv = {b: P.convergence_sweep(blocks.seeds(b), sizes=sizes, n_live=n_live_conv) for b in blocks.BLOCKS}
+summaries = {b: P.convergence_summary(conv[b]) for b in blocks.BLOCKS}
+for b in blocks.BLOCKS:
+    out.table(conv[b], "convergence_seed_sweep" + blocks.suffix(b))
+summary = summaries["development"]
 out.table(summary, "convergence", floatfmt=".4g")
 fig = P.convergence_figure(summary)
 out.figure(fig, "convergence", caption="piovano Theorem 2: mean |accuracy error| of the offline estimate, OAM IndDis "
@@ -121,8 +129,8 @@ summary.pivot(index="N", columns="method", values="acc_error")
 
 # %%
 for b in ledger.blocks:
-    P.add_claims(ledger.block(b), table3=table3[b], sweep3=sweep3[b], control3=control3[b], summary=summary, conv=conv,
-                 sizes=sizes, tried=tried)
+    P.add_claims(ledger.block(b), table3=table3[b], sweep3=sweep3[b], control3=control3[b], summary=summaries[b],
+                 conv=conv[b], sizes=sizes, tried=tried)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 

@@ -1,5 +1,6 @@
 """piovano, shared by its three studies: the printed matrices, the evaluation of one offline/live pair,
-the offline-set generator's calibration, the seed-sweep criteria and the claims they fill.
+the offline-set generator's calibration and the seed-sweep rows (the claims they fill:
+:mod:`.piovano_sweep_claims`).
 
 "std" follows the paper's text (Section IV-A): "the standard deviation across
 all classes between the real values of the recall/precision and the
@@ -28,22 +29,12 @@ from .. import reference
 from offline_eval import OfflineEvalWarning
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
-from ..claims import Claim, Ledger
 from offline_eval.synth import classifiers as synth
 
 MODELS = ("baseline", "candidate")
 SETTINGS = ("Online metrics", "Offline metrics", "OAM IndDis", "OAM JointDis")
 SECTION = "Section IV-A"
 TOY = "Section II toy example"
-SWEEP_CRITERIA = {
-    "joint_acc_beats_offline": "|Acc(OAM JointDis) - Acc(online)| < |Acc(offline) - Acc(online)| for both models",
-    "joint_acc_beats_inddis": "|Acc(OAM JointDis) - Acc(online)| < |Acc(OAM IndDis) - Acc(online)| for both models",
-    "joint_stdrec_below_offline": "std. Rec. of OAM JointDis < std. Rec. of offline, both models",
-    "joint_stdprec_below_offline": "std. Prec. of OAM JointDis < std. Prec. of offline, both models",
-    "joint_stdrec_below_inddis": "std. Rec. of OAM JointDis < std. Rec. of OAM IndDis, both models",
-    "inddis_prec_equals_offline": "max_k |P_IndDis(k) - P_offline(k)| <= 1e-12 for both models",
-    "offline_underestimates_acc": "Acc(offline) < Acc(online) for both models",
-}
 
 
 @contextmanager
@@ -275,7 +266,8 @@ def evaluation_table(b_o, c_o, g_o, b_l, c_l, g_l, *, n_classes: int) -> tuple[p
 
 
 def sweep_row(table: pd.DataFrame, res: dict) -> dict:
-    """Flatten one evaluation into numbers and the per-seed outcome of every :data:`SWEEP_CRITERIA`."""
+    """Flatten one evaluation into numbers and the per-seed outcome of every criterion of
+    :data:`.piovano_sweep_claims.SWEEP_CRITERIA`."""
     t = {(r["model"], r["setting"]): r for r in table.to_dict("records")}  # plain dicts: no pandas per cell
     out = {}
     slug = {"Online metrics": "online", "Offline metrics": "offline", "OAM IndDis": "inddis", "OAM JointDis": "joint"}
@@ -315,24 +307,6 @@ def paper_table(ref: pd.DataFrame, source: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _paper_outcome(ref, source, claim) -> str:
-    """The paper's own numbers for one sweep claim, as a short string."""
-    p = paper_table(ref, source).set_index(["model", "setting"]).map(reference.parse_printed)
-    parts = []
-    for m in MODELS:
-        on = p.loc[(m, "Online metrics"), "paper_Acc"]
-        if claim in ("joint_acc_beats_offline", "joint_acc_beats_inddis", "offline_underestimates_acc"):
-            other = "Offline metrics" if claim != "joint_acc_beats_inddis" else "OAM IndDis"
-            parts.append(f"{m[0].upper()}: JointDis {p.loc[(m, 'OAM JointDis'), 'paper_Acc']:.3f}, "
-                         f"{'offline' if other == 'Offline metrics' else 'IndDis'} {p.loc[(m, other), 'paper_Acc']:.3f}, online {on:.3f}")
-        else:
-            col = "paper_std_Rec" if "stdrec" in claim else "paper_std_Prec"
-            other = "OAM IndDis" if claim.endswith("inddis") or claim.startswith("inddis") else "Offline metrics"
-            first = "OAM IndDis" if claim.startswith("inddis") else "OAM JointDis"
-            parts.append(f"{m[0].upper()}: {p.loc[(m, first), col]:.3f} vs {p.loc[(m, other), col]:.3f}")
-    return "; ".join(parts)
-
-
 def offline_accuracy_note(sweep: pd.DataFrame, ref: pd.DataFrame, source: str) -> str:
     """How distorted the world's offline sets are beside the paper's: the seeds' median offline accuracy of each
     model against the printed one (for the notes of the claims that hinge on the distortion)."""
@@ -364,107 +338,6 @@ def many_class_world(seed, *, n_live: int, n_classes: int, accuracy=(0.56, 0.752
                                  error_correlation=error_correlation, shared_confusion=shared_confusion, rng=rng)
 
 
-
-
-# -- the claims the Table I, Table II and digits studies share -------------------------------------
-#: The paper's sentences behind the sweep criteria (Section IV-A, on Tables I and II).
-CLOSER = ("As we can see in Table I and Table II, by applying the proposed approach, we obtain metrics which are much "
-          "closer to the real value compared to before re-weighting or just applying re-weighting independently to "
-          "each model for both datasets.")
-NOT_INDEPENDENT = ("We can also notice that applying a re-weighting approach considering the models independently and "
-                   "not the joint distribution does not lead to closer metrics compared to the real value in general")
-SWEEP_QUOTES = {
-    "joint_acc_beats_offline": (CLOSER, "accuracy: OAM JointDis closer to online than offline"),
-    "joint_acc_beats_inddis": (NOT_INDEPENDENT, "accuracy: OAM JointDis closer to online than OAM IndDis"),
-    "joint_stdrec_below_offline": (CLOSER, "recalls: std. Rec. of OAM JointDis below offline"),
-    "joint_stdprec_below_offline": (CLOSER, "precisions: std. Prec. of OAM JointDis below offline"),
-    "joint_stdrec_below_inddis": (NOT_INDEPENDENT, "recalls: std. Rec. of OAM JointDis below OAM IndDis"),
-    "inddis_prec_equals_offline": ("the printed std. Prec. of OAM IndDis equals that of the Offline metrics, both "
-                                   "models", "an identity: IndDis re-weights within a true class"),
-    "offline_underestimates_acc": ("the offline evaluation metrics often do not reflect the actual performance of the "
-                                   "model online", "the printed offline Acc. below the online Acc., both models"),
-}
-
-
-def sweep_claims(prefix: str, source: str, world: str, control: str, evidence) -> list[Claim]:
-    """The declarations of the :data:`SWEEP_CRITERIA` rows ``piovano-<prefix>-<criterion>`` of one world.
-
-    ``inddis_prec_equals_offline`` is an identity of eq. (5) (IndDis re-weights within a true class, so each
-    predicted class keeps its precision): a check of ours that must hold on every seed.
-    """
-    out = []
-    for key, criterion in SWEEP_CRITERIA.items():
-        quote, _ = SWEEP_QUOTES[key]
-        check = key == "inddis_prec_equals_offline"
-        out.append(Claim(f"piovano-{prefix}-{key.replace('_', '-')}", source, quote, "check" if check else "claim",
-                         criterion + (", on every seed" if check else ""), world=world,
-                         control="" if check else control, evidence=tuple(evidence)))
-    return out
-
-
-def fill_sweep_claims(ledger: Ledger, sweep: pd.DataFrame, control: pd.DataFrame, *, prefix: str, what: str,
-                      ref=None, source: str = "", note: str = "", main: dict | None = None,
-                      notes: dict | None = None) -> None:
-    """Fill the :func:`sweep_claims` rows: every criterion's sweep beside its control world (``main``: the
-    main seed's outcomes, shown as illustration; ``notes``: a further note per criterion).  A std criterion
-    is decided on the sd reading; its note gives the share of seeds under the rms reading beside it."""
-    for key in SWEEP_CRITERIA:
-        claim_id, outcomes = f"piovano-{prefix}-{key.replace('_', '-')}", sweep[key].to_numpy(bool)
-        paper_value = _paper_outcome(ref, source, key) if ref is not None else ""
-        detail = f"{what}: {SWEEP_QUOTES[key][1]}"
-        extra = [(notes or {}).get(key, "")]
-        other = None
-        if f"{key}_rms" in sweep and f"{key}_rms" in control:
-            other = ("std as the root mean square of the per-class differences", sweep[f"{key}_rms"].to_numpy(bool),
-                     control[f"{key}_rms"].to_numpy(bool))
-        row_note = "; ".join(x for x in (note, *extra) if x)
-        if key == "inddis_prec_equals_offline":
-            ledger.check(claim_id, holds=bool(outcomes.all()), paper_value=paper_value, note=row_note, detail=detail,
-                         reproduced_value=f"{int(outcomes.sum())}/{outcomes.size} seeds")
-            continue
-        ledger.sweep(claim_id, outcomes=outcomes, control=control[key].to_numpy(bool), paper_value=paper_value,
-                     note=row_note, detail=detail, main_seed="" if main is None else main[key], other_reading=other)
-
-
-def prediction_claim(prefix: str, source: str, world: str, control: str, evidence) -> Claim:
-    """The declaration of the family ``piovano-<prefix>-pred-*``: every printed offline and OAM cell of a table."""
-    return Claim(f"piovano-{prefix}-pred-*", source,
-                 f"{source}: the printed Acc., std. Rec. and std. Prec. of the Offline metrics, OAM IndDis and OAM "
-                 "JointDis rows of both models", "prediction",
-                 "the printed cell inside the 5-95% interval of the seed sweep (the world was calibrated on other "
-                 "numbers, so each cell is an out-of-sample prediction)", world=world, control=control,
-                 evidence=tuple(evidence))
-
-
-def fill_predictions(ledger: Ledger, sweep: pd.DataFrame, control: pd.DataFrame, ref: pd.DataFrame, *, source: str,
-                     prefix: str, main: pd.DataFrame, note: str = "", skip=()) -> None:
-    """Every printed offline and OAM cell of Table I or II beside the seeds' 5-95% interval and the control's.
-
-    Rows ``piovano-<prefix>-pred-<model>-<setting>-<metric>``; ``main`` is the main seed's table
-    (:func:`evaluation_table`), its cell shown as illustration.  The std cells use the sd reading
-    (:func:`std_of_differences`, the one the printed numbers support: :func:`std_reading_evidence`); the note
-    gives the seeds' interval of the other reading (:func:`rms_of_differences`) beside it.  ``skip`` names
-    ``(model, setting slug, column)`` cells that are a calibration of the world, not a prediction.
-    """
-    paper = paper_table(ref, source).set_index(["model", "setting"])
-    main = main.set_index(["model", "setting"])
-    slug = {"Offline metrics": "offline", "OAM IndDis": "inddis", "OAM JointDis": "joint"}
-    for model in MODELS:
-        for setting, short in slug.items():
-            for col, printed_col, label in (("Acc", "paper_Acc", "Acc."), ("std_Rec", "paper_std_Rec", "std. Rec."),
-                                            ("std_Prec", "paper_std_Prec", "std. Prec.")):
-                if (model, short, col) in skip:
-                    continue
-                rms = f"{model}_{short}_{col.replace('std_', 'rms_')}"
-                other = None if col == "Acc" or rms not in sweep else (
-                    "std as the root mean square of the per-class differences", sweep[rms].to_numpy(float),
-                    control[rms].to_numpy(float) if rms in control else None)
-                ledger.predict(f"piovano-{prefix}-pred-{model}-{short}-{col.lower().replace('_', '')}",
-                               printed=paper.loc[(model, setting), printed_col],
-                               values=sweep[f"{model}_{short}_{col}"].to_numpy(float),
-                               control=control[f"{model}_{short}_{col}"].to_numpy(float),
-                               main_seed=float(main.loc[(model, setting), col]),
-                               note=note, detail=f"{label} of the {model}, {setting}", other_reading=other)
 
 
 # -- which reading of "std" the printed numbers support --------------------------------------------

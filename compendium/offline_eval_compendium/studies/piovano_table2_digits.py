@@ -12,9 +12,13 @@ the distortion's strength (the disagreement boost) and the live models' error
 correlation are then fitted to Table II's two printed offline accuracies
 (:func:`calibrate_table2_world`, declared calibration rows), since the world
 calibrated on Table I alone is far less distorted than Table II's offline set.
-Every claim of Table II is a seed sweep beside the control world whose offline
-set is drawn without bias (:data:`CONTROL_RANDOM`); every other printed offline
-and OAM cell is a prediction beside the seeds' 5-95% interval and the control's.
+Every claim of Table II declares its effect (a gap between two estimates' errors,
+per seed) and is judged by the estimate rule over the confirmation seeds, beside
+the control world whose offline set is drawn without bias (:data:`CONTROL_RANDOM`);
+every other printed offline and OAM cell is a prediction, the seeds' interval
+against the printed value's band, beside the control's.  "The offline accuracy
+under-estimates the online one" compares, in this world, four calibration
+targets: a check of the calibration (:data:`T2_CALIBRATED`).
 
 The same protocol runs on scikit-learn's handwritten digits (real images,
 labels and models -- naive Bayes vs logistic regression -- with a simulated
@@ -35,13 +39,13 @@ from .. import reference
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint
 from ..io import format_float
-from ..claims import Claim, Ledger, SeedBlocks, declare
+from ..claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare
 from offline_eval.plotting import new_figure
 from offline_eval.synth import classifiers as synth
-from .piovano_evaluation import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, fill_predictions,
-                              fill_sweep_claims, many_class_world, offline_accuracy_note, offline_distortion,
-                              paper_online_accuracy, paper_sizes, paper_table, prediction_claim, quiet_warnings,
-                              shared_by_seed, std_of_differences, sweep_claims, sweep_row)
+from .piovano_evaluation import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, many_class_world,
+                              offline_accuracy_note, offline_distortion, paper_online_accuracy, paper_sizes,
+                              paper_table, quiet_warnings, shared_by_seed, std_of_differences, sweep_row)
+from .piovano_sweep_claims import fill_predictions, fill_sweep_claims, prediction_claim, sweep_claims
 
 __all__ = ["CLAIMS", "SEEDS", "CONTROL_RANDOM", "add_claims", "add_distortion_calibration", "digits_experiment",
            "digits_sweep_row", "calibrate_table2_world", "fig1_counts", "override_knobs", "table2_world", "tried_worlds_table", "fig1_figure", "fig1_row", "offline_distortion",
@@ -58,8 +62,12 @@ FIG1 = ("Figure 1 shows a natural language understanding (NLU) application on th
         "skewed and heavy-tailed.")
 
 #: The seed blocks of every sweep, declared before any result: 20 seeds each, the development block from seed 0
-#: (the seeds the claims were developed on) and a confirmation block no development run used.
-SEEDS = SeedBlocks("piovano_table2_digits", development=0)
+#: (the seeds the claims were developed on) and a confirmation block no development run used (renewed when the
+#: claims moved to the estimate rule: the earlier block stays on record).
+SEEDS = SeedBlocks("piovano_table2_digits", development=0).renewed(RENEWAL)
+#: Why Table II's "offline under-estimates the accuracy" compares calibration targets in its world.
+T2_CALIBRATED = ("its four accuracies are the world's calibration targets: the online ones the live set's "
+                 "(piovano-T2-online-acc-*), the offline ones fitted to the printed ones (piovano-T2-calib-offline-acc-*)")
 
 CLAIMS = declare(
     Claim("piovano-calib-offline-distortion", SECTION, "From the M_BC^(l) of each dataset, we random generate another "
@@ -78,14 +86,17 @@ CLAIMS = declare(
     Claim("piovano-T2-online-acc-*", "Table II", "Table II: Online metrics, Acc. (the simulated live set's target)",
           "calibration", "the simulated online accuracy (main seed) within 0.01 of the printed one (the generator "
           "hits it in expectation)", world=T2_WORLD, evidence=("piovano/table2.csv",)),
-    *sweep_claims("T2", "Table II", T2_WORLD, UNBIASED, T2_SWEEPS),
+    *sweep_claims("T2", "Table II", T2_WORLD, UNBIASED, T2_SWEEPS, calibrated=T2_CALIBRATED),
     prediction_claim("T2", "Table II", T2_WORLD, UNBIASED, T2_SWEEPS + ("piovano/table2.csv",)),
     *sweep_claims("digits", "Tables I-II (protocol)", DIGITS_WORLD, UNBIASED, DIGITS_SWEEPS),
     Claim("piovano-fig1-offline-flatter", "Fig. 1", FIG1, "check",
-          "normalised entropy of the offline class shares > that of the live ones, on >= 80% of the seeds; holds by "
+          "normalised entropy of the offline class shares above that of the live ones over the seeds; holds by "
           "construction: the flattening exponent of the offline generator was fitted to make the offline cells "
           "flatter than the live ones", world=T2_WORLD, control=UNBIASED,
-          evidence=("piovano/fig1_seed_sweep.csv", "piovano/fig1.png", "piovano/fig1_class_counts.csv")),
+          evidence=("piovano/fig1_seed_sweep.csv", "piovano/fig1.png", "piovano/fig1_class_counts.csv"),
+          effect=Effect("normalised entropy of the offline class shares - that of the live ones", ">", 0.05,
+                        "the stated default for a quantity on a probability's [0, 1] scale (DELTAS['share']): a "
+                        "normalised entropy lies in [0, 1]")),
 )
 
 
@@ -472,11 +483,16 @@ def add_claims(ledger: Ledger, *, ref: pd.DataFrame, dist, tab2: pd.DataFrame, r
                       main=sweep_row(tabd, resd),
                       note=f"new train/live split, models and offline draw per seed; uncovered live mass "
                            f"{sweepd['uncovered_mass'].mean():.3f} on average")
-    ledger.sweep("piovano-fig1-offline-flatter", outcomes=fig1_sweep["offline_flatter"].to_numpy(bool),
-                 control=fig1_control["offline_flatter"].to_numpy(bool),
-                 main_seed=bool(fig1_sweep["offline_flatter"].iloc[0]),
-                 note="a check of ours, not a reproduction: the flattening knob was set (fitted to Table I's pair) to "
-                      "produce a flatter offline set; the paper's own Fig. 1 data are not given")
+    ledger.estimate("piovano-fig1-offline-flatter", world=_flatter(fig1_sweep), control=_flatter(fig1_control),
+                    main_seed=bool(fig1_sweep["offline_flatter"].iloc[0]),
+                    note="a check of ours, not a reproduction: the flattening knob was set (fitted to Table I's pair) "
+                         "to produce a flatter offline set; the paper's own Fig. 1 data are not given")
+
+
+def _flatter(sweep: pd.DataFrame) -> pd.Series:
+    """Fig. 1's effect on each seed: the offline set's normalised entropy minus the live set's."""
+    return pd.Series((sweep["entropy_offline"] - sweep["entropy_live"]).to_numpy(float),
+                     index=sweep["seed"].to_numpy(int))
 
 
 def override_knobs(knobs: dict, **given) -> dict:
