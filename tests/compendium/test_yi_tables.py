@@ -76,7 +76,9 @@ def test_the_ledger_fills_every_declared_claim_and_no_other(ref):
     ledger = _full_ledger(ref)
     assert ledger.unfilled() == []
     df = ledger.frame()
-    assert set(df.loc[df["world"] == "paper", "kind"]) == {"printed", "formula", "claim"}
+    assert set(df.loc[df["world"] == "paper", "kind"]) == {"printed", "formula", "claim", "check"}
+    # the recipe of Section 4.1 checks our implementation against the recipe as we wrote it out: our check
+    assert df.set_index("claim_id").loc["yi-S41-auc-recipe", "kind"] == "check"
     assert set(df.loc[df["world"] != "paper", "kind"]) == {"check"}
 
 

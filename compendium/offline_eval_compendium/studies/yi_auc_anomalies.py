@@ -64,6 +64,10 @@ _ANOMALY_EV = ("yi/anomaly_summary.csv", "yi/roc_tables2-4.png")
 _CELLS = "every printed derived cell (actual CTR, TPR, FPR, trapezoid, avg pClick / actual CTR, totals, AUC)"
 
 #: The claims table, declared before anything is computed.
+#: Why a row that checks our implementation against the formula as we wrote it out is a check, not a formula.
+OUR_CHECK = ("declared a formula of the paper; it checks our implementation against the formula as we wrote it "
+             "out, so it is counted with our checks, not among the paper's results")
+
 CLAIMS = declare(
     Claim("yi-T1-*", "Table 1",
           "The count of higher level category is sum of the counts of its sub-categories. (Table 1's row totals, "
@@ -95,8 +99,9 @@ CLAIMS = declare(
     Claim("yi-S41-auc-recipe", "Section 4.1",
           "AUC is computed as follows: sort records with descending order of the model predicted scores; calculate "
           "TPR and FPR for each predicted value; plot ROC curve; Calculate the AUC using trapezoid approximation",
-          "formula", "the recipe written out (a point per distinct predicted value) equals roc_auc_score within "
-          "1e-12 on random data sets, half of them with many tied scores", evidence=("yi/auc_formula_checks.csv",)),
+          "check", "the recipe written out (a point per distinct predicted value) equals roc_auc_score within "
+          "1e-12 on random data sets, half of them with many tied scores", evidence=("yi/auc_formula_checks.csv",),
+          revised=OUR_CHECK),
     Claim("yi-S41-auc-bounds", "Section 4.1",
           "The AUC score is bounded between [0,1] with the score of 0.5 for random predictions, and 1 for perfect "
           "predictions.", "formula",
