@@ -7,8 +7,9 @@
 # * **Every formula of Sections 2–3, numerically**: tau and rho from the statistics T and R (eqs. 2–5),
 #   R = Σi² − Σ i·s_i, tau-tilde as the share of correct pairs, the areas of Figs. 1–3, and
 #   Σ(1 − AUC_i)·i·(n − i) = R. Where a printed formula is wrong the correct one is used and an
-#   `erratum` claim gives the evidence (the C_i of eq. 6, the Fig. 3 area, the cutoff range of Fig. 2,
-#   a step of Proposition 2's proof).
+#   `erratum` claim gives the evidence (the C_i of eq. 6, the Fig. 3 area, a step of Proposition 2's proof);
+#   the cutoff range of Fig. 2 ("1 < i < n" beside the text's "n − 1" cutoffs) is shown under both readings,
+#   `ambiguous`: the one that fits may be a "≤" lost in the text, not proven a typo.
 # * **Eq. 6 and the confidence interval of tau** on the survey, and the interval's coverage on random samples of
 #   the survey's size whose population tau is known (the paper calls it "approximate, consistent").
 # * **Figs. 1–3** for model M1 of the (synthetic) IT-wallet survey: share of correctly ranked pairs per
@@ -19,8 +20,10 @@
 #   k corrupted labels against Proposition 2's bounds; the area over the REC curve beside the additive lower bound
 #   the paper gives it (AOC ≥ max|r|/n ≥ Σ|r|/n²).
 #
-# The claims are declared first (`rm.CLAIMS`, shown below before any result); every identity and bound is a
-# `formula` row (it holds on any data, so the synthetic survey serves as data, not as a world).
+# The claims are declared first (`rm.CLAIMS`, shown below before any result). An identity or bound holds on any
+# data, so the synthetic survey serves as data, not as a world. The identities of Sections 2–3 set our code beside
+# a sum written here: they are our `check`s (world `ours`), counted with the checks; the propositions, bounds and
+# the interval's coverage are the paper's `formula` rows.
 #
 # The survey is `offline_eval.synth.wallet.wallet_survey` (log-Student-t wallets, two models whose latent
 # scores correlate `corr_m1` / `corr_m2` with the firm's size; see `rosset_wallet` for the mechanism).

@@ -37,10 +37,13 @@
 # (`rw.SHRINKING_RESIDUAL`), which ranks the largest predictions well but hides the largest wallets among the
 # many small estimates with wide residuals. The printed cells are compared with each other (consistency and errata, from
 # `data/reference/rosset/`); the paper's qualitative claims are checked on a sweep of `n_seeds` surveys, beside the
-# control world where the claim is about the mechanism it switches off. A claim the paper credits to another
-# mechanism (the long-tailed wallets; M1's lead in tau, which the world is set to) has no control world and is
-# shown `not tested`; the printed magnitudes the world predicts (Table 1's % changes, Table 2's rhos, Section
-# 5.3's variances, Fig. 3's 15%) are `prediction`s beside the seeds' 5–95% interval.
+# control world where the claim is about the mechanism it switches off. Each claim declares, before any run, the
+# real-valued effect its sentence is about on one survey (a gap of AUCs, M1's lead in standard errors, a share
+# beyond its bar) and the smallest effect that matters; its status is the effect's 95% interval over the seeds,
+# beside the control's (the estimate rule: holds, differs, not tested or inconclusive). A claim the paper credits
+# to another mechanism (the long-tailed wallets; M1's lead in tau, which the world is set to) has no control world
+# and is at best `not tested`; the printed magnitudes the world predicts (Table 1's % changes, Table 2's rhos,
+# Section 5.3's variances, Fig. 3's 15%) are `prediction`s: the mean's interval against the printed value +-50%.
 
 # %% tags=["parameters"]
 seed = 0  # the survey shown in the tables and figures
@@ -148,9 +151,9 @@ print(f"share of (bootstrap sample, cutoff in 0.1-0.9) where M1 wins: {wins.mean
 # %% [markdown]
 # ## The qualitative claims, on a sweep of surveys
 # Each seed draws a new survey and reruns Tables 1–2, Section 5.3 and Figs. 1, 2, 3 and 5 (`rw.one_seed`);
-# every claim states its criterion and follows the ledger's one sweep rule. Table 2's significance claims
-# are judged against the share the paper's own z-scores predict for a faithful world
-# (`rw.expected_shares`). The claims that firm size decides (Figs. 1–3: "the top predictions are ranked
+# every claim states its effect per seed and is judged by the effect's interval over the seeds. Table 2's
+# significance claims are about M1's lead in standard errors (z) against the one-sided 5% bar, their notes beside
+# how often a world faithful to the paper's own z-scores is significant (`rw.expected_shares`). The claims that firm size decides (Figs. 1–3: "the top predictions are ranked
 # well") are set beside the **control world** (`rw.CONTROL`), and their notes quote the earlier worlds
 # (`rw.EARLIER`). Fig. 1's outlier claim quotes each world's share of firms below one half in a survey of
 # 20,000 firms (`rw.below_half_share`), near its population value.
@@ -195,7 +198,8 @@ tails["development"].describe().T[["min", "50%", "max"]]
 # The printed cells recomputed from each other; the qualitative claims from the sweep beside the control world;
 # the taus as the world's calibration (the generator is set to them, `rw.paper_world`: not evidence), the rhos as
 # its predictions of Table 2's cells. Filled once per seed block, the development block first: a row's status is
-# the confirmation block's, the development result beside it (`development`).
+# the confirmation block's, the development result beside it (`development`). The confirmation block was renewed
+# when the rows moved to the estimate rule (`rw.SEEDS`, the earlier block on record in each row's `revised`).
 
 # %%
 for b in ledger.blocks:

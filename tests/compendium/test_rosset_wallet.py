@@ -9,7 +9,7 @@ from scipy import stats
 
 from offline_eval import ranking as rk
 from offline_eval_compendium import reference
-from offline_eval_compendium.claims import Ledger
+from offline_eval_compendium.claims import Ledger, seed_sweep
 from offline_eval_compendium.studies import rosset_measures as rm
 from offline_eval_compendium.studies import rosset_wallet as rw
 from offline_eval.synth.wallet import DEFAULTS, gumbel_normal_scores, positive_stable, wallet_survey
@@ -208,30 +208,71 @@ def test_expected_shares_from_the_papers_z_scores():
     assert 0.6 < exp["m1_better"] < 0.7
 
 
-def test_sweep_claims_test_every_cutoff_and_sit_beside_the_control():
-    seeds = range(3)
+def _small_ledger(seeds=range(3), n=120):
     ref = reference.load("rosset")
-    sweep = pd.DataFrame([rw.one_seed(s, n=120, n_boot=5) for s in seeds])
-    control = pd.DataFrame([rw.one_seed(s, n=120, n_boot=5, **rw.CONTROL) for s in seeds])
-    tails = pd.DataFrame([rw.wallet_tail(s, n=120) for s in seeds])
-    df0 = wallet_survey(120, rng=0)
+    sweep = seed_sweep(rw.one_seed, seeds, n=n, n_boot=5)
+    control = seed_sweep(rw.one_seed, seeds, n=n, n_boot=5, **rw.CONTROL)
+    tails = seed_sweep(rw.wallet_tail, seeds, n=n)
+    df0 = wallet_survey(n, rng=0)
     t2 = rw.table2(*(df0[c].to_numpy() for c in ("wallet", "m1", "m2")), n_boot=5)
     ledger = Ledger("rosset", "rosset_wallet", claims=rw.CLAIMS)
-    local = pd.DataFrame([rw.fig1_local_row(s, n=120, tau="0.2845") for s in seeds])
+    local = seed_sweep(rw.fig1_local_row, seeds, n=n, tau="0.2845")
     rw.add_claims(ledger, ref, rw.printed_consistency(ref), t2, sweep, control, tails, fig1_local=local)
+    return ledger, sweep
+
+
+def test_sweep_claims_test_every_cutoff_and_sit_beside_the_control():
+    ledger, sweep = _small_ledger()
     assert ledger.unfilled() == []
     df = ledger.frame().set_index("claim_id")
     assert "every cutoff i = 1, ..., n - 1" in df.loc["rosset-fig5-all-cutoffs", "criterion"]
-    assert df.loc["rosset-fig1-top-better", "control"].endswith(("mechanism off: fails", "mechanism off: passes"))
+    # the printed 1 < i < n is the other reading of "all the cutoff points", shown beside it
+    assert "under the other reading (the printed 1 < i < n" in df.loc["rosset-fig5-all-cutoffs", "note"]
+    assert "mechanism off; world - control" in df.loc["rosset-fig1-top-better", "control"]
     assert "bottom 50%" in df.loc["rosset-fig1-top-better", "revised"]
     # Fig. 1's outliers: the paper's "less than 50 percent correct pairs", beside the local-errors control
-    assert "5%" in df.loc["rosset-fig1-outliers", "revised"] and "5%" not in df.loc["rosset-fig1-outliers", "criterion"]
-    assert df.loc["rosset-fig1-outliers", "control"].endswith("mechanism off: fails")
+    assert "5% of the firms" in df.loc["rosset-fig1-outliers", "revised"]
+    assert "5% of the firms" not in df.loc["rosset-fig1-outliers", "criterion"]
+    assert "world - control" in df.loc["rosset-fig1-outliers", "control"]
     assert df.loc["rosset-t1-robustness", "control"] == ""
-    assert df.loc["rosset-t1-robustness", "status"] in ("not tested", "differs")  # no control world: never holds
+    assert df.loc["rosset-t1-robustness", "status"] in ("not tested", "differs", "inconclusive")  # no control: never holds
     assert df.loc["rosset-scale-rho-m1", "kind"] == "prediction" and df.loc["rosset-scale-tau-m1", "kind"] == "calibration"
-    # "all cutoffs" really is all of them: M1 loses some cutoff whenever the count says so
+    # "all cutoffs" really is all of them: M1 loses some cutoff whenever the count says so, and the worst cutoff's
+    # gap says the same; the printed 1 < i < n leaves out at most the top firm's cutoff
     assert (sweep["fig5_all_cutoffs"] == (sweep["fig5_cutoffs_lost"] == 0)).all()
+    assert (sweep["fig5_all_cutoffs"] == (sweep["fig5_min_gap"] > 0)).all()
+    assert (sweep["fig5_min_gap_inner"] >= sweep["fig5_min_gap"]).all()
+
+
+def test_no_synthetic_row_is_judged_by_a_share_of_seeds():
+    ledger, _ = _small_ledger()
+    df = ledger.frame()
+    synthetic = df[df["world"].str.startswith("synthetic:") & (df["kind"] != "calibration")]
+    assert len(synthetic) == 22
+    assert synthetic["criterion"].str.contains("the estimate rule").all()
+    assert not synthetic["reproduced_value"].str.contains(r"\d+/\d+ seeds").any()
+    assert synthetic["reproduced_value"].str.match(r"effect -?[0-9.]").all()
+    # every declaration names its effect and its smallest effect that matters, with the reason
+    for c in rw.CLAIMS:
+        if c.world.startswith("synthetic:") and c.kind != "calibration":
+            assert c.effect is not None and c.effect.delta > 0 and c.effect.reason, c.id
+    # a claim without a control world can at best be `not tested` (or an "=" row within its band)
+    no_control = synthetic[(synthetic["kind"] == "claim") & (synthetic["control"] == "")]
+    assert not no_control["status"].isin(["holds"]).any()
+
+
+def test_table2_effect_is_m1s_signed_lead_in_standard_errors():
+    row = rw.one_seed(0, n=120, n_boot=5)
+    gen = np.random.default_rng(0)  # one_seed's draws: the survey, then the bootstraps' seeds
+    df = wallet_survey(120, rng=gen)
+    s_boot = int(gen.integers(0, 2**31 - 1, 3)[0])
+    t2 = rw.table2(*(df[c].to_numpy() for c in ("wallet", "m1", "m2")), n_boot=5, seed=s_boot).set_index("Measure")
+    for m in rw.MEASURES:
+        z = t2.loc[m, "Absolute Difference"] / t2.loc[m, "Std. Dev."]
+        assert row[f"t2_z_{m}"] == pytest.approx(z if t2.loc[m, "M1 better"] else -z)
+        assert (row[f"t2_z_{m}"] > 0) == row[f"t2_m1_better_{m}"]
+    # the one-sided p-value is the normal tail of |z|
+    assert row["t2_p_tau"] == pytest.approx(stats.norm.sf(abs(row["t2_z_tau"])), rel=1e-6)
 
 
 def test_table1_matches_brute_force_and_one_seed_is_flat():
@@ -257,8 +298,17 @@ def test_identities_hold_on_the_survey_and_breakdown_claims():
     rm.add_claims(ledger, ident, y, m1, one, many, coverage, rm.aoc_bound(y, m1, one))
     assert ledger.unfilled() == []
     rows = ledger.frame().set_index("claim_id")
-    assert (rows.drop("rosset-tau-ci")["status"] != "differs").all() and (rows["status"] == "erratum").sum() == 4
-    assert (rows["kind"] == "formula").all() and (rows["world"] == "paper").all()
+    assert (rows.drop("rosset-tau-ci")["status"] != "differs").all() and (rows["status"] == "erratum").sum() == 3
+    # the identities check our code against sums we wrote: our checks, never the paper's recomputed formulas
+    ours = rows.index.str.startswith("rosset-identity-")
+    assert ours.sum() == 12 and (rows.loc[ours, "kind"] == "check").all() and (rows.loc[ours, "world"] == "ours").all()
+    assert (rows.loc[~ours, "kind"] == "formula").all() and (rows.loc[~ours, "world"] == "paper").all()
+    assert rows.loc[ours, "revised"].str.contains("a check of ours").all()
+    # the cutoffs' range is a reading, not a proven erratum: both readings shown, the one that fits not confirmed
+    cut = rows.loc["rosset-erratum-cutoffs"]
+    assert cut["status"] == "ambiguous" and "as printed, 1 < i < n: n - 2 cutoffs: sum" in cut["reproduced_value"]
+    assert "1 <= i < n" in cut["reproduced_value"] and "erratum" in cut["revised"]
+    assert "ambiguous" in rows.loc["rosset-identity-09", "note"]
 
 
 def test_rec_area_over_curve_is_the_mean_absolute_residual_and_its_bound_holds():

@@ -270,16 +270,24 @@ def one_seed(seed: int, *, n: int = 500, n_boot: int = 100, **world) -> dict:
     out = {f"t1_change_{m}": float(t1.loc[m, "%Change"]) for m in MEASURES}
     out.update({f"t2_p_{m}": float(t2.loc[m, "p-value"]) for m in MEASURES})
     out.update({f"t2_m1_better_{m}": bool(t2.loc[m, "M1 better"]) for m in MEASURES})
+    # M1's lead in standard errors of the bootstrap difference, signed (> 0: M1 better): the effect of Table 2's
+    # claims, the paper's z = Absolute Difference / Std. Dev. when M1 leads
+    out.update({f"t2_z_{m}": float((1 if t2.loc[m, "M1 better"] else -1) * t2.loc[m, "Absolute Difference"]
+                                   / t2.loc[m, "Std. Dev."]) for m in MEASURES})
     out.update(
         tau_m1=float(t2.loc["tau", "M1"]), tau_m2=float(t2.loc["tau", "M2"]),
         rho_m1=float(t2.loc["rho", "M1"]), rho_m2=float(t2.loc["rho", "M2"]),
         var_bootstrap=var["bootstrap"], var_eq6=var["eq6"], var_ratio=var["bootstrap"] / var["eq6"],
         fig5_boot_share=float(wins.mean()), fig5_grid_cutoffs=bool(full_wins.all()),
         fig5_all_cutoffs=bool(np.all(res.auc > res2.auc)), fig5_cutoffs_lost=int(np.sum(res.auc <= res2.auc)),
+        # the worst cutoff's AUC_i(M1) - AUC_i(M2): over every cutoff 1 <= i <= n - 1 (the text's n - 1 cutoffs),
+        # and over 1 < i < n as printed (the top firm's cutoff left out)
+        fig5_min_gap=float(np.min(res.auc - res2.auc)),
+        fig5_min_gap_inner=float(np.min((res.auc - res2.auc)[res.n_positive > 1])),
         fig2_top_auc=float(res.auc[share <= 0.1].mean()), fig2_bottom_auc=float(res.auc[share >= 0.9].mean()),
         fig1_top_share=float(curve.share[:k10].mean()), fig1_bottom_share=float(curve.share[n - k10 :].mean()),
         fig1_below_half=int((curve.share < 0.5).sum()),
-        fig1_any_below_half=bool((curve.share < 0.5).sum() >= 1),
+        fig1_any_below_half=bool((curve.share < 0.5).sum() >= 1), fig1_min_share=float(curve.share.min()),
         fig1_some_outliers=bool(1 <= (curve.share < 0.5).sum() <= OUTLIER_MAX_SHARE * n),
         fig3_model_10=float(lift.model[k10]), fig3_optimal_10=float(lift.optimal[k10]),
     )
