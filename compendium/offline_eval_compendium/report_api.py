@@ -34,13 +34,16 @@ def rst_inline_html(text: str) -> str:
     return "".join(out)
 
 
-#: Modules documented whole, beside the names of ``offline_eval.__all__``: the chunked and the Dask paths.
-EXTRA_MODULES = ("offline_eval.mergeable", "offline_eval.ondask")
+#: Modules documented whole, beside the names of ``offline_eval.__all__``: the chunked and the Dask paths, and the
+#: result types.
+EXTRA_MODULES = ("offline_eval.mergeable", "offline_eval.ondask", "offline_eval.results")
 
 
 def public_home(name: str, obj) -> str:
     """The public module a name is documented under: where it is defined unless that module is private
-    (``offline_eval._bootstrap``), else the public module whose ``__all__`` lists it, else the package."""
+    (``offline_eval._bootstrap``), else the innermost public module whose ``__all__`` lists it
+    (``ranking.coefficients`` before ``ranking``; ``results``, which gathers the result types, last), else the
+    package."""
     import importlib
     import pkgutil
 
@@ -49,13 +52,15 @@ def public_home(name: str, obj) -> str:
     mod = getattr(obj, "__module__", None) or "offline_eval"
     if not any(part.startswith("_") for part in mod.split(".")[1:]):
         return mod
+    homes = []
     for info in pkgutil.walk_packages(offline_eval.__path__, "offline_eval."):
         if any(part.startswith("_") for part in info.name.split(".")[1:]) or info.name in EXTRA_MODULES:
             continue
         module = importlib.import_module(info.name)
         if name in getattr(module, "__all__", ()) and getattr(module, name, None) is obj:
-            return info.name
-    return "offline_eval"
+            homes.append(info.name)
+    homes = [h for h in homes if h != "offline_eval.results"] or homes
+    return max(homes, key=lambda h: h.count(".")) if homes else "offline_eval"
 
 
 def _autodoc(obj, target: str) -> tuple[list[str], str]:

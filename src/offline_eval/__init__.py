@@ -20,6 +20,8 @@ Metrics and tools, for one's own data
 ``ondask``      the same metrics on a Dask DataFrame or a Parquet path (optional extra ``dask``)
 ``counterfactual`` off-policy estimates of a new policy's online value from a randomised log: IPS, SNIPS and
                 doubly robust, with standard errors
+``results``     the result types: ``Result`` (the protocol every result with an interval or a p-value follows),
+                ``ConfidenceInterval``, ``NormalEstimate`` and every type that extends ``Result``
 
 Synthetic worlds
 ----------------

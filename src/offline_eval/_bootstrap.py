@@ -31,7 +31,7 @@ class BootstrapCI(_BootstrapCIFields, Result):
     ``value`` (also ``.statistic``) is the metric on the data; ``low``/``high`` the percentile
     interval at ``level`` (the level it was asked at) over the ``n_valid`` of ``n_boot`` resamples on
     which the metric is defined; ``replicates`` the resampled values (``nan``
-    where undefined, e.g. a resample with one class).  A :class:`~offline_eval._results.Result`:
+    where undefined, e.g. a resample with one class).  A :class:`~offline_eval.results.Result`:
     ``.statistic``, ``.standard_error`` (the defined replicates' standard deviation),
     ``.confidence_interval(level=0.95)`` (at any level, from the replicates), ``.pvalue`` ``nan`` (it tests
     nothing), ``.method`` ``"percentile"``, a short ``repr``.

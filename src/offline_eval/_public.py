@@ -1,36 +1,25 @@
-"""The public home of names defined in private modules.
+"""What a public module re-exports from its private engines keeps the ``__module__`` of where it is defined.
 
-A public module that re-exports an engine's names (``ondask`` those of ``_ondask_summary``) names itself
-their ``__module__``, so that a repr, a pickle, the documentation, the doctests and the API tests see the
-path a user imports them from, and the private module stays an implementation detail (as scipy does for
-``_stats_py``).
+A public module (``metrics``) imports what its engines (``_metrics_roc``) define and lists it in its ``__all__``;
+the names stay the engines' own, so ``inspect.getsource``, tracebacks and the doctests find the code where it is
+(a class's source is looked up in the file its ``__module__`` names; issue 49), and the API reference documents
+each name under the public module that lists it.  Rewriting ``__module__`` to the public module, as this module
+once did, broke ``inspect.getsource`` for every class it touched and made the doctests depend on import order.
 """
 
 from __future__ import annotations
 
 
 def publish(namespace: dict, *private: str, also: tuple = ()) -> None:
-    """Make the module of ``namespace`` the ``__module__`` of the names of its ``__all__`` (and ``also``) defined
-    in one of the modules ``private`` (and of the methods of such a class).
+    """Nothing: kept for the modules that still call it (``ranking.coefficients``, ``logboot``), until they drop
+    the call.  ``__module__`` is left as Python sets it.
 
     Parameters
     ----------
     namespace : dict
-        The public module's ``globals()`` (its ``__name__`` and ``__all__`` are read).
+        The public module's ``globals()`` (unused).
     *private : str
-        Full names of the private modules whose functions and classes the public module re-exports.
+        Full names of the private modules whose names the public module re-exports (unused).
     also : tuple of str, optional
-        Public names of the module outside its ``__all__`` (helpers it documents) to treat alike.
+        Public names of the module outside its ``__all__`` (unused).
     """
-    home = namespace["__name__"]
-    for name in (*namespace["__all__"], *also):
-        obj = namespace.get(name)  # a name the module defines after the call is its own
-        if not (isinstance(obj, type) or callable(obj)) or getattr(obj, "__module__", None) not in private:
-            continue
-        if isinstance(obj, type):
-            # the methods too: doctest looks for a method's examples in the module its __module__ names
-            for raw in vars(obj).values():
-                for fn in (getattr(raw, "__func__", raw), getattr(raw, "fget", None), getattr(raw, "fset", None)):
-                    if callable(fn) and getattr(fn, "__module__", None) in private:
-                        fn.__module__ = home
-        obj.__module__ = home

@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from ._validation import check_real
+from ._validation import check_bool, check_real
 from .display import format_number, format_pvalue
 
 __all__ = ["ConfidenceInterval", "NormalEstimate", "Result", "check_level", "interval_text", "normal_interval", "short_repr"]
@@ -201,7 +201,7 @@ class NormalEstimate(float, Result):
         self = super().__new__(cls, float(statistic))
         self.standard_error = float(standard_error)
         self.name = str(name)
-        self._test_zero = bool(test_zero)
+        self._test_zero = check_bool(test_zero, "test_zero")  # a public type: "False" is not False
         return self
 
     def __getnewargs_ex__(self):

@@ -44,7 +44,6 @@ from ._validation import (
 )
 from ._adaptive_joint import MAX_INFERRED_CELLS  # noqa: F401  (the bound on an inferred table, read here too)
 from ._adaptive_joint import check_tensor, encode_labels, joint_distribution, n_labels, resolve_n_classes
-from ._public import publish
 
 __all__ = [
     "METHODS",
@@ -57,8 +56,6 @@ __all__ = [
     "online_adaptive_metrics",
     "reweighted_joint",
 ]
-
-publish(globals(), "offline_eval._adaptive_joint")
 
 METHODS = ("joint", "independent")
 

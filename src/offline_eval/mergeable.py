@@ -55,11 +55,8 @@ from ._validation import (
 from ._chunks import check_fields, check_other
 from ._mergeable_losses import LossSums, QuantileSums
 from ._mergeable_scores import ScoreCounts
-from ._public import publish
 
 __all__ = ["JointCounts", "LossSums", "QuantileSums", "ScoreCounts", "UtilitySums"]
-
-publish(globals(), "offline_eval._mergeable_scores", "offline_eval._mergeable_losses")
 
 
 # -- joint counts of the online adaptive metrics ---------------------------------------------------------

@@ -34,7 +34,6 @@ from ._metrics_losses import LOG_LOSS_EPS  # noqa: F401  (the default eps, impor
 from ._metrics_losses import calibration_ratio, log_loss, prediction_error, quantile_breakdown, rig_score
 from ._metrics_residual import (mean_absolute_error, mean_squared_error, median_absolute_error,
                                 normalized_mean_squared_error, root_mean_squared_error)
-from ._public import publish
 
 __all__ = [
     # discrimination (yi Section 4.1)
@@ -46,8 +45,6 @@ __all__ = [
     # bootstrap confidence intervals
     "BootstrapCI", "bootstrap_ci",  # BootstrapCI is defined in ._bootstrap
 ]
-
-publish(globals(), "offline_eval._metrics_roc", "offline_eval._metrics_losses", "offline_eval._metrics_residual")
 
 
 def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 1000, level: float = 0.95,

@@ -28,6 +28,7 @@ import functools
 import importlib
 import inspect
 import math
+import pkgutil
 import warnings
 from dataclasses import dataclass, field
 
@@ -43,11 +44,29 @@ MODULES = ["offline_eval", "offline_eval.metrics", "offline_eval.ranking", "offl
            "offline_eval.bidding", "offline_eval.auction", "offline_eval.mergeable", "offline_eval.ondask",
            "offline_eval.synth.classifiers", "offline_eval.synth.sponsored", "offline_eval.synth.search_world",
            "offline_eval.synth.rtb",
-           "offline_eval.synth.wallet"]
+           "offline_eval.synth.wallet", "offline_eval.results"]
+
+
+@functools.cache
+def _public_modules() -> tuple:
+    """Every public module of the library (no part of its name private)."""
+    return tuple(info.name for info in pkgutil.walk_packages(offline_eval.__path__, "offline_eval.")
+                 if not any(part.startswith("_") for part in info.name.split(".")[1:]))
+
+
+def public_home(obj) -> str:
+    """Where ``obj`` is documented: its module if public, else the innermost public module that lists it in its
+    ``__all__`` (a private engine's name is re-exported by its public module, ``__module__`` left alone)."""
+    if not any(part.startswith("_") for part in obj.__module__.split(".")[1:]):
+        return obj.__module__
+    homes = [m for m in _public_modules() if obj.__name__ in getattr(importlib.import_module(m), "__all__", ())
+             and getattr(importlib.import_module(m), obj.__name__) is obj]
+    homes = [m for m in homes if m != "offline_eval.results"] or homes  # results gathers types from everywhere
+    return max(homes, key=len) if homes else obj.__module__
 
 
 def _key(obj, attr=None) -> str:
-    mod = obj.__module__.removeprefix("offline_eval.")
+    mod = public_home(obj).removeprefix("offline_eval.")
     return f"{mod}.{obj.__qualname__}" + (f".{attr}" if attr else "")
 
 
@@ -192,7 +211,7 @@ ex("metrics.roc_curve_from_counts", call(np.array([3.0, 1.0, 2.0]), np.array([1.
    scale=(("positives", "negatives"),))
 ex("metrics.quantile_breakdown", call(Y, P, n_quantiles=3, by=R, sample_weight=W), scale=(("sample_weight",),),
    project=lambda t: t.drop(columns=["weight", "clicks"]))
-ex("_bootstrap.BootstrapCI.confidence_interval",
+ex("metrics.BootstrapCI.confidence_interval",
    bound(lambda: offline_eval.bootstrap_ci(offline_eval.log_loss, Y, P, n_boot=20, rng=0).confidence_interval))
 ex("metrics.bootstrap_ci", lambda: (None, (offline_eval.log_loss, Y, P), dict(sample_weight=W, n_boot=20, rng=0)),
    **WEIGHTED)
@@ -210,6 +229,10 @@ ex("ranking.coefficients.RhoResult.confidence_interval",
    bound(lambda: offline_eval.spearman_rho_test(R, M).confidence_interval))
 ex("ranking.coefficients.TauResult.confidence_interval",
    bound(lambda: offline_eval.kendall_tau_test(R, M).confidence_interval))
+# results: the protocol's types
+ex("results.NormalEstimate", call(0.1, 0.05, name="delta", test_zero=True), project=lambda e: (e.statistic, e.pvalue))
+ex("results.NormalEstimate.confidence_interval",
+   bound(lambda: offline_eval.results.NormalEstimate(0.1, 0.05).confidence_interval))
 # the clustered bootstrap of logs: one set of Poisson resamples for every metric and both models
 ex("logboot.clustered_bootstrap", lambda: (None, (Y, P, 1 - P), dict(groups=np.arange(len(Y)) % 5,
                                                                       sample_weight=W, n_boot=20, rng=0)),
@@ -385,11 +408,14 @@ EXEMPT = {
         "bidding.ABCorrelation", "auction.abtest.ABTest", "adaptive.AdaptiveAccuracyCI", "adaptive.AdaptiveMetrics",
         "ranking.bootstrap.BootstrapComparison", "auction.abtest.ClickYield", "ranking.curves.CorrectPairsCurve",
         "ranking.curves.CumulativeRankCurve", "ranking.curves.CutoffAUC", "adaptive.ModelMetrics",
-        "auction.replay.SimulatedMetrics", "_bootstrap.BootstrapCI", "ranking.coefficients.TauResult",
+        "auction.replay.SimulatedMetrics", "metrics.BootstrapCI", "ranking.coefficients.TauResult",
         "ranking.coefficients.RhoResult")},
     **{k: "result record returned by the clustered bootstrap" for k in ("logboot.BootstrapResult",
                                                                          "logboot.LogBootstrap")},
     **{k: "result record (dataclass) returned by the library" for k in ("auction.allocation.Allocation", "auction.logs.Impressions")},
+    "logboot.ConfidenceInterval": "result record (NamedTuple) returned by every result's confidence_interval",
+    "results.Result": "the base of the result types: holds nothing, built by none",
+    "results.Result.confidence_interval": "abstract: each result type gives its own (each has an example)",
 }
 
 

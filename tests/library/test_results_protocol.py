@@ -1,6 +1,6 @@
-"""Every result with an interval or a p-value is a ``Result`` and follows one protocol (``offline_eval._results``).
+"""Every result with an interval or a p-value is a ``Result`` and follows one protocol (``offline_eval.results``).
 
-It is an instance of :class:`offline_eval._results.Result`; ``.statistic`` and ``.standard_error`` are floats;
+It is an instance of :class:`offline_eval.results.Result`; ``.statistic`` and ``.standard_error`` are floats;
 ``.confidence_interval(level)`` is a ``ConfidenceInterval`` that widens with the level and, for the normal
 intervals centred on the statistic, contains it; with no argument it is the 95% interval; ``.method`` names
 how it is made and the repr says it; ``.pvalue`` lies in [0, 1] where the result tests something and is
@@ -22,7 +22,8 @@ import offline_eval as oe
 from offline_eval import auction, logboot
 from offline_eval.synth import search_world
 from offline_eval._bootstrap import percentile_ci
-from offline_eval._results import ConfidenceInterval, NormalEstimate, Result
+from offline_eval import results
+from offline_eval.results import ConfidenceInterval, NormalEstimate, Result
 from offline_eval.ranking.bootstrap import BootstrapComparison
 
 RNG = np.random.default_rng(20)
@@ -123,7 +124,7 @@ def test_every_interval_bearing_class_of_the_library_is_a_result():
     found = set()
     for module in ("offline_eval", "offline_eval.metrics", "offline_eval.ranking", "offline_eval.logboot",
                    "offline_eval.auction", "offline_eval.adaptive", "offline_eval.bidding",
-                   "offline_eval.counterfactual", "offline_eval._results"):
+                   "offline_eval.counterfactual", "offline_eval.results"):
         mod = importlib.import_module(module)
         for name in getattr(mod, "__all__", []):
             obj = getattr(mod, name)
@@ -132,6 +133,34 @@ def test_every_interval_bearing_class_of_the_library_is_a_result():
                 assert issubclass(obj, Result), obj
     assert {"BootstrapCI", "BootstrapResult", "BootstrapComparison", "TauResult", "RhoResult",
             "NormalEstimate"} <= found
+
+
+def _every_subclass(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _every_subclass(sub)
+
+
+def test_results_is_the_public_home_of_the_base_and_every_result_type():
+    # issue 49: Result and NormalEstimate were returned to users and public nowhere
+    import importlib
+    import pkgutil
+
+    import offline_eval
+
+    for info in pkgutil.walk_packages(offline_eval.__path__, "offline_eval."):  # every type the library defines
+        importlib.import_module(info.name)
+    types = {cls.__name__: cls for cls in _every_subclass(Result) if cls.__module__.startswith("offline_eval.")}
+    assert set(results.__all__) == {"Result", "ConfidenceInterval", *types}
+    for name, cls in types.items():
+        assert getattr(results, name) is cls
+    assert results.Result is importlib.import_module("offline_eval._results").Result  # old paths still work
+    assert results.BootstrapCI is offline_eval.metrics.BootstrapCI and results.TauResult is offline_eval.ranking.TauResult
+    namespace = {}
+    exec("from offline_eval.results import *", namespace)
+    assert {n for n in namespace if not n.startswith("__")} == set(results.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        results.Nothing
 
 
 def test_pvalue_is_a_probability_where_the_result_tests_something(case):

@@ -2,7 +2,7 @@
 
 :func:`click_yield` summarises served page views (:class:`ClickYield`); :func:`compare_click_yields` compares two
 arms (:class:`ABTest`).  (:func:`offline_eval.synth.search_world.ab_test` runs an A/B test in a simulated world.)
-Each click yield and each delta is a :class:`~offline_eval._results.NormalEstimate`: the number itself, with
+Each click yield and each delta is a :class:`~offline_eval.results.NormalEstimate`: the number itself, with
 ``.statistic``, ``.standard_error``, ``.confidence_interval(level=0.95)`` and, for a delta, ``.pvalue`` (the
 results' protocol of :mod:`offline_eval._results`).
 """
@@ -23,7 +23,7 @@ __all__ = ["ABTest", "ClickYield", "click_yield", "compare_click_yields"]
 class ClickYield(NamedTuple):
     """Click yield of served page views (:func:`click_yield`).
 
-    ``cy`` and ``ml_cy`` are :class:`~offline_eval._results.NormalEstimate` s (each a float with
+    ``cy`` and ``ml_cy`` are :class:`~offline_eval.results.NormalEstimate` s (each a float with
     ``.statistic``, ``.standard_error`` and ``.confidence_interval(level=0.95)``).
     """
 
@@ -110,7 +110,7 @@ def _rel_delta(t, c, t_se, c_se):
 class ABTest(NamedTuple):
     """An online A/B test (:func:`ab_test`): both arms and the treatment's relative deltas.
 
-    ``cy_delta`` and ``ml_cy_delta`` are :class:`~offline_eval._results.NormalEstimate` s (each a float with
+    ``cy_delta`` and ``ml_cy_delta`` are :class:`~offline_eval.results.NormalEstimate` s (each a float with
     ``.statistic``, ``.standard_error``, ``.pvalue`` of "no difference" and ``.confidence_interval(level=0.95)``).
     """
 
