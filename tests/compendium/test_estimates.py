@@ -146,3 +146,18 @@ def test_register_appends_and_never_rewrites(tmp_path):
 
 def test_every_confirmation_run_is_on_record():
     assert registry.unregistered() == [], "run `make register` and commit data/confirmations/"
+
+
+def test_a_printed_value_claim_without_control_is_at_best_not_tested():
+    e = Effect("log ratio", "=", 0.29, "the declared band")
+    x = _s(np.linspace(-0.05, 0.05, 20))
+    assert estimate_verdict(x, printed=0.0, effect=e, claim=True).status == "not tested"
+    assert estimate_verdict(x, x - 1, printed=0.0, effect=e, claim=True).status == "holds"
+    assert estimate_verdict(x, printed=0.0, effect=e).status == "within-tolerance"  # a prediction of a printed cell
+
+
+def test_each_row_states_what_its_seeds_can_detect():
+    x = _s(np.linspace(0.5, 1.5, 20))
+    v = estimate_verdict(x, x * 0, effect=E)
+    assert "detectable at 80% power" in v.text() and v.detectable > 0
+    assert estimate_verdict(x, x * 0 + 0.5, effect=E).detectable == v.detectable  # the paired difference's spread

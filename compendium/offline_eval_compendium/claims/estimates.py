@@ -246,9 +246,24 @@ class EstimateVerdict:
     reason: str
     seeds_needed: int | None
 
+    @property
+    def deciding(self) -> Interval:
+        """The interval a ``holds`` turns on last: world minus control where there is a control, else the world's."""
+        return self.difference if self.difference is not None else self.world
+
+    @property
+    def detectable(self) -> float:
+        """The smallest effect these seeds detect at 80% power with the 95% interval (``(t_.975 + t_.80) sd/sqrt(n)``,
+        of :attr:`deciding`), as written at six significant digits."""
+        from scipy.stats import t
+
+        iv = self.deciding
+        return _rounded((_t_quantile(iv.n) + float(t.ppf(0.8, iv.n - 1))) * iv.sd / math.sqrt(iv.n))
+
     def text(self) -> str:
-        """The row's value: ``effect 0.031 [0.020, 0.042] over 20 seeds``."""
-        return f"effect {self.world.text()} over {self.world.n} seeds"
+        """The row's value: ``effect 0.031 [0.020, 0.042] over 20 seeds; detectable at 80% power: 0.015``."""
+        return (f"effect {self.world.text()} over {self.world.n} seeds; detectable at 80% power: "
+                f"{format_float(self.detectable, 3)}")
 
     def control_text(self) -> str:
         if self.control is None:
@@ -273,7 +288,7 @@ def _paired(world: pd.Series, control: pd.Series | None) -> pd.Series | None:
 
 
 def estimate_verdict(world, control=None, *, effect: Effect, printed: float | None = None,
-                     check: bool = False) -> EstimateVerdict:
+                     check: bool = False, claim: bool = False) -> EstimateVerdict:
     """The estimate rule: the status of a claim from its effect on each seed, beside its control world.
 
     Parameters
@@ -288,6 +303,9 @@ def estimate_verdict(world, control=None, *, effect: Effect, printed: float | No
         The printed value (direction ``"="``).
     check : bool, default False
         A check of ours: it holds when the world's interval lies beyond 0 (in the band); no control needed.
+    claim : bool, default False
+        A claim of the paper (not a prediction of a printed cell): inside the band it ``holds`` (not
+        ``within-tolerance``), and without a control world it is at best ``not tested``.
 
     Examples
     --------
@@ -324,18 +342,23 @@ def estimate_verdict(world, control=None, *, effect: Effect, printed: float | No
         return verdict("inconclusive", reason, max(needs))
 
     if effect.direction == "=":
+        inside = "holds" if claim else "within-tolerance"
         if w.high < lo or w.low > hi:
             return verdict("differs", "the world's interval lies outside the printed value's band")
         if not (lo <= w.low and w.high <= hi):
             return undecided("the world's interval overlaps the edge of the printed value's band")
-        if d is None or check:
-            return verdict("within-tolerance", "the world's interval lies inside the printed value's band")
+        if check or (d is None and not claim):
+            return verdict(inside, "the world's interval lies inside the printed value's band")
+        if d is None:
+            return verdict("not tested", "the world's interval lies inside the printed value's band, but no control "
+                                         "world switches the paper's mechanism off for this claim: nothing "
+                                         "discriminates")
         if d.inside(*eq):
             return verdict("not tested", "world and control are equivalent within +-delta: the control predicts "
                                          "the printed value as well")
         if d.low > 0 or d.high < 0:
-            return verdict("within-tolerance", "the world's interval lies inside the printed value's band and the "
-                                               "world - control interval excludes 0")
+            return verdict(inside, "the world's interval lies inside the printed value's band and the "
+                                   "world - control interval excludes 0")
         return undecided("the world's interval lies inside the band, but world - control neither excludes 0 nor "
                          "lies within +-delta")
     sign = 1 if effect.direction == ">" else -1
@@ -362,6 +385,19 @@ def estimate_verdict(world, control=None, *, effect: Effect, printed: float | No
         return verdict("not tested", "the control world shows the effect more strongly than the world: the "
                                      "mechanism does not produce it")
     return undecided("the world shows the effect, but world - control neither excludes 0 nor lies within +-delta")
+
+
+def seeds_for_half_width(iv: Interval, half: float) -> int:
+    """The seeds a 95% interval needs for a half-width of ``half``, from ``iv``'s spread (normal approximation).
+
+    Examples
+    --------
+    >>> seeds_for_half_width(Interval(0.1, 0.05, 0.15, 0.1, 20), 0.05)
+    16
+    """
+    if half <= 0:
+        raise ValueError(f"`half` must be > 0; got {half!r}")
+    return max(2, math.ceil((1.959963984540054 * iv.sd / half) ** 2))
 
 
 def as_seeded(values, name: str, seeds=None) -> pd.Series:

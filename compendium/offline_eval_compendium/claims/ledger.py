@@ -286,6 +286,7 @@ class Ledger(NumberFills, OutcomeFills):
                         f"{d['status']!r}: the status is the confirmation's", r["note"]) if x)
                 if r["claim_id"] in conf_ledger._estimates:
                     self._on_record(row)
+                    self._sized(row, dev_ledger._estimates.get(r["claim_id"]))
                 ev = row["evidence"].split("; ")
                 row["evidence"] = "; ".join(ev + [t for t in (_twin(e) for e in ev) if t and t not in ev])
             out.append(row)
@@ -310,6 +311,21 @@ class Ledger(NumberFills, OutcomeFills):
                 f"exploratory: its declaration changed after its confirmation ran (the block gives {row['status']!r})",
                 row["note"]) if x)
             row["status"] = "exploratory"
+
+    def _sized(self, row: dict, dev) -> None:
+        """The seeds the development block's spread asks of the confirmation, for a 95% half-width of delta."""
+        from .estimates import seeds_for_half_width
+
+        if dev is None:
+            return
+        decl = self.claims.find(row["claim_id"])
+        half = (dev.band[1] - dev.band[0]) / 2
+        need = seeds_for_half_width(dev.deciding, half)
+        has = self.seeds.n
+        text = (f"the development block's spread asks for {need} seeds for a 95% half-width of delta "
+                f"({decl.effect.delta:g}{' of the printed magnitude' if decl.effect.relative else ''}); the "
+                f"confirmation block has {has}" + ("" if need <= has else ", the notebook's declared size"))
+        row["note"] = "; ".join(x for x in (row["note"], text) if x)
 
     def declarations(self) -> pd.DataFrame:
         """The estimate rows' declarations on their confirmation block: claim, block, digest, status, value

@@ -280,7 +280,7 @@ class OutcomeFills:
                                  f"{self._block} block is {self.seeds.text(self._block)}: a status comes only from "
                                  "the block it names")
         target = None if printed is None else parse_printed(printed)
-        v = estimate_verdict(w, c, effect=eff, printed=target, check=decl.kind == "check")
+        v = estimate_verdict(w, c, effect=eff, printed=target, check=decl.kind == "check", claim=decl.kind == "claim")
         status = v.status
         notes = [note] if note else []
         notes.append(v.reason)
@@ -292,7 +292,8 @@ class OutcomeFills:
             name, o_world, o_ctl = other_reading
             ow = as_seeded(o_world, "other_reading")
             oc = None if o_ctl is None else as_seeded(o_ctl, "other_reading")
-            ov = estimate_verdict(ow, oc, effect=eff, printed=target, check=decl.kind == "check")
+            ov = estimate_verdict(ow, oc, effect=eff, printed=target, check=decl.kind == "check",
+                                 claim=decl.kind == "claim")
             notes.append(f"under the other reading ({name}): {ov.text()}"
                          + (f"; {ov.control_text()}" if oc is not None else "") + f", {ov.status}")
             if ov.status != status:
