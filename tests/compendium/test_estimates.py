@@ -161,3 +161,19 @@ def test_each_row_states_what_its_seeds_can_detect():
     v = estimate_verdict(x, x * 0, effect=E)
     assert "detectable at 80% power" in v.text() and v.detectable > 0
     assert estimate_verdict(x, x * 0 + 0.5, effect=E).detectable == v.detectable  # the paired difference's spread
+
+
+def test_the_audit_refuses_a_status_from_a_share_of_seeds():
+    table = declare(Claim("yi-x", "T1", "'x'", "claim", "holds on most seeds", world="synthetic: w",
+                          control="the mechanism off", evidence=("yi/t.csv",)))
+    led = Ledger("yi", "nb_test", claims=table, seeds=SeedBlocks("nb_test", 0, 5))
+    for b in led.blocks:
+        led.block(b).sweep("yi-x", outcomes=[True] * 5, control=[False] * 5)
+    assert any("never from a share of seeds" in p for p in problems(led.frame()))
+    assert not any("never from a share of seeds" in p for p in problems(_ledger_filled()))
+
+
+def _ledger_filled():
+    led = _ledger()
+    _filled(led)
+    return led.frame()

@@ -89,8 +89,10 @@ def problems(df: pd.DataFrame) -> list[str]:
     - ``printed`` and ``formula`` rows come from the paper's inputs (world ``paper``);
     - a ``prediction`` is a seed sweep's interval on a synthetic or real world, ``within-tolerance``,
       ``differs`` or ``not tested``;
-    - a ``claim`` on a synthetic world is its sweep beside its control: ``holds`` only when the sweep
-      passes and the control fails, ``not tested`` only when a control passes or none exists;
+    - a ``claim`` or ``prediction`` on a synthetic world takes its status from the estimate rule (its
+      declared effect's interval beside the control's), never from a share of seeds: ``holds`` only when
+      its interval lies beyond 0 as claimed and world - control excludes 0, ``inconclusive`` only with the
+      seeds it would take;
     - a ``calibration`` belongs to a synthetic or real world;
     - ``not tested`` only for claims and predictions on a synthetic or real world;
     - every row names its evidence; a row that differs or is not tested says why;
@@ -145,6 +147,10 @@ def problems(df: pd.DataFrame) -> list[str]:
             out.append(f"{where}: a calibration belongs to a synthetic or real world")
         if r.status == "not tested" and not (r.kind in ("claim", "prediction") and synthetic):
             out.append(f"{where}: `not tested` is for claims and predictions on a synthetic or real world")
+        if r.kind in ("claim", "prediction") and world.startswith("synthetic:") and r.status != "exploratory" \
+                and "the estimate rule" not in r.criterion:
+            out.append(f"{where}: a synthetic status comes from the estimate rule (a declared effect and delta, "
+                       "intervals beside the control), never from a share of seeds passing a threshold")
         if "the estimate rule" in r.criterion:
             if r.kind in ("claim", "prediction", "check") and synthetic:
                 out += _estimate_problems(r, where)
