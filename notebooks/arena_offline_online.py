@@ -21,7 +21,11 @@
 # **Statistics.** Two seed blocks declared up front: the development block (seeds 0-19) on which the worlds and
 # criteria were written, and a confirmation block of 20 seeds from a stable hash of the notebook's name into
 # [10^6, 10^9), run once with the criteria frozen; a claim's status comes from the confirmation block, the
-# development result beside it. The leaderboard compares every pair of estimates on the same seeds and
+# development result beside it. When the claims moved to the estimate rule (each claim's effect per seed, a gap of
+# Spearman correlations or of errors, with the smallest gap that matters declared: 0.05 for a correlation, 5 points
+# for an error of recall and precision; its 95% interval over the seeds beside the paired interval of world minus
+# control, `inconclusive` where the seeds cannot tell) the confirmation block was renewed, the first kept on
+# record. The leaderboard compares every pair of estimates on the same seeds and
 # candidates (Spearman of the offline delta with the online delta over the candidates, mean over seeds),
 # with a bootstrap over seeds and candidates and Holm's correction; an order is printed only where the
 # corrected interval excludes 0.

@@ -271,10 +271,40 @@ def test_paired_difference_is_the_mean_of_per_seed_spearman_differences():
     assert pr.loc[("raw", "ind"), "diff"] == pytest.approx(slow)
 
 
-def test_claim_criteria_are_strict_per_seed_comparisons():
-    sc = pd.DataFrame({"world": "sponsored", "variant": "base", "seed": [0, 0, 0, 1, 1, 1],
+def test_claim_effects_are_per_seed_gaps_to_the_best_rival_indexed_by_seed():
+    sc = pd.DataFrame({"world": "sponsored", "variant": "base", "seed": [5, 5, 5, 9, 9, 9],
                        "metric": ["sim_cy", "ml_auc", "log_loss"] * 2, "spearman": [0.9, 0.5, 0.4, 0.5, 0.5, 0.1]})
-    assert A._per_seed(sc, "sponsored", "base", "sim_cy", ("ml_auc", "log_loss")).tolist() == [True, False]
+    gap = A._gap(sc, "sponsored", "base", "sim_cy", ("ml_auc", "log_loss"))
+    assert gap.index.tolist() == [5, 9] and gap.tolist() == pytest.approx([0.4, 0.0])
+    # JointDis's margin: the smaller of (raw / 2 - joint) and (ind - joint), positive only when below both
+    err = pd.DataFrame({"world": "classifier", "variant": "base", "seed": [1, 1, 1, 2, 2, 2],
+                        "metric": ["raw~error", "ind~error", "joint~error"] * 2,
+                        "error": [0.4, 0.3, 0.1, 0.1, 0.3, 0.08]})
+    assert A._oam_margin(err, "base").tolist() == pytest.approx([0.1, -0.03])
+
+
+def test_claims_are_judged_by_their_effects_interval_beside_the_control():
+    from offline_eval_compendium.claims import Ledger
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for variant, lead in ((A.BASE, 0.3), (A.NO_POSITION, 0.0)):
+        for s in range(20):
+            d = lead + rng.normal(0, 0.02)
+            rows += [dict(world="sponsored", variant=variant, seed=s, metric=m, spearman=v)
+                     for m, v in (("sim_cy", 0.5 + d), ("ml_auc", 0.5), ("log_loss", 0.4))]
+    sc = pd.DataFrame(rows)
+    world, control = (A._gap(sc, "sponsored", v, "sim_cy", ("ml_auc", "log_loss")) for v in (A.BASE, A.NO_POSITION))
+    ledger = Ledger("arena", "t", claims=A.CLAIMS)
+    ledger.estimate("arena-yi-simulated-beats-auc-rig", world=world, control=control)
+    assert ledger.frame()["status"].tolist() == ["holds"]
+    # the mean lead of the papers' way with an interval holding 0 is inconclusive, not a contradiction
+    noisy = pd.Series(0.05 + 0.3 * np.tile([1.0, -1.0], 10), index=world.index)
+    ledger2 = Ledger("arena", "t", claims=A.CLAIMS)
+    ledger2.estimate("arena-yi-simulated-beats-auc-rig", world=noisy, control=control)
+    assert ledger2.frame()["status"].tolist() == ["inconclusive"]
+    for c in A.CLAIMS:
+        assert c.effect is not None and c.effect.direction == ">"
 
 
 def test_every_claim_quotes_its_paper_names_a_control_and_keeps_its_earlier_form():
@@ -288,15 +318,16 @@ def test_a_tiny_run_fills_every_declared_claim_and_keeps_the_ledger_rules():
 
     kw = dict(rtb_kw=TINY_RTB, sponsored_kw=TINY_SP, classifier_kw=TINY_CL)
     dev = A.with_eu(A.run_block(range(2), **kw))
-    conf = A.with_eu(A.run_block(A.confirmation_seeds(2), **kw), pool=dev)
+    blocks = A.SEEDS.sized(2)
+    conf = A.with_eu(A.run_block(blocks.seeds("confirmation"), **kw), pool=dev)
     sc_dev, sc_conf = A.scores(dev), A.scores(conf)
-    assert set(A.claim_outcomes(sc_conf)) == {c.id for c in A.CLAIMS}
+    assert set(A.claim_effects(sc_conf)) == {c.id for c in A.CLAIMS}
     pairs = pd.concat([A.paired(conf, w, A.BASE, n_boot=20) for w in A.BOARD])
     board = A.leaderboard(pairs)
     assert set(board["world"]) == {"RTB", "sponsored", "classifier"}
     assert A.which_when(conf, n_boot=20).shape[0] == len(A.WHEN)
-    blocks = A.SEEDS.sized(2)
-    assert blocks.seeds("confirmation")[0] == A.confirmation_seeds(20).start  # the block the study declared
+    # the block the study first declared stays on record; the estimate rule's statuses come from a renewed one
+    assert blocks.superseded[0][0] == A.confirmation_seeds(20).start != blocks.seeds("confirmation")[0]
     ledger = Ledger("arena", "arena_offline_online", claims=A.CLAIMS, seeds=blocks)
     for block, sc in (("development", sc_dev), ("confirmation", sc_conf)):
         A.add_claims(ledger.block(block), sc)
