@@ -37,6 +37,74 @@ OK = ("exact", "within-tolerance", "holds")
 APART = claims.APART
 
 
+#: Each paper's headline claims, in plain words, with what a practitioner may take from them where they hold:
+#: ``(claim id, what the paper claims, what it means when it holds)``.  The finding itself -- the status, the
+#: effect with its interval, the control's -- is read from the ledger row.
+HEADLINES = {
+    "yi": [("yi-T5-sweep", "a model can gain offline AUC and RIG and still lose clicks online (Table 5)",
+            "an offline AUC or RIG gain is no licence to skip the A/B test when the new model over-estimates "
+            "low click probabilities"),
+           ("yi-S7-simulated-reliable-sweep", "simulated metrics from an auction replay predict the online outcome "
+            "more reliably than AUC or RIG", "replay the logged auctions with the new model before trusting an "
+            "offline metric")],
+    "rosset": [("rosset-t1-robustness", "ranking-based measures (Kendall's tau, Spearman's rho) are robust where "
+                "RMSE and MAE are carried by a single outlying company", "judge a regression model on heavy-tailed "
+                "targets by its ranking measures as well as its residuals"),
+               ("rosset-fig3-top10", "the wallet model identifies the top customers well, up to the top 10%",
+                "ranking curves show where in the ranking a model can be trusted")],
+    "piovano": [("piovano-T1-joint-acc-beats-offline", "re-weighting the offline confusion matrix by the live "
+                 "prediction distribution (JointDis) predicts online accuracy better than the offline metric",
+                 "re-weight offline metrics by the predictions seen live when the offline test set is not "
+                 "representative"),
+                ("piovano-T1-joint-acc-beats-inddis", "the joint distribution of the two models' predictions beats "
+                 "re-weighting each model independently (IndDis)", "re-weight on the joint distribution, not model "
+                 "by model")],
+    "chapelle": [("chapelle-table1-eu-best-r", "the expected utility correlates better with A/B results than MSE, "
+                  "weighted MSE or the utility", "rank candidate bidders by expected utility"),
+                 ("chapelle-fig1-interior", "the expected utility's best beta lies strictly between the two limits "
+                  "(weighted MSE and the utility)", "tune beta rather than using either limit")],
+    "arena": [("arena-yi-simulated-beats-auc-rig", "yi's replay predicts the online outcome better than AUC and RIG",
+               "prefer the replay's simulated metrics in a sponsored-search auction"),
+              ("arena-chapelle-eu-best", "chapelle's expected utility predicts the RTB outcome better than its "
+               "rivals", "prefer the expected utility in real-time bidding")],
+}
+_EFFECT_TEXT = re.compile(r"^effect (\S+ \[[^\]]+\]) over (\d+) seeds")
+_DIFF_TEXT = re.compile(r"world - control (\S+ \[[^\]]+\])")
+_QUANTITY = re.compile(r"effect: ((?:(?!effect: ).)+?), claimed (above 0|below 0|equal to the printed value[^;]*?); "
+                       r"delta = ([^ ;]+)")
+
+
+def headline(row) -> str:
+    """One headline claim in words: what the paper claims, what we found (the status, the effect with its
+    interval and the world-minus-control interval, from the row), and what it means where it holds."""
+    claim_id = row["claim_id"]
+    paper = row["paper"]
+    claimed, meaning = next((c, m) for i, c, m in HEADLINES[paper] if i == claim_id)
+    eff = _EFFECT_TEXT.match(row["reproduced_value"])
+    diff = _DIFF_TEXT.search(row["control"])
+    q = _QUANTITY.search(row["criterion"])
+    status = row["status"]
+    found = ""
+    if eff:
+        found = (f"{q.group(1) if q else 'the effect'} is {eff.group(1)} over {eff.group(2)} seeds (95% interval"
+                 + (f"; the smallest effect that matters {q.group(3)}" if q else "") + ")"
+                 + (f", and {diff.group(1)} more than with the mechanism switched off" if diff else ""))
+    verdicts = {
+        "holds": f"it holds: {found}. So {meaning}.",
+        "within-tolerance": f"it holds: {found}. So {meaning}.",
+        "differs": f"it does not hold in our world: {found}; the compendium does not back it as advice.",
+        "not tested": f"it is not tested: {found}, but {str(row['note']).split(';')[0].strip()}.",
+        "inconclusive": f"our seeds cannot decide: {found}; {_needed(row['note'])}.",
+    }
+    said = verdicts.get(status, f"it is counted apart ({status}): {found}.")
+    return f"The paper claims that {claimed}; {said}"
+
+
+def _needed(note: str) -> str:
+    m = re.search(r"(about [\d,]+|more than [\d,]+) seeds would be needed to decide", note)
+    return m.group(0) if m else "more seeds would be needed"
+
+
 def _n(k: int, one: str, many: str | None = None) -> str:
     return f"{k} {one if k == 1 else (many or one + 's')}"
 
@@ -74,6 +142,10 @@ def findings(ledger: pd.DataFrame, why=None) -> list[tuple[str, str]]:
         rec, worlds = ledger[mine & (table == "recomputed") & ~apart], ledger[mine & (table == "worlds") & ~apart]
         set_apart = ledger[mine & apart]
         sentences = []
+        by_id = ledger[mine].set_index("claim_id")
+        for claim_id, _, _ in HEADLINES.get(paper, []):
+            if claim_id in by_id.index:
+                sentences.append(headline(by_id.loc[claim_id].to_dict() | {"claim_id": claim_id}))
         if len(rec):
             ok, errata = rec[rec["status"].isin(OK)], rec[rec["status"] == "erratum"]
             differs = rec[rec["status"] == "differs"]
