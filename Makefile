@@ -64,7 +64,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.py))
 # rosset_wallet 40 s, then 20 s down to 6 s in this order).  A notebook missing here runs after these.
 SLOW_FIRST := yi_offline_online arena_offline_online chapelle_auctions rosset_wallet piovano_census_shift \
 	yi_metrics_behaviour piovano_table3_convergence yi_production_scale piovano_table2_digits \
-	piovano_matrices_table1 rosset_measures yi_auc_anomalies
+	piovano_matrices_table1 rosset_measures yi_auc_anomalies arena_open_bandit
 ALL_NAMES := $(notdir $(basename $(NOTEBOOKS)))
 # What `make run NB=...` takes: the notebooks and the guide (guide/your_own_data).
 RUN_NAMES := $(ALL_NAMES) $(patsubst notebooks/%.py,%,$(sort $(wildcard notebooks/guide/*.py)))
@@ -223,3 +223,7 @@ $(PEERS_OBP_STAMP): tools/peers-obp-requirements.txt
 .PHONY: peers-obp
 peers-obp: $(PEERS_OBP_STAMP) ## Re-create data/peers/open_bandit_pipeline/ (OBP's IPS, SNIPS and DR on fixed logs, which tests/library/test_counterfactual.py matches to 1e-12); minutes, PyTorch
 	$(PEERS_OBP_VENV)/bin/python tools/peers_obp.py
+
+.PHONY: peers-obd
+peers-obd: $(PEERS_OBP_STAMP) ## Re-create data/real/open_bandit/ (the Open Bandit Dataset's sample from the obp 0.5.7 sdist, BTS's action probabilities, OBP's estimates on it) in OBP's environment; PyPI, minutes
+	$(PEERS_OBP_VENV)/bin/python tools/peers_obd.py
