@@ -177,3 +177,20 @@ def _ledger_filled():
     led = _ledger()
     _filled(led)
     return led.frame()
+
+
+def test_a_real_data_claim_needs_equivalence_not_an_interval_holding_zero():
+    e = Effect("relative error", "=", 0.1, "stated for the test")
+    table = declare(Claim("arena-x", "Abstract", "'x'", "claim", "agrees", world="real: logs",
+                          control="no propensities", evidence=("arena/t.csv",), effect=e))
+
+    def status(intervals, control):
+        led = Ledger("arena", "nb_test", claims=table)
+        return led.judge_intervals("arena-x", intervals=intervals, control=control, printed="0",
+                                   confirmation="all the data")
+
+    wide = [(0.1, -0.6, 0.9)]  # holds 0, but says nothing about agreement
+    assert status(wide, [(0.4, 0.2, 0.6)]) == "inconclusive"
+    assert status([(0.01, -0.05, 0.08)], [(0.4, 0.2, 0.6)]) == "holds"
+    assert status([(0.01, -0.05, 0.08)], [(0.0, -0.05, 0.05)]) == "not tested"
+    assert status([(0.5, 0.3, 0.7)], None) == "differs"

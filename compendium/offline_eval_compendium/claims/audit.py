@@ -152,7 +152,7 @@ def problems(df: pd.DataFrame) -> list[str]:
             out.append(f"{where}: a synthetic status comes from the estimate rule (a declared effect and delta, "
                        "intervals beside the control), never from a share of seeds passing a threshold")
         if "the estimate rule" in r.criterion:
-            if r.kind in ("claim", "prediction", "check") and synthetic:
+            if r.kind in ("claim", "prediction", "check") and world.startswith("synthetic:"):
                 out += _estimate_problems(r, where)
             continue
         if r.kind == "claim" and world.startswith("synthetic:"):

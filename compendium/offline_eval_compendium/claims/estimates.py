@@ -445,3 +445,57 @@ def declaration_digest(record: dict) -> str:
     """
     text = json.dumps(record, sort_keys=True, ensure_ascii=True, default=str)
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def band_verdict(intervals, control=None, *, effect: Effect, printed: float | None = None) -> tuple[str, str]:
+    """The estimate rule over intervals the data's own resampling gave (a real-data claim measured several
+    ways, each with its interval): ``(status, reason)``.
+
+    Each interval is *in* (wholly beyond 0 as claimed and not inside +-delta; for a printed value, wholly
+    inside its band), *out* (wholly on the other side, inside +-delta, or wholly outside the band) or
+    *open*.  The claim ``differs`` when any interval is out, is ``inconclusive`` while any is open, and when
+    every one is in it ``holds`` if the control's intervals are not all in too (one out: the control
+    discriminates), is ``not tested`` when they are (or when there is no control), and ``inconclusive`` when
+    the control's are open.
+
+    Parameters
+    ----------
+    intervals, control : sequence of (estimate, low, high)
+    effect : Effect
+    printed : float, optional
+
+    Examples
+    --------
+    >>> e = Effect("relative error", "=", 0.1, "stated")
+    >>> band_verdict([(0.02, -0.05, 0.08)], [(0.3, 0.2, 0.4)], effect=e, printed=0.0)[0]
+    'holds'
+    >>> band_verdict([(0.1, -0.6, 0.9)], [(0.3, 0.2, 0.4)], effect=e, printed=0.0)[0]
+    'inconclusive'
+    """
+    lo, hi = effect.band(printed)
+    delta = effect.half_width(printed)
+
+    def state(low, high):
+        if effect.direction == "=":
+            return "in" if lo <= low and high <= hi else "out" if high < lo or low > hi else "open"
+        sign = 1 if effect.direction == ">" else -1
+        if (high < 0 if sign > 0 else low > 0) or (-delta < low and high < delta):
+            return "out"
+        return "in" if (low > 0 if sign > 0 else high < 0) else "open"
+
+    states = [state(float(lo_), float(hi_)) for _, lo_, hi_ in intervals]
+    if not states:
+        raise ValueError("`intervals` must not be empty")
+    if "out" in states:
+        return "differs", f"{states.count('out')} of {len(states)} intervals lie outside what the claim allows"
+    if "open" in states:
+        return "inconclusive", (f"{states.count('open')} of {len(states)} intervals straddle a boundary of the "
+                                "claim: the data cannot decide")
+    if control is None:
+        return "not tested", "no control discriminates"
+    cstates = [state(float(lo_), float(hi_)) for _, lo_, hi_ in control]
+    if "out" in cstates:
+        return "holds", "every interval lies where the claim says and the control's do not"
+    if "open" in cstates:
+        return "inconclusive", "every interval lies where the claim says, but the control's cannot be told apart"
+    return "not tested", "the control's intervals lie there too: the criterion does not discriminate"

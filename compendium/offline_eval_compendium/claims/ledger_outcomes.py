@@ -310,6 +310,44 @@ class OutcomeFills:
         )
 
 
+    def judge_intervals(self, claim_id, *, intervals, control=None, confirmation: str, printed: str | None = None,
+                        reproduced_value="", control_text="", paper_value="", note="", evidence=(), detail=""):
+        """A claim on real data by the estimate rule, over the intervals the data's own resampling gave
+        (:func:`~.estimates.band_verdict`): ``differs``, ``inconclusive``, ``not tested`` or ``holds``.
+
+        Parameters
+        ----------
+        claim_id : str
+            A declared ``claim`` on a ``real:`` world, with its :class:`~.estimates.Effect`.
+        intervals, control : sequence of (estimate, low, high)
+            The claim's measures with their intervals; the same on the control.
+        confirmation : str
+            What confirms it (the data it is judged over, none of it chosen on).
+        printed : str, optional
+            The value a direction ``"="`` effect is judged against.
+        reproduced_value, control_text, paper_value, note, evidence, detail
+            The row's texts, as in :meth:`judge`.
+        """
+        from ..reference import parse_printed
+        from .estimates import band_verdict
+
+        decl = None if self.claims is None else self.claims.find(claim_id)
+        if decl is None or not decl.world.startswith("real:") or decl.effect is None:
+            raise ValueError(f"{claim_id!r}: `judge_intervals` fills a declared claim on a real world with its effect")
+        if not confirmation.strip():
+            raise ValueError(f"{claim_id!r}: name what confirms the claim (`confirmation`)")
+        target = None if printed is None else parse_printed(printed)
+        status, reason = band_verdict(list(intervals), None if control is None else list(control),
+                                      effect=decl.effect, printed=target)
+        notes = [x for x in (note, reason) if x]
+        self._fill("judge", claim_id, None, None, kind="claim", evidence=evidence, detail=detail,
+                   paper_value=paper_value or (printed or ""), reproduced_value=reproduced_value,
+                   criterion=f"{decl.effect.text(target)}; the estimate rule over the data's own intervals",
+                   status=status, note="; ".join(notes), control=control_text)
+        self._rows[-1]["confirmation"] = confirmation
+        return self._rows[-1]["status"]
+
+
 #: The estimate rule in one sentence, as the criterion column states it.
 ESTIMATE_RULE = ("the estimate rule: 95% t-intervals over the block's seeds; holds when the effect's interval lies "
                  "beyond 0 in the claimed direction (a printed value: inside its band) and world - control excludes "
