@@ -38,8 +38,8 @@ from offline_eval.display import format_count
 from . import claims, findings
 from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PAPERS, PROJ_ROOT
 from .pipeline import EXECUTED_DIR
-from .report_html import (collapsed, count_tables, csv_frame, esc, frame_html, ledger_html, raw_html,
-                          status_counts_html, worlds_html)
+from .report_html import (collapsed, count_tables, csv_frame, esc, frame_html, ledger_html, md_html, raw_html,
+                          status_counts_html, text_html, which_when_html, worlds_html)
 from .report_papers import ITEMS, OTHER, Item, assign
 from .report_api import rst_inline_html, write_api  # noqa: F401  (rst_inline_html: importable from here as before)
 
@@ -89,6 +89,8 @@ napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 napoleon_use_rtype = False
 suppress_warnings = ["myst.header", "mystnb.unknown_mime_type"]
+# every character as written: no curly quotes or dashes made from the text's ' and --
+smartquotes = False
 '''
 
 
@@ -154,17 +156,83 @@ def _table(paper: str, stem: str, figures: Path, up: str, *, max_rows: int, titl
     return collapsed(summary, inner, open_=open_ and len(df) <= max_rows)
 
 
-def _item_page(paper: str, item: Item, rows: pd.DataFrame, ref: pd.DataFrame, figures: Path) -> str:
+def _digits_like(printed_tables) -> callable:
+    """``digits(row, column)``: the significant digits of the printed cell at that row and column (names compared
+    without case, ``_`` as a space), else of the column's first printed number, or None."""
+    from offline_eval.display import significant_digits
+
+    def norm(x):
+        return re.sub(r"[\s_]+", " ", str(x)).strip().lower()
+
+    cells = {}
+    for _, wide in printed_tables:
+        for r in wide.to_dict("records"):
+            for c, v in r.items():
+                if c != "row" and str(v).strip() and re.match(r"^\$?[-+]?[\d,.]+%?$", str(v).strip()):
+                    cells.setdefault((norm(r["row"]), norm(c)), significant_digits(str(v)))
+                    cells.setdefault((None, norm(c)), significant_digits(str(v)))
+    return lambda row, col: cells.get((norm(row), norm(col)), cells.get((None, norm(col))))
+
+
+def _side_by_side(paper: str, stem: str, printed_tables, figures: Path, up: str) -> str:
+    """The paper's printed table(s) and ours next to each other (stacked on a phone), ours in the printed row order
+    when its first column names the same rows."""
+    ours = csv_frame(figures / paper / f"{stem}.csv")
+    order = [str(r) for _, wide in printed_tables for r in wide["row"]]
+    if len(ours.columns) and set(ours.iloc[:, 0]) <= set(order) and len(ours):
+        ours = ours.assign(_o=[order.index(str(v)) for v in ours.iloc[:, 0]]).sort_values("_o", kind="stable").drop(columns="_o")
+    left = "".join(f'<div class="oe-side-title">{text_html(title)} — {_count(len(wide), "row")}</div>'
+                   + frame_html(wide.rename(columns={"row": ""}), max_rows=40, as_written=True) for title, wide in printed_tables)
+    right = (f'<div class="oe-side-title">ours: <code>{esc(paper)}/{esc(stem)}.csv</code> — '
+             f'{_count(len(ours), "row")}</div>'
+             + frame_html(ours, max_rows=40, csv_href=f"{up}figures/{paper}/{stem}.csv", digits=_digits_like(printed_tables)))
+    return (f'<div class="oe-side"><div class="oe-side-panel"><div class="oe-side-head">As the paper prints it</div>{left}</div>'
+            f'<div class="oe-side-panel"><div class="oe-side-head">Ours</div>{right}</div></div>')
+
+
+def _which_when(figures: Path, up: str) -> str:
+    """The arena's which-estimate-when matrix, read from ``figures/arena/which_when.csv`` as it is."""
+    df = csv_frame(figures / "arena" / "which_when.csv")
+    legend = ('<p class="oe-ww-legend"><span class="oe-ww oe-ww-best">best</span> the estimate whose correlation with '
+              'the A/B outcome is highest (the number: that correlation); <span class="oe-ww oe-ww-tied">tied</span> '
+              'not told apart from the best (the number: its gap to the best); <span class="oe-ww oe-ww-worse">worse'
+              '</span> told apart from the best (its gap). <b>acts</b>: the world where the mechanism acts; '
+              '<b>off</b>: the same world with the mechanism switched off. The CSV\'s cell on hover.</p>')
+    return (legend + which_when_html(df)
+            + f'<p class="oe-links"><a href="{up}figures/arena/which_when.csv">which_when.csv</a> · '
+              f'<a href="{up}figures/arena/which_when.md">which_when.md</a></p>')
+
+
+def _item_page(paper: str, item: Item, rows: pd.DataFrame, ref: pd.DataFrame, figures: Path,
+               paper_rows: pd.DataFrame | None = None) -> str:
     up = "../../"
     lines = [f"# {item.label}", ""]
     whose = "as the paper captions it" if item.caption_is_the_papers else "what it covers"
     lines += [raw_html(f'<blockquote class="oe-paper-caption"><b>{esc(item.label)}</b> ({esc(paper)}, {whose}). '
                        f'{esc(item.caption)}</blockquote>'),
-              raw_html(f'<p class="oe-summary">Ledger rows: {status_counts_html(rows["status"])}</p>')]
+              ]
+    if paper_rows is None:
+        paper_rows = rows
+    answers = item.slug == "which_when" and paper == "arena"  # the arena's answer: its claims are its rows
+    counted = paper_rows if answers else rows
+    lines += [raw_html(f'<p class="oe-summary">Ledger rows: {status_counts_html(counted["status"])}</p>')]
     if item.math:
         lines += ["```{math}", item.math, "```", ""]
     for stem in item.figures:
         lines += _figure(paper, stem, figures, up)
+    printed_tables = _printed_tables(ref, item.reference)
+    stems = [s for s in item.tables if (figures / paper / f"{s}.csv").is_file()]
+    beside = stems[0] if printed_tables and stems else None
+    if beside:
+        lines += ["## The paper's table beside ours", "",
+                  f"Left, the table as the paper prints it (transcribed in `data/reference/{paper}/`); right, ours "
+                  f"(`figures/{paper}/{beside}.csv`), its numbers at the digits of the printed cell they stand "
+                  "beside (the CSV's own on hover).", "",
+                  raw_html(_side_by_side(paper, beside, printed_tables, figures, up))]
+        stems = stems[1:]
+    if paper == "arena" and "which_when" in stems:
+        lines += [raw_html(_which_when(figures, up))]
+        stems.remove("which_when")
     printed = rows[rows["paper_value"].astype(str).str.strip() != ""]
     other = rows.drop(printed.index)
     lines += ["## The paper's printed values beside ours", ""]
@@ -179,17 +247,20 @@ def _item_page(paper: str, item: Item, rows: pd.DataFrame, ref: pd.DataFrame, fi
     if len(other):
         lines += ["## The claims it backs", "", f"{len(other)} ledger row{'s' if len(other) != 1 else ''} without a printed number "
                   "(qualitative claims, checks, calibrations), each with its status.", "", raw_html(ledger_html(other, up))]
-    stems = [s for s in item.tables if (figures / paper / f"{s}.csv").is_file()]
+    if answers and len(paper_rows):
+        lines += ["## The claims it answers", "", f"The arena's {_count(len(paper_rows), 'claim')}, each tested "
+                  "where its paper's mechanism acts, beside a control world that switches it off; the status comes "
+                  "from the confirmation block.", "", raw_html(ledger_html(paper_rows, up))]
     if stems:
-        lines += ["## Our table" + ("s" if len(stems) > 1 else ""), ""]
+        lines += ["## " + ("Our other table" if beside else "Our table") + ("s" if len(stems) > 1 else ""), ""]
         for s in stems:
             lines += [raw_html(_table(paper, s, figures, up, max_rows=25)), ""]
-    printed_tables = _printed_tables(ref, item.reference)
-    if printed_tables:
+    if printed_tables and not beside:
         lines += ["## The table as the paper prints it", "",
                   f"Transcribed in `data/reference/{paper}/`, one printed cell per row.", ""]
         for title, wide in printed_tables:
-            lines += [raw_html(collapsed(f"{esc(title)} — {_count(len(wide), 'row')}", frame_html(wide, max_rows=40)))]
+            lines += [raw_html(collapsed(f"{esc(title)} — {_count(len(wide), 'row')}",
+                                         frame_html(wide, max_rows=40, as_written=True)))]
     shown = {f"{paper}/{s}.csv" for s in item.tables} | {f"{paper}/{s}.png" for s in item.figures}
     evidence = sorted({e for v in rows.get("evidence", pd.Series(dtype=str)) for e in str(v).split("; ")
                        if e and e not in shown and e.endswith(".csv") and (figures / e).is_file()})
@@ -218,7 +289,7 @@ def _paper_pages(paper: str, ledger: pd.DataFrame, figures: Path, out: Path) -> 
                 '</thead><tbody>']
     for item in items:
         mine = rows[rows["_item"] == item.slug].drop(columns="_item")
-        (folder / f"{item.slug}.md").write_text(_item_page(paper, item, mine, ref, figures))
+        (folder / f"{item.slug}.md").write_text(_item_page(paper, item, mine, ref, figures, rows.drop(columns="_item")))
         used |= {f"{s}.csv" for s in item.tables} | {f"{s}.png" for s in item.figures}
         used |= {Path(e).name for v in mine.get("evidence", []) for e in str(v).split("; ") if e}
         contents.append(f'<tr><td><a href="{item.slug}.html">{esc(item.label)}</a></td><td>{esc(item.caption)}</td>'
@@ -238,7 +309,7 @@ def _paper_pages(paper: str, ledger: pd.DataFrame, figures: Path, out: Path) -> 
         slugs.append("outputs")
     verdict = claims.verdict(rows.drop(columns="_item")) if len(rows) else "No ledger rows."
     summary, _, details = verdict.partition("\n\n")
-    index = [f"# {paper}: {SHORT[paper]}", "", f"**{TITLES[paper]}**", "", summary, "",
+    index = [f"# {paper}: {SHORT[paper]}", "", f"**{TITLES[paper]}**", "", raw_html(md_html(summary)), "",
              "## In the paper's order", "",
              "Each table, figure and numbered section of the paper on a page of its own: the paper's caption, our "
              "figure or table, the paper's printed values beside ours with their status, and the claims it backs.",
@@ -247,7 +318,7 @@ def _paper_pages(paper: str, ledger: pd.DataFrame, figures: Path, out: Path) -> 
     if "outputs" in slugs:
         index += ["[Other outputs of the notebooks](outputs.md) (diagnostics and sweeps no section shows).", ""]
     if details.strip():
-        index += ["## What differs, and why", "", details, ""]
+        index += ["## What differs, and why", "", raw_html(md_html(details)), ""]
     index += ["```{toctree}", ":hidden:", ":maxdepth: 1", ""]
     index += [f"{s}" for s in slugs] + ["```", ""]
     (folder / "index.md").write_text("\n".join(index))
@@ -456,8 +527,8 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
         f'<tr><td><a href="papers/{p}/index.html">{p}</a></td><td>{esc(SHORT[p])}</td>'
         f'<td data-label="printed inputs">{badges(p, "recomputed")}</td>'
         f'<td data-label="worlds">{badges(p, "worlds")}</td></tr>' for p in papers)
-    found = findings.markdown(ledger, lambda p: f"papers/{p}/index.md",
-                              why=lambda p: f"papers/{p}/index.md#what-differs-and-why")
+    found = raw_html(md_html(findings.markdown(ledger, lambda p: f"papers/{p}/index.html",
+                                               why=lambda p: f"papers/{p}/index.html#what-differs-and-why")))
     index = [
         "# offline-eval: offline vs online evaluation of predictive models", "",
         "A reproducible research compendium of four papers showing that offline metrics (AUC, RIG, RMSE, "

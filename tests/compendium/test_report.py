@@ -3,6 +3,7 @@ ledger row lands on a paper page, the count tables work with either shape of ``c
 notebooks show no local path."""
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -145,8 +146,46 @@ def test_ledger_values_read_as_numbers_for_people():
     assert ">3,775,592<" in report_html.value_html("3775592.00", "3,872,481")
     assert ">11<" in report_html.value_html("11.00", "11")
     assert 'title="3775592.00"' in report_html.value_html("3775592.00", "3,872,481"), "the ledger's text on hover"
-    assert report_html.math_html("p_i^2 and M_BC^(o) in table1_tried.csv") == \
+    shown = report_html.text_html("p_i^2 and M_BC^(o) in table1_tried.csv")
+    assert re.sub(r'<span class="oe-tex">[^<]*</span>', "", shown) == \
         "p<sub>i</sub><sup>2</sup> and M<sub>BC</sub><sup>(o)</sup> in table1_tried.csv"
+    assert re.sub(r"<[^>]+>", "", shown) == "p_i^2 and M_BC^(o) in table1_tried.csv", "the marks kept in the text"
+
+
+def _text(out: str) -> str:
+    import html
+
+    return html.unescape(re.sub(r"<[^>]+>", "", out))
+
+
+def test_text_from_figures_is_escaped_never_markdown_or_math():
+    """Regression (issue 51): a note's dollar amounts typeset as math, a formula's ``<`` read as a tag."""
+    note = "Entire Set $3,872,481 and Excl. One $1,940,415; sum_{j<i} 1{y_i > y_j} + sum_{j>i} -- 'x'"
+    assert _text(report_html.text_html(note)) == note
+    assert _text(report_html.md_html(f"- `id` (Table 1): {note}. *Why:* it")).strip() == f"id (Table 1): {note}. Why: it"
+    assert "&lt;i" in report_html.md_html(note) and "<i}" not in report_html.md_html(note)
+    block = report_html.raw_html("a ``` b")
+    assert block.startswith("````{raw} html") and block.rstrip().endswith("\n````"), "no text closes the block"
+
+
+def test_a_differing_value_never_reads_as_the_printed_one():
+    """Regression (issue 51): ours at the printed value's digits can round to the printed value itself."""
+    assert ">0.1478<" in report_html.value_html("0.14783", "0.148", status="differs")
+    assert ">0.148<" in report_html.value_html("0.14783", "0.148", status="holds")
+    # digits are matched to a printed number only, not to the "1" of "(Lemma 1)"
+    assert ">0.9968<" in report_html.value_html("0.9968", "sums to one (Lemma 1)", status="differs")
+    assert report_html.hides_difference("0.14778", "0.148 to 0.148 (one-sided; two-sided 0.296)")
+    assert report_html.hides_difference("0.148", "0.148") and not report_html.hides_difference("0.148", "0.1478")
+
+
+def test_the_which_when_matrix_reads_the_files_columns_as_they_are():
+    df = pd.DataFrame({"mechanism": ["m1", "m2"], "world": ["W", "W"], "added": ["x", ""],
+                       "est A": ["best (0.81) | off: = best (-0.02)", "worse (-0.30) | off: best (0.70)"],
+                       "est B": ["= best (-0.05) | off: best (0.75)", "best (0.60) | off: n/a"]})
+    out = report_html.which_when_html(df)
+    assert len(re.findall(r'class="oe-ww [^"]*oe-ww-best"', out)) == 4 * 2, "each side's best, in the matrix and the cards"
+    assert 'title="= best (-0.05)"' in out and "oe-ww-worse" in out and "oe-ww-na" in out
+    assert "added: x" in _text(out), "a column added to the file is shown under its mechanism"
 
 
 def test_api_summaries_render_their_markup():
