@@ -538,8 +538,8 @@ def check_bool(x, name: str) -> bool:
 def check_choice(x, name: str, choices) -> object:
     """``x`` unchanged when it is one of ``choices``; a ``ValueError`` listing them otherwise."""
     try:
-        ok = x in choices
-    except TypeError:  # unhashable against a set or dict
+        ok = bool(x in choices)
+    except (TypeError, ValueError):  # unhashable against a set or dict; an array (ambiguous truth); pd.NA
         ok = False
     if not ok or isinstance(x, (bool, np.bool_)) and not any(isinstance(c, (bool, np.bool_)) for c in choices):
         raise ValueError(f"`{name}` must be one of {sorted(choices, key=repr)}; got {x!r}")

@@ -46,7 +46,7 @@ def _kind(p: inspect.Parameter) -> str | None:
     return None
 
 
-def _check_float(v, name: str, allow_inf: bool) -> None:
+def _check_float(v, name: str, allow_inf: bool, allow_none: bool = False) -> None:
     ok = not isinstance(v, (bool, np.bool_)) and isinstance(v, (int, float, np.integer, np.floating))
     if ok:
         try:
@@ -55,11 +55,12 @@ def _check_float(v, name: str, allow_inf: bool) -> None:
             x = math.inf
         ok = math.isfinite(x) or (allow_inf and x == math.inf)
     if not ok:
+        name = f"{name}` must be None or" if allow_none else f"{name}` must be"
         kind = "None or a string" if v is None or isinstance(v, str) else repr(v)
         if isinstance(v, (bool, np.bool_)) or v is None or isinstance(v, (str, bytes)):
-            raise InputTypeError(f"`{name}` must be a finite real number{' (or inf)' if allow_inf else ''}; "
+            raise InputTypeError(f"`{name} a finite real number{' (or inf)' if allow_inf else ''}; "
                                  f"got {v!r}")
-        raise ValueError(f"`{name}` must be a finite real number{' (or inf)' if allow_inf else ''} within "
+        raise ValueError(f"`{name} a finite real number{' (or inf)' if allow_inf else ''} within "
                          f"float64's range; got {kind}")
 
 
@@ -98,7 +99,7 @@ def checked(fn):
                 if name == "n" or name.startswith("n_"):
                     check_work(abs(int(v)), name, v, limit=MAX_CELLS, what="rows")
             elif kind == "float":
-                _check_float(v, name, name in inf_ok)
+                _check_float(v, name, name in inf_ok, name in none_ok)
                 if isinstance(v, (int, np.integer)):
                     bound.arguments[name] = float(v)  # 2**64 as a number, not an int numpy cannot hold
         given = ", ".join(f"`{k}`={v!r}" for k, v in bound.arguments.items()
@@ -109,7 +110,7 @@ def checked(fn):
             with np.errstate(over="ignore", invalid="ignore"):
                 out = fn(*bound.args, **bound.kwargs)
         except (OverflowError, FloatingPointError, ValueError) as exc:
-            if "`" in str(exc):
+            if "`" in str(exc) or isinstance(exc, ValueError) and "NaN" not in str(exc):
                 raise
             # an overflow inside the draw (exp of 1e300, a nan count): the parameters, not the code
             raise ValueError(f"{fn.__name__}: the parameters ({given or 'the defaults'}) overflow in the draw "
