@@ -71,8 +71,9 @@ ident
 # ## Eq. 6: the variance and 95% confidence interval of tau
 
 # %%
-ci = rk.tau_confidence_interval(y, m1, level=0.95, variant="a")  # eq. 6 is tau-a's (tau-b's without ties)
-tau_table = pd.DataFrame([{"model": "M1", "tau": rk.kendall_tau(y, m1), "variance (eq. 6)": rk.tau_variance(y, m1, variant="a"),
+ci = rk.tau_confidence_interval(y, m1, level=0.95, variant="a")  # the plug-in U-statistic variance (never negative)
+eq6 = rk.tau_variance_from_concordance(rk.concordance_counts(y, m1))  # the paper's unbiased estimate
+tau_table = pd.DataFrame([{"model": "M1", "tau": rk.kendall_tau(y, m1), "variance (eq. 6)": eq6,
                            "95% low": ci[0], "95% high": ci[1], "rho": rk.spearman_rho(y, m1)}])
 out.table(tau_table, "tau_interval", floatfmt=".5f")
 tau_table
