@@ -26,14 +26,15 @@ from ._losses import pointwise_log_loss
 from ._validation import InputTypeError, check_probability, check_work
 from ._logboot_engine import metrics_from_sums
 from ._logboot_weights import cluster_keys, hashed_poisson_weights
-from .logboot import BLOCK_ELEMENTS
+from ._logboot_run import PROB_METRICS
 
 __all__ = ["MAX_SUM_CELLS", "BootSums", "ModelSums"]
 
 #: Most float64 cells one accumulator may hold, (n_boot + 1) x bins x 2 per model (512 MiB).
 MAX_SUM_CELLS = 1 << 26
 
-_PROB_METRICS = ("log_loss", "rig_score", "calibration_ratio")
+#: At most this many float64 cells in the largest array of one block of resamples (32 MiB) of the one-pass sums.
+BLOCK_ELEMENTS = 1 << 22
 
 
 def check_cells(n_boot, n_bins, n_models, name, value):
@@ -156,7 +157,7 @@ class BootSums:
     def from_arrays(cls, y, scores, groups, w=None, *, seed, n_boot, metrics, resolution=None, eps,
                     names=("label", ("score", "score_b"), "groups")) -> BootSums:
         """The sums of one chunk (it may be empty); ``scores`` holds one or two score arrays."""
-        probs = any(m in _PROB_METRICS for m in metrics)
+        probs = any(m in PROB_METRICS for m in metrics)
         cols = []
         for s, name in zip(scores, names[1]):
             yy, ss, ww = chunk_arrays(y, s, w, names=(names[0], name), weight_name="weight")

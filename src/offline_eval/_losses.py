@@ -1,12 +1,18 @@
-"""The pointwise log loss and the Bernoulli entropy shared by :mod:`offline_eval.metrics` and
-:mod:`offline_eval.mergeable` (a private module: the public functions are ``metrics.log_loss`` and
-``metrics.rig_score``)."""
+"""The log loss's engine and the Bernoulli entropy, shared by :mod:`offline_eval.metrics`, :mod:`offline_eval.mergeable`,
+:mod:`offline_eval.logboot` and :mod:`offline_eval.ondask` (a private module: the public functions are
+``metrics.log_loss`` and ``metrics.rig_score``).
+
+The clipping of the log loss has one default, :data:`LOG_LOSS_EPS`."""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["entropy", "pointwise_log_loss"]
+__all__ = ["LOG_LOSS_EPS", "entropy", "pointwise_log_loss"]
+
+#: Default clipping of probabilities in the log loss and the RIG (:func:`offline_eval.metrics.log_loss`), the one
+#: default of every function and accumulator with an ``eps``.
+LOG_LOSS_EPS = 1e-15
 
 
 def pointwise_log_loss(y: np.ndarray, p: np.ndarray, eps: float) -> np.ndarray:

@@ -9,12 +9,11 @@ import numpy as np
 import pandas as pd
 
 from ._chunks import check_other, checked_labels, chunk_arrays, weight_scale
-from ._losses import entropy, pointwise_log_loss
+from ._losses import LOG_LOSS_EPS, entropy, pointwise_log_loss
 from ._validation import (
     InputTypeError, as_1d, check_aligned, check_consistent_length, check_finite, check_int, check_real,
     floor_snapped, integer_weights, warn_undefined,
 )
-from .metrics import LOG_LOSS_EPS
 from ._mergeable_scores import ScoreCounts
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ._chunks import check_fields, check_other, chunk_arrays, merge_sorted, score_cells
 from ._validation import check_real, warn_undefined
-from .metrics import roc_auc_score_from_counts, roc_curve_from_counts
+from ._metrics_roc import roc_auc_score_from_counts, roc_curve_from_counts
 
 
 # -- AUC and ROC -------------------------------------------------------------------------------------

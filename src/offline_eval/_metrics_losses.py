@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._losses import entropy, pointwise_log_loss
+from ._losses import LOG_LOSS_EPS, entropy, pointwise_log_loss
 from ._validation import (
     as_1d, check_aligned, check_binary, check_consistent_length, check_int, check_real, check_finite,
     floor_snapped, integer_weights, check_probability, check_row_weights, scale_weights, warn_undefined,
 )
-
-
-#: Default clipping of probabilities in :func:`log_loss` and :func:`rig_score`.
-LOG_LOSS_EPS = 1e-15
 
 
 def _check_probs(y_true, y_prob, sample_weight, *, scale=True, pos_label=None):

@@ -7,7 +7,7 @@ Two exact schemes, chosen from the first row group's scores before any pass:
   in a tree; memory per task ``(n_boot + 1) x bins x 2`` floats per model, independent of the rows;
 * continuous scores (most of them distinct, one bin per row): the tasks read the label, score, weight and
   cluster key columns (validated per task, the keys hashed per task), and one task runs the in-memory engine of
-  :mod:`offline_eval.logboot` on them (:func:`offline_eval.logboot.run_resamples` with the hashed weights): a sort
+  :mod:`offline_eval.logboot` on them (:func:`offline_eval._logboot_run.run_resamples` with the hashed weights): a sort
   per model, then per block of resamples one sparse product over the rows.  Its memory is about
   :data:`BYTES_PER_ROW` bytes per row, so the rows are bounded by :data:`MAX_EXACT_ROWS`, checked before any
   work for Parquet paths (the row count is in the footers) and after the read for a Dask DataFrame.
@@ -21,6 +21,7 @@ import functools
 
 import numpy as np
 
+from ._losses import LOG_LOSS_EPS
 from ._ondask_io import Pieces, log_source, require_rows, tree_reduce, values_of
 from ._ondask_cells import sample_first
 from ._validation import InputTypeError
@@ -101,8 +102,8 @@ def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None
     from ._bootstrap import check_boot
     from ._logboot_sums import MAX_SUM_CELLS, check_cells
     from ._validation import check_real, check_rng
-    from .logboot import assemble, check_metrics, check_resampled_rows, draw_seed
-    from .metrics import LOG_LOSS_EPS
+    from ._logboot_run import assemble, check_metrics, check_resampled_rows
+    from ._logboot_weights import draw_seed
 
     metrics = check_metrics(metrics)
     check_boot(n_boot, 0.5)
@@ -202,7 +203,7 @@ def _exact_rows(source, label, scores, groups, weight, seed, n_boot, metrics, ep
     import dask
 
     from ._validation import scale_weights
-    from .logboot import check_resampled_rows, run_resamples
+    from ._logboot_run import check_resampled_rows, run_resamples
 
     kw = dict(label=label, scores=scores, groups=groups, weight=weight,
               probs=any(m != "roc_auc_score" for m in metrics))

@@ -11,8 +11,10 @@ import numpy as np
 from ._losses import pointwise_log_loss
 from ._validation import as_1d, check_finite
 from ._chunks import chunk_arrays, grid_cells, merge_sorted, score_cells, sorted_unit_cells, weight_scale
-from .mergeable import JointCounts, LossSums, ScoreCounts, UtilitySums
-from ._mergeable_losses import unweighted_loss_sums
+from ._mergeable_joint import JointCounts
+from ._mergeable_losses import LossSums, unweighted_loss_sums
+from ._mergeable_scores import ScoreCounts
+from ._mergeable_utility import UtilitySums
 from ._ondask_io import Pieces, read_split_and_fill, tree_reduce, values_of
 
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import InputTypeError
-from .mergeable import LossSums, ScoreCounts
+from ._mergeable_losses import LossSums
+from ._mergeable_scores import ScoreCounts
 
 
 def read(data, columns):

@@ -24,7 +24,8 @@ import numpy as np
 from ._chunks import runs_of_sorted
 from ._ondask_auc import class_scores, combine, cut_sorted, twice_pairs
 from ._ondask_io import Pieces, values_of
-from .mergeable import LossSums, QuantileSums, ScoreCounts
+from ._mergeable_losses import LossSums, QuantileSums
+from ._mergeable_scores import ScoreCounts
 
 LOSS_FIELDS = ("wp", "wloss", "wsq", "wabs")
 

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import InputTypeError, check_choice, check_int, check_real
-from .mergeable import JointCounts, QuantileSums, UtilitySums
-from .metrics import LOG_LOSS_EPS
+from ._mergeable_joint import JointCounts
+from ._mergeable_losses import QuantileSums
+from ._mergeable_utility import UtilitySums
+from ._losses import LOG_LOSS_EPS
 from ._ondask_io import checked_counts, checked_sums, log_source, require_rows
 from ._ondask_cells import FAMILIES, SCORE_FAMILIES, UTILITY_KEYS, Cells, reduce_summary
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 
 def publish(namespace: dict, *private: str, also: tuple = ()) -> None:
-    """Nothing: kept for the modules that still call it (``ranking.coefficients``, ``logboot``), until they drop
-    the call.  ``__module__`` is left as Python sets it.
+    """Nothing: kept for the module that still calls it (``ranking.coefficients``), until it drops the
+    call.  ``__module__`` is left as Python sets it.
 
     Parameters
     ----------

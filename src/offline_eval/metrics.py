@@ -30,7 +30,7 @@ from ._validation import (
     check_sample_weight,
 )
 from ._metrics_roc import roc_auc_score, roc_auc_score_from_counts, roc_curve, roc_curve_from_counts
-from ._metrics_losses import LOG_LOSS_EPS  # noqa: F401  (the default eps, imported from here by the library)
+from ._losses import LOG_LOSS_EPS  # noqa: F401  (the default eps of every log loss, importable from here as before)
 from ._metrics_losses import calibration_ratio, log_loss, prediction_error, quantile_breakdown, rig_score
 from ._metrics_residual import (mean_absolute_error, mean_squared_error, median_absolute_error,
                                 normalized_mean_squared_error, root_mean_squared_error)

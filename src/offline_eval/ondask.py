@@ -65,7 +65,7 @@ import numpy as np
 
 from ._validation import InputTypeError
 from .mergeable import JointCounts, LossSums, QuantileSums, ScoreCounts, UtilitySums
-from .metrics import LOG_LOSS_EPS
+from ._losses import LOG_LOSS_EPS
 from ._ondask_io import (Pieces, check_loss_kwargs, checked_counts, checked_sums, log_source, read, reduce_partitions,
                          require_rows, tree_reduce, values_of)
 from ._ondask_cells import FAMILIES, reduce_summary, sample_first

@@ -27,7 +27,8 @@ SRC = Path(offline_eval.__file__).parent
 LIBRARY = ["metrics", "ranking", "adaptive", "bidding", "auction", "mergeable", "ondask", "logboot", "_validation",
            "_bootstrap", "_losses", "_results", "_public", "_chunks", "_ondask_io", "_ondask_cells", "_ondask_summary",
            "_logboot_engine", "_logboot_weights", "_metrics_roc", "_metrics_losses", "_metrics_residual", "_adaptive_joint",
-           "_mergeable_scores", "_mergeable_losses"]
+           "_mergeable_scores", "_mergeable_losses", "_mergeable_joint", "_mergeable_utility", "_logboot_run",
+           "_logboot_results", "_logboot_sums", "results"]
 GENERATORS = ["synth.sponsored", "synth.search_world", "synth.rtb", "synth.classifiers", "synth.wallet"]
 
 

@@ -128,6 +128,37 @@ def test_no_import_cycle_among_the_studies():
     assert {c for c in cycles(whole_graph()) if all(m.startswith(STUDIES) for m in c)} == set()
 
 
+def _private(module: str) -> bool:
+    return any(part.startswith("_") for part in module.split(".")[1:])
+
+
+def faces() -> set[str]:
+    """The library's faces: its public modules that list in their ``__all__`` a name defined in a private module
+    (``metrics`` over ``_metrics_roc``, ``logboot`` over ``_logboot_run``)."""
+    import importlib
+
+    out = set()
+    for name in whole_graph():
+        if name.startswith("offline_eval.") and not _private(name):
+            module = importlib.import_module(name)
+            if any(_private(getattr(getattr(module, n), "__module__", None) or name) for n in getattr(module, "__all__", ())
+                   if n != "OfflineEvalWarning" and getattr(getattr(module, n), "__module__", "").startswith("offline_eval")):
+                out.add(name)
+    return out
+
+
+def test_no_engine_imports_a_face():
+    # issue 49: the engines borrowed run_resamples, assemble, check_metrics, check_resampled_rows, draw_seed and
+    # BLOCK_ELEMENTS from the logboot face, and LOG_LOSS_EPS and the accumulators from metrics and mergeable
+    found = faces()
+    assert {"offline_eval.metrics", "offline_eval.logboot", "offline_eval.mergeable", "offline_eval.ondask",
+            "offline_eval.results"} <= found
+    graph = whole_graph()
+    offenders = sorted(f"{m} imports {f}" for m in graph if m.startswith("offline_eval.") and _private(m)
+                       for f in graph[m] & found)
+    assert offenders == []
+
+
 def test_the_graph_sees_a_cycle_hidden_in_a_function(tmp_path):
     # the shape of _ondask_auc and _ondask_cells before issue 49: one import at the top, the other in a function
     pkg = tmp_path / "pkg"

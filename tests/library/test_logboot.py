@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from offline_eval import OfflineEvalWarning, _logboot_engine, _logboot_weights, clustered_bootstrap, logboot
+from offline_eval import OfflineEvalWarning, _logboot_engine, _logboot_run, _logboot_weights, clustered_bootstrap, logboot
 from offline_eval import metrics as M
 from offline_eval.logboot import BootstrapResult, poisson_weights
 
@@ -95,8 +95,13 @@ def test_jackknife_equals_leaving_each_cluster_out(seed):
 def test_results_do_not_depend_on_the_block_size(monkeypatch):
     y, a, b, g, w = _log(5)
     full = clustered_bootstrap(y, a, b, groups=g, sample_weight=w, n_boot=40, rng=7)
-    monkeypatch.setattr(logboot, "BLOCK_ELEMENTS", 50)  # blocks of one resample
+    # RESAMPLE_BLOCK is what the in-memory path reads (logboot.BLOCK_ELEMENTS, patched here before issue 49,
+    # sized the Dask one-pass sums only: the two runs were the same code, and the test could not fail)
+    monkeypatch.setattr(_logboot_run, "RESAMPLE_BLOCK", 1)  # blocks of one resample
+    shapes, draw = [], _logboot_run.poisson_counts
+    monkeypatch.setattr(_logboot_run, "poisson_counts", lambda gen, shape: shapes.append(shape) or draw(gen, shape))
     small = clustered_bootstrap(y, a, b, groups=g, sample_weight=w, n_boot=40, rng=7)
+    assert shapes == [(1, 30)] * 40  # the blocks the run used
     for m in full.metrics:
         # equal up to the order of the float sums of a matrix product (BLAS picks its kernel by shape)
         np.testing.assert_allclose(getattr(full.difference, m).replicates, getattr(small.difference, m).replicates,

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score as sk_auc
 
-from offline_eval import _logboot_engine, logboot, ondask
+from offline_eval import _logboot_engine, _logboot_run, logboot, ondask
 from offline_eval._sorting import sorted_order
 from offline_eval._logboot_weights import hashed_counts
 from offline_eval.logboot import cluster_keys, draw_seed, hashed_poisson_weights
@@ -88,7 +88,7 @@ def test_int16_parts_of_long_runs_equal_the_float64_engine(monkeypatch):
     assert exact.a.roc_auc_score.statistic == pytest.approx(sk_auc(y, s), rel=1e-14)
     # chunks of runs and blocks of resamples do not change a bit
     monkeypatch.setattr(_logboot_engine, "RUN_CHUNK", 7)
-    monkeypatch.setattr(logboot, "RESAMPLE_BLOCK", 4)
+    monkeypatch.setattr(_logboot_run, "RESAMPLE_BLOCK", 4)
     small = logboot.clustered_bootstrap(y, s, groups=q, metrics=("roc_auc_score",), n_boot=30, rng=0)
     np.testing.assert_array_equal(small.a.roc_auc_score.replicates, exact.a.roc_auc_score.replicates)
 
@@ -151,8 +151,8 @@ def test_same_bytes_for_any_block_size_and_with_threads(monkeypatch, weighted):
     kw = dict(groups=q, sample_weight=w if weighted else None, metrics=ALL, n_boot=40, rng=3)
     want = logboot.clustered_bootstrap(y, p, pb, **kw)
     # every sum per resample in an order fixed by the data and the (constant) chunk sizes alone
-    monkeypatch.setattr(logboot, "RESAMPLE_BLOCK", 3)
-    monkeypatch.setattr(logboot, "THREADED_WORK", 0)  # the models' set-up and values in threads
+    monkeypatch.setattr(_logboot_run, "RESAMPLE_BLOCK", 3)
+    monkeypatch.setattr(_logboot_run, "THREADED_WORK", 0)  # the models' set-up and values in threads
     got = logboot.clustered_bootstrap(y, p, pb, **kw)
     for model in ("a", "b", "difference"):
         for m in ALL:

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score as sk_auc
 
-from offline_eval import OfflineEvalWarning, _logboot_engine, clustered_bootstrap, logboot, ondask
+from offline_eval import OfflineEvalWarning, _logboot_engine, _logboot_run, clustered_bootstrap, logboot, ondask
 
 dd = pytest.importorskip("dask.dataframe")
 
@@ -55,7 +55,7 @@ def test_one_class_is_nan_with_a_warning():
 
 
 def test_resamples_times_rows_is_bounded_before_any_work(monkeypatch):
-    monkeypatch.setattr(logboot, "MAX_RESAMPLED_ROWS", 1000)
+    monkeypatch.setattr(_logboot_run, "MAX_RESAMPLED_ROWS", 1000)
     with pytest.raises(ValueError, match=r"`n_boot` = 200 asks for 2,000 row-resamples .* bound of 1,000"):
         clustered_bootstrap(np.r_[0, 1, 0, 1, 0], np.linspace(0.1, 0.9, 5), np.linspace(0.2, 0.6, 5),
                             n_boot=200, rng=0)
