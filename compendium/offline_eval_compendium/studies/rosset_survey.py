@@ -379,3 +379,129 @@ def fig1_local_row(seed: int, *, n: int = 500, tau, **world) -> dict:
     share = rk.correct_pairs_curve(y, m).share
     return dict(tau_m1=float(rk.kendall_tau(y, m)), fig1_below_half=int((share < 0.5).sum()),
                 fig1_any_below_half=bool((share < 0.5).sum() >= 1), fig1_min_share=float(share.min()))
+
+
+# -- the copula family the paper's text allows: dependence concentrated among the large firms --------------------
+def bb6_tau(theta: float, delta: float) -> float:
+    """Kendall's tau of the BB6 (Joe-Gumbel) copula, ``1 + 4 int_0^1 phi / phi'``, by quadrature.
+
+    BB6 (Joe 1997, family BB6) has the generator ``phi(t) = (-log(1 - (1 - t)^theta))^delta``, ``theta, delta >= 1``:
+    ``theta = 1`` is the Gumbel copula (tau ``1 - 1/delta``), ``delta = 1`` the Joe copula; upper-tail dependence
+    ``2 - 2^(1/(theta delta))``, none in the lower tail.
+
+    >>> round(bb6_tau(1.0, 2.0), 12)
+    0.5
+    """
+    from scipy import integrate
+
+    def ratio(t):  # -phi / phi' times theta delta
+        s = (1.0 - t) ** theta
+        return -np.log1p(-s) * (1.0 - s) / (1.0 - t) ** (theta - 1.0)
+
+    val, _ = integrate.quad(ratio, 0.0, 1.0, limit=200)
+    return float(1.0 - 4.0 / (theta * delta) * val)
+
+
+def _sibuya(alpha: float, n: int, gen: np.random.Generator) -> np.ndarray:
+    """``n`` draws of the Sibuya law of index ``alpha`` in (0, 1] (the Joe copula's frailty, Laplace transform
+    ``1 - (1 - exp(-t))^alpha``), by inversion of ``P(V > k) = Gamma(k + 1 - alpha) / (Gamma(k + 1) Gamma(1 - alpha))``
+    from its power-law start ``(u Gamma(1 - alpha))^(-1 / alpha)``; beyond 1e12 the start is kept (relative error
+    below 1e-12)."""
+    from scipy.special import gammaln
+
+    u = 1.0 - gen.random(n)
+    if alpha == 1:
+        return np.ones(n)
+    lg = gammaln(1.0 - alpha)
+    lu = np.log(u)
+    k = np.maximum(1.0, np.floor(np.exp(-(lu + lg) / alpha)))
+    exact = k < 1e12
+
+    def log_sf(k):
+        return gammaln(k + 1.0 - alpha) - gammaln(k + 1.0) - lg
+
+    for _ in range(200):
+        up = exact & (log_sf(k) > lu)
+        if not up.any():
+            break
+        k[up] += 1
+    for _ in range(200):
+        down = exact & (k > 1) & (log_sf(k - 1) <= lu)
+        if not down.any():
+            break
+        k[down] -= 1
+    return k
+
+
+def bb6_normal_scores(n: int, theta: float, delta: float, gen: np.random.Generator) -> np.ndarray:
+    """Normal scores, shape (2, n), of the BB6 copula (:func:`bb6_tau`), by Marshall-Olkin.
+
+    The generator's inverse is ``psi(t) = psi_Joe(t^(1/delta))``, the Laplace transform of ``V = W^delta S`` with
+    ``W`` Sibuya of index ``1/theta`` and ``S`` positive stable of index ``1/delta``; ``U_j = psi(E_j / V)``, its
+    normal score taken through the upper tail, ``1 - U = (1 - exp(-(E/V)^(1/delta)))^(1/theta)``.
+    """
+    from offline_eval.synth.wallet import positive_stable
+
+    v = _sibuya(1.0 / theta, n, gen) ** delta * positive_stable(1.0 / delta, n, gen)
+    x = gen.standard_exponential((2, n)) / v
+    tail = (-np.expm1(-(x ** (1.0 / delta)))) ** (1.0 / theta)
+    return norm.isf(np.clip(tail, 1e-300, 1 - 1e-16))
+
+
+def _expected_eq6(y, m, n: int) -> tuple[float, float]:
+    """Kendall's tau of a large sample and the expected eq. 6 (tau-a's variance) of a survey of ``n`` from its law:
+    Hoeffding's ``2 / (n (n - 1)) (zeta_2 + 2 (n - 2) zeta_1)``, ``zeta_1`` the variance of each firm's mean kernel
+    ``2 C_i / (N - 1) - 1`` (the spread of Fig. 1's shares of correct pairs), ``zeta_2 = 1 - tau^2`` (no ties)."""
+    k = 2.0 * rk.concordance_counts(y, m) / (len(y) - 1.0) - 1.0
+    tau = float(k.mean())
+    return tau, 2.0 / (n * (n - 1.0)) * (1.0 - tau**2 + 2.0 * (n - 2.0) * float(k.var()))
+
+
+#: The joe_shape grid of the tail family (its Gumbel end, three inner points, its Joe end), declared before any run.
+TAIL_GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def tail_family(ref: pd.DataFrame, *, n: int = 500, n_pop: int = 60_000, seed: int = 48) -> pd.DataFrame:
+    """Section 5.3's eq. 6 (M2) over the copula family the text allows, at Table 2's printed taus.
+
+    The family: BB6 copulas of the firm's size and M1's estimate at M1's printed tau, from the Gumbel copula (the
+    world) to the Joe copula (the most upper-tail dependence an Archimedean BB6 copula has at that tau), each
+    ``theta`` on :data:`TAIL_GRID` as a share of the way; M2 is the world's weaker model,
+    ``zhat_2 = r zhat_1 + sqrt(1 - r^2) eta``, its ``r`` fitted by ``brentq`` so that M2's tau is the printed one.
+    Each member is drawn once, ``n_pop`` firms from ``seed`` (common random numbers), and its expected eq. 6 at
+    ``n`` firms read from that law (:func:`_expected_eq6`).  The Gaussian copula at the same taus (the control
+    world) and independence close the table.
+    """
+    from scipy.optimize import brentq
+
+    tau1, tau2 = (num(reference.lookup(ref, "Table 2", "tau", m)) for m in ("M1", "M2"))
+    theta_joe = brentq(lambda t: bb6_tau(t, 1.0) - tau1, 1.0 + 1e-9, 20.0)
+    rows = []
+
+    def member(name, theta, delta, z, zhat1, eta):
+        def tau_m2(r):
+            return float(rk.kendall_tau(z, r * zhat1 + np.sqrt(1.0 - r * r) * eta))
+
+        r = brentq(lambda r: tau_m2(r) - tau2, 0.05, 0.999, xtol=1e-5)
+        t1, _ = _expected_eq6(z, zhat1, n)
+        t2, eq6 = _expected_eq6(z, r * zhat1 + np.sqrt(1.0 - r * r) * eta, n)
+        lam = 0.0 if theta is None else 2.0 - 2.0 ** (1.0 / (theta * delta))
+        rows.append({"copula": name, "joe_shape": theta, "gumbel_shape": delta, "upper_tail_dependence": lam,
+                     "tau_m1": t1, "tau_m2": t2, "r_m2": r, "expected_eq6_m2": eq6})
+
+    for share in TAIL_GRID:
+        theta = 1.0 + share * (theta_joe - 1.0)
+        delta = 1.0 / (1.0 - tau1) if share == 0 else brentq(lambda d: bb6_tau(theta, d) - tau1, 1.0, 10.0)
+        gen = np.random.default_rng(seed)
+        z, zhat1 = bb6_normal_scores(n_pop, theta, max(delta, 1.0), gen)
+        member("Gumbel" if share == 0 else "Joe" if share == 1 else "BB6", theta, max(delta, 1.0), z, zhat1,
+               gen.standard_normal(n_pop))
+    gen = np.random.default_rng(seed)
+    c = np.sin(np.pi / 2 * tau1)
+    zhat1 = gen.standard_normal(n_pop)
+    member("Gaussian (control)", None, None, c * zhat1 + np.sqrt(1 - c * c) * gen.standard_normal(n_pop), zhat1,
+           gen.standard_normal(n_pop))
+    indep = 2.0 * (2 * n + 5) / (9.0 * n * (n - 1))  # tau-a's variance under independence (Kendall)
+    rows.append({"copula": "independence", "joe_shape": None, "gumbel_shape": None, "upper_tail_dependence": 0.0,
+                 "tau_m1": 0.0, "tau_m2": 0.0, "r_m2": None, "expected_eq6_m2": indep})
+    return pd.DataFrame(rows)
