@@ -436,8 +436,10 @@ def test_bootstrap_variance_keeps_its_draws():
     y, m2 = s["wallet"].to_numpy(), s["m2"].to_numpy()
     gen = np.random.default_rng(5)
     taus = [rk.kendall_tau(y[i], m2[i]) for i in (gen.integers(0, 200, 200) for _ in range(40))]
-    assert rw.bootstrap_variance(y, m2, n_boot=40, seed=5) == {"bootstrap": float(np.var(taus, ddof=1)),
-                                                               "eq6": rk.tau_variance(y, m2, variant="a")}
+    out = rw.bootstrap_variance(y, m2, n_boot=40, seed=5)
+    assert out == {"bootstrap": float(np.var(taus, ddof=1)),
+                   "eq6": rk.tau_variance_from_concordance(rk.concordance_counts(y, m2))}
+    assert out["eq6"] != rk.tau_variance(y, m2, variant="a")  # the paper's eq. 6, not the interval's plug-in form
 
 
 @pytest.mark.parametrize("seed", range(12))

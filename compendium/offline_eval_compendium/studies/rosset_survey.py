@@ -120,7 +120,7 @@ def table2(y, m1, m2, *, n_boot: int = 100, seed: int = 0) -> pd.DataFrame:
 
 def bootstrap_variance(y, pred, *, n_boot: int = 100, seed: int = 0) -> dict:
     """Bootstrap variance of tau beside eq. 6 (Section 5.3)."""
-    eq6 = rk.tau_variance(y, pred, variant="a")  # validates y and pred
+    eq6 = rk.tau_variance_from_concordance(rk.concordance_counts(y, pred))  # the paper's eq. 6; validates y and pred
     gen = np.random.default_rng(seed)
     n = len(y)
     taus = resampled_tau_b(y, pred, [gen.integers(0, n, n) for _ in range(n_boot)])
