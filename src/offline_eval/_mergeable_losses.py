@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ._chunks import check_other, checked_labels, chunk_arrays, weight_scale
-from ._losses import LOG_LOSS_EPS, entropy, pointwise_log_loss
+from ._losses import LOG_LOSS_EPS, entropy, log_likelihood, pointwise_log_loss
 from ._validation import (
     InputTypeError, as_1d, check_aligned, check_consistent_length, check_finite, check_int, check_real,
     floor_snapped, integer_weights, warn_undefined,
@@ -158,12 +158,10 @@ def unweighted_loss_sums(y, p, names, eps):
     if lo < 0 or hi > 1:
         raise ValueError(f"`{names[1]}` must lie in [0, 1]; got min {lo:.6g}, max {hi:.6g}")
     eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
-    pc = np.clip(p, eps, 1.0 - eps) if eps > 0 and (lo < eps or hi > 1.0 - eps) else p  # else clipping changes nothing
+    clip = eps if eps > 0 and (lo < eps or hi > 1.0 - eps) else 0.0  # else clipping changes nothing: no copy
     clicks = np.flatnonzero(click)
-    loss = np.negative(pc)
-    with np.errstate(divide="ignore"):
-        np.log1p(loss, out=loss)
-        loss[clicks] = np.log(pc[clicks])
+    loss = log_likelihood(p, False, clip)
+    loss[clicks] = log_likelihood(p[clicks], True, clip)
     at = p[clicks]
     n_pos = float(at.size)
     fix = float(n_pos - 2.0 * at.sum())  # sum over the clicks of 1 - 2 p

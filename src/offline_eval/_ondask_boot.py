@@ -35,7 +35,7 @@ BYTES_PER_ROW = 120
 
 def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None,
                         metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot=1000, resolution=None,
-                        eps=None, rng=None):
+                        eps=LOG_LOSS_EPS, rng=None):
     """:func:`offline_eval.logboot.clustered_bootstrap` of a whole log (percentile intervals).
 
     Parameters
@@ -66,8 +66,8 @@ def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None
         its multiples, in one pass of per-bin sums (as :func:`roc_auc_score`; the statistic's AUC within
         :meth:`offline_eval._logboot_sums.ModelSums.auc_error_bound` of the exact one); the losses always
         use the raw scores.
-    eps : float, optional
-        Clipping of the log loss (default that of :func:`offline_eval.metrics.log_loss`).
+    eps : float, default 1e-15
+        Clipping of the log loss, as in :func:`offline_eval.metrics.log_loss`.
     rng : None, int or numpy.random.Generator
         The 64-bit seed of the weights is one draw from it, as for ``weights="hashed"`` in memory.
 
@@ -108,7 +108,7 @@ def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None
     metrics = check_metrics(metrics)
     check_boot(n_boot, 0.5)
     n_boot = int(n_boot)
-    eps = LOG_LOSS_EPS if eps is None else check_real(eps, "eps", low=0, high=0.5, closed="left")
+    eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
     if groups is None:
         raise ValueError("`groups` must name the column of the clusters")
     if resolution is not None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._losses import pointwise_log_loss
+from ._losses import log_likelihood, pointwise_log_loss
 from ._validation import as_1d, check_finite
 from ._chunks import chunk_arrays, grid_cells, merge_sorted, score_cells, sorted_unit_cells, weight_scale
 from ._mergeable_joint import JointCounts
@@ -80,15 +80,11 @@ class Cells:
         v, pos, neg = self.values, self.pos, self.neg
         rows, n_pos, n_neg = self.row_counts()
         if eps > 0:  # every log finite: taken over the whole array (a masked ufunc loop is several times slower)
-            p = np.clip(v, eps, 1.0 - eps)
-            l1, l0 = np.log(p), np.log1p(-p)
+            l1, l0 = log_likelihood(v, True, eps), log_likelihood(v, False, eps)
             l1[pos == 0] = 0.0  # the masked logs' zeros: the same sums, bit for bit
             l0[neg == 0] = 0.0
         else:  # each log only where its class has weight: a cell of continuous scores holds one row, one class
-            p = v
-            with np.errstate(divide="ignore"):
-                l1 = np.log(p, where=pos > 0, out=np.zeros_like(p))
-                l0 = np.log1p(-p, where=neg > 0, out=np.zeros_like(p))
+            l1, l0 = log_likelihood(v, True, eps, where=pos > 0), log_likelihood(v, False, eps, where=neg > 0)
         w = pos + neg
         q = 1.0 - v
         return dict(n=rows, w=w, wy=pos, wp=w * v, wloss=-(pos * l1 + neg * l0), wsq=pos * q * q + neg * v * v,

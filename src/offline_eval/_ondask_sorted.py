@@ -22,6 +22,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._chunks import runs_of_sorted
+from ._losses import log_likelihood
 from ._ondask_auc import class_scores, combine, cut_sorted, twice_pairs
 from ._ondask_io import Pieces, values_of
 from ._mergeable_losses import LossSums, QuantileSums
@@ -100,9 +101,7 @@ def thresholds(total, q):
 
 def _class_terms(x, positive, eps):
     """Per row of one class: ``p``, the log loss, the squared and the absolute error."""
-    p = np.clip(x, eps, 1.0 - eps) if eps > 0 else x
-    with np.errstate(divide="ignore"):
-        loss = -np.log(p) if positive else -np.log1p(-p)
+    loss = -log_likelihood(x, positive, eps)
     err = 1.0 - x if positive else x
     return x, loss, err * err, err
 

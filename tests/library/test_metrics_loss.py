@@ -378,3 +378,65 @@ def test_breakdown_rejects_bad_arguments():
         quantile_breakdown([0, 1], [0.2, 0.3], by=[1.0])
     with pytest.raises(ValueError, match="`by` must be finite"):
         quantile_breakdown([0, 1], [0.2, 0.3], by=[1.0, np.inf])
+
+
+# -- one log loss, one default eps (issue 49) ----------------------------------------------------------------------------
+def _callables_with_eps():
+    """``(qualified name, default)`` of every public function and method of the library with an ``eps``."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import offline_eval
+
+    seen = set()
+    for info in pkgutil.walk_packages(offline_eval.__path__, "offline_eval."):
+        if any(part.startswith("_") for part in info.name.split(".")[1:]):
+            continue
+        module = importlib.import_module(info.name)
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            targets = [obj] + [v for v in vars(obj).values()] if inspect.isclass(obj) else [obj]
+            for t in targets:
+                fn = t.__func__ if isinstance(t, (classmethod, staticmethod)) else t
+                if callable(fn) and id(fn) not in seen:
+                    seen.add(id(fn))
+                    try:
+                        params = inspect.signature(fn).parameters
+                    except (TypeError, ValueError):
+                        continue
+                    if "eps" in params:
+                        yield f"{info.name}.{getattr(fn, '__qualname__', name)}", params["eps"].default
+
+
+def test_every_eps_defaults_to_the_one_constant():
+    # before issue 49 ondask.clustered_bootstrap defaulted to None, filled in deep inside; every default is now the
+    # one constant of the log loss's engine, so a change of it reaches every path
+    from offline_eval import _losses
+
+    found = dict(_callables_with_eps())
+    assert {"offline_eval.metrics.log_loss", "offline_eval.ondask.clustered_bootstrap",
+            "offline_eval.logboot.clustered_bootstrap", "offline_eval.mergeable.LossSums.from_arrays"} <= set(found)
+    assert {k: v for k, v in found.items() if v is not _losses.LOG_LOSS_EPS} == {}
+
+
+def test_the_log_loss_is_computed_in_one_engine():
+    # a log loss is a log1p of a negated probability (the non-clicks' term); only _losses takes one
+    import ast
+    from pathlib import Path
+
+    import offline_eval
+
+    src = Path(offline_eval.__file__).parent
+    offenders = []
+    for path in sorted(src.rglob("*.py")):
+        if path.name == "_losses.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == "log1p" and node.args:
+                arg = node.args[0]
+                negated = isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) or (
+                    isinstance(arg, ast.Call) and ast.unparse(arg.func).split(".")[-1] == "negative")
+                if negated or any(k.arg == "out" for k in node.keywords):
+                    offenders.append(f"{path.relative_to(src)}:{node.lineno}: {ast.unparse(node)}")
+    assert offenders == []
