@@ -393,7 +393,7 @@ def _printed_claims(ledger: Ledger, ref: pd.DataFrame, consistency: pd.DataFrame
         row = t2c.loc[f"{m} p-value"]
         d, sd = (num(cell("Table 2", m, c)) for c in ("Absolute Difference", "Std. Dev."))
         ledger.check(f"rosset-t2-pvalue-{m.lower()}", paper_value=row["printed"], holds=bool(row["consistent"]),
-                     reproduced_value=f"{row['low']:.3g} to {row['high']:.3g} (one-sided; two-sided "
+                     reproduced_value=f"{row['low']:.6g} to {row['high']:.6g} (one-sided; two-sided "
                                       f"{2 * norm.sf(d / sd):.3g})",
                      note="" if row["consistent"] else "beyond the rounding of its inputs, one- and two-sided alike")
     k10 = int(round(num(cell("Figure 3", "model", "share of data")) / 100 * n))
