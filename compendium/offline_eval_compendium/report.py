@@ -110,14 +110,6 @@ def _caption(png: Path, paper: str) -> str:
     return cap.read_text().strip() if cap.is_file() else f"{paper}: {png.stem} (no caption saved)"
 
 
-def _md_table(df: pd.DataFrame) -> str:
-    cols = [str(c) for c in df.columns]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(str(v).replace("|", "\\|").replace("\n", " ") for v in row) + " |")
-    return "\n".join(lines)
-
-
 def _reference(paper: str) -> pd.DataFrame:
     frames = [pd.read_csv(f, dtype=str, keep_default_na=False)
               for f in sorted((PROJ_ROOT / "data" / "reference" / paper).glob("*.csv"))]

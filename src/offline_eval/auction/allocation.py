@@ -181,19 +181,6 @@ def _check_auctions(bids, pclick, alpha, reserve, mainline_reserve, n_mainline, 
     return b, p, op
 
 
-def allocate_at_points(bids, pclick, ops, *, n_mainline=3, n_sidebar=5) -> list[Allocation]:
-    """:func:`allocate` at several operating points ``ops`` of one ``alpha``, one :class:`Allocation` each.
-
-    The auctions are ranked once; only the reserves' placement is redone per point, so the result is
-    the same, byte for byte, as one :func:`allocate` call per point (a sweep of reserves costs one sort).
-    """
-    ops = [as_operating_point(op) for op in ops]
-    if not ops:
-        raise ValueError("`ops` must hold at least one operating point")
-    b, p, _ = _check_auctions(bids, pclick, ops[0].alpha, ops[0].reserve, ops[0].mainline_reserve, n_mainline, n_sidebar)
-    return _allocate_many(b, p, ops, int(n_mainline), int(n_sidebar))
-
-
 def _allocate_many(b, p, ops, n_ml, n_sb) -> list[Allocation]:
     """:func:`allocate` at several operating points of one ``alpha`` (checked inputs): the auctions are
     ranked once and only the reserves' placement is redone per point -- the same bytes as one call each."""
