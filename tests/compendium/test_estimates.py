@@ -194,3 +194,19 @@ def test_a_real_data_claim_needs_equivalence_not_an_interval_holding_zero():
     assert status([(0.01, -0.05, 0.08)], [(0.4, 0.2, 0.6)]) == "holds"
     assert status([(0.01, -0.05, 0.08)], [(0.0, -0.05, 0.05)]) == "not tested"
     assert status([(0.5, 0.3, 0.7)], None) == "differs"
+
+
+def test_one_sentence_measured_two_ways_differs_when_either_differs():
+    e = Effect("gap", ">", 0.1, "stated for the test")
+    table = declare(Claim("yi-a", "T1", "'x'", "claim", "c", world="synthetic: w", control="off",
+                          evidence=("yi/t.csv",), effect=e, combine="both: yi-b"),
+                    Claim("yi-b", "T1", "'x'", "claim", "c", world="synthetic: w", control="off",
+                          evidence=("yi/t.csv",), effect=e, combine="both: yi-a"))
+    led = Ledger("yi", "nb_test", claims=table, seeds=SeedBlocks("nb_test", 0, 5))
+    for b in led.blocks:
+        s = led.seeds.seeds(b)
+        led.block(b).estimate("yi-a", world=pd.Series([-1.0, -2, -1, -2, -1], index=s), control=pd.Series(0.0, index=s))
+        led.block(b).estimate("yi-b", world=pd.Series([0.3, -0.2, 0.4, -0.1, 0.2], index=s),
+                              control=pd.Series(0.0, index=s))
+    statuses = led.frame().set_index("claim_id")["status"]
+    assert (statuses == "differs").all()

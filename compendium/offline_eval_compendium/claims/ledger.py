@@ -341,7 +341,8 @@ class Ledger(NumberFills, OutcomeFills):
         if self.claims is None:
             return rows
         by_id = {r["claim_id"]: r for r in rows}
-        rank = {s: i for i, s in enumerate(("differs", "not tested", "within-tolerance", "holds", "exact"))}
+        rank = {s: i for i, s in enumerate(("differs", "inconclusive", "not tested", "within-tolerance", "holds",
+                                            "exact"))}
         for decl in self.claims:
             if not decl.combine or decl.id not in by_id:
                 continue
