@@ -118,7 +118,7 @@ from .rules import (SIZE_RTOL, SWEEP_MIN_SHARE, SWEEP_SEEDS, SeedBlocks, SweepVe
 from .estimates import DELTAS, RENEWAL, Effect, EstimateVerdict, estimate_verdict
 from .schema import (APART, COLUMNS, KINDS, REPRODUCTION_KINDS, STATUSES, UNCONFIRMED, WORLD_PATTERN, Claim, Claims,
                      declare)
-from .tables import COUNT_TABLES, count_tables, gather, prediction_inside, table_of, verdict, worlds_table
+from .tables import COUNT_TABLES, count_tables, gather, table_of, verdict, worlds_table
 
 __all__ = [
     "COLUMNS",
