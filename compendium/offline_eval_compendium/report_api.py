@@ -103,18 +103,27 @@ def write_api(out: Path) -> None:
             rows.append((n, f"{slug}.html#offline_eval.{n}", mod, first))
         (out / "api" / f"{slug}.md").write_text("\n".join(page))
     extra = []
+    pages = {id(getattr(offline_eval, n)): (n, by_page) for by_page, members in by_module.items() for n in members}
     for mod in EXTRA_MODULES:
         module = importlib.import_module(mod)
         slug = mod.removeprefix("offline_eval.")
         page = [f"# {slug}", "", *intro(mod)]
         extra.append(slug)
+        elsewhere = []
         for n in getattr(module, "__all__", ()):
             obj = getattr(module, n)
             if not (inspect.isclass(obj) or inspect.isfunction(obj)):
                 continue
+            if mod == "offline_eval.results" and obj.__module__ != "offline_eval._results":
+                # a result type gathered from the module that returns it: documented there, named here
+                home = pages.get(id(obj), (None, public_home(n, obj)))[1]
+                elsewhere.append(f"- `{n}` (`{home}`)")
+                continue
             block, first = _autodoc(obj, f"{mod}.{n}")
             page += block
             rows.append((n, f"{slug}.html#{mod}.{n}", mod, first))
+        if elsewhere:
+            page += ["The result types of the other modules, importable from here too:", "", *elsewhere, ""]
         (out / "api" / f"{slug}.md").write_text("\n".join(page))
     table = ['<table class="oe-api oe-fit"><thead><tr><th>name</th><th>module</th><th>what it does</th></tr></thead><tbody>']
     for n, href, mod, first in sorted(rows, key=lambda r: (r[0].lower(), r[2])):
