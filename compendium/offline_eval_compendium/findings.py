@@ -201,13 +201,15 @@ def which_when(path: str | Path | None = None) -> str:
         acts, off = [], []
         for col in table.columns[2:]:
             on_side, _, off_side = row[col].partition(" | off: ")
-            acts += [col] if on_side.startswith(("best", "= best")) else []
-            off += [col] if off_side.startswith(("best", "= best")) else []
+            acts += [col] if on_side.startswith(("best", "tie")) else []
+            off += [col] if off_side.startswith(("best", "tie")) else []
         lines.append(f"| {row['mechanism']} | {row['world']} | {', '.join(acts)} | {', '.join(off)} |")
-    return ("\n### Which offline estimate to trust when (the arena)\n\nPaired differences of Spearman correlations "
-            "with the A/B outcome on the confirmation block, Holm-corrected bootstrap intervals over seeds and "
-            "candidates; ties are ties ([`figures/arena/which_when.md`](figures/arena/which_when.md) has every "
-            "estimate's gap to the best).\n\n" + "\n".join(lines) + "\n")
+    return ("\n### Which offline estimate to trust when (the arena)\n\nPer-seed differences of Spearman correlations "
+            "with the expected online outcome (no A/B noise) against the estimate chosen best on the development "
+            "block, on the confirmation block, Holm over every cell; a tie only within +-0.05 by two one-sided tests "
+            "([`figures/arena/which_when.md`](figures/arena/which_when.md) has every estimate's gap, the "
+            "pre-registered contrasts, the answer per mechanism and the seeds a decision would take).\n\n"
+            + "\n".join(lines) + "\n")
 
 
 def readme_block(ledger: pd.DataFrame) -> str:

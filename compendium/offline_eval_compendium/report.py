@@ -186,9 +186,10 @@ def _which_when(figures: Path, up: str) -> str:
     """The arena's which-estimate-when matrix, read from ``figures/arena/which_when.csv`` as it is."""
     df = csv_frame(figures / "arena" / "which_when.csv")
     legend = ('<p class="oe-ww-legend"><span class="oe-ww oe-ww-best">best</span> the estimate whose correlation with '
-              'the A/B outcome is highest (the number: that correlation); <span class="oe-ww oe-ww-tied">tied</span> '
-              'not told apart from the best (the number: its gap to the best); <span class="oe-ww oe-ww-worse">worse'
-              '</span> told apart from the best (its gap). <b>acts</b>: the world where the mechanism acts; '
+              'the expected online outcome is highest on the development block (the number: its correlation); <span '
+              'class="oe-ww oe-ww-tied">tied</span> within +-0.05 of the best by two one-sided tests (the number: its '
+              'gap to the best); <span class="oe-ww oe-ww-worse">worse</span> told apart from the best (its gap); '
+              'inconclusive: neither. <b>acts</b>: the world where the mechanism acts; '
               '<b>off</b>: the same world with the mechanism switched off. The CSV\'s cell on hover.</p>')
     return (legend + which_when_html(df)
             + f'<p class="oe-links"><a href="{up}figures/arena/which_when.csv">which_when.csv</a> · '

@@ -186,6 +186,19 @@ def test_the_which_when_matrix_reads_the_files_columns_as_they_are():
     assert len(re.findall(r'class="oe-ww [^"]*oe-ww-best"', out)) == 4 * 2, "each side's best, in the matrix and the cards"
     assert 'title="= best (-0.05)"' in out and "oe-ww-worse" in out and "oe-ww-na" in out
     assert "added: x" in _text(out), "a column added to the file is shown under its mechanism"
+    # the equivalence-tested form: a tie is tied, an undecided gap is neither tied nor worse
+    eq = report_html.which_when_html(pd.DataFrame({"mechanism": ["m"], "world": ["W"], "answer": ["trust A over B"],
+                                                   "est A": ["tie (-0.02) | off: inconclusive (-0.09)"]}))
+    assert 'class="oe-ww oe-ww-tied" title="tie (-0.02)"' in eq and "oe-ww-other" in eq and "oe-ww-worse" not in eq
+    assert "answer: trust A over B" in _text(eq)
+
+
+def test_the_findings_which_when_counts_ties_by_equivalence_and_never_an_inconclusive_gap(tmp_path):
+    from offline_eval_compendium import findings
+    path = tmp_path / "which_when.csv"
+    pd.DataFrame({"mechanism": ["m"], "world": ["W"], "A": ["best (0.8) | off: inconclusive (-0.1)"],
+                  "B": ["tie (-0.01) | off: best (0.7)"], "answer": ["trust A over B"]}).to_csv(path, index=False)
+    assert "| m | W | A, B | B |" in findings.which_when(path)
 
 
 def test_api_summaries_render_their_markup():

@@ -79,11 +79,17 @@ def _quiet(fn, *args, **kw):
         return fn(*args, **kw)
 
 
+def _graded(rng, n, low, high):
+    """``n`` strengths graded across [low, high): one uniform draw in each of ``n`` equal strata, in random order
+    (the candidates span the range evenly, so every seed's candidates differ by as much along the error direction)."""
+    return low + (high - low) * rng.permutation((np.arange(n) + rng.random(n)) / n)
+
+
 # -- chapelle's RTB world (bidder side) ---------------------------------------------------------------
 def _rtb_candidates(rng, n, n_networks, *, bias_sd, value_bias_sd, noise):
     """``n`` candidate prediction functions: per network a calibration error, a value-correlated error and a
     noise level, at a random scale per candidate (candidates differ in how large their errors are)."""
-    scale = rng.uniform(0.0, 2.0, (n, 1))
+    scale = _graded(rng, n, 0.0, 2.0)[:, None]
     return dict(bias=scale * bias_sd * rng.standard_normal((n, n_networks)),
                 value_bias=scale * value_bias_sd * rng.standard_normal((n, n_networks)),
                 noise=rng.uniform(*noise, (n, n_networks)))
@@ -290,10 +296,11 @@ def rtb_arena(seed, *, n_candidates=16, n_networks=8, n_log=3000, n_contexts=300
 
 
 # -- yi's sponsored-search world (publisher side) -----------------------------------------------------
-def _sponsored_candidate(rng, ctr):
-    """A candidate click model: noise, calibration by range (low / high shifts), scale, and in a third of them a
-    rank-preserving low-range over-estimation (yi Table 6)."""
-    p = sp.distorted_pclick(ctr, rng, noise_sd=rng.uniform(0.2, 0.9), scale=float(np.exp(0.3 * rng.standard_normal())),
+def _sponsored_candidate(rng, ctr, noise_sd=None):
+    """A candidate click model: noise (``noise_sd``, graded across the candidates by :func:`sponsored_arena`),
+    calibration by range (low / high shifts), scale, and in a third of them a rank-preserving low-range
+    over-estimation (yi Table 6)."""
+    p = sp.distorted_pclick(ctr, rng, noise_sd=rng.uniform(0.2, 0.9) if noise_sd is None else noise_sd, scale=float(np.exp(0.3 * rng.standard_normal())),
                             low_ctr=0.004, low_shift=float(rng.uniform(0, 4) * (rng.random() < 0.5)),
                             high_shift=float(0.3 * rng.standard_normal()))
     if rng.random() < 1 / 3:
@@ -366,7 +373,7 @@ def counterfactual_cy(world, target, page_views, logged, reward_model):
 
 
 def sponsored_arena(seed, *, n_candidates=16, n_queries=200, n_log=8000, n_ab=20000, baseline_quantile=0.6,
-                    position=True, reserves=True, explore_shares=(0.05, 0.25)) -> pd.DataFrame:
+                    position=True, reserves=True, explore_shares=(0.05, 0.25), n_target=40000) -> pd.DataFrame:
     """One seed of yi's sponsored-search world: one row per candidate, offline deltas and the online CY delta.
 
     The production model (log-odds noise :data:`PRODUCTION_NOISE`) serves ``n_log`` page views at an
@@ -377,9 +384,11 @@ def sponsored_arena(seed, *, n_candidates=16, n_queries=200, n_log=8000, n_ab=20
     times ``n_log`` page views are served in random order (:func:`explore`); IPS, SNIPS and DR estimate each
     model's CY on the first ``share * n_log`` of them (columns ``off_ips@<share>``...).  Online: one
     multi-arm A/B test, production's arm and one arm per candidate, ``n_ab`` page views each (the observed CY
-    delta, relative, and its expectation from the true click probabilities: no A/B noise).
+    delta, relative: ``online``); the noise-free target ``online_expected``: the relative delta of the expected
+    click yields, every model served on one shared sample of ``n_target`` page views with its true click
+    probabilities (no click draw, no page-view sampling between arms).
     """
-    r_world, r_prod, r_cand, r_log, r_ab, r_exp = np.random.default_rng(seed).spawn(6)
+    r_world, r_prod, r_cand, r_log, r_ab, r_exp, r_target = np.random.default_rng(seed).spawn(7)
     world = sp.make_world(r_world, n_queries=n_queries, curve_kwargs=None if position else FLAT_CURVE)
     p0 = sp.distorted_pclick(world.ctr, r_prod, noise_sd=PRODUCTION_NOISE)
     pv = sw.sample_page_views(world, n_log, r_log)
@@ -410,21 +419,49 @@ def sponsored_arena(seed, *, n_candidates=16, n_queries=200, n_log=8000, n_ab=20
 
     def arm(p, rng):
         served = sw.serve(world, p, sw.sample_page_views(world, n_ab, rng), op=op, rng=rng)
-        return served.click.sum() / n_ab, served.p_click.sum() / n_ab
+        return served.click.sum() / n_ab
 
+    # the noise-free target: every model's expected clicks on one shared sample of page views (no click draw, and
+    # no page-view sampling between the arms), the world's expected click yield up to that sample's mix of queries
+    pv_target = sw.sample_page_views(world, n_target, r_target)
+    expected_cy = lambda p: sw.serve(world, p, pv_target, op=op, expected=True).click.sum() / n_target  # noqa: E731
     base = offline(p0)
-    cy0, ecy0 = arm(p0, r_ab)
+    cy0, ecy0 = arm(p0, r_ab), expected_cy(p0)
     rows = []
+    noise_sd = _graded(r_cand, n_candidates, 0.2, 0.9)
     for j in range(n_candidates):
-        p1 = _sponsored_candidate(r_cand, world.ctr)
+        p1 = _sponsored_candidate(r_cand, world.ctr, noise_sd[j])
         off = offline(p1)
-        cy, ecy = arm(p1, r_ab)
+        cy, ecy = arm(p1, r_ab), expected_cy(p1)
         rows.append({"candidate": j, **{f"off_{k}": off[k] - base[k] for k in off},
                      "online": cy / cy0 - 1.0, "online_expected": ecy / ecy0 - 1.0})
     return pd.DataFrame(rows)
 
 
 # -- piovano's classifiers ---------------------------------------------------------------------------------
+#: How much likelier an item the candidate gets right is to be labelled, where the offline set violates Theorem 2's
+#: premise (declared with the world, before any run of it).
+PREMISE_TILT = 3.0
+
+
+def _tilted_by_truth(rng, hb, hc, truth, n_classes, n_offline, tilt):
+    """Offline items: each (production, candidate) cell its live share of ``n_offline`` (largest remainders), drawn
+    within the cell with weight ``tilt`` on items the candidate classifies correctly and 1 on the others."""
+    live_joint = joint_distribution(hb, hc, n_classes=n_classes, normalize=False)
+    counts = cl.apportion(live_joint / live_joint.sum(), n_offline, capacity=live_joint.astype(np.int64))
+    cell = hb * n_classes + hc
+    order = np.argsort(cell, kind="stable")
+    starts = np.searchsorted(cell[order], np.arange(n_classes * n_classes + 1))
+    w_all = np.where(hc == truth, tilt, 1.0)
+    picked = []
+    for c, k in enumerate(np.asarray(counts).ravel()):
+        if k:
+            members = order[starts[c]:starts[c + 1]]
+            w = w_all[members]
+            picked.append(rng.choice(members, int(k), replace=False, p=w / w.sum()))
+    return np.sort(np.concatenate(picked))
+
+
 def _pr(m):
     """The candidate's recall and precision per class, one vector (nan where undefined)."""
     return np.concatenate([m.candidate.recall, m.candidate.precision]), \
@@ -433,7 +470,7 @@ def _pr(m):
 
 def classifier_arena(seed, *, n_candidates=16, n_classes=5, n_live=20000, n_offline=1000, error_correlation=0.6,
                      shared_confusion=0.6, representative=False, sigma=1.0, disagreement_boost=4.0,
-                     flatten=0.5) -> pd.DataFrame:
+                     flatten=0.5, premise=True, truth_tilt=PREMISE_TILT) -> pd.DataFrame:
     """One seed of piovano's setting: one row per candidate classifier against the production one.
 
     Live traffic: ``n_live`` items of a Zipf prior over ``n_classes``, production's and the candidate's
@@ -445,19 +482,28 @@ def classifier_arena(seed, *, n_candidates=16, n_classes=5, n_live=20000, n_offl
     IndDis and JointDis (:func:`offline_eval.adaptive.online_adaptive_metrics`, the live hypotheses
     unlabelled).  Per candidate: each estimate's mean absolute error (``err_<estimate>``) and its estimated
     delta of macro recall-and-precision against production (``off_<estimate>``); online: the live delta.
+
+    With ``premise=False`` the offline set violates Theorem 2's premise (p(G | H_B, H_C) the same offline and
+    live): each (production, candidate) cell gets its live share of the ``n_offline`` items, but within a cell an
+    item the candidate classifies correctly is ``truth_tilt`` times as likely to be labelled as one it gets wrong
+    (labelling favours easy items), so the cells are representative and the truth within them is not: the bias
+    JointDis removes is absent, the one it cannot remove present.
     """
     rng = np.random.default_rng(seed)
     prior = cl.zipf_prior(n_classes)
     confusion = cl.random_confusion(n_classes, rng=rng)
     acc_b = cl.class_accuracies(0.8, prior, rng=rng)
     rows = []
+    acc = _graded(rng, n_candidates, 0.7, 0.9)
     for j in range(n_candidates):
-        acc_c = cl.class_accuracies(float(rng.uniform(0.7, 0.9)), prior, rng=rng)
+        acc_c = cl.class_accuracies(float(acc[j]), prior, rng=rng)
         hb, hc, truth = cl.two_model_world(n_live, accuracy_b=acc_b, accuracy_c=acc_c, prior=prior,
                                            error_correlation=error_correlation, shared_confusion=shared_confusion,
                                            confusion=confusion, rng=rng)
         if representative:
             idx = np.sort(rng.choice(n_live, n_offline, replace=False))
+        elif not premise:
+            idx = _tilted_by_truth(rng, hb, hc, truth, n_classes, n_offline, truth_tilt)
         else:
             live_joint = joint_distribution(hb, hc, n_classes=n_classes, normalize=False)
             m_o = cl.random_offline_joint(live_joint, sigma=sigma, disagreement_boost=disagreement_boost,
