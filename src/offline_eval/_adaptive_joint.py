@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import (
-    as_1d, as_array, as_labels, cast_checked, check_aligned, check_bool, check_consistent_length, check_finite,
-    check_int, check_nonnegative, scale_weights,
+    InputTypeError, as_1d, as_array, as_labels, cast_checked, check_aligned, check_bool, check_consistent_length,
+    check_finite, check_int, check_nonnegative, scale_weights,
 )
 
 
@@ -27,7 +27,7 @@ def encode_labels(named: dict, classes) -> tuple[dict, np.ndarray | None]:
     """Codes 0..K-1 of every array of ``named`` and the labels they stand for (``None``: already codes)."""
     if classes is None and all(_is_codes(x) for x in named.values()):
         return {name: _check_labels(x, name) for name, x in named.items()}, None
-    arrays = {name: as_labels(x, name) for name, x in named.items()}
+    arrays = {name: _hashable(as_labels(x, name), name) for name, x in named.items()}
     if classes is None:
         try:
             labels = np.unique(np.concatenate([a.astype(object) for a in arrays.values()]))
@@ -40,6 +40,7 @@ def encode_labels(named: dict, classes) -> tuple[dict, np.ndarray | None]:
         labels = np.asarray(classes, dtype=object)
         if labels.ndim != 1 or labels.size == 0:
             raise ValueError(f"`classes` must be a non-empty list of labels; got {classes!r}")
+        _hashable(labels, "classes")
         if len(set(labels.tolist())) != labels.size:
             raise ValueError(f"`classes` must not repeat a label; got {classes!r}")
     index = {v: i for i, v in enumerate(labels.tolist())}
@@ -51,6 +52,18 @@ def encode_labels(named: dict, classes) -> tuple[dict, np.ndarray | None]:
             raise ValueError(f"`{name}` holds labels not in `classes`: {sorted(map(repr, missing))[:5]}")
         codes[name] = np.fromiter((index[v] for v in vals), dtype=np.int64, count=len(vals))
     return codes, labels
+
+
+def _hashable(arr: np.ndarray, name: str) -> np.ndarray:
+    """``arr`` unchanged when every label is hashable (a class is looked up by its label); a named error otherwise."""
+    if arr.dtype.kind == "O":
+        for v in arr.tolist():
+            try:
+                hash(v)
+            except TypeError:
+                raise InputTypeError(f"`{name}` must hold hashable labels (numbers, strings, tuples, ...); got a "
+                                     f"{type(v).__name__}: {repr(v)[:60]}") from None
+    return arr
 
 
 def _check_labels(x, name: str) -> np.ndarray:

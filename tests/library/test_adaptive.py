@@ -470,3 +470,29 @@ def test_hashable_labels_equal_their_codes():
     ci = bootstrap_oam_accuracy(names[b], names[c], names[g], names[bl], names[cl], n_boot=20, rng=1)
     assert ci.candidate.value == by_code.candidate.accuracy
     assert ci.candidate.confidence_interval() == (ci.candidate.low, ci.candidate.high)
+
+
+@pytest.mark.parametrize("where", ["hyp_b_offline", "truth_offline", "hyp_c_live", "classes"])
+@pytest.mark.parametrize("with_classes", [False, True])
+def test_online_adaptive_metrics_unhashable_labels_are_named_errors(where, with_classes):
+    # an object array of lists or sets is 1-D and sortable, but a class is looked up by its label
+    unhashable = np.empty(2, dtype=object)
+    unhashable[0], unhashable[1] = [0], [1]
+    args = dict(hyp_b_offline=["x", "y"], hyp_c_offline=["x", "y"], truth_offline=["x", "y"], hyp_b_live=["x", "y"],
+                hyp_c_live=["x", "y"])
+    classes = ["x", "y"] if with_classes else None
+    if where == "classes":
+        classes = [{0}, {1}]
+    else:
+        args[where] = unhashable
+    with pytest.raises(TypeError, match=f"`{where}` must hold hashable labels"):
+        online_adaptive_metrics(**args, classes=classes)
+
+    def tuples(labels):  # tuples as labels, in a 1-D object array: hashable
+        out = np.empty(len(labels), dtype=object)
+        out[:] = [{"x": (0,), "y": (1,)}[v] for v in labels]
+        return out
+
+    args = {k: tuples(a) for k, a in
+            dict(hyp_b_offline="xy", hyp_c_offline="xy", truth_offline="xy", hyp_b_live="xy", hyp_c_live="xy").items()}
+    assert online_adaptive_metrics(**args).n_classes == 2

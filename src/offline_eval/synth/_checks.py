@@ -23,6 +23,7 @@ import functools
 import inspect
 import math
 import threading
+from collections.abc import Mapping, Set
 
 import numpy as np
 
@@ -64,6 +65,70 @@ def _check_float(v, name: str, allow_inf: bool, allow_none: bool = False) -> Non
                          f"float64's range; got {kind}")
 
 
+def check_pair(v, name: str, *, what: str = "a pair (low, high)") -> tuple:
+    """``v`` as a tuple of two finite real numbers (its own items, unconverted), or a named error.
+
+    A list, tuple, 1-D array or any other iterable of two numbers is a pair; ``None``, a string, a mapping, a set
+    (no order), a scalar or an iterable of another length is not, and neither is a pair holding a bool, ``None``,
+    a string or a non-finite number.  The caller checks the domain (bounds, order) of the returned items.
+    """
+    if v is None or isinstance(v, (str, bytes, Mapping, Set)):
+        raise InputTypeError(f"`{name}` must be {what} of two finite real numbers; got {v!r}")
+    try:
+        items = tuple(v)
+    except TypeError:
+        raise InputTypeError(f"`{name}` must be {what} of two finite real numbers; got {v!r}") from None
+    if len(items) != 2:
+        raise ValueError(f"`{name}` must be {what} of two finite real numbers; got {len(items)} item(s): {v!r}")
+    for x in items:
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+            raise InputTypeError(f"`{name}` must be {what} of two finite real numbers; got {v!r}")
+        try:
+            finite = math.isfinite(float(x))
+        except OverflowError:  # an int beyond float64
+            finite = False
+        if not finite:
+            raise ValueError(f"`{name}` must be {what} of two finite real numbers; got {v!r}")
+    return items
+
+
+def check_kwargs(kwargs, name: str, fn, *, skip=()) -> dict:
+    """``kwargs`` (``None`` or a mapping) as a dict of keyword arguments of ``fn``, or a named error.
+
+    Its keys must be strings naming keyword parameters of ``fn`` (those in ``skip``, which the caller passes
+    itself, excepted); the values are left to ``fn``'s own checks.
+    """
+    if kwargs is None:
+        return {}
+    allowed = [p.name for p in inspect.signature(fn).parameters.values()
+               if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in skip]
+    if not isinstance(kwargs, Mapping):
+        raise InputTypeError(f"`{name}` must be None or a dict of keyword arguments of {fn.__name__} "
+                             f"({', '.join(allowed)}); got {type(kwargs).__name__} {kwargs!r}")
+    bad = [k for k in kwargs if not isinstance(k, str) or k not in allowed]
+    if bad:
+        raise ValueError(f"`{name}` holds key(s) {bad!r} that are not keyword arguments of {fn.__name__}; "
+                         f"the keys must be among {allowed}")
+    return dict(kwargs)
+
+
+def _plain(v) -> bool:
+    """A number, or a short list, tuple or dict of numbers: a value a message can repeat."""
+    if isinstance(v, (list, tuple)):
+        return len(v) <= 8 and all(_plain(x) for x in v)
+    if isinstance(v, dict):
+        return len(v) <= 8 and all(isinstance(k, str) and _plain(x) for k, x in v.items())
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def _differs(v, default) -> bool:
+    """``v != default`` as one bool (a number against a tuple default compares element by element in numpy)."""
+    try:
+        return bool(v != default)
+    except (TypeError, ValueError):
+        return True
+
+
 def _nonfinite(out) -> bool:
     if isinstance(out, np.ndarray):
         return out.dtype.kind == "f" and not np.isfinite(out).all()
@@ -103,7 +168,8 @@ def checked(fn):
                 if isinstance(v, (int, np.integer)):
                     bound.arguments[name] = float(v)  # 2**64 as a number, not an int numpy cannot hold
         given = ", ".join(f"`{k}`={v!r}" for k, v in bound.arguments.items()
-                          if kinds.get(k) in ("int", "float") and v != sig.parameters[k].default)
+                          if (kinds.get(k) in ("int", "float") or kinds.get(k) is None and _plain(v))
+                          and _differs(v, sig.parameters[k].default))
         outer = getattr(_depth, "n", 0) == 0
         _depth.n = getattr(_depth, "n", 0) + 1
         try:

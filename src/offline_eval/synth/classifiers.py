@@ -31,6 +31,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._validation import (
+    MAX_CELLS,
     as_array,
     check_aligned,
     check_bool,
@@ -41,6 +42,7 @@ from .._validation import (
     check_work,
     scale_weights,
 )
+from ._checks import check_pair
 
 __all__ = [
     "apportion",
@@ -322,15 +324,17 @@ def truth_for_joint_counts(counts, *, target_accuracy, agree_correct: float = 0.
     Parameters
     ----------
     counts : array-like of int, shape (K, K)
-        ``counts[i, j]`` items with ``H_B = i``, ``H_C = j``.
+        ``counts[i, j]`` items with ``H_B = i``, ``H_C = j``: non-negative, K >= 2, some items on the
+        diagonal, at most 2**30 in all.
     target_accuracy : (float, float)
-        Accuracies of B and C on the live set (for piovano Table I, its
-        printed online row, read from ``data/reference/piovano``).
-    agree_correct : float, default 0.9
+        Accuracies of B and C on the live set, each in [0, 1] (for piovano Table I, its
+        printed online row, read from ``data/reference/piovano``).  With K = 2 every item on which the
+        models disagree is right for one of them, so the two targets must account for all those items.
+    agree_correct : float in [0, 1], default 0.9
         ``p(G = i | H_B = H_C = i)`` averaged over the agreement cells
         (weighted by their counts): how often the models are right when
         they agree.
-    class_spread : float, default 0.05
+    class_spread : float >= 0, default 0.05
         Standard deviation across classes of that probability.
     rng : int or numpy.random.Generator, optional
 
@@ -356,6 +360,20 @@ def truth_for_joint_counts(counts, *, target_accuracy, agree_correct: float = 0.
     """
     rng = check_rng(rng)
     n = as_array(counts, "counts", np.int64)
+    if n.ndim != 2 or n.shape[0] != n.shape[1] or n.shape[0] < 2:
+        raise ValueError(f"`counts` must be a K x K array of cell counts (K >= 2 classes); got shape {n.shape}")
+    if (n < 0).any():
+        raise ValueError(f"`counts` must be non-negative; got min {int(n.min())}")
+    total = sum(int(x) for x in n.ravel().tolist())  # exact: an int64 sum could wrap
+    if total > MAX_CELLS:
+        raise ValueError(f"`counts` totals {total:,} items, more than the bound of {MAX_CELLS:,}; use smaller counts")
+    if not np.diag(n).any():
+        raise ValueError("`counts` must have items where the models agree (a positive diagonal); got none")
+    targets = check_pair(target_accuracy, "target_accuracy", what="a pair (baseline, candidate)")
+    if not all(0 <= t <= 1 for t in targets):
+        raise ValueError(f"`target_accuracy` must be two accuracies in [0, 1]; got {target_accuracy!r}")
+    check_real(agree_correct, "agree_correct", low=0, high=1)
+    check_real(class_spread, "class_spread", low=0)
     k = n.shape[0]
     m = int(n.sum())
     diag = np.diag(n)
@@ -371,6 +389,10 @@ def truth_for_joint_counts(counts, *, target_accuracy, agree_correct: float = 0.
     if target_b < 0 or target_c < 0 or target_b + target_c > d.sum():
         raise ValueError(f"`target_accuracy` {target_accuracy} is out of reach with these counts "
                          f"and agree_correct={agree_correct}")
+    if k == 2 and target_b + target_c < d.sum():  # no third class for an item both models get wrong
+        raise ValueError(f"`target_accuracy` {target_accuracy} is out of reach with these counts "
+                         f"and agree_correct={agree_correct}: with 2 classes each of the {int(d.sum())} items on "
+                         f"which the models disagree is right for one of them, so the targets must account for all")
     right_b = apportion(d, target_b, capacity=d)
     right_c = apportion(d, target_c, capacity=d - right_b)
     hb, hc, g = [], [], []

@@ -82,6 +82,7 @@ import pandas as pd
 from scipy import special
 
 from .._validation import InputTypeError, check_bool, check_choice, check_int, check_real, check_rng, check_work
+from ._checks import check_pair
 
 __all__ = ["RTBWorld", "expected_ab", "resize_ab", "simulate_rtb", "without_exploration"]
 
@@ -295,7 +296,8 @@ def simulate_rtb(
         Network median competing bids ``price_k = price_median exp(price_spread N(0, 1))``
         in dollars per impression (about $1 CPM, the paper's footnote 2).
     price_sigma : (float, float), default (0.4, 1.2)
-        Range of the per-network log-sd of the competing bid (uniform).
+        Range of the per-network log-sd of the competing bid (uniform): two finite
+        numbers ``0 <= low <= high`` (a tuple, list or array).
     price_corr : float, default 0.3
         Correlation ``rho`` of the log competing bid with the impression's
         standardised log value ``ctr_sigma z + value_sigma w``.
@@ -314,7 +316,8 @@ def simulate_rtb(
         impression's standardised log value (value-correlated calibration
         errors; 0 makes the errors independent of the value).
     noise : (float, float), default (0.1, 0.6)
-        Range of each model's per-network logit noise level (uniform).
+        Range of each model's per-network logit noise level (uniform): two finite
+        numbers ``0 <= low <= high``.
     bias_order : {"independent", "candidate_above"}, default "independent"
         ``"independent"``: each model's calibration error as drawn.
         ``"candidate_above"``: the same two draws per network, the larger
@@ -353,6 +356,9 @@ def simulate_rtb(
     >>> bool(((L["p_a"] * L["v"]) > L["c"]).all())  # won-only logs of arm A
     True
     """
+    # the ranges first (as tuples of their own items): the record of the parameters below takes them apart
+    price_sigma = check_pair(price_sigma, "price_sigma", what="a range (low, high)")
+    noise = check_pair(noise, "noise", what="a range (low, high)")
     params = dict(
         n_networks=n_networks, n_log=n_log, n_ab=n_ab, ctr_median=ctr_median, ctr_spread=ctr_spread,
         ctr_sigma=ctr_sigma, value_median=value_median, value_spread=value_spread, value_sigma=value_sigma,
@@ -378,7 +384,7 @@ def simulate_rtb(
     if not -1 < price_corr < 1:
         raise ValueError(f"`price_corr` must lie in (-1, 1); got {price_corr!r}")
     check_choice(bias_order, "bias_order", ("independent", "candidate_above"))
-    if log_arms not in ("ab", "a"):
+    if not (isinstance(log_arms, str) and log_arms in ("ab", "a")):  # a string first: an array has no truth value
         raise ValueError(f"`log_arms` must be 'ab' or 'a'; got {log_arms!r}")
     check_bool(exploration, "exploration")
     if ab_impressions is not None and not (np.isfinite(ab_impressions) and ab_impressions >= 2):

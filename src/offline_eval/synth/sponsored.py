@@ -34,8 +34,9 @@ import numpy as np
 
 from scipy.special import expit, logit
 
-from .._validation import InputTypeError, as_array, check_int, check_rng, check_work
+from .._validation import InputTypeError, as_array, check_int, check_real, check_rng, check_work
 from ..auction.logs import PageViews
+from ._checks import check_kwargs
 from .search_world import SponsoredWorld, sample_page_views
 
 __all__ = [
@@ -246,7 +247,7 @@ def overestimate_low_range(pclick, *, low_ctr=0.004, low_shift=4.0, width=None) 
     low_shift : float, default 4.0
         Over-estimation (log-odds) of the lowest predictions, >= 0.
     width : float, optional
-        Width (log-odds) of the switch; must be at least ``low_shift / 4``,
+        Width (log-odds) of the switch, a finite positive number; must be at least ``low_shift / 4``,
         the narrowest switch that keeps the map order-preserving.  Default:
         ``max(low_shift / 4, 0.5)``.
 
@@ -294,6 +295,8 @@ def overestimate_low_range(pclick, *, low_ctr=0.004, low_shift=4.0, width=None) 
     if not 0 < low_ctr < 1:
         raise ValueError(f"`low_ctr` must be in (0, 1); got {low_ctr!r}")
     _positive("low_shift", low_shift, allow_zero=True)
+    if width is not None:
+        check_real(width, "width", low=0, closed="neither")
     if width is None:
         width = max(low_shift / 4.0, 0.5)
     _positive("width", width)
@@ -338,9 +341,11 @@ def make_world(
     participation : float, default 0.8
         Probability that a candidate takes part in an auction, in (0, 1].
     ctr_kwargs : dict, optional
-        Passed to :func:`sample_ctr` (median, spread, junk share, ...).
+        Passed to :func:`sample_ctr`: its keyword arguments (``median``, ``sd``, ``junk_share``,
+        ``junk_factor``, ``junk_sd``, ``max_ctr``), checked before any draw.
     curve_kwargs : dict, optional
-        Passed to :func:`click_curve` (number of slots, decays).
+        Passed to :func:`click_curve`: its keyword arguments (``n_mainline``, ``n_sidebar``, the decays,
+        ``sidebar_top``), checked before any draw.
 
     Returns
     -------
@@ -360,12 +365,21 @@ def make_world(
     _positive("query_ctr_sd", query_ctr_sd, allow_zero=True)
     if not 0 < participation <= 1:
         raise ValueError(f"`participation` must be in (0, 1]; got {participation!r}")
-    curve = click_curve(**(curve_kwargs or {}))
-    n_mainline = int((curve_kwargs or {}).get("n_mainline", 3))
+    ctr_kwargs = check_kwargs(ctr_kwargs, "ctr_kwargs", sample_ctr, skip=("n", "rng"))
+    curve_kwargs = check_kwargs(curve_kwargs, "curve_kwargs", click_curve)
+    try:  # their values, by the callees' own checks, before any draw (an empty draw from a generator of its own)
+        sample_ctr(0, np.random.default_rng(0), **ctr_kwargs)
+    except ValueError as exc:  # InputTypeError too
+        raise type(exc)(f"`ctr_kwargs`: {exc}") from None
+    try:
+        curve = click_curve(**curve_kwargs)
+    except ValueError as exc:
+        raise type(exc)(f"`curve_kwargs`: {exc}") from None
+    n_mainline = int(curve_kwargs.get("n_mainline", 3))
     weights = np.arange(1, n_queries + 1, dtype=np.float64) ** -float(zipf_exponent)
     query_prob = weights / weights.sum()
     bids = np.exp(bid_sd * rng.standard_normal((n_queries, n_candidates)))
-    ctr = sample_ctr((n_queries, n_candidates), rng, **(ctr_kwargs or {}))
+    ctr = sample_ctr((n_queries, n_candidates), rng, **ctr_kwargs)
     qf = np.exp(query_ctr_sd * rng.standard_normal((n_queries, 1)) - 0.5 * query_ctr_sd**2)
     ctr = np.clip(ctr * qf, 1e-9, 0.9)
     return SponsoredWorld(query_prob, bids, ctr, curve, n_mainline, float(participation))
