@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.special import expit, logit
 
 from offline_eval import auction as au
 from .. import reference
@@ -49,6 +50,7 @@ from offline_eval.synth import sponsored as sp
 
 __all__ = [
     "AGREEMENT", "CONTROL_MISCALIBRATION", "CONTROL_MODEL_2", "F3_THRESHOLD", "best_and_simulated", "log_served",
+    "model_2_pclick",
     "low_high_gap", "make_logs", "logged_rows", "offline_deltas", "offline_pair", "offline_scores", "seeded_world",
     "printed_tables", "MODEL_1", "MODEL_2", "MISCALIBRATION", "Experiment", "agrees", "breakdown",
     "cross_validate_history", "fig3_figure", "fig4_figure", "per_seed", "per_seed_table6", "per_seed_worlds", "run",
@@ -57,8 +59,10 @@ __all__ = [
 
 #: Baseline model: the true CTR with log-odds noise of sd 0.6.
 MODEL_1 = dict(noise_sd=0.6)
-#: model-2: less noise, strong over-estimation below CTR 0.004, slight above.
-MODEL_2 = dict(noise_sd=0.35, low_ctr=0.004, low_shift=4.0, high_shift=0.1, width=0.5)
+#: model-2: less noise, strong over-estimation of its own pClicks below 0.004, slight above (``over="score"``:
+#: the over-estimation follows the model's own score, order-preserving, :func:`model_2_pclick`; ``"ctr"``, the
+#: earlier world, follows the true CTR).
+MODEL_2 = dict(noise_sd=0.35, low_ctr=0.004, low_shift=4.0, high_shift=0.1, width=0.5, over="score")
 #: The Table 6 baseline: the new model's predictions over-estimated below CTR
 #: 0.004 by up to 4 log-odds (Table 5 model-2's boundary and size), with the
 #: narrowest switch (width 4 / 4 = 1) that keeps their order.
@@ -75,6 +79,33 @@ F3_THRESHOLD = 0.01
 #: Agreement of a predicted relative delta with the online one: same sign and
 #: |predicted - online| <= ABS + REL * |online| (fractions, not percent).
 AGREEMENT = dict(abs=0.03, rel=0.25)
+
+
+def model_2_pclick(ctr, rng, *, over="ctr", noise_sd=0.35, low_ctr=0.004, low_shift=0.0, high_shift=0.0,
+                   width=0.5) -> np.ndarray:
+    """Model-2's predictions: the true CTR with log-odds noise, over-estimated in its low range.
+
+    ``over="ctr"`` (the earlier world): ``distorted_pclick(ctr, rng, ...)``, the over-estimation a function of
+    the ad's *true* CTR, so an over-estimated poor ad leaves the low pClick range.  ``over="score"`` (yi Section
+    6: "Model-2 substantially overestimates the pClick scores on the quantiles in lower pClick score range"):
+    the noisy predictions ``p`` (the same draws) are over-estimated as a function of their *own* value, in
+    log-odds ``x + high_shift * s((x - x0) / w) + low_shift * s((x0 - x) / w)`` with ``x = logit(p)``,
+    ``x0 = logit(low_ctr)``, ``s`` the logistic function and ``w = max(|low_shift - high_shift| / 4, width)``,
+    the narrowest switch that keeps their order (the map of
+    :func:`offline_eval.synth.sponsored.overestimate_low_range`, of ``low_shift - high_shift``, on top of
+    ``high_shift`` everywhere: the same map, since s(a) + s(-a) = 1).
+    """
+    if over not in ("ctr", "score"):
+        raise ValueError(f"`over` must be 'ctr' or 'score'; got {over!r}")
+    kw = dict(noise_sd=noise_sd, low_ctr=low_ctr, width=width)
+    if over == "ctr":
+        return sp.distorted_pclick(ctr, rng, low_shift=low_shift, high_shift=high_shift, **kw)
+    p = sp.distorted_pclick(ctr, rng, **kw)
+    d = float(low_shift) - float(high_shift)
+    w = max(abs(d) / 4, float(width))
+    shift = float(high_shift) + d * expit((logit(low_ctr) - logit(p)) / w)
+    m = np.exp(np.minimum(shift, 700.0))  # the odds times exp(shift): full relative precision at small p
+    return np.clip(p * m / (1.0 - p + p * m), 1e-12, 1 - 1e-12)
 
 
 def agrees(predicted: float, online: float, *, abs_tol=AGREEMENT["abs"], rel_tol=AGREEMENT["rel"]) -> bool:
@@ -112,7 +143,7 @@ def make_logs(world, r_models, r_log, *, n_log, baseline_quantile, models, model
     """The two models' predictions and the baseline's logs (steps 1-2 of :func:`run`)."""
     if models == "table5":
         p1 = sp.distorted_pclick(world.ctr, r_models, **model_1)
-        p2 = sp.distorted_pclick(world.ctr, r_models, **model_2)
+        p2 = model_2_pclick(world.ctr, r_models, **model_2)
     else:
         p2 = sp.distorted_pclick(world.ctr, r_models, **model_1)
         p1 = sp.overestimate_low_range(p2, **miscalibration)
@@ -233,7 +264,7 @@ def run(seed, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=
 
     ``"table5"``
         model-1 = ``distorted_pclick(ctr, **model_1)``, model-2 =
-        ``distorted_pclick(ctr, **model_2)`` (yi Table 5);
+        ``model_2_pclick(ctr, **model_2)`` (yi Table 5);
     ``"table6"``
         model-2 = ``distorted_pclick(ctr, **model_1)`` (the very draw of
         Table 5's model-1: same seed, same world) and the baseline =
@@ -266,7 +297,7 @@ def run_table5_worlds(seed, model_2s, *, n_queries=2000, n_log=100_000, n_ab=200
     """
     world, r_models, r_log, r_ab1, r_ab2 = seeded_world(seed, n_queries, world_kwargs)
     p1 = sp.distorted_pclick(world.ctr, r_models, **model_1)
-    p2s = [sp.distorted_pclick(world.ctr, copy.deepcopy(r_models), **m2) for m2 in model_2s]
+    p2s = [model_2_pclick(world.ctr, copy.deepcopy(r_models), **m2) for m2 in model_2s]
     op_base, logged, log = _serve_logs(world, p1, r_log, n_log=n_log, baseline_quantile=baseline_quantile,
                                        min_impressions=min_impressions)[1:]
     return _experiments(world, p1, p2s, op_base, logged, log, r_ab1, r_ab2, n_ab=n_ab, alphas=alphas,

@@ -4,7 +4,9 @@
 over-estimation to Table 5's offline AUC and RIG deltas; :func:`offline_accepted_worlds`
 measures how loosely that pair pins the online deltas down; :func:`calibrate_model_1`
 is the earlier one-knob fit (model-1's noise to the RIG delta alone); :func:`calibrate_table6` fits the
-Table 6 baseline's over-estimation to Table 6's offline RIG delta.
+Table 6 baseline's over-estimation to Table 6's offline RIG delta.  The accepted family is reported as a whole:
+:func:`family_grid` (its coarse grid, the two ends), :func:`family_online` (a seed's online deltas of its members),
+:func:`family_span` and :func:`family_depth` (where a printed value falls in the span).
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ import pandas as pd
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 from ..progress import track
-from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, log_served, logged_rows, make_logs, offline_deltas,
+from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, log_served, logged_rows, make_logs, model_2_pclick,
+                          offline_deltas,
                           offline_pair, offline_scores, run, seeded_world)
 from ..machine import map_in_workers
 
-__all__ = ["CALIBRATION_GRID", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
+__all__ = ["CALIBRATION_GRID", "calibration_note", "family_depth", "family_span", "family_grid", "family_online", "family_seed", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
            "calibrate_table6", "offline_accepted_worlds"]
 
 
@@ -211,7 +214,7 @@ def _calibration_rows(noise_sd, *, world, r_models, r_log, n_log, baseline_quant
     _, base = offline_scores(p1, logged, log, world.n_mainline, rows=view)  # model-1's metrics: once per log
     rows = []
     for shift in shifts:
-        p2 = sp.distorted_pclick(world.ctr, copy.deepcopy(rm), **{**model_2, "low_shift": float(shift)})
+        p2 = model_2_pclick(world.ctr, copy.deepcopy(rm), **{**model_2, "low_shift": float(shift)})
         off = offline_pair(base, offline_scores(p2, logged, log, world.n_mainline, rows=view)[1])
         rows.append(dict(stage=stage, noise_sd=float(noise_sd), low_shift=float(shift),
                          auc_delta=off["auc_delta"], rig_delta=off["rig_delta"], auc_all_delta=off["auc_all_delta"]))
@@ -341,3 +344,102 @@ def _table6_row(shift, *, world, p2, pv, r_log, low_ctr, baseline_quantile) -> d
                                 min_impressions=1)
     off = offline_deltas(p1, p2, logged, log, world.n_mainline)[3]
     return dict(low_shift=float(shift), auc_delta=off["auc_delta"], rig_delta=off["rig_delta"])
+
+
+def family_grid(accepted: pd.DataFrame, *, step=None) -> pd.DataFrame:
+    """The coarse grid of the offline-accepted family that the seed sweeps run: its two ends (the smallest and the
+    largest accepted over-estimation, each at its own model-1 noise) and, with ``step``, the members whose
+    over-estimation is a multiple of ``step`` log-odds; declared from the main seed's calibration grid alone,
+    before any sweep.  (The study runs the ends: on the main seed the online deltas fall with the over-estimation,
+    yi/table5_offline_accepted.csv, so the ends and the fitted world between them span the family.)"""
+    a = accepted.sort_values("low_shift", kind="stable").reset_index(drop=True)
+    keep = (a.index == 0) | (a.index == len(a) - 1)
+    if step is not None:
+        keep |= np.isclose(np.round(a["low_shift"] / step) * step, a["low_shift"])
+    return a.loc[keep, ["noise_sd", "low_shift"]].reset_index(drop=True)
+
+
+def family_online(seed, members, *, n_queries=2000, n_log=100_000, n_ab=100_000, baseline_quantile=0.6,
+                  model_1=MODEL_1, model_2=MODEL_2, min_impressions=1, world_kwargs=None) -> dict:
+    """One seed's online CY and mainline CY deltas of every member of an accepted family (``members``: rows of
+    ``noise_sd, low_shift``) at the baseline operating point, as :func:`offline_accepted_worlds` measures them.
+
+    The members that share a model-1 noise share its logs and operating point (served once); every A/B test of
+    the seed is drawn by one :func:`~offline_eval.synth.search_world.ab_tests` from the run's A/B generator, so
+    the arms share their page views and each is the one a separate test would serve.
+
+    Returns
+    -------
+    dict
+        ``online_cy_<i>``, ``online_ml_cy_<i>`` for member ``i`` (fractions) and the members' span
+        ``online_cy_lo, online_cy_hi, online_ml_cy_lo, online_ml_cy_hi``.
+    """
+    members = [(float(n), float(s)) for n, s in members]
+    world, r_models, r_log, r_ab1, _ = seeded_world(seed, n_queries, world_kwargs)
+    served = {}
+    for noise in sorted({n for n, _ in members}):
+        rm, rl = copy.deepcopy(r_models), copy.deepcopy(r_log)
+        p1 = sp.distorted_pclick(world.ctr, rm, **{**model_1, "noise_sd": noise})
+        op_base = _serve_logs_point(world, p1, rl, n_log=n_log, baseline_quantile=baseline_quantile,
+                                    min_impressions=min_impressions)
+        served[noise] = (p1, op_base, rm)
+    controls, treatments = [], []
+    for noise, shift in members:
+        p1, op_base, rm = served[noise]
+        controls.append((p1, op_base))
+        treatments.append((model_2_pclick(world.ctr, copy.deepcopy(rm), **{**model_2, "low_shift": shift}), op_base))
+    tests = sw.ab_tests(world, controls, treatments, n_page_views=n_ab, rng=r_ab1)
+    out = {}
+    for i, t in enumerate(tests):
+        out[f"online_cy_{i}"], out[f"online_ml_cy_{i}"] = float(t.cy_delta), float(t.ml_cy_delta)
+    for key in ("online_cy", "online_ml_cy"):
+        v = [out[f"{key}_{i}"] for i in range(len(members))]
+        out[f"{key}_lo"], out[f"{key}_hi"] = min(v), max(v)
+    return out
+
+
+def _serve_logs_point(world, p1, r_log, *, n_log, baseline_quantile, min_impressions):
+    """The baseline operating point of model-1 ``p1``'s logs (as :func:`make_logs` places it)."""
+    pv = sp.sample_page_views(world, n_log, r_log)
+    return log_served(world, p1, pv, r_log, baseline_quantile=baseline_quantile, min_impressions=min_impressions)[0]
+
+
+def family_seed(seed, **kwargs) -> tuple[dict]:
+    """``(family_online(seed, **kwargs),)``: a seed of the family's sweep in
+    :func:`~.yi_worlds.paired_sweeps_in_workers`' pool (a world without a control world of its own: the sweep's
+    second frame is empty)."""
+    return (family_online(seed, **kwargs),)
+
+
+def calibration_note(model_1: dict, model_2: dict, calibration: pd.DataFrame) -> str:
+    """What the offline calibration fixed, from :func:`calibrate_models`' fitted models and trace."""
+    g, n_local = calibration.loc[calibration["stage"] == 1], int((calibration["stage"] == 2).sum())
+    return (f"fitted on the main seed's logs over a grid of {g['noise_sd'].nunique()} x {g['low_shift'].nunique()} "
+            f"(model-1 noise x model-2 low-range over-estimation), then {n_local} points measured around the "
+            f"interpolated optimum: noise {model_1['noise_sd']:g}, over-estimation {model_2['low_shift']:g} log-odds; "
+            "the fitted knobs' target, not evidence")
+
+
+def family_span(fam, sweep: pd.DataFrame, key: str) -> pd.DataFrame:
+    """The accepted family's span of one online delta on each seed: ``lo`` and ``hi`` (relative deltas in %) over
+    its grid's members (:func:`family_online`'s frame ``fam``; ``None``: none) and the fitted world (the seed sweep
+    ``sweep``, the same seeds), indexed by seed.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame(dict(seed=[1], online_cy_lo=[-0.3], online_cy_hi=[0.05]))
+    >>> family_span(f, pd.DataFrame(dict(seed=[1], online_cy_delta=[0.1])), "online_cy").round(6).to_dict("list")
+    {'lo': [-30.0], 'hi': [10.0]}
+    """
+    fitted = sweep[f"{key}_delta"].to_numpy(float)
+    lo, hi = fitted, fitted
+    if fam is not None:
+        if not np.array_equal(fam["seed"].to_numpy(int), sweep["seed"].to_numpy(int)):
+            raise ValueError("the family's frame and the sweep must hold the same seeds in the same order")
+        lo, hi = np.minimum(fam[f"{key}_lo"].to_numpy(float), fitted), np.maximum(fam[f"{key}_hi"].to_numpy(float), fitted)
+    return pd.DataFrame({"lo": 100 * lo, "hi": 100 * hi}, index=pd.Index(sweep["seed"].to_numpy(int), name="seed"))
+
+
+def family_depth(span: pd.DataFrame, printed: float) -> pd.Series:
+    """The printed value's depth inside the family's span on each seed, in pp (negative: outside)."""
+    return pd.Series(np.minimum(printed - span["lo"], span["hi"] - printed).to_numpy(float), index=span.index)

@@ -1,5 +1,47 @@
 """yi Table 5, Figs. 3-4 and Table 6: offline metrics vs online click yield vs auction simulation.
 
+**Worlds that reach their calibration targets (issue 48): the diagnosis.**
+
+*Table 5's online deltas were read off one world picked inside a family.*  The world is calibrated on Table 5's
+offline AUC (+8.6%) and RIG (+19.5%) deltas only.  That pair pins model-2's over-estimation down loosely: on the
+main seed the 15 over-estimations whose best grid point met both within 50% (0 to 7 log-odds) gave online CY deltas
+from +7.4% to -45.7% (mainline CY +9.2% to -53.7%), and the fit (noise 1.03, 6.35 log-odds) lay where the RIG delta
+falls steeply with the over-estimation; its prediction, CY -40.6% [-43.7, -37.6] and mainline CY -46.8% [-50.3,
+-43.3] over the estimate rule's first block, differed from the printed -9.96% and -8.07% -- a verdict on the point
+picked, not on what the printed numbers allow.  No other printed number narrows the family (Figs. 3-4 print no
+values, Table 6's model is another model), so none is declared: Table 5's online cells are now judged over the
+whole accepted family (``offline_accepted_worlds``; the sweeps run its two ends, :func:`family_grid`, beside the
+fitted world, on every seed: ``family_online``), the effect being where the printed value falls in the family's
+span (its depth inside, in pp; negative outside).
+
+*Figs. 3-4's shape was not in the world.*  Model-2 over-estimated as a function of the ad's *true* CTR
+(``distorted_pclick``'s ``low_shift``): a poor ad (CTR about 0.15%) lifted by up to 6.35 log-odds lands at a pClick
+of 0.3-0.5, in model-2's *top* quantiles, so binned by its own pClick model-2's prediction error was +0.35 over the
+lowest 30% of quantiles and +0.29 over the highest on the main seed, and yi-F34-sweep's effect -0.0071 [-0.0915,
+0.0773] (inconclusive).  The paper puts the error in the model's own score range: "Model-2 substantially
+overestimates the pClick scores on the quantiles in lower pClick score range, and for the quantiles with higher
+pClick scores with much less degree of over-estimation" (Section 6, Figs. 3-4); "over-estimation of pClick scores on
+the low pClick range could make significant negative impact on online metrics by giving low quality ads higher
+chance to be selected".  The world's family is widened by that sentence: model-2's over-estimation now follows its
+own noisy pClick, order-preserving (``model_2_pclick(..., over="score")``, the map of Table 6's baseline:
+``overestimate_low_range``), below 0.4% by the fitted number of log-odds and above by +0.1.  A scratch run at noise
+0.91 and 4.05 log-odds (seed 0, the sweep's scale) gave model-2's PE 13.3, 3.6, 2.8 over its three lowest deciles
+and 1.03, 0.44, 0.30 over the three highest.  Nothing of Figs. 3-4 is printed as a number, so the shape is built
+in, not fitted: yi-F34-sweep becomes a check of ours (it holds by construction), not a claim nor a calibration.
+The recalibration (the same declared optimiser, the same grid) now separates the knobs: model-2's ranking is its
+noisy one whatever the over-estimation, so the mainline AUC delta depends on model-1's noise alone and the RIG delta
+then fixes the over-estimation.
+
+*What the widened world gives* (confirmation block 615702648-615702667): the fit is noise 0.91, 4.05 log-odds; the
+accepted family shrinks to 0-5 log-odds (beyond, the RIG delta falls below half the printed one) and spans online CY
+deltas of median -3.4% to +7.3% over the seeds: no world the offline pair accepts reaches the printed -9.96% (nor
+-8.07%), so yi-T5-cy-size and -mlcy-size differ as a family, not as a point; the fitted world's online loss is small,
+so yi-T5-sweep is inconclusive and yi-F3-sweep's log-loss gap negligible (differs).
+
+*Not done here*: Table 6's world (yi-T6b-cy-size 21.3 [18.7, 23.8] against 39%, yi-T6b-sim-cy-size 21.8 [19.6,
+24.0] against 40%) keeps its one knob fitted to the RIG delta; its new model's noise (0.6) is printed nowhere, so
+the same whole-family report over that noise is the next step.
+
 Protocol (the world and the experiment are in :mod:`.yi_auction`; this module declares the claims and fills them):
 
 1. **Calibrate, on the offline deltas only**: model-1's log-odds noise (the baseline's quality) and model-2's
@@ -38,14 +80,16 @@ from . import yi_formulas
 from .yi_auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CONTROL_MODEL_2, F3_THRESHOLD,
                           MISCALIBRATION, MODEL_1, MODEL_2, Experiment, offline_online_pairs, agrees, breakdown,
                           cross_validate_history, fig3_figure, fig4_figure, low_high_gap, per_seed,
-                          per_seed_table6, per_seed_worlds, printed_tables, run, run_table5_worlds,
+                          model_2_pclick, per_seed_table6, per_seed_worlds, printed_tables, run, run_table5_worlds,
                           sweep_with_control, table5, table6, table6_outcomes)
-from .yi_worlds import paired_sweeps_in_workers, per_seed_table6_worlds, sweep_table6_with_control
+from .yi_worlds import paired_sweeps_in_workers, per_seed_table6_worlds, seed_effects, sweep_table6_with_control
 from .yi_calibration import (CALIBRATION_GRID, NOISE_GRID, SHIFT_GRID, T6_SHIFT_GRID, calibrate_model_1,
-                              calibrate_models, calibrate_table6, offline_accepted_worlds)
+                              calibrate_models, calibrate_table6, calibration_note, family_depth as _depth,
+                              family_grid, family_online, family_seed, family_span,
+                              offline_accepted_worlds)
 
 __all__ = [
-    "PP_DELTA", "SEEDS", "YiRun", "run_experiment", "seed_effects",
+    "PP_DELTA", "SEEDS", "YiRun", "family_grid", "family_online", "family_seed", "family_span", "model_2_pclick", "run_experiment", "seed_effects",
     "AGREEMENT", "CALIBRATION_GRID", "CLAIMS", "CONTROL_MISCALIBRATION", "CONTROL_MODEL_2", "F3_THRESHOLD",
     "MISCALIBRATION", "MODEL_1", "MODEL_2", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_table6", "Experiment", "add_claims", "agrees",
     "breakdown", "calibrate_model_1", "calibrate_models", "calibration_note", "offline_accepted_worlds", "cross_validate_history", "fig3_figure", "fig4_figure", "formula_table", "low_high_gap",
@@ -53,13 +97,22 @@ __all__ = [
     "sweep_table6_with_control", "sweep_with_control", "table5", "table6", "table6_outcomes",
 ]
 
-_W5 = "synthetic: yi Table 5 world (model-2 over-estimates its low pClick range)"
+_W5 = ("synthetic: yi Table 5 world (model-2 over-estimates the low range of its own pClick, order-preserving; "
+       "calibrated on the offline AUC and RIG deltas)")
+_W5F = ("synthetic: yi Table 5 worlds, the whole family the printed offline AUC and RIG deltas accept (each within "
+        "50%), model-2 over-estimating the low range of its own pClick")
+_C5F = ("model-2 without its over-estimation (CONTROL_MODEL_2) beside the fitted world's model-1: the sweep's control "
+        "world, where every member's mechanism is off")
+#: What the Table 5 world was until this revision, and what it gave (kept in each changed row's ``revised``).
+_W5_BEFORE = ("the Table 5 world's model-2 over-estimated by the true CTR (distorted_pclick: an ad below CTR 0.4% "
+              "lifted by up to the fitted 6.35 log-odds, model-1 noise 1.03), so an over-estimated poor ad left the low "
+              "pClick range; on the estimate rule's first block (749770246-749770265)")
 _W6 = "synthetic: yi Table 6 world (a baseline over-estimating its low pClick range, the same ranking)"
 _C5 = "model-2 without its over-estimation of the low (and high) pClick range (CONTROL_MODEL_2)"
 _C6 = ("a baseline without its low-range over-estimation, i.e. the new model's own predictions "
        "(CONTROL_MISCALIBRATION)")
 _EV5 = ("yi/seed_sweep.csv", "yi/seed_sweep_control.csv", "yi/table5.csv")
-_EV5P = _EV5 + ("yi/table5_calibration.csv", "yi/table5_offline_accepted.csv")
+_EV5P = _EV5 + ("yi/table5_calibration.csv", "yi/table5_offline_accepted.csv", "yi/seed_sweep_table5_family.csv")
 _EV34 = ("yi/seed_sweep.csv", "yi/seed_sweep_control.csv", "yi/fig3_fig4_breakdown.csv", "yi/fig3.png", "yi/fig4.png")
 _EV6 = ("yi/seed_sweep.csv", "yi/seed_sweep_control.csv", "yi/table6.csv")
 _EV6B = ("yi/seed_sweep_table6_model.csv", "yi/seed_sweep_table6_model_control.csv", "yi/table6.csv",
@@ -78,7 +131,9 @@ _SIM_SCALE = ("the same criterion on a sweep of half-size worlds (1,000 queries,
 #: The seed blocks of every sweep, declared before any result: 20 seeds each, the development block from seed 0
 #: (the seeds the claims were developed on) and a confirmation block no development run used; renewed when the
 #: claims moved to the estimate rule (the earlier block's statuses stay on record).
-SEEDS = SeedBlocks("yi_offline_online", development=0).renewed(RENEWAL)
+SEEDS = SeedBlocks("yi_offline_online", development=0).renewed(RENEWAL).renewed(
+    "the Table 5 world's model-2 over-estimates the low range of its own pClick (yi Section 6, Figs. 3-4), "
+    "recalibrated; Table 5's online deltas judged over the offline-accepted family; Figs. 3-4 a check")
 
 #: The smallest effect that matters for a relative delta of Tables 5-6 (in percentage points), declared with the
 #: effects before the renewed confirmation block ran.
@@ -110,7 +165,8 @@ CLAIMS = declare(
           "delta, offline deltas only (calibrate_models): main seed, |ours - paper| <= 50% of the printed value",
           world=_W5, evidence=("yi/table5.csv", "yi/table5_calibration.csv"),
           revised="model-1's noise alone was fitted to this delta (calibrate_model_1), model-2's over-estimation "
-                  "picked by hand toward the online CY delta"),
+                  "picked by hand toward the online CY delta; then both fitted jointly in " + _W5_BEFORE + " "
+                  "(+19.29% at noise 1.03, 6.35 log-odds)"),
     Claim("yi-T5-auc-size", "Table 5", "model-2 metrics, offline AUC (the printed relative delta; the AUC on the "
           "mainline impressions with the models' own pClicks: Section 7, 'AUC measured only on mainline ads are most "
           "reliable for search advertising')", "calibration",
@@ -118,38 +174,53 @@ CLAIMS = declare(
           world=_W5, evidence=("yi/table5.csv", "yi/table5_calibration.csv"),
           revised="a prediction of the world calibrated on the RIG delta alone, the AUC taken over every logged "
                   "impression scored by pClick times the logs' click curve (median +1.02%, 5-95% [0.74, 1.28] over "
-                  "20 seeds: differs); that score carries the slots' click curve, which both models share"),
+                  "20 seeds: differs); that score carries the slots' click curve, which both models share; then "
+                  "fitted jointly in " + _W5_BEFORE + " (+8.61%)"),
     Claim("yi-T5-cy-size", "Table 5", "model-2 metrics, online CY (the printed relative delta)", "prediction",
-          "the world calibrated on the offline AUC and RIG deltas only predicts the online delta: the seeds' "
-          "relative CY delta (%) in the A/B test at the baseline operating point", world=_W5, control=_C5,
-          evidence=_EV5P, revised="a calibration: model-2's +4 log-odds low-range over-estimation was picked by hand "
-                                 "from a few values on one seed to give an online loss of this order; main seed, "
-                                 "|ours - paper| <= 50% of the printed value",
-          effect=Effect.default("relative", "relative online CY delta (%) at the baseline operating point", "=")),
+          "the whole family of worlds the printed offline AUC and RIG deltas accept (offline_accepted_worlds: each "
+          "over-estimation's best grid point within 50% of both; its coarse grid, family_grid, beside the fitted "
+          "world) predicts the online delta: on each seed the family's span of relative CY deltas (%) in the A/B test "
+          "at the baseline operating point, and where the printed value falls in it", world=_W5F, control=_C5F,
+          evidence=_EV5P,
+          revised="a calibration: model-2's +4 log-odds low-range over-estimation was picked by hand from a few values "
+                  "on one seed to give an online loss of this order (main seed, |ours - paper| <= 50%); then a "
+                  "prediction of the one world fitted to the offline pair, " + _W5_BEFORE + ": effect -40.6 [-43.7, "
+                  "-37.6] against the band [-14.9, -5.0], differs; the accepted family spanned -45.7% to +7.4% on the "
+                  "main seed, so one fitted world inside it decided the status",
+          effect=_pp("the printed value's depth inside the accepted family's span of relative online CY deltas on the "
+                     "seed, min(printed - lowest member, highest member - printed), in pp (negative: the printed value "
+                     "lies outside every member's delta, by that much)", ">")),
     Claim("yi-T5-mlcy-size", "Table 5", "model-2 metrics, online Mainline CY (the printed relative delta)",
-          "prediction", "as yi-T5-cy-size: the seeds' relative mainline CY delta (%)", world=_W5, control=_C5,
-          evidence=_EV5P, revised="a calibration (the same hand-picked over-estimation as yi-T5-cy-size); main seed, "
-                                 "|ours - paper| <= 50% of the printed value",
-          effect=Effect.default("relative", "relative online mainline CY delta (%) at the baseline operating point",
-                                "=")),
+          "prediction", "as yi-T5-cy-size: the accepted family's span of relative mainline CY deltas (%) on each seed, "
+          "and where the printed value falls in it", world=_W5F, control=_C5F, evidence=_EV5P,
+          revised="a calibration (the same hand-picked over-estimation as yi-T5-cy-size); then a prediction of the one "
+                  "world fitted to the offline pair, " + _W5_BEFORE + ": effect -46.8 [-50.3, -43.3] against the band "
+                  "[-12.1, -4.0], differs",
+          effect=_pp("the printed value's depth inside the accepted family's span of relative online mainline CY deltas "
+                     "on the seed, min(printed - lowest member, highest member - printed), in pp (negative: outside)",
+                     ">")),
     # -- Table 5 and Figs. 3-4 ---------------------------------------------------------------------------------
     Claim("yi-T5-sweep", "Table 5", _T5_QUOTE, "claim",
           "the AUC (mainline, own pClicks) and RIG deltas above 0 and the CY and mainline CY deltas below 0, all "
           "four at once over the seeds: their smallest margin", world=_W5, control=_C5, evidence=_EV5,
           revised="AUC and RIG deltas > 0 and CY and mainline CY deltas < 0 by more than 2 A/B standard errors on a "
                   "share of the seeds (before that, the AUC over every logged impression scored by pClick times the "
-                  "click curve)",
+                  "click curve)" + "; then on " + _W5_BEFORE + ": holds, effect 4.70 [3.11, 6.29]",
           effect=_pp("min(AUC delta, RIG delta, -CY delta, -mainline CY delta), relative deltas in %: all four have "
                      "the sign Table 5 prints when it is above 0", ">")),
     Claim("yi-F34-sweep", "Figures 3-4",
           "Model-2 substantially overestimates the pClick scores on the quantiles in lower pClick score range, and "
-          "for the quantiles with higher pClick scores with much less degree of over-estimation.", "claim",
+          "for the quantiles with higher pClick scores with much less degree of over-estimation.", "check",
           "each model binned by its own pClick: model-2's prediction error over the lowest 30% of its quantiles > 0 "
-          "and > its prediction error over the highest 30% (the sentence's subject is model-2's own over-estimation)",
+          "and > its prediction error over the highest 30% (holds by construction: the world's model-2 over-estimates "
+          "the low range of its own pClick, the shape this sentence describes; no number of Figs. 3-4 is printed, so "
+          "the shape is built in, not fitted: a check of ours)",
           world=_W5, control=_C5, evidence=_EV34,
           revised="PE gap (model-2 - model-1) of the lowest 30% of quantiles of model-1's pClick > 0 and > that of "
                   "the highest 30%: binning both by model-1's pClick gives a less noisy model-2 a positive low-quantile "
-                  "gap by regression to the mean alone (the control passed 20/20)",
+                  "gap by regression to the mean alone (the control passed 20/20); then a claim on " + _W5_BEFORE +
+                  ": effect -0.0071 [-0.0915, 0.0773], inconclusive (model-2's PE +0.35 low, +0.29 high on the main "
+                  "seed: an over-estimation by true CTR lifts the poor ads out of the low pClick quantiles)",
           effect=Effect("min(PE_low, PE_low - PE_high) of model-2, each model binned by its own pClick (PE = avg "
                         "pClick / CTR - 1 over the lowest and the highest 30% of its quantiles)", ">", 0.05,
                         "5% of the CTR: the compendium's tolerance on avg pClick / CTR (yi Figure 1's calibration "
@@ -160,7 +231,7 @@ CLAIMS = declare(
           f"each model binned by its own pClick: log-loss share gap (model-2 - model-1) of the lowest 30% of "
           f"quantiles above 0 over the seeds", world=_W5, control=_C5, evidence=_EV34,
           revised=f"both models binned by model-1's pClick; the sweep asked > 0 and the main seed > 0.01; then the gap > "
-                  f"{F3_THRESHOLD:g} on a share of the seeds",
+                  f"{F3_THRESHOLD:g} on a share of the seeds" + "; then on " + _W5_BEFORE + ": holds, effect 0.0127 [0.0117, 0.0137]",
           effect=Effect("log-loss share gap (model-2 - model-1) over the lowest 30% of each model's own quantiles", ">",
                         F3_THRESHOLD, f"F3_THRESHOLD ({F3_THRESHOLD:g} of each model's own total log-loss), the one "
                         "threshold fixed for Fig. 3 before the first run")),
@@ -168,7 +239,7 @@ CLAIMS = declare(
     Claim("yi-T6-sim-agrees-sweep", "Table 6", _T6_AGREE, "claim",
           f"{AGREEMENT_TEXT}, for CY and mainline CY at the baseline and the best simulated operating point: the "
           "largest of the four misses below 0 over the seeds (the simulator's accuracy, on any world)",
-          world=_W5, evidence=_EV6, revised=_SIM_SCALE + "; then all four agreeing on a share of the seeds",
+          world=_W5, evidence=_EV6, revised=_SIM_SCALE + "; then all four agreeing on a share of the seeds" + "; then on " + _W5_BEFORE + ": not tested, effect -11.3 [-12.3, -10.4]",
           effect=_pp(f"the largest of the four simulated deltas' miss {_MISS}", "<")),
     # -- Table 6 with its own model -----------------------------------------------------------------------------
     Claim("yi-T6b-sim-agrees-sweep", "Table 6", _T6_AGREE, "claim",
@@ -232,7 +303,7 @@ CLAIMS = declare(
           "delta| (baseline operating point; AUC on the mainline impressions, own pClicks): the margin above 0 over "
           "the seeds", world=_W5, control=_C5,
           evidence=_EV6, revised="the same on a share of the seeds (before that, with the AUC over every logged "
-                                 "impression scored by pClick times the click curve)",
+                                 "impression scored by pClick times the click curve)" + "; then on " + _W5_BEFORE + ": holds, effect 43.5 [40.7, 46.3]",
           effect=_pp("min(|AUC delta - online CY delta|, |RIG delta - online CY delta|) - |simulated CY delta - online "
                      "CY delta|, relative deltas in %", ">")),
     Claim("yi-S7-auc-better-than-rig-sweep", "Section 7",
@@ -244,7 +315,7 @@ CLAIMS = declare(
           "metric measured in the sweep, MAE is not): the margin above 0 over the seeds", world=_W5, control=_C5,
           evidence=_EV5,
           revised="the same on a share of the seeds (before that, with the AUC over every logged impression scored "
-                  "by pClick times the click curve; mainline-only AUC not measured)",
+                  "by pClick times the click curve; mainline-only AUC not measured)" + "; then on " + _W5_BEFORE + ": not tested, effect 7.0 [1.9, 12.1]",
           effect=_pp("|RIG delta - online CY delta| - |AUC delta - online CY delta|, relative deltas in %", ">")),
     Claim("yi-S7-auc-not-sufficient", "Section 7",
           "Nevertheless, AUC alone is not sufficient enough to estimate the model performance reliably.", "claim",
@@ -277,94 +348,34 @@ def formula_table(rng=0) -> pd.DataFrame:
 
 
 # -- the ledger ---------------------------------------------------------------------------------------------------
-def _miss(predicted, online) -> np.ndarray:
-    """The agreement test as a distance, in pp: ``|predicted - online|`` beyond ``ABS + REL |online|``."""
-    on = np.asarray(online, dtype=float)
-    return 100 * (np.abs(np.asarray(predicted, dtype=float) - on) - (AGREEMENT["abs"] + AGREEMENT["rel"] * np.abs(on)))
-
-
-def seed_effects(sweep: pd.DataFrame) -> pd.DataFrame:
-    """Every declared effect on each seed of a sweep frame (:func:`per_seed` or :func:`per_seed_table6`), in the
-    units of its :class:`~offline_eval_compendium.claims.Effect` (relative deltas in %).
-
-    Columns (those whose inputs the frame has): ``t5_gain_and_loss`` (the smallest of AUC, RIG, -CY and -mainline
-    CY deltas), ``f34_low_overestimate`` (min(PE_low, PE_low - PE_high) of model-2), ``f3_share_gap_low``,
-    ``sim_miss`` (the largest of the four simulated deltas' miss, :data:`_MISS`), ``offline_miss_best`` (the
-    smaller of the AUC and RIG deltas' miss against the best-point online CY delta), ``best_online_cy``,
-    ``offline_shape`` (min(1 - |AUC|, RIG - 10 |AUC|)), ``sim_closer`` (how much nearer the online CY delta the
-    simulated delta lies than the nearer of AUC and RIG), ``auc_closer`` (how much nearer AUC lies than RIG),
-    ``online_cy``, ``online_ml_cy`` and the Table 6 cells' deltas; one row per seed, its ``seed`` column first.
-
-    Examples
-    --------
-    >>> f = pd.DataFrame(dict(seed=[3], auc_delta=[0.08], rig_delta=[0.2], online_cy_delta=[-0.1],
-    ...                       online_ml_cy_delta=[-0.05]))
-    >>> seed_effects(f)["t5_gain_and_loss"].tolist()
-    [5.0]
-    """
-    col = {c: sweep[c].to_numpy(float) for c in sweep.columns if c != "seed" and sweep[c].dtype.kind in "fiu"}
-    auc, rig, on, ml = (col.get(k) for k in ("auc_delta", "rig_delta", "online_cy_delta", "online_ml_cy_delta"))
-    out = {"seed": sweep["seed"].to_numpy(int)}
-    out["t5_gain_and_loss"] = 100 * np.min([auc, rig, -on, -ml], axis=0)
-    if "pe2_low" in col:
-        out["f34_low_overestimate"] = np.minimum(col["pe2_low"], col["pe2_low"] - col["pe2_high"])
-        out["f3_share_gap_low"] = col["f3_share_gap_low"]
-    if "sim_cy_delta" in col:
-        best = col["best_online_cy_delta"]
-        out["sim_miss"] = np.max([_miss(col["sim_cy_delta"], on), _miss(col["sim_ml_cy_delta"], ml),
-                                  _miss(col["best_sim_cy_delta"], best),
-                                  _miss(col["best_sim_ml_cy_delta"], col["best_online_ml_cy_delta"])], axis=0)
-        out["offline_miss_best"] = np.minimum(_miss(auc, best), _miss(rig, best))
-        out["best_online_cy"] = 100 * best
-        out["offline_shape"] = np.minimum(1 - 100 * np.abs(auc), 100 * (rig - 10 * np.abs(auc)))
-        far = np.minimum(np.abs(auc - on), np.abs(rig - on))
-        out["sim_closer"] = 100 * (far - np.abs(col["sim_cy_delta"] - on))
-        out["auc_closer"] = 100 * (np.abs(rig - on) - np.abs(auc - on))
-        for c in ("best_sim_cy_delta", "best_sim_ml_cy_delta", "best_online_ml_cy_delta"):
-            out[c] = 100 * col[c]
-    out["online_cy"], out["online_ml_cy"], out["auc"] = 100 * on, 100 * ml, 100 * auc
-    return pd.DataFrame(out)
-
-
-def calibration_note(model_1: dict, model_2: dict, calibration: pd.DataFrame) -> str:
-    """What the offline calibration fixed, from :func:`calibrate_models`' fitted models and trace."""
-    g, n_local = calibration.loc[calibration["stage"] == 1], int((calibration["stage"] == 2).sum())
-    return (f"fitted on the main seed's logs over a grid of {g['noise_sd'].nunique()} x {g['low_shift'].nunique()} "
-            f"(model-1 noise x model-2 low-range over-estimation), then {n_local} points measured around the "
-            f"interpolated optimum: noise {model_1['noise_sd']:g}, over-estimation {model_2['low_shift']:g} log-odds; "
-            "the fitted knobs' target, not evidence")
-
-
-def _add_table5(ledger, ref, exp, bd, calibration, fx, cx, model_1, model_2, accepted) -> None:
+def _add_table5(ledger, ref, exp, bd, calibration, fx, cx, model_1, model_2, accepted, fam, fam_c, family) -> None:
     """Table 5 and Figs. 3-4: ``fx`` and ``cx`` are the world's and the control's :func:`seed_effects`."""
     t5, _ = printed_tables(ref)
     ob, off = exp.online_base, exp.offline
     note = calibration_note(model_1, model_2, calibration)
     for cid, col, val in (("yi-T5-rig-size", "RIG", off["rig_delta"]), ("yi-T5-auc-size", "AUC", off["auc_delta"])):
         ledger.calibration(cid, printed=t5[col], value=100 * val, rtol=0.5, note=note)
-    def why(field):
-        a = accepted
-        lo, hi = a.loc[a[field].idxmin()], a.loc[a[field].idxmax()]
-        target = reference.parse_printed(t5["CY" if field == "online_cy_delta" else "Mainline CY"]) / 100
-        v = a[field].to_numpy(float)
-        near = [(a["low_shift"].iloc[i], a["low_shift"].iloc[i + 1]) for i in range(len(a) - 1)
-                if (v[i] - target) * (v[i + 1] - target) <= 0]
-        where = (f"; the printed {100 * target:+.2f}% lies between the accepted worlds at {near[0][0]:g} and "
-                 f"{near[0][1]:g} log-odds" if near else "")
-        return (f"the world was calibrated on the offline deltas only (model-1 noise {model_1['noise_sd']:g}, "
-                f"model-2's low-range over-estimation {model_2['low_shift']:g} log-odds); the offline pair pins the "
-                f"over-estimation down only loosely: on the main seed the {len(a)} over-estimations whose best grid "
-                f"point meets both offline calibrations within 50% ({a['low_shift'].min():g} to "
-                f"{a['low_shift'].max():g} log-odds) give online deltas from {100 * lo[field]:+.1f}% "
-                f"({lo['low_shift']:g} log-odds) to {100 * hi[field]:+.1f}% ({hi['low_shift']:g}) "
-                f"(yi/table5_offline_accepted.csv){where}; the exact fit lies where the RIG delta falls steeply with the "
-                "over-estimation: to select the printed online loss the paper would have had to print the size of "
-                "model-2's low-range error (Fig. 4's scale) or a simulated Table 5 delta")
+    ends = ", ".join(f"{r.low_shift:g} log-odds (noise {r.noise_sd:g})" for r in family.itertuples())
     for cid, col, field, key, main in (("yi-T5-cy-size", "CY", "online_cy_delta", "online_cy", ob.cy_delta),
                                        ("yi-T5-mlcy-size", "Mainline CY", "online_ml_cy_delta", "online_ml_cy",
                                         ob.ml_cy_delta)):
-        ledger.estimate(cid, world=(fx, key), control=(cx, key), printed=t5[col], main_seed=100 * main,
-                        why=lambda field=field: why(field))
+        printed = reference.parse_printed(t5[col])
+        span, span_c = fam[key], fam_c[key]
+        a = accepted
+        lo, hi = a.loc[a[field].idxmin()], a.loc[a[field].idxmax()]
+        text = (f"the accepted family: on the main seed {len(a)} over-estimations ({a['low_shift'].min():g} to "
+                f"{a['low_shift'].max():g} log-odds, each at its best model-1 noise) meet both offline calibrations "
+                f"within 50% and give online deltas from {100 * lo[field]:+.1f}% ({lo['low_shift']:g} log-odds) to "
+                f"{100 * hi[field]:+.1f}% ({hi['low_shift']:g}) (yi/table5_offline_accepted.csv); over the block's "
+                f"seeds its ends ({ends}) and the fitted world (noise {model_1['noise_sd']:g}, "
+                f"{model_2['low_shift']:g} log-odds) span median {span['lo'].median():+.1f}% to "
+                f"{span['hi'].median():+.1f}% (lowest on any seed {span['lo'].min():+.1f}%), the printed {printed:+.2f}% "
+                f"{'inside' if span['lo'].median() <= printed <= span['hi'].median() else 'outside'} it; without "
+                f"the over-estimation (the sweep's control world) median {span_c['lo'].median():+.1f}% "
+                "(yi/seed_sweep_table5_family.csv); no other printed number narrows the family (Figs. 3-4 print no "
+                "values)")
+        ledger.estimate(cid, world=_depth(span, printed), control=_depth(span_c, printed), paper_value=t5[col],
+                        main_seed=f"the fitted world {100 * main:+.1f}%", note=text)
     ledger.estimate("yi-T5-sweep", world=(fx, "t5_gain_and_loss"), control=(cx, "t5_gain_and_loss"),
                     paper_value=f"AUC {t5['AUC']}, RIG {t5['RIG']}; CY {t5['CY']}, mainline CY {t5['Mainline CY']}",
                     main_seed=f"AUC {100 * off['auc_delta']:+.2f}%, RIG {100 * off['rig_delta']:+.1f}%; CY "
@@ -502,6 +513,8 @@ class YiRun:
     control: dict = field(default_factory=dict)
     sweep6: dict = field(default_factory=dict)
     control6: dict = field(default_factory=dict)
+    family: pd.DataFrame | None = None
+    fam: dict = field(default_factory=dict)
 
 
 def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n_queries: int = 2000, n_log: int = 100_000,
@@ -534,17 +547,24 @@ def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n_qu
                                                                     {**t6_miscalibration, "low_shift": 0.0}), **sweep_kw)
     sweeps = [(t5, blocks.seeds(b), "per_seed (a world and its control)") for b in blocks.BLOCKS]
     sweeps += [(t6, blocks.seeds(b), "per_seed_table6 (a world and its control)") for b in blocks.BLOCKS]
+    # Table 5's accepted family: its two ends on every seed (the fitted world between them is the sweep's)
+    family = family_grid(accepted)
+    fam = functools.partial(family_seed, members=tuple(map(tuple, family.to_numpy(float))), model_1=model_1,
+                            model_2=model_2, **sweep_kw)
+    sweeps += [(fam, blocks.seeds(b), "Table 5 accepted family (its two ends)") for b in blocks.BLOCKS]
     frames, (exp, exp6) = paired_sweeps_in_workers(sweeps, alongside=lambda: (
         run(seed, n_ab=n_ab, model_1=model_1, model_2=model_2, min_impressions=min_impressions, **world),
         run(seed, n_ab=n_ab, models="table6", miscalibration=t6_miscalibration, min_impressions=min_impressions,
             **world)))
     n_blocks = len(blocks.BLOCKS)
     sweep, control = (dict(zip(blocks.BLOCKS, x)) for x in zip(*frames[:n_blocks]))
-    sweep6, control6 = (dict(zip(blocks.BLOCKS, x)) for x in zip(*frames[n_blocks:]))
+    sweep6, control6 = (dict(zip(blocks.BLOCKS, x)) for x in zip(*frames[n_blocks:2 * n_blocks]))
+    fam_w = {b: f[0] for b, f in zip(blocks.BLOCKS, frames[2 * n_blocks:])}
     return YiRun(t5_printed, t6_printed, model_1, model_2, calibration, accepted, history, min_impressions, exp,
                  table5(exp, t5_printed), breakdown(exp, n_quantiles=n_quantiles),
                  table6(exp, t6_printed, panel="Table 5 model"), t6_miscalibration, t6_calibration, exp6,
-                 table6(exp6, t6_printed, panel="Table 6 model"), formula_table(seed), sweep, control, sweep6, control6)
+                 table6(exp6, t6_printed, panel="Table 6 model"), formula_table(seed), sweep, control, sweep6, control6,
+                 family, fam_w)
 
 
 def add_claims(ledger, ref, run: YiRun, *, block: str) -> None:
@@ -555,7 +575,9 @@ def add_claims(ledger, ref, run: YiRun, *, block: str) -> None:
     accepted, history, exp6, t6_miscalibration, formulas = (run.accepted, run.history, run.exp6, run.t6_miscalibration,
                                                            run.formulas)
     fx, cx, fx6, cx6 = (seed_effects(f[block]) for f in (run.sweep, run.control, run.sweep6, run.control6))
-    _add_table5(ledger, ref, exp, bd, calibration, fx, cx, model_1, model_2, accepted)
+    fam = {k: family_span(run.fam[block], run.sweep[block], k) for k in ("online_cy", "online_ml_cy")}
+    fam_c = {k: family_span(None, run.control[block], k) for k in ("online_cy", "online_ml_cy")}
+    _add_table5(ledger, ref, exp, bd, calibration, fx, cx, model_1, model_2, accepted, fam, fam_c, run.family)
     _add_table6(ledger, ref, exp, fx)
     _add_table6_model(ledger, ref, exp6, fx6, cx6, t6_miscalibration)
     _add_reliability(ledger, ref, exp, fx, cx)

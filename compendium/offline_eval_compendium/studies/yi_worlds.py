@@ -10,6 +10,8 @@ world's logs (:func:`offline_eval.auction.sweep_logs`).
 :func:`paired_sweep_in_workers` runs the seeds of such a sweep in worker processes, one per core
 (:func:`~offline_eval_compendium.machine.map_in_workers`, which the calibrations' grids and chapelle's sweep use too): a seed's results are the same numbers
 whichever process computes them, and they come back in the seeds' order.
+
+:func:`seed_effects` turns a sweep's frame into every declared effect of the study, one row per seed.
 """
 
 from __future__ import annotations
@@ -25,11 +27,11 @@ from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
 from ..claims import paired_seed_sweep
 from ..machine import map_in_workers
-from .yi_auction import (MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
+from .yi_auction import (AGREEMENT, MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
                          offline_scores, seeded_world, table6_outcomes)
 
 __all__ = ["paired_sweep_in_workers", "paired_sweeps_in_workers", "per_seed_table6_worlds", "run_table6_worlds",
-           "sweep_table6_with_control"]
+           "seed_effects", "sweep_table6_with_control"]
 
 
 def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
@@ -155,3 +157,52 @@ def _indexed_seed(per_seeds, item):
     """``per_seeds[i](seed)`` for ``item = (i, seed)`` (a worker's task of :func:`paired_sweeps_in_workers`)."""
     i, seed = item
     return per_seeds[i](seed)
+
+
+def _miss(predicted, online) -> np.ndarray:
+    """The agreement test as a distance, in pp: ``|predicted - online|`` beyond ``ABS + REL |online|``."""
+    on = np.asarray(online, dtype=float)
+    return 100 * (np.abs(np.asarray(predicted, dtype=float) - on) - (AGREEMENT["abs"] + AGREEMENT["rel"] * np.abs(on)))
+
+
+def seed_effects(sweep: pd.DataFrame) -> pd.DataFrame:
+    """Every declared effect on each seed of a sweep frame (:func:`per_seed` or :func:`per_seed_table6`), in the
+    units of its :class:`~offline_eval_compendium.claims.Effect` (relative deltas in %).
+
+    Columns (those whose inputs the frame has): ``t5_gain_and_loss`` (the smallest of AUC, RIG, -CY and -mainline
+    CY deltas), ``f34_low_overestimate`` (min(PE_low, PE_low - PE_high) of model-2), ``f3_share_gap_low``,
+    ``sim_miss`` (the largest of the four simulated deltas' miss, :func:`_miss`: the agreement test as a distance), ``offline_miss_best`` (the
+    smaller of the AUC and RIG deltas' miss against the best-point online CY delta), ``best_online_cy``,
+    ``offline_shape`` (min(1 - |AUC|, RIG - 10 |AUC|)), ``sim_closer`` (how much nearer the online CY delta the
+    simulated delta lies than the nearer of AUC and RIG), ``auc_closer`` (how much nearer AUC lies than RIG),
+    ``online_cy``, ``online_ml_cy`` and the Table 6 cells' deltas; one row per seed, its ``seed`` column first.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame(dict(seed=[3], auc_delta=[0.08], rig_delta=[0.2], online_cy_delta=[-0.1],
+    ...                       online_ml_cy_delta=[-0.05]))
+    >>> seed_effects(f)["t5_gain_and_loss"].tolist()
+    [5.0]
+    """
+    col = {c: sweep[c].to_numpy(float) for c in sweep.columns if c != "seed" and sweep[c].dtype.kind in "fiu"}
+    auc, rig, on, ml = (col.get(k) for k in ("auc_delta", "rig_delta", "online_cy_delta", "online_ml_cy_delta"))
+    out = {"seed": sweep["seed"].to_numpy(int)}
+    out["t5_gain_and_loss"] = 100 * np.min([auc, rig, -on, -ml], axis=0)
+    if "pe2_low" in col:
+        out["f34_low_overestimate"] = np.minimum(col["pe2_low"], col["pe2_low"] - col["pe2_high"])
+        out["f3_share_gap_low"] = col["f3_share_gap_low"]
+    if "sim_cy_delta" in col:
+        best = col["best_online_cy_delta"]
+        out["sim_miss"] = np.max([_miss(col["sim_cy_delta"], on), _miss(col["sim_ml_cy_delta"], ml),
+                                  _miss(col["best_sim_cy_delta"], best),
+                                  _miss(col["best_sim_ml_cy_delta"], col["best_online_ml_cy_delta"])], axis=0)
+        out["offline_miss_best"] = np.minimum(_miss(auc, best), _miss(rig, best))
+        out["best_online_cy"] = 100 * best
+        out["offline_shape"] = np.minimum(1 - 100 * np.abs(auc), 100 * (rig - 10 * np.abs(auc)))
+        far = np.minimum(np.abs(auc - on), np.abs(rig - on))
+        out["sim_closer"] = 100 * (far - np.abs(col["sim_cy_delta"] - on))
+        out["auc_closer"] = 100 * (np.abs(rig - on) - np.abs(auc - on))
+        for c in ("best_sim_cy_delta", "best_sim_ml_cy_delta", "best_online_ml_cy_delta"):
+            out[c] = 100 * col[c]
+    out["online_cy"], out["online_ml_cy"], out["auc"] = 100 * on, 100 * ml, 100 * auc
+    return pd.DataFrame(out)
