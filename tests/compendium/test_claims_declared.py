@@ -5,9 +5,16 @@ import pandas as pd
 import pytest
 
 from offline_eval_compendium import claims
-from offline_eval_compendium.claims import Claim, Ledger, declare
+from offline_eval_compendium.claims import Claim, Effect, Ledger, declare
 
 EV = ("yi/table5.csv",)
+GAIN = Effect("AUC(model 2) - AUC(model 1)", ">", 0.1, "stated for the test")
+AUC = Effect("AUC delta", "=", 0.5, "+-50% of the printed magnitude", relative=True)
+
+
+def _s(values):
+    """The effect on seeds 0, 1, ... (a ledger without seed blocks)."""
+    return pd.Series(np.asarray(values, float), index=range(len(values)))
 
 
 def _table():
@@ -15,15 +22,15 @@ def _table():
         Claim("yi-T2-*", "Table 2", "every printed cell", "printed", "equal at the printed precision", evidence=EV),
         Claim("yi-eq1", "eq. (1)", "RIG = 1 - H(p)/H(ctr)", "formula", "equal on random inputs", evidence=EV),
         Claim("yi-T5-gain", "Table 5", "model 2 gains offline", "claim", "AUC and RIG deltas > 0",
-              world="synthetic: sponsored", control="model-2 without its over-estimation", evidence=EV),
+              world="synthetic: sponsored", control="model-2 without its over-estimation", evidence=EV, effect=GAIN),
         Claim("yi-T5-nocontrol", "Table 5", "a claim without a control", "claim", "x > 0",
-              world="synthetic: sponsored", evidence=EV),
-        Claim("yi-T5-auc", "Table 5", "AUC delta +8.6%", "prediction", "inside the interval",
-              world="synthetic: sponsored", evidence=EV),
+              world="synthetic: sponsored", evidence=EV, effect=GAIN),
+        Claim("yi-T5-auc", "Table 5", "AUC delta +8.6%", "prediction", "inside the band",
+              world="synthetic: sponsored", control="model-2 without its over-estimation", evidence=EV, effect=AUC),
         Claim("yi-T5-rig", "Table 5", "RIG delta", "calibration", "fitted", world="synthetic: sponsored",
               evidence=EV),
         Claim("yi-fig1", "Fig. 1", "by construction", "check", "the knob gives it", world="ours", evidence=EV,
-              revised="earlier: the gap on one seed; revised because one seed is an illustration"),
+              revised="earlier: the gap on one seed; revised because one seed is an illustration", effect=GAIN),
     )
 
 
@@ -57,8 +64,8 @@ def test_rows_take_their_texts_from_the_declaration_and_fill_only_their_kind():
         led.printed("yi-T2-b", "Table 2", "s", printed="1", value=1)
     with pytest.raises(ValueError, match="synthetic world"):
         led.check("yi-T5-gain", holds=True)
-    with pytest.raises(ValueError, match="`predict` fills only"):
-        led.predict("yi-T5-gain", printed="1", values=[1, 2])
+    with pytest.raises(ValueError, match="`check` fills only"):
+        led.check("yi-T5-auc", holds=True)
     with pytest.raises(ValueError, match="`calibration` fills only"):
         led.calibration("yi-T5-auc", printed="8.6", value=8.6, rtol=0.1)
     with pytest.raises(ValueError, match="claims table"):
@@ -66,59 +73,71 @@ def test_rows_take_their_texts_from_the_declaration_and_fill_only_their_kind():
     assert led.unfilled() == ["yi-eq1", "yi-T5-gain", "yi-T5-nocontrol", "yi-T5-auc", "yi-T5-rig", "yi-fig1"]
 
 
-@pytest.mark.parametrize("k, kc, expected", [
-    (20, 0, "holds"), (16, 15, "holds"), (15, 0, "differs"), (20, 16, "not tested"), (3, 20, "differs")])
-def test_a_synthetic_status_comes_from_the_sweep_beside_its_control(k, kc, expected):
+@pytest.mark.parametrize("world, control, expected", [
+    ([1.0, 2.0] * 10, [0.0] * 20, "holds"),
+    ([1.0, 2.0] * 10, [0.9, 2.1] * 10, "not tested"),  # the control shows the effect as well
+    ([-1.0, -2.0] * 10, [0.0] * 20, "differs"),
+    ([0.01, 0.02] * 10, [0.0] * 20, "differs"),  # inside +-delta: negligible
+    ([1.0, -0.8] * 10, [0.0] * 20, "inconclusive")])
+def test_a_synthetic_status_comes_from_the_estimate_beside_its_control(world, control, expected):
     led = Ledger("yi", "nb", claims=_table())
-    outcomes, control = np.arange(20) < k, np.arange(20) < kc
-    assert led.sweep("yi-T5-gain", outcomes=outcomes, control=control, main_seed="AUC +1.3%", why="w") == expected
+    assert led.estimate("yi-T5-gain", world=_s(world), control=_s(control), main_seed="AUC +1.3%",
+                        why="w") == expected
     row = led.frame().iloc[0]
-    assert row.reproduced_value.startswith(f"{k}/20 seeds") and row.reproduced_value.endswith("main seed: AUC +1.3%")
-    assert row.control.endswith("passes" if kc >= 16 else "fails")
+    assert row.reproduced_value.startswith("effect ") and "over 20 seeds" in row.reproduced_value
+    assert row.reproduced_value.endswith("main seed: AUC +1.3%")
+    assert row.control.startswith("effect ") and "mechanism off; world - control" in row.control
+    assert row.criterion.startswith("AUC and RIG deltas > 0; effect: AUC(model 2) - AUC(model 1), claimed above 0")
     assert claims.problems(led.frame()) == []
 
 
 def test_a_claim_without_a_control_is_at_best_not_tested():
     led = Ledger("yi", "nb", claims=_table())
-    assert led.sweep("yi-T5-nocontrol", outcomes=[True] * 20) == "not tested"
+    assert led.estimate("yi-T5-nocontrol", world=_s([1.0, 2.0] * 10)) == "not tested"
     assert "no control world" in led.frame().iloc[0].note
-    assert led.sweep("yi-fig1", outcomes=[True] * 20) == "holds"  # a check of ours: no control needed
+    assert led.estimate("yi-fig1", world=_s([1.0, 2.0] * 10)) == "holds"  # a check of ours: no control needed
     with pytest.raises(ValueError, match="declares a control"):
-        led.sweep("yi-T5-gain", outcomes=[True] * 20)
+        led.estimate("yi-T5-gain", world=_s([1.0, 2.0] * 10))
     with pytest.raises(ValueError, match="declares no control"):
-        Ledger("yi", "nb", claims=_table()).sweep("yi-T5-nocontrol", outcomes=[True] * 20, control=[False] * 20)
+        Ledger("yi", "nb", claims=_table()).estimate("yi-T5-nocontrol", world=_s([1.0] * 20), control=_s([0.0] * 20))
     assert led.frame().iloc[1].revised.startswith("before the confirmation: earlier: the gap on one seed")
 
 
 @pytest.mark.parametrize("values, printed, expected", [
     (np.linspace(8, 10, 20), "8.6", "within-tolerance"),
     (np.linspace(1, 2, 20), "8.6", "differs"),
-    (np.linspace(0.07, 0.94, 20), "0.243", "not tested"),  # an interval wider than the value cannot exclude it
+    (np.linspace(0.2, 0.5, 20), "0.243", "inconclusive"),  # an interval across the band's edge cannot decide
 ])
 def test_a_prediction_is_the_printed_value_beside_the_seeds_interval(values, printed, expected):
     led = Ledger("yi", "nb", claims=_table())
-    assert led.predict("yi-T5-auc", printed=printed, values=values, why="the reason") == expected
+    assert led.estimate("yi-T5-auc", printed=printed, world=_s(values), why="the reason") == expected
     row = led.frame().iloc[0]
-    assert "5-95%" in row.reproduced_value and row.kind == "prediction"
+    assert row.reproduced_value.startswith("effect ") and "over 20 seeds" in row.reproduced_value
+    assert row.kind == "prediction" and row.paper_value == printed
     assert ("the reason" in row.note) == (expected != "within-tolerance")
     assert claims.problems(led.frame()) == []
 
 
 def test_a_prediction_the_control_also_makes_is_not_tested():
     led = Ledger("yi", "nb", claims=_table())
-    assert led.predict("yi-T5-auc", printed="8.6", values=np.linspace(8, 10, 20),
-                       control=np.linspace(8.5, 9, 20)) == "not tested"
-    assert led.frame().iloc[0].control.endswith("holds the printed value")
+    assert led.estimate("yi-T5-auc", printed="8.6", world=_s(np.linspace(8, 10, 20)),
+                        control=_s(np.linspace(8.5, 9.5, 20))) == "not tested"
+    row = led.frame().iloc[0]
+    assert "the control predicts the printed value as well" in row.note and "mechanism off" in row.control
 
 
 def test_the_interval_is_decided_on_the_written_digits():
-    # the 5% quantile 8.6000000000000001 and 8.5999999999999999 are one written value: no status on the last bit
+    # a mean of 4.299999999999999 and the band's edge 4.3 (8.6 - 50%) are one written value: no status on the last bit
     led = Ledger("yi", "nb", claims=_table())
-    vals = np.full(20, np.nextafter(8.6, 0))
-    vals[-1] = 9.0
-    assert led.predict("yi-T5-auc", printed="8.6", values=vals) == "within-tolerance"
+    vals = np.full(20, np.nextafter(4.3, 0))
+    assert vals.mean() < 4.3
+    assert led.estimate("yi-T5-auc", printed="8.6", world=_s(vals)) == "within-tolerance"
     with pytest.raises(ValueError, match="finite"):
-        led.predict("yi-T5-auc", printed="8.6", values=[1.0, np.nan])
+        Ledger("yi", "nb", claims=_table()).estimate("yi-T5-auc", printed="8.6", world=_s([1.0, np.nan]))
+
+
+#: The criterion of a row judged by the estimate rule, as the ledger writes it.
+ESTIMATE = "effect: gap, claimed above 0; delta = 0.1 (stated); the estimate rule"
 
 
 def _row(**kw):
@@ -135,13 +154,19 @@ def _row(**kw):
     (_row(reproduced_value="16/20 seeds"), "seed sweep"),
     (_row(kind="prediction", world="synthetic: w", reproduced_value="1.2"), "interval"),
     (_row(kind="calibration", status="within-tolerance"), "calibration belongs"),
-    (_row(kind="claim", world="synthetic: w", reproduced_value="20/20 seeds (100%)", status="holds"),
-     "without a control that fails"),
     (_row(kind="claim", world="synthetic: w", reproduced_value="20/20 seeds (100%)", status="holds",
-          control="20/20 seeds, mechanism off: passes"), "without a control that fails"),
-    (_row(kind="claim", world="synthetic: w", reproduced_value="12/20 seeds (60%)", status="holds",
-          control="0/20 seeds, mechanism off: fails"), "contradicts its sweep"),
-    (_row(kind="claim", world="synthetic: w", reproduced_value="AUC +1%", status="holds"), "from a seed sweep"),
+          control="0/20 seeds, mechanism off: fails"), "never from a share of seeds"),
+    (_row(kind="prediction", world="synthetic: w", reproduced_value="median 1, 5-95% [0.9, 1.1] over 20 seeds",
+          status="within-tolerance"), "never from a share of seeds"),
+    (_row(kind="claim", world="synthetic: w", reproduced_value="AUC +1%", status="holds",
+          criterion=f"c; {ESTIMATE}"), "shows its effect's interval"),
+    (_row(kind="claim", world="synthetic: w", reproduced_value="effect 0.5 [-0.1, 1.1] over 20 seeds", status="holds",
+          criterion=f"c; {ESTIMATE}", control="effect 0 [0, 0] over 20 seeds, mechanism off; world - control "
+          "0.5 [0.1, 0.9]"), "does not lie beyond 0 as claimed"),
+    (_row(kind="claim", world="synthetic: w", reproduced_value="effect 0.5 [0.1, 0.9] over 20 seeds", status="holds",
+          criterion=f"c; {ESTIMATE}"), "without a world - control interval"),
+    (_row(kind="claim", world="synthetic: w", reproduced_value="effect 0.5 [-0.1, 1.1] over 20 seeds",
+          status="inconclusive", criterion=f"c; {ESTIMATE}"), "how many seeds"),
     (_row(status="not tested", note="n"), "not tested"),
     (_row(status="differs"), "without a note"),
 ])

@@ -1,4 +1,5 @@
-"""Statuses a referee can't argue with: every synthetic status from a confirmation sweep on its declared block.
+"""Statuses a referee can't argue with: every synthetic status from the estimate rule on its declared confirmation
+block.
 
 The rules of ``claims.problems`` and of the fill methods that issue 32 adds: a synthetic or real-data status
 comes from the confirmation block the notebook declares, beside its control on the same seeds and count; a
@@ -9,31 +10,41 @@ tolerance is narrower than the value it judges; a ``paper_value`` comes from ``d
 import importlib
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from offline_eval_compendium import reference
-from offline_eval_compendium.claims import (COLUMNS, UNCONFIRMED, Claim, Ledger, SeedBlocks, confirmation_start,
+from offline_eval_compendium.claims import (COLUMNS, UNCONFIRMED, Claim, Effect, Ledger, SeedBlocks, confirmation_start,
                                             count_tables, declare, problems, tolerance_too_wide)
 from offline_eval_compendium.paths import FIGURES_DIR, NOTEBOOKS_DIR
 
 WORLD = "synthetic: w"
+GAP = Effect("gap", ">", 0.1, "stated for the test")
+VALUE = Effect("value", "=", 0.5, "+-50% of the printed magnitude", relative=True)
+HOLDS, DIFFERS = [1.0, 2, 1, 2, 1], [-1.0, -2, -1, -2, -1]
 
 
 def _table(**extra):
     return declare(Claim("yi-x", "T1", "'x'", "claim", "c", world=WORLD, control="m off", evidence=("yi/t.csv",),
-                         **extra),
-                   Claim("yi-p", "T1", "'p'", "prediction", "inside", world=WORLD, evidence=("yi/t.csv",)),
+                         effect=GAP, **extra),
+                   Claim("yi-p", "T1", "'p'", "prediction", "inside", world=WORLD, evidence=("yi/t.csv",),
+                         effect=VALUE),
                    Claim("yi-cell", "T1", "'c'", "printed", "equal", evidence=("yi/t.csv",)))
 
 
-def _filled(table=None, n=5, conf_outcomes=None):
+def _s(values, seeds):
+    """The effect on each seed, indexed by seed."""
+    return pd.Series(np.asarray(values, float), index=list(seeds))
+
+
+def _filled(table=None, n=5, conf_world=None):
     led = Ledger("yi", "nb", claims=table or _table(), seeds=SeedBlocks("nb", 0, n))
     for b in led.blocks:
-        blk = led.block(b)
-        outcomes = [True] * n if b == "development" or conf_outcomes is None else conf_outcomes
-        blk.sweep("yi-x", outcomes=outcomes, control=[False] * n)
-        blk.predict("yi-p", printed="1.0", values=[0.9 + 0.05 * i for i in range(n)])
+        blk, seeds = led.block(b), led.seeds.seeds(b)
+        world = HOLDS if b == "development" or conf_world is None else conf_world
+        blk.estimate("yi-x", world=_s(world, seeds), control=_s([0.0] * n, seeds))
+        blk.estimate("yi-p", printed="1.0", world=_s([0.9 + 0.05 * i for i in range(n)], seeds))
         blk.printed("yi-cell", printed="0.5", value=0.5)
     return led
 
@@ -47,11 +58,13 @@ def test_the_confirmation_block_is_stable_far_from_development_and_disjoint():
     assert confirmation_start("a", 20) != confirmation_start("b", 20)
 
 
-def test_the_status_comes_from_the_confirmation_sweep_with_development_beside_it():
-    led = _filled(conf_outcomes=[True, False, False, False, False])
+def test_the_status_comes_from_the_confirmation_block_with_development_beside_it():
+    led = _filled(conf_world=DIFFERS)
     row = led.frame().set_index("claim_id").loc["yi-x"]
-    assert row["status"] == "differs"  # the confirmation fails although development held
-    assert row["development"].endswith("-> holds") and row["reproduced_value"].startswith("1/5 seeds")
+    assert row["status"] == "differs"  # the confirmation differs although development held
+    assert row["development"].startswith("effect ") and row["development"].endswith("-> holds")
+    assert row["reproduced_value"].startswith("effect -1.4") and "over 5 seeds" in row["reproduced_value"]
+    assert "gives 'differs' where the development" in row["note"]
     assert row["seeds"] == "0-4 (5 seeds)" and row["confirmation"] == SeedBlocks("nb", 0, 5).text("confirmation")
     cell = led.frame().set_index("claim_id").loc["yi-cell"]
     assert cell["confirmation"] == "" and cell["development"] == ""  # a printed cell has no seeds
@@ -63,10 +76,10 @@ def test_the_confirmation_runs_after_development():
     with pytest.raises(ValueError, match="development block first"):
         led.block("confirmation")
     with pytest.raises(ValueError, match="block by block"):
-        led.sweep("yi-x", outcomes=[True] * 5, control=[False] * 5)
+        led.estimate("yi-x", world=_s(HOLDS, range(5)), control=_s([0.0] * 5, range(5)))
 
 
-def test_a_status_not_from_a_confirmation_sweep_fails():
+def test_a_status_not_from_a_confirmation_block_fails():
     df = _filled().frame()
     for col in ("confirmation", "development", "seeds"):
         bad = df.copy()
@@ -74,26 +87,30 @@ def test_a_status_not_from_a_confirmation_sweep_fails():
         assert any("confirmation sweep on its declared block" in p for p in problems(bad)), col
     # the ledger of a notebook without blocks says so, and the count tables keep it apart
     led = Ledger("yi", "nb", claims=_table())
-    led.sweep("yi-x", outcomes=[True] * 20, control=[False] * 20)
+    led.estimate("yi-x", world=_s(HOLDS * 4, range(20)), control=_s([0.0] * 20, range(20)))
     frame = led.frame()
-    assert frame.loc[0, "confirmation"] == UNCONFIRMED
+    assert frame.loc[0, "status"] == "holds" and frame.loc[0, "confirmation"] == UNCONFIRMED
     worlds = count_tables(frame)["worlds"].set_index("paper")
     assert worlds.loc["yi", "holds"] == 0 and worlds.loc["yi", "unconfirmed"] == 1
 
 
-def test_a_claim_and_its_control_on_different_counts_fail():
+def test_a_claim_and_its_control_on_other_seeds_are_refused():
     led = Ledger("yi", "nb", claims=_table(), seeds=SeedBlocks("nb", 0, 5))
-    with pytest.raises(ValueError, match="declares 5"):
-        led.block("development").sweep("yi-x", outcomes=[True] * 5, control=[False] * 6)
-    with pytest.raises(ValueError, match="declares 5"):
-        led.block("development").predict("yi-p", printed="1.0", values=[1.0] * 4)
+    dev = led.block("development")
+    with pytest.raises(ValueError, match="its control effect was computed on seeds 0-5 .6 seeds."):
+        dev.estimate("yi-x", world=_s(HOLDS, range(5)), control=_s([0.0] * 6, range(6)))
+    with pytest.raises(ValueError, match="its control effect was computed on seeds 1-5 .5 seeds."):
+        dev.estimate("yi-x", world=_s(HOLDS, range(5)), control=_s([0.0] * 5, range(1, 6)))
+    with pytest.raises(ValueError, match="its world effect was computed on seeds 0-3 .4 seeds."):
+        dev.estimate("yi-p", printed="1.0", world=_s([1.0] * 4, range(4)))
     df = _filled().frame()
-    df.loc[df["claim_id"] == "yi-x", "control"] = "0/6 seeds (0%, 95% CI 0-39%), mechanism off: fails"
+    row = df["claim_id"] == "yi-x"
+    df.loc[row, "control"] = df.loc[row, "control"].str.replace("over 5 seeds", "over 6 seeds")
     assert any("on the confirmation block's 5 seeds" in p for p in problems(df))
 
 
 def test_a_row_revised_after_confirmation_is_exploratory_and_only_such_a_row():
-    led = _filled(_table(revised_after_confirmation="an earlier criterion; changed after seeing 3/5"))
+    led = _filled(_table(revised_after_confirmation="an earlier criterion; changed after seeing the effect"))
     row = led.frame().set_index("claim_id").loc["yi-x"]
     assert row["status"] == "exploratory" and "after the confirmation" in row["revised"]
     assert problems(led.frame()) == []
@@ -115,24 +132,34 @@ def test_a_reading_chosen_because_it_fits_is_ambiguous():
     assert led.readings("b", printed="49.9", readings={"rounded": 49.892, "truncated": 49.94},
                         evidence="yi/t.csv") == "exact"
     assert problems(led.frame()) == []
-    table = declare(Claim("yi-x", "T1", "'x'", "claim", "c", world=WORLD, control="m off", evidence=("yi/t.csv",)))
-    led = Ledger("yi", "nb", claims=table)
-    led.sweep("yi-x", outcomes=[True] * 20, control=[False] * 20,
-              other_reading=("the other", [False] * 20, [False] * 20))
-    assert led.frame().loc[0, "status"] == "ambiguous"
+    seeds = range(20)
+    led = Ledger("yi", "nb", claims=_table())
+    led.estimate("yi-x", world=_s(HOLDS * 4, seeds), control=_s([0.0] * 20, seeds),
+                 other_reading=("the other", _s(DIFFERS * 4, seeds), _s([0.0] * 20, seeds)))
+    row = led.frame().iloc[0]
+    assert row["status"] == "ambiguous" and "under the other reading (the other)" in row["note"]
+    assert problems(led.frame()) == []
+    # two readings that agree leave the status alone
+    led = Ledger("yi", "nb", claims=_table())
+    led.estimate("yi-x", world=_s(HOLDS * 4, seeds), control=_s([0.0] * 20, seeds),
+                 other_reading=("the other", _s(HOLDS * 4, seeds), _s([0.0] * 20, seeds)))
+    assert led.frame().loc[0, "status"] == "holds"
 
 
 def test_one_sentence_measured_two_ways_has_one_status():
     table = declare(
-        Claim("yi-r", "T1", "'x'", "claim", "c", world=WORLD, control="m off", evidence=("yi/t.csv",),
+        Claim("yi-r", "T1", "'x'", "claim", "c", world=WORLD, control="m off", evidence=("yi/t.csv",), effect=GAP,
               combine="both: yi-tau"),
-        Claim("yi-tau", "T1", "'x'", "claim", "c", world=WORLD, control="m off", evidence=("yi/t.csv",),
+        Claim("yi-tau", "T1", "'x'", "claim", "c", world=WORLD, control="m off", evidence=("yi/t.csv",), effect=GAP,
               combine="both: yi-r"))
-    led = Ledger("yi", "nb", claims=table, seeds=SeedBlocks("nb", 0, 20))
+    led = Ledger("yi", "nb", claims=table, seeds=SeedBlocks("nb", 0, 5))
     for b in led.blocks:
-        led.block(b).sweep("yi-r", outcomes=[True] * 15 + [False] * 5, control=[False] * 20)
-        led.block(b).sweep("yi-tau", outcomes=[True] * 16 + [False] * 4, control=[False] * 20)
-    assert set(led.frame()["status"]) == {"differs"}
+        seeds = led.seeds.seeds(b)
+        led.block(b).estimate("yi-r", world=_s(DIFFERS, seeds), control=_s([0.0] * 5, seeds))
+        led.block(b).estimate("yi-tau", world=_s(HOLDS, seeds), control=_s([0.0] * 5, seeds))
+    frame = led.frame().set_index("claim_id")
+    assert set(frame["status"]) == {"differs"}
+    assert "the sentence is 'differs' (this measure alone: 'holds')" in frame.loc["yi-tau", "note"]
     assert problems(led.frame()) == []
 
 

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from offline_eval_compendium.claims import Claim, Effect, Ledger, SeedBlocks, declare, estimate_verdict, problems
+from offline_eval_compendium.claims import (COLUMNS, Claim, Effect, Ledger, SeedBlocks, declare, estimate_verdict,
+                                            problems)
 from offline_eval_compendium.claims import registry
 from offline_eval_compendium.claims.estimates import Interval, seeds_to_decide
 
@@ -164,12 +165,20 @@ def test_each_row_states_what_its_seeds_can_detect():
 
 
 def test_the_audit_refuses_a_status_from_a_share_of_seeds():
-    table = declare(Claim("yi-x", "T1", "'x'", "claim", "holds on most seeds", world="synthetic: w",
-                          control="the mechanism off", evidence=("yi/t.csv",)))
-    led = Ledger("yi", "nb_test", claims=table, seeds=SeedBlocks("nb_test", 0, 5))
-    for b in led.blocks:
-        led.block(b).sweep("yi-x", outcomes=[True] * 5, control=[False] * 5)
-    assert any("never from a share of seeds" in p for p in problems(led.frame()))
+    # a row as the share-of-seeds rule wrote it: a pass count, a threshold criterion, its blocks beside it
+    row = dict.fromkeys(COLUMNS, "")
+    row.update(paper="yi", claim_id="yi-x", kind="claim", world="synthetic: w", source="T1", statement="'x'",
+               reproduced_value="18/20 seeds (90%, 95% CI 70-97%)", criterion="holds on most seeds; holds in >= 80% "
+               "of 20 seeds", status="holds", control="0/20 seeds (0%, 95% CI 0-16%), mechanism off: fails",
+               evidence="yi/t.csv", seeds="0-19 (20 seeds)", confirmation="1000000-1000019 (20 seeds)",
+               development="20/20 seeds (100%, 95% CI 84-100%) -> holds")
+    shares = pd.DataFrame([row, {**row, "claim_id": "yi-p", "kind": "prediction", "status": "within-tolerance"}],
+                          columns=COLUMNS)
+    refused = [p.split(":")[0] for p in problems(shares) if "never from a share of seeds" in p]
+    assert refused == ["yi/yi-x", "yi/yi-p"]
+    # a row changed after its confirmation is counted apart, whatever rule wrote it
+    assert not any("never from a share of seeds" in p for p in problems(shares.assign(
+        status="exploratory", revised="after the confirmation: an earlier criterion")))
     assert not any("never from a share of seeds" in p for p in problems(_ledger_filled()))
 
 

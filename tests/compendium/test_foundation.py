@@ -52,11 +52,9 @@ def test_ledger_statuses_and_criteria():
     assert L.tolerance("d", "T", "s", printed="0.00103", value=0.00097, rtol=0.1) == "within-tolerance"
     assert L.tolerance("e", "T", "s", printed="0.00103", value=0.0005, rtol=0.1) == "differs"
     assert L.check("f", "T", "s", criterion="x > y", holds=False) == "differs"
-    assert L.sweep("g", "T", "s", outcomes=[True] * 16 + [False] * 4, criterion="c") == "holds"
-    assert L.sweep("h", "T", "s", outcomes=[True] * 15 + [False] * 5, criterion="c") == "differs"
     df = L.frame()
     assert list(df.columns) == COLUMNS
-    assert df.loc[df.claim_id == "g", "reproduced_value"].item() == "16/20 seeds (80%, 95% CI 58-92%)"
+    assert df.loc[df.claim_id == "d", "criterion"].item() == "|ours - paper| <= rtol 0.1"
     assert (df["criterion"] != "").all()
     with pytest.raises(ValueError, match="already in the ledger"):
         L.check("a", "T", "s", criterion="c", holds=True)
@@ -169,48 +167,41 @@ def test_reference_parsing():
         reference.load("nature")
 
 
-# -- the one sweep rule, kinds, controls ---------------------------------------------------------
-from scipy import stats  # noqa: E402
-
+# -- the estimate rule's fills, kinds, controls --------------------------------------------------
 from offline_eval_compendium import claims  # noqa: E402
+from offline_eval_compendium.claims import Claim, Effect, declare  # noqa: E402
+
+GAP = Effect("gap", ">", 0.1, "stated for the test")
 
 
-@pytest.mark.parametrize("k,n", [(0, 20), (1, 20), (13, 20), (17, 20), (20, 20), (3, 7), (50, 50)])
-def test_wilson_interval_equals_scipy(k, n):
-    ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
-    np.testing.assert_allclose(claims.wilson_interval(k, n), (ci.low, ci.high), atol=1e-12)
+def _claims(*ids):
+    """A claims table of synthetic claims, each with the effect ``GAP``, without seed blocks."""
+    return declare(*(Claim(i, "T", "'s'", "claim", "c", world="synthetic: w", control="the mechanism off",
+                           evidence=("yi/t.csv",), effect=GAP) for i in ids))
 
 
-def test_one_sweep_rule_threshold_is_exact():
-    # 16/20 = 0.8 exactly: holds (rational comparison, no float slack), 15/20 does not, for any n
-    assert claims.SWEEP_MIN_SHARE == 0.8 and claims.SWEEP_SEEDS == 20
-    assert claims.sweep_verdict([True] * 16 + [False] * 4).passes
-    assert not claims.sweep_verdict([True] * 15 + [False] * 5).passes
-    assert claims.sweep_verdict([True] * 4 + [False]).passes and not claims.sweep_verdict([True] * 3 + [False]).passes
-    with pytest.raises(ValueError, match="`outcomes` must be booleans"):
-        claims.sweep_verdict([1, 0, 1])
+def _on_seeds(values):
+    return pd.Series(np.asarray(values, float), index=range(len(values)))
 
 
-def test_min_share_other_than_the_rule_is_rejected():
-    L = Ledger("yi", "nb")
-    with pytest.raises(ValueError, match="one sweep rule"):
-        L.sweep("a", "T", "s", outcomes=[True] * 20, criterion="c", min_share=0.6)
+POSITIVE, NEGATIVE, ZERO = _on_seeds([1.0, 2.0] * 10), _on_seeds([-1.0, -2.0] * 10), _on_seeds([0.0] * 20)
 
 
-def test_expected_share_from_the_papers_uncertainty():
-    # 10/20 has Wilson interval 30%-70%: consistent with a predicted 65%, not with 80%
-    L = Ledger("rosset", "nb")
-    assert L.sweep("a", "T", "s", outcomes=[True] * 10 + [False] * 10, criterion="c", expected_share=0.65) == "holds"
-    assert L.sweep("b", "T", "s", outcomes=[True] * 10 + [False] * 10, criterion="c", expected_share=0.8) == "differs"
-    assert "predicts" in L.frame()["criterion"].iloc[0]
+def test_no_fill_method_decides_a_status_from_a_share_of_seeds():
+    assert claims.SWEEP_SEEDS == 20
+    for name in ("sweep", "predict"):
+        assert not hasattr(Ledger, name), name
+    for name in ("sweep_verdict", "SweepVerdict", "wilson_interval", "SWEEP_MIN_SHARE"):
+        assert not hasattr(claims, name) and not hasattr(claims.rules, name), name
 
 
-def test_a_control_that_passes_too_makes_the_claim_differ():
-    L = Ledger("yi", "nb")
-    assert L.sweep("a", "T", "s", outcomes=[True] * 20, control=[False] * 20, criterion="c") == "holds"
-    assert L.sweep("b", "T", "s", outcomes=[True] * 20, control=[True] * 19 + [False], criterion="c") == "differs"
+def test_a_control_that_shows_the_effect_too_leaves_the_claim_not_tested():
+    L = Ledger("yi", "nb", claims=_claims("yi-a", "yi-b"))
+    assert L.estimate("yi-a", world=POSITIVE, control=ZERO) == "holds"
+    assert L.estimate("yi-b", world=POSITIVE, control=POSITIVE + 0.01) == "not tested"
     row = L.frame().iloc[1]
-    assert "does not discriminate" in row["note"] and row["control"].startswith("19/20 seeds")
+    assert "does not discriminate" in row["note"]
+    assert row["control"].startswith("effect 1.51") and "mechanism off; world - control" in row["control"]
 
 
 def test_kind_and_evidence_are_checked():
@@ -342,17 +333,21 @@ def test_pipeline_compare_reads_files_and_git_revisions(tmp_path, capsys):
     assert "--kind must be one of" in capsys.readouterr().err
 
 
-def test_sweep_adds_why_to_the_note_only_when_the_row_differs():
-    L = Ledger("yi", "t")
-    L.sweep("yi-a", "T", "s", outcomes=[True] * 20, criterion="c", note="n", why="the reason")
-    L.sweep("yi-b", "T", "s", outcomes=[False] * 20, criterion="c", note="n", why="the reason")
-    L.sweep("yi-c", "T", "s", outcomes=[True] * 20, control=[True] * 20, criterion="c", why="the reason")
-    L.sweep("yi-d", "T", "s", outcomes=[True] * 20, criterion="c", why=lambda: 1 / 0)  # not called: the row holds
-    L.sweep("yi-e", "T", "s", outcomes=[False] * 20, criterion="c", why=lambda: "computed when it differs")
-    notes = L.frame().set_index("claim_id")["note"]
-    assert notes["yi-a"] == "n" and notes["yi-b"] == "n; the reason"
-    assert notes["yi-c"].startswith("the reason; the control world") and "does not discriminate" in notes["yi-c"]
-    assert notes["yi-d"] == "" and notes["yi-e"] == "computed when it differs"
+def test_estimate_adds_why_to_the_note_only_when_the_row_does_not_hold():
+    L = Ledger("yi", "t", claims=_claims("yi-a", "yi-b", "yi-c", "yi-d", "yi-e"))
+    L.estimate("yi-a", world=POSITIVE, control=ZERO, note="n", why="the reason")
+    L.estimate("yi-b", world=NEGATIVE, control=ZERO, note="n", why="the reason")
+    L.estimate("yi-c", world=POSITIVE, control=POSITIVE, why="the reason")
+    L.estimate("yi-d", world=POSITIVE, control=ZERO, why=lambda: 1 / 0)  # not called: the row holds
+    L.estimate("yi-e", world=NEGATIVE, control=ZERO, why=lambda: "computed when it differs")
+    rows = L.frame().set_index("claim_id")
+    assert rows["status"].tolist() == ["holds", "differs", "not tested", "holds", "differs"]
+    notes = rows["note"]
+    assert notes["yi-a"] == "n; the world's interval lies beyond 0 in the claimed direction and the world - control " \
+                            "interval excludes 0 in the same direction" and notes["yi-d"] == notes["yi-a"][3:]
+    assert notes["yi-b"] == "n; the world's interval lies on the other side of 0; the reason"
+    assert notes["yi-c"].endswith("the criterion does not discriminate; the reason")
+    assert notes["yi-e"].endswith("; computed when it differs")
 
 
 def test_worker_count_reads_its_variable_and_refuses_a_bad_one(monkeypatch):

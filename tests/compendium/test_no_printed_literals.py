@@ -61,7 +61,7 @@ def typed_paper_values(source: str):
 
 def test_the_rule_catches_typed_numbers_and_spares_lookups():
     bad = 'ledger.add("x", paper_value="0.14778, 0.22663")\nledger.check("y", paper_value=49.8)\n' \
-          'ledger.sweep("z", paper_value=f"at most {v:.2f} vs 2.05%")'
+          'ledger.estimate("z", paper_value=f"at most {v:.2f} vs 2.05%")'
     assert [(line, kw) for line, kw, _ in typed_paper_values(bad)] == [(1, "paper_value"), (2, "paper_value"), (3, "paper_value")]
     good = 'ledger.add("x", paper_value=reference.lookup(ref, "Table 2", "tau", "p-value"))\n' \
            'ledger.add("y", paper_value=f"{a} vs {b:.3f}", printed=cell("Table 1", m, "%Change"))\n' \

@@ -7,7 +7,7 @@ the id, where the paper states it, the paper's sentence quoted, the kind, the
 criterion, the world it is checked on and the mechanism its control world
 switches off, and the output files that will back it.  The notebook builds a
 :class:`Ledger` on that table; the experiment code then *fills in values*
-(:meth:`Ledger.printed`, :meth:`Ledger.sweep`, :meth:`Ledger.predict`, ...)
+(:meth:`Ledger.printed`, :meth:`Ledger.estimate`, :meth:`Ledger.check`, ...)
 and the ledger alone decides the status, by the rule of the row's kind.  A
 criterion changed after it was run keeps its earlier form in the declaration
 (``revised``: the earlier criterion and the reason), and the row shows it.
@@ -26,8 +26,8 @@ printed
 formula
     a formula, identity or derivation the paper states, checked numerically (world ``paper``);
 prediction
-    a printed cell predicted by a synthetic (or real) world: the seed sweep's
-    interval beside the printed value;
+    a printed cell predicted by a synthetic (or real) world: the interval of
+    its effect over the seeds beside the printed value's band;
 claim
     a qualitative or magnitude claim of the paper, checked on the paper's
     printed inputs or on a synthetic or real world;
@@ -80,12 +80,16 @@ within-tolerance
     within a tolerance stated in the ``criterion`` column;
 holds
     a qualitative claim that passes its stated criterion (on a synthetic
-    world: its sweep passes and its control fails);
+    world: its effect's interval lies beyond 0 as claimed, and world minus
+    control excludes 0);
 differs
     does not meet its criterion -- reported, never hidden, with a note saying why;
 not tested
     a claim or prediction on a synthetic world that no control can
-    discriminate, or whose interval is too wide to exclude the printed value;
+    discriminate;
+inconclusive
+    a claim or prediction on a synthetic or real world whose seeds cannot
+    decide: counted apart, with the seeds a decision would take;
 erratum
     the paper's printed value is inconsistent with its own inputs; the
     ``note`` gives the evidence;
@@ -98,11 +102,13 @@ ambiguous
 
 Modules
 -------
-``schema``  the columns, kinds and statuses; :class:`Claim`, :func:`declare`
-``rules``   the one sweep rule, the printed-precision test, :func:`seed_sweep` (:func:`paired_seed_sweep`)
-``ledger``  :class:`Ledger`, filled from the declared claims
-``tables``  the count tables, the worlds table, the verdict, :func:`gather`
-``audit``   :func:`problems` (the rules a gathered ledger must keep), :func:`uncited_files`
+``schema``     the columns, kinds and statuses; :class:`Claim`, :func:`declare`
+``estimates``  the estimate rule: :class:`Effect`, :func:`estimate_verdict`
+``rules``      the printed-precision test, the tolerance rule, :func:`seed_sweep` (:func:`paired_seed_sweep`),
+               :class:`SeedBlocks`
+``ledger``     :class:`Ledger`, filled from the declared claims
+``tables``     the count tables, the worlds table, the verdict, :func:`gather`
+``audit``      :func:`problems` (the rules a gathered ledger must keep), :func:`uncited_files`
 
 :func:`compare` (two ledgers' differing rows) lives beside what uses it, in
 :mod:`offline_eval_compendium.changes`; it is re-exported here.
@@ -113,8 +119,8 @@ from __future__ import annotations
 from ..changes import COMPARED, compare
 from .audit import problems, uncited_files
 from .ledger import Ledger
-from .rules import (SIZE_RTOL, SWEEP_MIN_SHARE, SWEEP_SEEDS, SeedBlocks, SweepVerdict, confirmation_start,
-                    matches_printed, paired_seed_sweep, seed_sweep, sweep_verdict, tolerance_too_wide, wilson_interval)
+from .rules import (SIZE_RTOL, SWEEP_SEEDS, SeedBlocks, confirmation_start, matches_printed, paired_seed_sweep,
+                    seed_sweep, tolerance_too_wide)
 from .estimates import DELTAS, RENEWAL, Effect, EstimateVerdict, estimate_verdict
 from .schema import (APART, COLUMNS, KINDS, REPRODUCTION_KINDS, STATUSES, UNCONFIRMED, WORLD_PATTERN, Claim, Claims,
                      declare)
@@ -136,7 +142,6 @@ __all__ = [
     "KINDS",
     "REPRODUCTION_KINDS",
     "STATUSES",
-    "SWEEP_MIN_SHARE",
     "SWEEP_SEEDS",
     "SeedBlocks",
     "APART",
@@ -144,15 +149,12 @@ __all__ = [
     "confirmation_start",
     "tolerance_too_wide",
     "Ledger",
-    "SweepVerdict",
     "compare",
     "table_of",
     "gather",
     "matches_printed",
     "paired_seed_sweep",
     "seed_sweep",
-    "sweep_verdict",
     "verdict",
-    "wilson_interval",
     "worlds_table",
 ]

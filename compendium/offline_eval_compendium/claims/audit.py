@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from pathlib import Path
 
 import pandas as pd
 
 from ..paths import PAPERS, figures_root
 from ..reference import parse_printed
-from .rules import SWEEP_MIN_SHARE, tolerance_too_wide
+from .rules import tolerance_too_wide
 from .schema import APART, COLUMNS, UNCONFIRMED
 
-_SEEDS = re.compile(r"^(\d+)/(\d+) seeds")
 _OVER = re.compile(r"over (\d+) seeds")
 _BLOCK = re.compile(r"^(\d+)-(\d+) \((\d+) seeds\)$")
 _NUM = r"(-?[0-9.,]+(?:e[+-]?\d+)?|-?inf|nan)"
@@ -23,8 +21,8 @@ _TOLERANCE = re.compile(r"\|ours - paper\| <= (?:rtol ([0-9.e+-]+))?(?: \+ )?(?:
 
 
 def _sweep_counts(text: str) -> list[int]:
-    """The seed counts a row's value or control names (``17/20 seeds``, ``over 20 seeds``)."""
-    return [int(m.group(2)) for m in [_SEEDS.match(text)] if m] + [int(x) for x in _OVER.findall(text)]
+    """The seed counts a row's value or control names (``over 20 seeds``)."""
+    return [int(x) for x in _OVER.findall(text)]
 
 
 def _number(text: str) -> float:
@@ -96,8 +94,8 @@ def problems(df: pd.DataFrame) -> list[str]:
     - a ``calibration`` belongs to a synthetic or real world;
     - ``not tested`` only for claims and predictions on a synthetic or real world;
     - every row names its evidence; a row that differs or is not tested says why;
-    - a claim or prediction on a synthetic world gets its status from the confirmation sweep on its
-      declared block (``seeds``, ``confirmation``, the ``development`` result beside it), the claim and its
+    - a claim or prediction on a synthetic world gets its status from the estimate rule on its declared
+      confirmation block (``seeds``, ``confirmation``, the ``development`` result beside it), the claim and its
       control on that block's count of seeds; a real-data one names what confirmed it; a row of a
       notebook not yet given a confirmation block says so (``confirmation`` :data:`UNCONFIRMED`);
     - a row revised after its confirmation is ``exploratory``, and only such a row;
@@ -151,29 +149,9 @@ def problems(df: pd.DataFrame) -> list[str]:
                 and "the estimate rule" not in r.criterion:
             out.append(f"{where}: a synthetic status comes from the estimate rule (a declared effect and delta, "
                        "intervals beside the control), never from a share of seeds passing a threshold")
-        if "the estimate rule" in r.criterion:
-            if r.kind in ("claim", "prediction", "check") and world.startswith("synthetic:"):
-                out += _estimate_problems(r, where)
-            continue
-        if r.kind == "claim" and world.startswith("synthetic:"):
-            m = _SEEDS.match(r.reproduced_value)
-            if not m:
-                out.append(f"{where}: a claim on a synthetic world gets its status from a seed sweep")
-                continue
-            control_fails = r.control.endswith("mechanism off: fails")
-            control_passes = r.control.endswith("mechanism off: passes")
-            sentence = "one sentence" in r.note
-            if r.status == "holds" and not control_fails and not sentence:
-                out.append(f"{where}: holds without a control that fails")
-            if r.status == "not tested" and not (control_passes or not r.control) and not sentence:
-                out.append(f"{where}: not tested although its control fails")
-            if r.status not in ("holds", "differs", "not tested", *APART):
-                out.append(f"{where}: a synthetic claim's status is holds, differs or not tested; got {r.status!r}")
-            k, n = int(m.group(1)), int(m.group(2))
-            if "paper's own uncertainty" not in r.criterion and r.status not in APART and "one sentence" not in r.note:
-                passes = Fraction(k, n) >= Fraction(str(SWEEP_MIN_SHARE))
-                if passes == (r.status == "differs"):
-                    out.append(f"{where}: status {r.status!r} contradicts its sweep {k}/{n}")
+        if "the estimate rule" in r.criterion and r.kind in ("claim", "prediction", "check") \
+                and world.startswith("synthetic:"):
+            out += _estimate_problems(r, where)
     return out
 
 

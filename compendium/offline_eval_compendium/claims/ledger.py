@@ -18,8 +18,6 @@ _METHOD_KINDS = {
     "tolerance": ("printed", "formula"),
     "calibration": ("calibration",),
     "check": ("formula", "claim", "check"),
-    "sweep": ("claim", "check"),
-    "predict": ("prediction",),
     "estimate": ("claim", "prediction", "check"),
     "readings": ("printed", "formula", "claim"),
     "judge": ("claim",),
@@ -39,7 +37,7 @@ class Ledger(NumberFills, OutcomeFills):
 
     The fill methods of each family of claims live beside it: :class:`~.ledger_numbers.NumberFills`
     (:meth:`printed`, :meth:`tolerance`, :meth:`calibration`, :meth:`erratum`, :meth:`readings`, :meth:`judge`)
-    and :class:`~.ledger_outcomes.OutcomeFills` (:meth:`check`, :meth:`sweep`, :meth:`predict`).
+    and :class:`~.ledger_outcomes.OutcomeFills` (:meth:`check`, :meth:`estimate`, :meth:`judge_intervals`).
 
     Parameters
     ----------
@@ -56,23 +54,27 @@ class Ledger(NumberFills, OutcomeFills):
     seeds : SeedBlocks, optional
         The notebook's seed blocks, declared before any result.  With them
         the ledger is filled once per block (:meth:`block`, development
-        first, the confirmation once): every row a sweep fills takes its
-        status from the confirmation block, its control beside it on the same
-        seeds, and shows the development sweep beside it (:meth:`frame`).
+        first, the confirmation once): every row the estimate rule fills
+        (:meth:`estimate`) takes its status from the confirmation block, its
+        control beside it on the same seeds, and shows the development
+        block's result beside it (:meth:`frame`).
         Without them, a claim or prediction on a synthetic or real world is
         recorded as unconfirmed (its ``confirmation`` :data:`UNCONFIRMED`).
 
     Examples
     --------
-    >>> from offline_eval_compendium.claims import Claim, SeedBlocks, declare
+    >>> import pandas as pd
+    >>> from offline_eval_compendium.claims import Claim, Effect, SeedBlocks, declare
     >>> table = declare(Claim("yi-x", "T1", "'x'", "claim", "c", world="synthetic: w", control="m off",
-    ...                       evidence=("yi/t.csv",)))
+    ...                       evidence=("yi/t.csv",), effect=Effect("gap", ">", 0.1, "stated")))
     >>> led = Ledger("yi", "nb", claims=table, seeds=SeedBlocks("nb", 0, 5))
     >>> for name in led.blocks:
-    ...     _ = led.block(name).sweep("yi-x", outcomes=[True] * 5, control=[False] * 5)
+    ...     seeds = led.seeds.seeds(name)
+    ...     _ = led.block(name).estimate("yi-x", world=pd.Series([1.0, 2, 1, 2, 1], index=seeds),
+    ...                                  control=pd.Series(0.0, index=seeds))
     >>> row = led.frame().iloc[0]
     >>> row["status"], row["seeds"], row["development"][:7]
-    ('holds', '0-4 (5 seeds)', '5/5 see')
+    ('holds', '0-4 (5 seeds)', 'effect ')
     """
 
     def __init__(self, paper: str, notebook: str, claims: Claims | None = None, *, seeds: SeedBlocks | None = None,
@@ -120,11 +122,6 @@ class Ledger(NumberFills, OutcomeFills):
             raise ValueError("fill the development block first: the confirmation runs the frozen criteria once")
         return self._blocks[name]
 
-    def _check_count(self, claim_id, n, what):
-        if self.seeds is not None and n != self.seeds.n:
-            raise ValueError(f"{claim_id!r}: its {what} has {n} seeds; the notebook declares {self.seeds.n} for every "
-                             "claim and its control")
-
     def _declared(self, method, claim_id, source, statement, kind, evidence, detail=""):
         """(source, statement, kind, world, control, evidence, revised, criterion prefix) of a row."""
         if self.claims is None:
@@ -139,8 +136,8 @@ class Ledger(NumberFills, OutcomeFills):
             raise ValueError(f"{claim_id!r} is declared a {decl.kind!r}; `{method}` fills only "
                              f"{_METHOD_KINDS[method]} (a {decl.kind!r} gets its status another way)")
         if method in ("check", "tolerance") and decl.synthetic:
-            raise ValueError(f"{claim_id!r} is a claim on a synthetic world: its status comes from its sweep "
-                             "beside its control (`sweep`), never from one run")
+            raise ValueError(f"{claim_id!r} is a claim on a synthetic world: its status comes from the estimate "
+                             "rule over its seeds beside its control (`estimate`), never from one run")
         ev = list(decl.evidence) + [e for e in _evidence_list(evidence) if e not in decl.evidence]
         stmt = decl.quote + (f" ({detail})" if detail else "")
         return (decl.source, stmt, decl.kind, decl.world, decl.control, ev, decl.revision_text, decl.criterion)
@@ -230,7 +227,7 @@ class Ledger(NumberFills, OutcomeFills):
         src, stmt, kind, world, control_world, ev, revised, declared = self._declared(
             method, claim_id, source, statement, kind, evidence, detail)
         full = "; ".join(x for x in (declared, criterion) if x)
-        if method in ("sweep", "predict", "estimate", "add") and self.claims is not None:
+        if method == "estimate":
             self._swept.add(claim_id)
         decl = None if self.claims is None else self.claims.find(claim_id)
         if decl is not None and decl.revised_after_confirmation:
@@ -245,7 +242,7 @@ class Ledger(NumberFills, OutcomeFills):
     def frame(self) -> pd.DataFrame:
         """The claims as a DataFrame with the ledger's :data:`COLUMNS`.
 
-        With seed blocks, the confirmed rows: a row whose value a sweep gave (or whose value differs between
+        With seed blocks, the confirmed rows: a row the estimate rule filled (or whose value differs between
         the blocks) is the confirmation block's, with both blocks named (``seeds``: the development block,
         ``confirmation``) and the development result beside it (``development``); every other row must be
         the same in both blocks.  Rows of one sentence measured two ways get one status (``combine``).

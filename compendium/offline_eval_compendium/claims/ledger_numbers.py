@@ -72,7 +72,7 @@ class NumberFills:
         """``within-tolerance`` if ``|value - printed| <= atol + rtol * |printed|``, else ``differs``.
 
         For a value recomputed from the paper's inputs; a value the world was
-        fitted to is a :meth:`calibration`, one a world predicts a :meth:`predict`.
+        fitted to is a :meth:`calibration`, one a world predicts an :meth:`estimate`.
 
         Parameters
         ----------

@@ -1,18 +1,15 @@
-"""The :class:`~offline_eval_compendium.claims.Ledger`'s fill methods for qualitative claims: checks, sweeps over
-seeds beside a control world, and predictions."""
+"""The :class:`~offline_eval_compendium.claims.Ledger`'s fill methods for qualitative claims: checks, and claims
+and predictions on a synthetic or real world by the estimate rule."""
 
 from __future__ import annotations
 
-from ..io import format_float
-from ..reference import parse_printed
-from .rules import SWEEP_MIN_SHARE, _interval, sweep_verdict
 from .schema import _fmt
 
 
 class OutcomeFills:
     """The fill methods of qualitative claims (mixed into :class:`~offline_eval_compendium.claims.Ledger`, whose
-    declared rows and rules they use): a check that holds or not, a sweep over seeds beside its control world,
-    and a prediction of a printed value."""
+    declared rows and rules they use): a check that holds or not, and a claim, prediction or check on a synthetic
+    or real world by the estimate rule (:meth:`estimate`, :meth:`judge_intervals`)."""
 
     # -- qualitative ---------------------------------------------------------------
     def check(self, claim_id, source=None, statement=None, *, criterion: str = "", holds: bool, paper_value="",
@@ -20,7 +17,7 @@ class OutcomeFills:
         """A claim on the paper's inputs, a formula, or a check of ours: ``holds`` or ``differs``.
 
         A claim on a synthetic world cannot be filled here: its status comes
-        from its sweep (:meth:`sweep`).
+        from the estimate rule over its seeds (:meth:`estimate`).
 
         Parameters
         ----------
@@ -41,184 +38,6 @@ class OutcomeFills:
             "check" if self.claims is not None else "add", claim_id, source, statement, kind=kind,
             evidence=evidence, detail=detail, paper_value=paper_value, reproduced_value=reproduced_value,
             criterion=criterion, status="holds" if bool(holds) else "differs", note=note, control=control,
-        )
-
-    def sweep(self, claim_id, source=None, statement=None, *, outcomes, criterion: str = "", control=None,
-              expected_share=None, paper_value="", note="", why="", kind="claim", evidence=(), main_seed="",
-              detail="", min_share=None, other_reading=None):
-        """A claim checked on every seed of a sweep, beside its control world: the one path to a synthetic status.
-
-        ``outcomes`` holds one boolean per seed (does the criterion hold for
-        that seed?); ``control`` the same booleans on the control world, in
-        which the mechanism the paper credits is switched off.  The claim
-        ``holds`` when its sweep passes the one sweep rule
-        (:func:`sweep_verdict`) and its control does not; ``differs`` when its
-        sweep fails; ``not tested`` when the sweep passes but no control
-        discriminates (the control passes too, or the claim has none).  A row
-        of kind ``check`` (a construction of ours) holds when its sweep passes.
-
-        Parameters
-        ----------
-        claim_id, source, statement
-            As in :meth:`printed`.
-        outcomes : array-like of bool
-            The criterion's outcome on every seed.
-        criterion : str, default ""
-            Added to the declared criterion (required without a claims table).
-        control : array-like of bool, optional
-            The same criterion on the control world (mechanism off); required when the claim declares one.
-        expected_share : float, optional
-            The share of seeds a faithful world passes, where the paper's uncertainty predicts one.
-        paper_value : str, default ""
-        note : str, default ""
-        why : str or callable, default ""
-            Why the claim may differ or be untested in this world: added to the note only then (a
-            callable is called then, with no argument, and returns the text).
-        kind
-            As in :meth:`add`.
-        evidence
-            As in :meth:`printed`.
-        main_seed : str, default ""
-            The main seed's value, shown beside the sweep as an illustration (no status of its own).
-        detail : str, default ""
-        min_share : float, optional
-            Accepted for compatibility; must equal :data:`SWEEP_MIN_SHARE` (there is one sweep rule).
-        other_reading : tuple, optional
-            ``(name, outcomes, control)``: the same criterion under the paper's other reading of its text.
-            When the two readings give different statuses the row is ``ambiguous``, both shown.
-        """
-        if min_share is not None and min_share != SWEEP_MIN_SHARE:
-            raise ValueError(f"`min_share` is the one sweep rule's {SWEEP_MIN_SHARE}; got {min_share} "
-                             "(pass `expected_share` where the paper's own uncertainty predicts a share)")
-        declared = None if self.claims is None else self.claims.find(claim_id)
-        v = sweep_verdict(outcomes, expected_share=expected_share)
-        c = None if control is None else sweep_verdict(control, expected_share=expected_share)
-        self._check_count(claim_id, v.n, "sweep")
-        if c is not None:
-            self._check_count(claim_id, c.n, "control")
-        if declared is not None and declared.kind == "claim":
-            if declared.control and c is None:
-                raise ValueError(f"{claim_id!r} declares a control world ({declared.control}); give its `control` "
-                                 "outcomes")
-            if not declared.control and c is not None:
-                raise ValueError(f"{claim_id!r} declares no control world; declare the mechanism it switches off")
-        row_kind = kind if declared is None else declared.kind
-        notes = [note] if note else []
-
-        def decide(v, c):
-            if not v.passes:
-                return "differs", []
-            if row_kind == "check" or (declared is None and c is None):
-                return "holds", []
-            if c is None:
-                return "not tested", ["no control world switches the paper's mechanism off for this claim: nothing "
-                                      "discriminates"]
-            if c.passes:
-                return "not tested", ["the control world (the paper's mechanism switched off) passes the same "
-                                      "criterion: the criterion does not discriminate"]
-            return "holds", []
-
-        status, extra = decide(v, c)
-        notes += extra
-        if status in ("differs", "not tested") and why:
-            notes.insert(len(notes) - (status == "not tested"), why() if callable(why) else why)
-        if other_reading is not None:
-            name, o_out, o_ctl = other_reading
-            ov = sweep_verdict(o_out, expected_share=expected_share)
-            oc = None if o_ctl is None else sweep_verdict(o_ctl, expected_share=expected_share)
-            o_status = decide(ov, oc)[0]
-            notes.append(f"under the other reading ({name}): {ov.k}/{ov.n} seeds"
-                         + ("" if oc is None else f", control {oc.k}/{oc.n}") + f", {o_status}")
-            if o_status != status:
-                notes.insert(0, f"ambiguous: the paper admits two readings and they disagree (this one {status!r}, "
-                                f"{name} {o_status!r})")
-                status = "ambiguous"
-        if declared is None and status == "not tested":
-            status = "differs"  # a ledger without a claims table keeps the earlier two statuses
-        control_text = "" if c is None else f"{c.text()}, mechanism off: {'passes' if c.passes else 'fails'}"
-        value = v.text() + (f"; main seed: {_fmt(main_seed)}" if main_seed != "" else "")
-        return self._fill(
-            "sweep" if declared is not None else "add", claim_id, source, statement, kind=kind, evidence=evidence,
-            detail=detail, paper_value=paper_value, reproduced_value=value, criterion=f"{criterion}; {v.rule}"
-            if criterion else v.rule, status=status, note="; ".join(notes), control=control_text,
-        )
-
-    def predict(self, claim_id, *, printed: str, values, control=None, main_seed=None, note="", why="", evidence=(),
-                detail="", other_reading=None):
-        """A printed cell predicted by a synthetic world: the printed value beside the seed sweep's 5-95% interval.
-
-        ``within-tolerance`` when the printed value lies in the interval;
-        ``differs`` when it lies outside; ``not tested`` when the interval is
-        wider than the printed value's magnitude (it cannot exclude the
-        printed value) or when the control world's interval holds it too.
-        The interval's ends are compared as written (six significant digits),
-        so no status hinges on the last bits of a float.
-
-        Parameters
-        ----------
-        claim_id : str
-            A declared claim of kind ``prediction``.
-        printed : str
-            The printed cell.
-        values : array-like of float
-            The world's value on every seed of the sweep.
-        control : array-like of float, optional
-            The same on the control world.
-        main_seed : float, optional
-            The main seed's value, shown as an illustration.
-        note : str, default ""
-        why : str or callable, default ""
-            Added to the note when the row differs or is not tested.
-        evidence, detail
-            As in :meth:`printed`.
-        other_reading : tuple, optional
-            ``(name, values, control)``: the same cell under the paper's other reading of its text.  When the
-            two readings give different statuses the row is ``ambiguous``, both intervals shown.
-        """
-        lo, med, hi, n = _interval(values, "values")
-        self._check_count(claim_id, n, "sweep")
-        target = parse_printed(printed)
-        notes = [note] if note else []
-        if not lo <= target <= hi:
-            status = "differs"
-        elif hi - lo > abs(target):
-            status = "not tested"
-            notes.append(f"the seeds' 5-95% interval ({format_float(hi - lo)} wide) is wider than the printed value: "
-                         "it cannot exclude it")
-        else:
-            status = "within-tolerance"
-        control_text = ""
-        if control is not None:
-            clo, cmed, chi, cn = _interval(control, "control")
-            self._check_count(claim_id, cn, "control")
-            inside = clo <= target <= chi
-            control_text = (f"median {format_float(cmed)}, 5-95% [{format_float(clo)}, {format_float(chi)}] over "
-                            f"{cn} seeds, mechanism off: {'holds the printed value' if inside else 'excludes it'}")
-            if status == "within-tolerance" and inside:
-                status = "not tested"
-                notes.append("the control world's interval holds the printed value too: nothing discriminates")
-        if status != "within-tolerance" and why:
-            notes.insert(len(notes) - (status == "not tested"), why() if callable(why) else why)
-        if other_reading is not None:
-            name, o_values, o_control = other_reading
-            olo, omed, ohi, _ = _interval(o_values, "other_reading")
-            o_status = ("differs" if not olo <= target <= ohi else "not tested" if ohi - olo > abs(target)
-                        else "within-tolerance")
-            if o_status == "within-tolerance" and o_control is not None:
-                oclo, _, ochi, _ = _interval(o_control, "other_reading")
-                o_status = "not tested" if oclo <= target <= ochi else o_status
-            notes.append(f"under the other reading ({name}): median {format_float(omed)}, 5-95% "
-                         f"[{format_float(olo)}, {format_float(ohi)}], {o_status}")
-            if o_status != status:
-                notes.insert(0, f"ambiguous: the paper admits two readings and they disagree (this one {status!r}, "
-                                f"{name} {o_status!r})")
-                status = "ambiguous"
-        value = (f"median {format_float(med)}, 5-95% [{format_float(lo)}, {format_float(hi)}] over {n} seeds"
-                 + ("" if main_seed is None else f"; main seed: {_fmt(main_seed)}"))
-        return self._fill(
-            "predict", claim_id, None, None, kind="prediction", evidence=evidence, detail=detail, paper_value=printed,
-            reproduced_value=value, criterion="the printed value inside the seeds' 5-95% interval, which must be "
-            "narrower than the printed value's magnitude", status=status, note="; ".join(notes), control=control_text,
         )
 
     # -- the estimate rule -----------------------------------------------------------

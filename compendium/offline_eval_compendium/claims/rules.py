@@ -1,113 +1,19 @@
-"""The status rules: the one sweep rule (:func:`sweep_verdict`), the printed-precision test, the seed sweep."""
+"""The rules beside the estimate rule (:mod:`~.estimates`): the printed-precision test, the tolerance rule, the
+seed sweep and the seed blocks a status comes from."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from fractions import Fraction
 
-import numpy as np
 import pandas as pd
 
-from ..io import format_float
 from ..reference import parse_printed, printed_decimals
 
 #: Default number of seeds of every seed sweep.
 SWEEP_SEEDS = 20
-#: A swept claim holds when it holds in at least this share of the seeds (the one sweep rule).
-SWEEP_MIN_SHARE = 0.8
 #: A magnitude reproduced on a synthetic world is within tolerance when within this fraction of the
 #: printed value (a proportionate band: +-50% of +8.6% is 4.3-12.9%, of +0.2% is 0.1-0.3%).
 SIZE_RTOL = 0.5
-_Z95 = 1.959963984540054  # the 97.5% standard normal quantile
-
-
-def wilson_interval(k: int, n: int, z: float = _Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``k / n`` (95% by default).
-
-    Parameters
-    ----------
-    k : int
-        Successes.
-    n : int
-        Trials.
-    z : float, default 1.96
-        Normal quantile of the interval's level.
-
-    Examples
-    --------
-    >>> [round(x, 4) for x in wilson_interval(17, 20)]
-    [0.6396, 0.9476]
-    >>> wilson_interval(20, 20)[1]
-    1.0
-    """
-    if not (isinstance(n, (int, np.integer)) and n > 0 and isinstance(k, (int, np.integer)) and 0 <= k <= n):
-        raise ValueError(f"`k` and `n` must be integers with 0 <= k <= n and n > 0; got k={k!r}, n={n!r}")
-    p = k / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (0.0 if k == 0 else max(0.0, mid - half), 1.0 if k == n else min(1.0, mid + half))
-
-
-@dataclass(frozen=True)
-class SweepVerdict:
-    """The sweep rule applied to one claim (:func:`sweep_verdict`)."""
-
-    k: int
-    n: int
-    low: float
-    high: float
-    passes: bool
-    rule: str
-
-    @property
-    def share(self) -> float:
-        return self.k / self.n
-
-    def text(self) -> str:
-        """``"17/20 seeds (85%, 95% CI 64-95%)"``."""
-        return f"{self.k}/{self.n} seeds ({self.share:.0%}, 95% CI {100 * self.low:.0f}-{100 * self.high:.0f}%)"
-
-
-def sweep_verdict(outcomes, *, expected_share: float | None = None) -> SweepVerdict:
-    """The one sweep rule: does a claim hold on a seed sweep?
-
-    Parameters
-    ----------
-    outcomes : array-like of bool
-        One boolean per seed: does the criterion hold for that seed?
-    expected_share : float, optional
-        How often a world faithful to the paper passes, as the paper's own
-        uncertainty predicts (e.g. a printed z-score).  Without it the claim
-        passes when its share is at least :data:`SWEEP_MIN_SHARE` (compared
-        exactly, in rational arithmetic); with it, when the Wilson 95%
-        interval of the share reaches ``expected_share``.
-
-    >>> sweep_verdict([True] * 16 + [False] * 4).passes
-    True
-    >>> sweep_verdict([True] * 15 + [False] * 5).passes
-    False
-    >>> sweep_verdict([True] * 10 + [False] * 10, expected_share=0.65).passes
-    True
-    """
-    out = np.asarray(outcomes)
-    if out.ndim != 1 or out.size == 0:
-        raise ValueError(f"`outcomes` must be a non-empty 1-D array of booleans; got shape {out.shape}")
-    if out.dtype != bool:
-        raise ValueError(f"`outcomes` must be booleans; got dtype {out.dtype}")
-    k, n = int(out.sum()), int(out.size)
-    low, high = wilson_interval(k, n)
-    if expected_share is None:
-        passes = Fraction(k, n) >= Fraction(str(SWEEP_MIN_SHARE))
-        rule = f"holds in >= {SWEEP_MIN_SHARE:.0%} of {n} seeds"
-    else:
-        if not 0 < expected_share < 1:
-            raise ValueError(f"`expected_share` must be in (0, 1); got {expected_share!r}")
-        passes = high >= expected_share
-        rule = (f"the paper's own uncertainty predicts a faithful world passes in {expected_share:.0%} of seeds; "
-                f"holds when the 95% interval of the share over {n} seeds reaches it")
-    return SweepVerdict(k, n, low, high, bool(passes), rule)
 
 
 def matches_printed(value: float, printed: str) -> bool:
@@ -128,18 +34,6 @@ def matches_printed(value: float, printed: str) -> bool:
     """
     d = printed_decimals(printed)
     return bool(abs(float(value) - parse_printed(printed)) <= 0.5 * 10.0**-d + 1e-12)
-
-
-def _interval(values, name) -> tuple[float, float, float, int]:
-    """(5%, 50%, 95%) quantiles of a seed sweep's values, each as written at six significant digits."""
-    x = np.asarray(values, dtype=float)
-    if x.ndim != 1 or x.size < 2:
-        raise ValueError(f"`{name}` must be a 1-D array of at least two seeds' values; got shape {x.shape}")
-    if not np.isfinite(x).all():
-        raise ValueError(f"`{name}` must be finite; got {int((~np.isfinite(x)).sum())} non-finite values")
-    q = np.quantile(x, [0.05, 0.5, 0.95])
-    lo, med, hi = (float(format_float(float(v))) for v in q)
-    return lo, med, hi, int(x.size)
 
 
 def seed_sweep(func, seeds, *, progress: str | None = None, **kwargs) -> pd.DataFrame:

@@ -108,7 +108,7 @@ class Claim:
     revised_after_confirmation : str, default ""
         A criterion, world, reading, rule or seed count changed after a
         confirmation result was seen: the earlier form and the reason.  The
-        row's status is then ``exploratory``, whatever its sweeps give.
+        row's status is then ``exploratory``, whatever its seeds give.
     effect : Effect, optional
         The real-valued quantity a claim or prediction on a synthetic or real world is about, its claimed
         direction (or printed value) and the smallest effect that matters, declared before any run: its
@@ -161,7 +161,7 @@ class Claim:
 
     @property
     def synthetic(self) -> bool:
-        """True for a claim or prediction on a synthetic world (its status comes from the sweep)."""
+        """True for a claim or prediction on a synthetic world (its status comes from the estimate rule)."""
         return self.kind in ("claim", "prediction") and self.world.startswith("synthetic:")
 
     def record(self) -> dict:

@@ -213,7 +213,7 @@ def gather(output_root: str | Path | None = None) -> pd.DataFrame:
     Refuses (``ValueError``) unknown statuses or kinds, repeated claim ids,
     evidence files that do not exist, and rows that break the ledger's rules
     (:func:`problems`: a kind that contradicts its value's origin, a
-    synthetic status not from its sweep and control, a row without evidence).
+    synthetic status not from the estimate rule beside its control, a row without evidence).
 
     Parameters
     ----------
