@@ -106,7 +106,8 @@ def test_the_diagnosis_reaches_the_calibration_and_fig2_rows():
     assert "chapelle/noise_diagnosis.csv" in df.loc["chapelle-calib-mse-r-std", "evidence"]
 
     n = 20  # the noise claim fails on every seed: its reason quotes the paper's implied noise share
-    sweep = pd.DataFrame({"r_eu_10": [0.9] * n, "r_wmse": [0.8] * n, "rexp_eu_10": [0.85] * n, "signal_share": [0.99] * n})
+    sweep = pd.DataFrame({"seed": range(n), "r_eu_10": [0.9] * n, "r_wmse": [0.8] * n, "rexp_eu_10": [0.85] * n,
+                          "signal_share": [0.99] * n})
     corr = pd.DataFrame({"metric": ["Weighted MSE", ch.eu_column(10.0)], "pearson_r": [0.8, 0.9]})
     tracking = pd.DataFrame({"world": ["calibrated"], "metric": [ch.eu_column(10.0)], "r_expected": [0.85],
                              "r_alg1": [0.9]})

@@ -131,7 +131,13 @@ class Effect:
         return cls(quantity, direction, delta, reason, relative=family == "relative")
 
     def half_width(self, printed: float | None) -> float:
-        """The band's half-width in the quantity's units."""
+        """The band's half-width in the quantity's units.
+
+        Parameters
+        ----------
+        printed : float or None
+            The printed value (needed when ``delta`` is relative to it).
+        """
         if self.relative:
             if printed is None or not math.isfinite(printed) or printed == 0:
                 raise ValueError("a relative `delta` needs a finite, non-zero printed value")
@@ -145,7 +151,13 @@ class Effect:
         return (float(format_float(centre - h)), float(format_float(centre + h)))
 
     def text(self, printed: float | None = None) -> str:
-        """The declaration as the ledger's criterion shows it."""
+        """The declaration as the ledger's criterion shows it.
+
+        Parameters
+        ----------
+        printed : float, optional
+            The printed value a direction ``"="`` effect is judged against.
+        """
         if self.direction == "=":
             lo, hi = self.band(printed)
             claim = f"equal to the printed value within +-{format_float(self.half_width(printed))} ([{format_float(lo)}, {format_float(hi)}])"

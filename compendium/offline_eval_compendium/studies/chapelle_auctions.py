@@ -49,7 +49,7 @@ from .chapelle_sweep import CONTROLS, EFFECTS, SWEEP_WHY, one_seed, sweep_with_c
 from .chapelle_world import (  # noqa: F401
     BASELINES, CALIBRATION_METRICS, CLICK_NOISE_MAX_RATIO, NOISE_BOUNDS, PRICE_BOUNDS, calibrate_ab_noise,
     calibrate_price_level, click_noise, correlation_table, eu_column, expected_online_differences, fig1, fig2,
-    noise_diagnosis, offline_differences, offline_tables, online_differences, paper_noise_why, paper_table1,
+    in_decades, noise_diagnosis, offline_differences, offline_tables, online_differences, paper_noise_why, paper_table1,
     pearson_sd_delta, pearson_spread_why, signal_noise, signal_noise_tables, table1, typical_cost,
 )
 
@@ -506,13 +506,13 @@ def add_predictions(ledger, sweep: pd.DataFrame, costs: pd.DataFrame, corr: pd.D
                         for f, c in ((sweep, "best_beta"), (costs, "beta_c")))
     decades = np.log10(per_mille)
     ledger.estimate("chapelle-best-beta", printed=f"{np.log10(paper_beta):g}", world=log_beta - decades,
-                    paper_value=f"{paper_beta:g} (log10 {np.log10(paper_beta):g})", why=shape,
+                    paper_value=in_decades(paper_beta), why=shape,
                     main_seed=f"{beta_best / per_mille:g} per CPM dollar ({beta_best:g} per dollar per impression, "
                               "finer grid)", other_reading=(dollars, log_beta, None),
                     note=f"the seeds' median best beta {np.median(sweep['best_beta']) / per_mille:g} per CPM dollar")
     ledger.estimate(
         "chapelle-best-beta-dimensionless", printed=f"{np.log10(bc_paper):g}", world=log_bc,
-        paper_value=f"{bc_paper:g} (log10 {np.log10(bc_paper):g})", note=f"the seeds' median beta c {bc_seeds:.3g}",
+        paper_value=in_decades(bc_paper), note=f"the seeds' median beta c {bc_seeds:.3g}",
         main_seed=f"{beta_best * c_typ:.3g} (beta {beta_best:g} x median logged c {c_typ:.3g})", why=shape,
         other_reading=(dollars + ", the printed beta c then 1000 times smaller: the seeds' beta c x 1000 against it",
                        log_bc + decades, None))

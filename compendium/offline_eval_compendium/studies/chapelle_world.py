@@ -27,7 +27,7 @@ from offline_eval.synth.rtb import RTBWorld, expected_ab, resize_ab, simulate_rt
 __all__ = [
     "BASELINES", "CALIBRATION_METRICS", "CLICK_NOISE_MAX_RATIO", "NOISE_BOUNDS", "PRICE_BOUNDS", "calibrate_ab_noise",
     "calibrate_price_level", "click_noise", "correlation_table", "eu_column", "expected_online_differences", "fig1", "fig2",
-    "noise_diagnosis", "offline_differences", "paper_noise_why", "pearson_spread_why", "offline_tables", "online_differences", "paper_table1", "pearson_sd_delta",
+    "in_decades", "noise_diagnosis", "offline_differences", "paper_noise_why", "pearson_spread_why", "offline_tables", "online_differences", "paper_table1", "pearson_sd_delta",
     "signal_noise", "signal_noise_tables", "table1", "typical_cost",
 ]
 
@@ -530,3 +530,8 @@ def fig2(offline: pd.DataFrame, online: pd.DataFrame, beta_best: float):
         ax.ticklabel_format(axis="x", style="sci", scilimits=(-2, 2))
     axes[0].set_ylabel("A/B profit difference B - A\n(\\$ per 1000 displays)")
     return fig
+
+
+def in_decades(value: float) -> str:
+    """A printed value beside its decimal logarithm, the scale its row is judged on: ``"10 (log10 1)"``."""
+    return f"{value:g} (log10 {np.log10(value):g})"

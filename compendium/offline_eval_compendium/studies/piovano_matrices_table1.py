@@ -319,7 +319,7 @@ def _matrix_rows(ledger: Ledger, ref: pd.DataFrame, mats: pd.DataFrame, search: 
     m = sizes["live samples M"]
     n_best, m_best = int(best["cells_fitting"].iloc[0]), int(best["M"].iloc[0])
     total = float(live_pct.sum())
-    ledger.readings("piovano-live-matrix-627", printed=f"M = {m}; the 25 printed cells of M_BC^(l)",
+    ledger.readings("piovano-live-matrix-627", printed=f"M = {m}; the {live_pct.size} printed cells of M_BC^(l)",
                     readings={LIVE_READINGS[0]: f"{at_m}/25 cells fit M = {m}",
                               LIVE_READINGS[1]: f"the cells sum to {total:.2f}%; best M in 100..5000: {n_best}/25 "
                                                 f"cells at M = {m_best}"},
