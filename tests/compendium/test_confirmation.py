@@ -196,6 +196,9 @@ DERIVED = {
     "rosset-t2-residual-not-significant": "Table 2's z scores, each Absolute Difference over its Std. Dev.",
     "rosset-var-eq6": "the ratio of Section 5.3's two printed variances",
     "piovano-calib-offline-distortion": "the agreement mass (trace) of the printed offline matrix M^(o)",
+    "piovano-live-matrix-627": "the number of cells of the printed live matrix M_BC^(l) (5 x 5)",
+    "chapelle-best-beta": "the printed best beta beside its decimal logarithm, the scale the row is judged on",
+    "chapelle-best-beta-dimensionless": "the printed beta times the printed cost, beside its decimal logarithm",
 }
 
 

@@ -27,7 +27,7 @@ def test_each_headline_states_the_ledgers_numbers():
             assert intervals, (claim_id, text)
             for iv in intervals:
                 assert iv in row["reproduced_value"] or iv in row["control"], (claim_id, iv)
-            assert {"holds": "it holds", "differs": "does not hold", "inconclusive": "cannot decide",
+            assert {"holds": ": holds, ", "differs": "does not hold", "inconclusive": "cannot decide",
                     "not tested": "not tested"}.get(row["status"], "") in text
 
 

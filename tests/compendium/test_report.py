@@ -198,7 +198,7 @@ def test_the_findings_which_when_counts_ties_by_equivalence_and_never_an_inconcl
     path = tmp_path / "which_when.csv"
     pd.DataFrame({"mechanism": ["m"], "world": ["W"], "A": ["best (0.8) | off: inconclusive (-0.1)"],
                   "B": ["tie (-0.01) | off: best (0.7)"], "answer": ["trust A over B"]}).to_csv(path, index=False)
-    assert "| m | W | A, B | B |" in findings.which_when(path)
+    assert "| m | W | trust A over B | A, B | B |" in findings.which_when(path)
 
 
 def test_api_summaries_render_their_markup():
@@ -206,3 +206,9 @@ def test_api_summaries_render_their_markup():
                                  "and :math:`\\alpha^2`.")
     assert out == ('Compute <code>objective</code> with <code>roc_auc_score</code> and '
                    '<span class="math notranslate nohighlight">\\(\\alpha^2\\)</span>.')
+
+
+def test_the_readme_stays_a_front_page():
+    # details belong in docs/ and the report: the README opens on the findings and the two commands
+    text = (PROJ_ROOT / "README.md").read_text()
+    assert len(text) < 15_000, len(text)
