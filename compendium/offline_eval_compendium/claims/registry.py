@@ -89,6 +89,14 @@ def judge(records: pd.DataFrame, claim_id: str, block: str, digest: str) -> tupl
     return ("confirmed" if (here["digest"] == digest).any() else "changed"), superseded
 
 
+def _runs(figures: Path | None, root: Path | None):
+    """``(notebook, declarations run, records held)`` for every notebook that wrote its declarations."""
+    figures = FIGURES_DIR if figures is None else Path(figures)
+    for paper in PAPERS:
+        for decl in sorted((figures / paper / "declarations").glob("*.csv")):
+            yield decl.stem, pd.read_csv(decl, dtype=str, keep_default_na=False), load(decl.stem, root)
+
+
 def register(figures: Path | None = None, root: Path | None = None) -> list[str]:
     """Append to the registry every confirmation first run, read from ``<paper>/declarations/<notebook>.csv``.
 
@@ -102,24 +110,19 @@ def register(figures: Path | None = None, root: Path | None = None) -> list[str]
     root : Path, optional
         The registry folder (default :data:`REGISTRY_DIR`).
     """
-    figures = FIGURES_DIR if figures is None else Path(figures)
     added = []
-    for paper in PAPERS:
-        for decl in sorted((figures / paper / "declarations").glob("*.csv")):
-            notebook = decl.stem
-            new = pd.read_csv(decl, dtype=str, keep_default_na=False)
-            old = load(notebook, root)
-            known = set(zip(old["claim_id"], old["block"]))
-            fresh = new[[(c, b) not in known for c, b in zip(new["claim_id"], new["block"])]]
-            if fresh.empty:
-                continue
-            out = pd.concat([old, fresh[COLUMNS]], ignore_index=True)
-            p = path_of(notebook, root)
-            p.parent.mkdir(parents=True, exist_ok=True)
-            tmp = p.with_suffix(".csv.tmp")
-            out.to_csv(tmp, index=False, lineterminator="\n")
-            tmp.replace(p)
-            added += [f"{notebook}: {r.claim_id} on block {r.block} ({r.digest})" for r in fresh.itertuples()]
+    for notebook, new, old in _runs(figures, root):
+        known = set(zip(old["claim_id"], old["block"]))
+        fresh = new[[(c, b) not in known for c, b in zip(new["claim_id"], new["block"])]]
+        if fresh.empty:
+            continue
+        out = pd.concat([old, fresh[COLUMNS]], ignore_index=True)
+        p = path_of(notebook, root)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_suffix(".csv.tmp")
+        out.to_csv(tmp, index=False, lineterminator="\n")
+        tmp.replace(p)
+        added += [f"{notebook}: {r.claim_id} on block {r.block} ({r.digest})" for r in fresh.itertuples()]
     return added
 
 
@@ -131,17 +134,11 @@ def unregistered(figures: Path | None = None, root: Path | None = None) -> list[
     figures, root : Path, optional
         As in :func:`register`.
     """
-    figures = FIGURES_DIR if figures is None else Path(figures)
     out = []
-    for paper in PAPERS:
-        for decl in sorted((figures / paper / "declarations").glob("*.csv")):
-            notebook = decl.stem
-            new = pd.read_csv(decl, dtype=str, keep_default_na=False)
-            old = load(notebook, root)
-            known = set(zip(old["claim_id"], old["block"], old["digest"]))
-            blocks = set(zip(old["claim_id"], old["block"]))
-            out += [f"{notebook}: {r.claim_id} on block {r.block}" for r in new.itertuples()
-                    if (r.claim_id, r.block, r.digest) not in known and (r.claim_id, r.block) not in blocks]
+    for notebook, new, old in _runs(figures, root):
+        blocks = set(zip(old["claim_id"], old["block"]))
+        out += [f"{notebook}: {r.claim_id} on block {r.block}" for r in new.itertuples()
+                if (r.claim_id, r.block) not in blocks]
     return out
 
 
