@@ -37,16 +37,16 @@ OK = ("exact", "within-tolerance", "holds")
 APART = claims.APART
 
 
-#: Each paper's headline claims, in plain words, with what a practitioner may take from them where they hold:
+#: Each paper's headline claims (the findings state the first), in plain words, with what a practitioner may take from them where they hold:
 #: ``(claim id, what the paper claims, what it means when it holds)``.  The finding itself -- the status, the
 #: effect with its interval, the control's -- is read from the ledger row.
 HEADLINES = {
-    "yi": [("yi-T5-sweep", "a model can gain offline AUC and RIG and still lose clicks online (Table 5)",
-            "an offline AUC or RIG gain is no licence to skip the A/B test when the new model over-estimates "
-            "low click probabilities"),
-           ("yi-S7-simulated-reliable-sweep", "simulated metrics from an auction replay predict the online outcome "
+    "yi": [("yi-S7-simulated-reliable-sweep", "simulated metrics from an auction replay predict the online outcome "
             "more reliably than AUC or RIG", "replay the logged auctions with the new model before trusting an "
-            "offline metric")],
+            "offline metric"),
+           ("yi-T5-sweep", "a model can gain offline AUC and RIG and still lose clicks online (Table 5)",
+            "an offline AUC or RIG gain is no licence to skip the A/B test when the new model over-estimates "
+            "low click probabilities")],
     "rosset": [("rosset-t1-robustness", "ranking-based measures (Kendall's tau, Spearman's rho) are robust where "
                 "RMSE and MAE are carried by a single outlying company", "judge a regression model on heavy-tailed "
                 "targets by its ranking measures as well as its residuals"),
@@ -114,25 +114,6 @@ def _n(k: int, one: str, many: str | None = None) -> str:
     return f"{k} {one if k == 1 else (many or one + 's')}"
 
 
-def _sources(rows: pd.DataFrame, most: int = 3) -> str:
-    seen = list(dict.fromkeys(str(s).split(" (")[0] for s in rows["source"]))
-    sep = "; " if any("," in s for s in seen) else ", "
-    return sep.join(seen[:most]) + (f"{sep}and {len(seen) - most} more" if len(seen) > most else "")
-
-
-def _reason(rows: pd.DataFrame) -> str:
-    """The reason most differing rows share (the first clause of their notes), when three or more give it."""
-    clauses = [re.split(r";\s|\.\s|: ", str(n))[0].strip().rstrip(".") for n in rows["note"] if str(n).strip()]
-    if not clauses:
-        return ""
-    counts = pd.Series(clauses).value_counts()
-    if counts.iloc[0] < 3:
-        return ""
-    clause = counts.index[0]
-    clause = clause if len(clause) <= 160 else clause[:157].rsplit(" ", 1)[0] + "..."
-    return f"the reason given most often ({counts.iloc[0]} of {len(rows)}): {clause}"
-
-
 def findings(ledger: pd.DataFrame, why=None) -> list[tuple[str, str]]:
     """``[(paper, text), ...]`` in the papers' order: one or two sentences per paper, in Markdown.
 
@@ -148,7 +129,7 @@ def findings(ledger: pd.DataFrame, why=None) -> list[tuple[str, str]]:
         set_apart = ledger[mine & apart]
         sentences = []
         by_id = ledger[mine].set_index("claim_id")
-        for claim_id, _, _ in HEADLINES.get(paper, []):
+        for claim_id, _, _ in HEADLINES.get(paper, [])[:1]:  # the first: the findings fit a screen
             if claim_id in by_id.index:
                 sentences.append(headline(by_id.loc[claim_id].to_dict() | {"claim_id": claim_id}))
         if len(rec):
@@ -157,9 +138,9 @@ def findings(ledger: pd.DataFrame, why=None) -> list[tuple[str, str]]:
             s = (f"From the paper's printed inputs, {len(ok)} of {_n(len(rec), 'number, formula or claim', 'numbers, formulas and claims')} "
                  "recompute")
             if len(errata):
-                s += f"; {_n(len(errata), 'is an erratum', 'are errata')} of the paper ({_sources(errata)})"
+                s += f"; {_n(len(errata), 'is an erratum', 'are errata')} of the paper"
             if len(differs):
-                s += f"; {len(differs)} {'differs' if len(differs) == 1 else 'differ'} ({_sources(differs)})"
+                s += f"; {len(differs)} {'differs' if len(differs) == 1 else 'differ'}"
             sentences.append(s + ".")
         if len(worlds):
             ok = worlds[worlds["status"].isin(OK)]
@@ -169,8 +150,7 @@ def findings(ledger: pd.DataFrame, why=None) -> list[tuple[str, str]]:
             if len(untested):
                 s += f", {len(untested)} not tested"
             if len(differs):
-                reason = _reason(differs)
-                s += f", {len(differs)} differ ({_sources(differs)})" + (f"; {reason}" if reason else "")
+                s += f", {len(differs)} differ"
                 if why is not None:
                     s += f" ([why, row by row]({why(paper)}))"
             sentences.append(s + ".")

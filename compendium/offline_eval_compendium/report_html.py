@@ -35,7 +35,7 @@ STATUS_CLASS = {"exact": "ok", "within-tolerance": "ok", "holds": "ok", "differs
 BAD = ("differs", "erratum")
 # The columns every row shows in its own cell; the others go to the row's details.
 MAIN = ("claim_id", "kind", "source", "statement", "paper_value", "reproduced_value", "development", "status")
-SHOWN = ("note", "revised")  # shown under the statement when non-empty
+SHOWN = ("note",)  # shown under the statement when non-empty; the revisions go to the row's details
 
 
 def esc(value) -> str:
@@ -64,7 +64,8 @@ def _both_sweeps(r: dict) -> str:
     m = _ARROW.match(dev)
     dev_html = value_html(dev, r.get("paper_value", ""))
     if m:
-        dev_html = (f'<span class="oe-val" title="{esc(dev)}">{value_html(m.group(1), r.get("paper_value", ""))}'
+        shown = value_html(m.group(1), r.get("paper_value", ""), what=False)
+        dev_html = (f'<span class="oe-val" title="{esc(dev)}">{shown}'
                     f'<span class="oe-arrow"> -&gt; {esc(m.group(2))}</span></span>')
     return (f'<div class="oe-conf"><b>confirmation</b> <span class="oe-seeds">({text_html(r.get("confirmation", ""))})'
             f'</span>: {ours}</div><div class="oe-dev"><b>development</b> <span class="oe-seeds">'
@@ -79,6 +80,9 @@ def badge(status: str, count: int | None = None) -> str:
 
 
 _PREDICTION = re.compile(r"^median (\S+), 5-95% \[([^,\]]+), ([^\]]+)\] over (\d+) seeds(?:; main seed: (.*))?$")
+#: The estimate rule's value (:meth:`~offline_eval_compendium.claims.Ledger.estimate`): its interval over the seeds.
+_ESTIMATE = re.compile(r"^effect (\S+ \[[^\]]+\]) over (\d+) seeds(?:; detectable at 80% power: ([^;]+))?"
+                       r"(?:; main seed: (.*))?$")
 _BARE = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?$")
 # A printed value that is a number (``$3,872,481``, ``-9.96%``, ``0.14778``): only then are ours' digits matched to it.
 _PRINTED_NUMBER = re.compile(r"^\$?[-+−]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?$")
@@ -181,13 +185,14 @@ def _lines(text: str) -> str:
                    for i, p in enumerate(parts))
 
 
-def value_html(reproduced: str, printed: str = "", *, status: str = "") -> str:
+def value_html(reproduced: str, printed: str = "", *, status: str = "", what: bool = True) -> str:
     """Our value as a person reads it, beside the printed one (:mod:`offline_eval.display`).
 
     Digits matched to the printed value's when it is a number, thousands separators, counts as integers; a
     prediction's seed interval compact (``-38.9% [-49.8, -28.6]``), what it is (median, 5-95% of the seeds,
     the main seed) in a smaller line below; a bare number beside a printed percentage carries the ``%``; a
-    value of several parts a part a line.  A row that ``differs`` never reads as its printed value: while the
+    value of several parts a part a line; an estimate's interval, what it is below it unless ``what`` is false
+    (the development block's line).  A row that ``differs`` never reads as its printed value: while the
     shown value rounds to the printed one, it gets more digits (as many as the ledger's text has).  The
     ledger's own text stays on hover (``title``).
     """
@@ -212,6 +217,16 @@ def value_html(reproduced: str, printed: str = "", *, status: str = "") -> str:
                     f'<div class="oe-sub">{text_html(sub)}</div>')
         except ValueError:
             pass
+    e = _ESTIMATE.match(text)
+    if e:
+        iv, n, detectable, main = e.groups()
+        sub = (f"mean, 95% interval over {n} seeds" + (f"; detectable at 80% power {detectable}" if detectable else "")
+               + (f"; main seed {main}" if main else ""))
+        iv = iv.replace(", ", ",\u00a0")  # a narrow column breaks the line after the estimate, not inside
+        if not what:  # the development block's line: the interval alone, what it is said once above
+            return f'<span class="oe-val oe-iv" title="{esc(text)}">{esc(iv)}</span>'
+        return (f'<span class="oe-val oe-iv" title="{esc(text)}">{esc(iv)}</span>'
+                f'<div class="oe-sub">{text_html(sub)}</div>')
     shown = reformat(text, digits=digits)
     while status in BAD and hides_difference(p, shown) and digits < 17:
         digits += 1
@@ -279,7 +294,9 @@ def ledger_html(df: pd.DataFrame, link_prefix: str, *, filters: bool = False, pa
             details.append(f'<div data-col="{esc(c)}"><b>{esc(c)}{"" if c in known else " (new column)"}:</b> '
                            f'<span class="oe-text">{shown}</span></div>')
         if details:
-            head += f'<details class="oe-more"><summary>criterion and evidence</summary>{"".join(details)}</details>'
+            revised = ", revisions" if str(r.get("revised", "")).strip() else ""
+            head += (f'<details class="oe-more"><summary>criterion{revised}'
+                     f' and evidence</summary>{"".join(details)}</details>')
         cls = ' class="oe-diff"' if status in BAD else ""
         data = "".join(f' data-{c}="{esc(r.get(c, ""))}"' for c in ("paper", "kind", "status", "world") if c in r)
         out.append(f'<tr{cls}{data} id="{esc(r.get("claim_id", ""))}"><td>{head}</td>'

@@ -212,3 +212,13 @@ def test_the_readme_stays_a_front_page():
     # details belong in docs/ and the report: the README opens on the findings and the two commands
     text = (PROJ_ROOT / "README.md").read_text()
     assert len(text) < 15_000, len(text)
+
+
+def test_an_estimate_reads_as_its_interval_with_what_it_is_below():
+    from offline_eval_compendium import report_html
+
+    out = report_html.value_html("effect 0.514 [0.504, 0.524] over 20 seeds; detectable at 80% power: 0.0123; "
+                                 "main seed: 0.5", "0.510", status="not tested")
+    assert ">0.514 [0.504,\u00a00.524]</span>" in out
+    assert "mean, 95% interval over 20 seeds; detectable at 80% power 0.0123; main seed 0.5" in out
+    assert 'title="effect 0.514 [0.504, 0.524] over 20 seeds; detectable' in out  # the ledger's text on hover

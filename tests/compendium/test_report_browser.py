@@ -470,7 +470,7 @@ def text_problems(shown: dict, ledger: pd.DataFrame) -> list[str]:
         if r is None:
             out.append(f"{row['id']}: a row not in the ledger")
             continue
-        for col in ("statement", "note", "revised"):
+        for col in ("statement", "note"):  # the revisions are in the row's details, checked below
             want = _norm(r.get(col, ""))
             if want and _norm(row[col]) != want:
                 out.append(f"{row['id']} {col}: shown {_norm(row[col])!r}, written {want!r}")
