@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ..io import format_float
+from .rules import SIZE_RTOL
 
 #: The intervals' level: two-sided 95% t-intervals over seeds (each side a one-sided test at 2.5%).
 LEVEL = 0.95
@@ -53,7 +54,7 @@ RENEWAL = ("the estimate rule replaced the share-of-seeds rule; effects and delt
 DELTAS = {
     "correlation": (0.05, "the stated default for a correlation (Pearson, Spearman, Kendall) or a gap between two: "
                           "0.05, the margin below which the compendium calls two correlations tied"),
-    "relative": (0.5, "the stated default for a magnitude reproduced on a synthetic world: +-50% of the printed "
+    "relative": (SIZE_RTOL, "the stated default for a magnitude reproduced on a synthetic world: +-50% of the printed "
                       "value (the compendium's band for a synthetic magnitude, SIZE_RTOL)"),
     "share": (0.05, "the stated default for a share or a probability: 5 percentage points"),
     "auc": (0.005, "the stated default for an AUC or a difference of AUCs: 0.005, half the 0.01 steps in which the "
