@@ -7,7 +7,6 @@ row revised after its confirmation is ``exploratory``; a reading chosen because 
 tolerance is narrower than the value it judges; a ``paper_value`` comes from ``data/reference/``.
 """
 
-import importlib
 import re
 
 import numpy as np
@@ -226,11 +225,8 @@ def test_no_committed_tolerance_is_as_wide_as_its_value():
 
 
 def _declares_seeds(notebook):
-    try:
-        study = importlib.import_module(f"offline_eval_compendium.studies.{notebook}")
-    except ModuleNotFoundError:
-        return False
-    return hasattr(study, "SEEDS")
+    from offline_eval_compendium.studies import study, study_path
+    return study_path(notebook).is_file() and hasattr(study(notebook), "SEEDS")
 
 
 @pytest.mark.parametrize("notebook", sorted(p.stem for p in NOTEBOOKS_DIR.glob("*.py")))

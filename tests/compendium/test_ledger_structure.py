@@ -7,13 +7,14 @@ no row's kind contradicts where its value came from (:func:`claims.problems`); e
 """
 
 import ast
-import importlib
+import re
 
 import pandas as pd
 import pytest
 
 from offline_eval_compendium import claims
 from offline_eval_compendium.paths import FIGURES_DIR, NOTEBOOKS_DIR, PROJ_ROOT
+from offline_eval_compendium.studies import study as study_module, study_path
 
 STUDIES_DIR = PROJ_ROOT / "compendium" / "offline_eval_compendium" / "studies"
 NOTEBOOKS = sorted(p.stem for p in NOTEBOOKS_DIR.glob("*.py"))
@@ -27,20 +28,24 @@ def _ledger(path=FIGURES_DIR / "claims.csv"):
 
 def test_studies_mirror_notebooks_one_to_one():
     # every notebook has its study; a study's other public modules are parts of its paper's argument, named after it
-    studies = sorted(p.stem for p in STUDIES_DIR.glob("*.py") if not p.stem.startswith("_"))
-    assert set(NOTEBOOKS) <= set(studies)
+    assert [n for n in NOTEBOOKS if not study_path(n).is_file()] == []
     papers = {n.split("_")[0] for n in NOTEBOOKS}
-    assert [s for s in studies if s.split("_")[0] not in papers] == []
+    flat = sorted(p.stem for p in STUDIES_DIR.glob("*.py") if not p.stem.startswith("_"))
+    assert [s for s in flat if s.split("_")[0] not in papers] == []
+    assert [p.name for p in STUDIES_DIR.iterdir() if p.is_dir() and p.name != "__pycache__" and p.name not in papers] == []
+    # in a paper's package, every public module is a notebook's study; its helpers are private
+    public = sorted(f"{p.parent.name}_{p.stem}" for p in STUDIES_DIR.glob("*/*.py") if not p.stem.startswith("_"))
+    assert [s for s in public if s not in NOTEBOOKS] == []
 
 
-@pytest.mark.parametrize("path", sorted(STUDIES_DIR.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(STUDIES_DIR.rglob("*.py")), ids=lambda p: str(p.relative_to(STUDIES_DIR)))
 def test_no_study_is_longer_than_a_notebook_needs(path):
     assert len(path.read_text().splitlines()) <= MAX_STUDY_LINES
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
 def test_each_study_declares_its_claims_and_fills_them(notebook):
-    study = importlib.import_module(f"offline_eval_compendium.studies.{notebook}")
+    study = study_module(notebook)
     assert isinstance(study.CLAIMS, claims.Claims) and len(study.CLAIMS)
     assert callable(study.add_claims)
     paper = notebook.split("_")[0]
@@ -108,4 +113,4 @@ def test_the_readme_states_the_ledgers_three_count_tables():
 def test_a_notebook_reads_only_its_own_study(notebook):
     # the study's private modules (``_<paper>_*``) are its own; a notebook sees what its study exports
     text = (NOTEBOOKS_DIR / f"{notebook}.py").read_text()
-    assert "studies import _" not in text and "studies._" not in text
+    assert not re.search(r"studies(\.\w+)*\._|studies(\.\w+)* import _", text)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FILES = sorted((ROOT / "notebooks").glob("*.py")) + sorted((ROOT / "compendium" / "offline_eval_compendium" / "studies").glob("*.py"))
+FILES = sorted((ROOT / "notebooks").glob("*.py")) + sorted((ROOT / "compendium" / "offline_eval_compendium" / "studies").rglob("*.py"))
 NUMBER = re.compile(r"\d\s*[.%]|\d{2,}|[.%]\s*\d")
 KEYWORDS = ("paper_value", "printed")
 
