@@ -23,7 +23,7 @@ names the notebook and the failing cell.  The kernel talks to papermill over
 IPC sockets (no unencrypted TCP port), with one BLAS thread
 (:func:`offline_eval_compendium.machine.pinned_threads_env`).
 
-``output_root`` (:data:`PIPELINE_PARAMETERS`) is the pipeline's to set: a ``-p output_root`` would
+``output_root`` (:data:`offline_eval_compendium.parameters.PIPELINE_PARAMETERS`) is the pipeline's to set: a ``-p output_root`` would
 send the outputs around the staging folder and the all-or-nothing install, so it is refused.
 
 Each run stages into ``build/stage/<notebook>.<id>/``, held by an exclusive ``flock`` on
@@ -48,17 +48,12 @@ from pathlib import Path
 from . import install as _inst
 from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PROJ_ROOT, relative
 from .execution import EXECUTED_DIR, OTHER_EXECUTED_DIR, execute
-from .parameters import (PIPELINE_PARAMETERS, NotebookError, check_parameters, is_size_parameter, notebook_parameters,
-                         parameter_ranges, parse_parameters)
+from .parameters import NotebookError, check_parameters, notebook_parameters, parse_parameters
 from .records import git_output, inputs_digest, record_run
 from .timing import record_timing, timing_table
-from .execution import KERNEL  # noqa: F401  (the settings of the steps, importable from here as before)
-from .records import PRESENTATION  # noqa: F401
-from .timing import TIMING_DIR  # noqa: F401
 
-__all__ = ["EXECUTED_DIR", "PIPELINE_PARAMETERS", "NotebookError", "check_parameters", "clean_stale_stages", "execute",
-           "executed_dir", "is_size_parameter", "main", "notebook_parameters", "parameter_ranges", "parse_parameters",
-           "record_run", "record_timing", "run", "run_record", "timing_table", "verify"]
+__all__ = ["clean_stale_stages", "executed_dir", "failed_runs", "lab_settings", "main", "new_run_dir", "read_ledger",
+           "record_reproduce", "run", "run_record", "verify"]
 
 STAGE_DIR = BUILD_DIR / "stage"
 
@@ -415,7 +410,7 @@ def _hold_figures_run(name: str):
     return fd
 
 
-def main(argv=None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m offline_eval_compendium.pipeline", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     # No abbreviations: `make run` refuses --output-root and --record in its ARGS by their full names.
@@ -438,142 +433,158 @@ def main(argv=None) -> int:
     p_cmp.add_argument("--kind", action="append", default=[], help="only rows of this kind (repeatable)")
     p_cmp.add_argument("--status-only", action="store_true", help="only rows whose status or kind moved, added or gone")
     sub.add_parser("lab-settings", help="make JupyterLab open the text notebooks as notebooks")
-    args = parser.parse_args(argv)
+    return parser
 
-    if args.command == "run":
-        name, start, started = Path(args.notebook).stem, time.perf_counter(), time.time()
-        if not Path(args.notebook).is_file() and (NOTEBOOKS_DIR / f"{name}.py").is_file():
-            args.notebook = str(NOTEBOOKS_DIR / f"{name}.py")  # a notebook named by its stem
-        if not Path(args.notebook).is_file():
-            names = ", ".join(p.stem for p in sorted(NOTEBOOKS_DIR.glob("*.py")))
-            print(f"ERROR: no notebook {args.notebook}; the notebooks are: {names}", file=sys.stderr, flush=True)
-            return 2
-        names = [n for n, _ in args.parameter]
-        repeated = sorted({n for n in names if names.count(n) > 1})
-        if repeated:
-            print(f"ERROR: `-p` names {', '.join(repeated)} more than once; give each parameter once",
-                  file=sys.stderr, flush=True)
-            return 2
-        if args.parameter and not args.record and not args.output_root:
-            # figures/ holds what `make reproduce` makes: a run with other parameters installed there would pass
-            # `verify` and leave the make stamp fresh, replacing the committed figures unmarked
-            print(f"ERROR: a run with parameters ({', '.join(names)}) does not install into figures/, which holds "
-                  f"only what `make reproduce` makes; record it instead: `make run NB={name} ARGS=\"...\"` "
-                  f"(--record runs) or give --output-root", file=sys.stderr, flush=True)
-            return 2
-        params = parse_parameters(args.parameter)
-        try:
-            check_parameters(args.notebook, params)
-        except NotebookError as exc:
-            print(f"ERROR: {exc}", file=sys.stderr, flush=True)
-            return 2
-        run_dir = new_run_dir(args.record, args.notebook) if args.record else None
-        output_root = run_dir / "outputs" if run_dir else args.output_root
-        figures_lock = None
-        if not output_root:
-            figures_lock = _hold_figures_run(name)
-            if figures_lock is None:
-                print(f"ERROR: another run of {name} into figures/ is under way; two runs into figures/ would "
-                      f"supersede each other, so this one is refused (wait for it, or run this one with --record)",
-                      file=sys.stderr, flush=True)
-                return 2
-        print(f"[{name}] start", flush=True)
-        try:
-            written = run(args.notebook, params, output_root=output_root, keep=run_dir)
-        except NotebookError as exc:
-            print(f"[{name}] FAILED after {time.perf_counter() - start:.1f} s", flush=True)
-            print(f"ERROR: {exc}", file=sys.stderr, flush=True)
-            if run_dir:
-                record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start, failure=exc)
-            return 1
-        except Exception as exc:  # an unforeseen fault: the recorded run still says it failed, then it is raised
-            if run_dir:
-                record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start, failure=exc)
-            raise
+
+def _error(message: str, code: int = 2) -> int:
+    print(f"ERROR: {message}", file=sys.stderr, flush=True)
+    return code
+
+
+def _run_refusal(args, name: str) -> str | None:
+    """Why ``run`` refuses its arguments before anything runs, or ``None``."""
+    if not Path(args.notebook).is_file():
+        names = ", ".join(p.stem for p in sorted(NOTEBOOKS_DIR.glob("*.py")))
+        return f"no notebook {args.notebook}; the notebooks are: {names}"
+    names = [n for n, _ in args.parameter]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        return f"`-p` names {', '.join(repeated)} more than once; give each parameter once"
+    if args.parameter and not args.record and not args.output_root:
+        # figures/ holds what `make reproduce` makes: a run with other parameters installed there would pass
+        # `verify` and leave the make stamp fresh, replacing the committed figures unmarked
+        return (f"a run with parameters ({', '.join(names)}) does not install into figures/, which holds only what "
+                f"`make reproduce` makes; record it instead: `make run NB={name} ARGS=\"...\"` (--record runs) or "
+                f"give --output-root")
+    return None
+
+
+def _command_run(args) -> int:
+    name, start, started = Path(args.notebook).stem, time.perf_counter(), time.time()
+    if not Path(args.notebook).is_file() and (NOTEBOOKS_DIR / f"{name}.py").is_file():
+        args.notebook = str(NOTEBOOKS_DIR / f"{name}.py")  # a notebook named by its stem
+    refusal = _run_refusal(args, name)
+    if refusal:
+        return _error(refusal)
+    params = parse_parameters(args.parameter)
+    try:
+        check_parameters(args.notebook, params)
+    except NotebookError as exc:
+        return _error(str(exc))
+    run_dir = new_run_dir(args.record, args.notebook) if args.record else None
+    output_root = run_dir / "outputs" if run_dir else args.output_root
+    if not output_root and _hold_figures_run(name) is None:  # held until the process exits
+        return _error(f"another run of {name} into figures/ is under way; two runs into figures/ would supersede each "
+                      f"other, so this one is refused (wait for it, or run this one with --record)")
+    print(f"[{name}] start", flush=True)
+    try:
+        written = run(args.notebook, params, output_root=output_root, keep=run_dir)
+    except NotebookError as exc:
+        print(f"[{name}] FAILED after {time.perf_counter() - start:.1f} s", flush=True)
         if run_dir:
-            record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start)
-            print(f"[{name}] run recorded in {relative(run_dir)} (run.yaml: parameters, commit, lock hash)", flush=True)
-        root = Path(output_root).resolve() if output_root else FIGURES_DIR
-        if not output_root:  # a run into figures/, as make reproduce does: its time goes in the table
-            record_timing(name, started=started, seconds=time.perf_counter() - start)
-        print(f"[{name}] done in {time.perf_counter() - start:.1f} s: {len(written)} files under {relative(root)}", flush=True)
+            record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start, failure=exc)
+        return _error(str(exc), 1)
+    except Exception as exc:  # an unforeseen fault: the recorded run still says it failed, then it is raised
         if run_dir:
-            _report_changes(run_dir, name, params)
-        return 0
-    if args.command == "changes":
-        run_dir = Path(args.run_dir)
-        record = run_dir / "run.yaml"
-        if not record.is_file():
-            print(f"ERROR: `run_dir` must be a recorded run's folder (with run.yaml); got {args.run_dir!r}",
-                  file=sys.stderr, flush=True)
-            return 2
-        import yaml
+            record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start, failure=exc)
+        raise
+    if run_dir:
+        record_run(run_dir, args.notebook, params, elapsed=time.perf_counter() - start)
+        print(f"[{name}] run recorded in {relative(run_dir)} (run.yaml: parameters, commit, lock hash)", flush=True)
+    root = Path(output_root).resolve() if output_root else FIGURES_DIR
+    if not output_root:  # a run into figures/, as make reproduce does: its time goes in the table
+        record_timing(name, started=started, seconds=time.perf_counter() - start)
+    print(f"[{name}] done in {time.perf_counter() - start:.1f} s: {len(written)} files under {relative(root)}", flush=True)
+    if run_dir:
+        _report_changes(run_dir, name, params)
+    return 0
 
-        meta = yaml.safe_load(record.read_text())
-        given = {k: meta["parameters"][k] for k in meta.get("overridden", [])}
-        return 0 if _report_changes(run_dir, meta["notebook"], given, against=args.against) else 1
-    if args.command == "verify":
-        problems = verify()
-        for p in problems:
-            print(p)
-        print(f"figures/: {'no problem' if not problems else f'{len(problems)} problem' + ('s' if len(problems) > 1 else '')}")
-        return 1 if problems else 0
-    if args.command == "compare":
-        from .claims import KINDS, compare
-        from .io import to_markdown
 
-        bad = [k for k in args.kind if k not in KINDS]
-        if bad:
-            print(f"ERROR: --kind must be one of {', '.join(KINDS)}; got {', '.join(bad)}", file=sys.stderr, flush=True)
-            return 2
-        try:
-            before = read_ledger(args.before)
-            after = read_ledger(args.after) if args.after else read_ledger(str(FIGURES_DIR / "claims.csv"))
-            table = compare(before, after)
-        except ValueError as exc:
-            print(f"ERROR: {exc}", file=sys.stderr, flush=True)
-            return 2
-        if args.kind:
-            table = table[table["kind_after"].isin(args.kind) | table["kind_before"].isin(args.kind)]
-        if args.status_only:
-            table = table[table["change"] != "value"]
-        counts = table["change"].value_counts()
-        summary = ", ".join(f"{int(counts.get(c, 0))} {c}" for c in ("status", "value", "added", "removed"))
-        if not len(table):
-            print("(no row changed)")
-            return 0
-        print(to_markdown(table))
-        print(f"\n{len(table)} row{'s' if len(table) != 1 else ''} changed ({summary})")
-        return 0
-    if args.command == "ledger":
-        from .claims import COUNT_TABLES, count_tables, gather
+def _command_changes(args) -> int:
+    run_dir = Path(args.run_dir)
+    record = run_dir / "run.yaml"
+    if not record.is_file():
+        return _error(f"`run_dir` must be a recorded run's folder (with run.yaml); got {args.run_dir!r}")
+    import yaml
 
-        with _inst.lock(FIGURES_DIR):
-            for line in _inst.recover(FIGURES_DIR):
-                print(f"[ledger] {line}", file=sys.stderr, flush=True)
-            failed = failed_runs()
-            if failed:
-                print("ERROR: the ledger records no inputs digest while a notebook's last run failed:\n  "
-                      + "\n  ".join(failed) + "\nre-run it (make reproduce) once it succeeds", file=sys.stderr, flush=True)
-                return 1
-            df = gather()
-            record_reproduce()
-        print(f"claims ledger -> {relative(FIGURES_DIR / 'claims.md')}")
-        from .findings import update_readme
+    meta = yaml.safe_load(record.read_text())
+    given = {k: meta["parameters"][k] for k in meta.get("overridden", [])}
+    return 0 if _report_changes(run_dir, meta["notebook"], given, against=args.against) else 1
 
-        if update_readme():
-            print("README.md: its findings rewritten from the ledger")
-        for key, table in count_tables(df).items():
-            total = table.set_index("paper").loc["all"]
-            counts = ", ".join(f"{c} {int(v)}" for c, v in total.items() if c != "total" and int(v))
-            print(f"  {COUNT_TABLES[key]}: {counts or 'none'}")
-        for line in timing_table():
-            print(line)
+
+def _command_verify(args) -> int:
+    problems = verify()
+    for p in problems:
+        print(p)
+    print(f"figures/: {'no problem' if not problems else f'{len(problems)} problem' + ('s' if len(problems) > 1 else '')}")
+    return 1 if problems else 0
+
+
+def _command_compare(args) -> int:
+    from .claims import KINDS, compare
+    from .io import to_markdown
+
+    bad = [k for k in args.kind if k not in KINDS]
+    if bad:
+        return _error(f"--kind must be one of {', '.join(KINDS)}; got {', '.join(bad)}")
+    try:
+        before = read_ledger(args.before)
+        after = read_ledger(args.after) if args.after else read_ledger(str(FIGURES_DIR / "claims.csv"))
+        table = compare(before, after)
+    except ValueError as exc:
+        return _error(str(exc))
+    if args.kind:
+        table = table[table["kind_after"].isin(args.kind) | table["kind_before"].isin(args.kind)]
+    if args.status_only:
+        table = table[table["change"] != "value"]
+    counts = table["change"].value_counts()
+    summary = ", ".join(f"{int(counts.get(c, 0))} {c}" for c in ("status", "value", "added", "removed"))
+    if not len(table):
+        print("(no row changed)")
         return 0
-    if args.command == "lab-settings":
-        print(f"JupyterLab settings: {lab_settings()}")
-        return 0
-    return 2
+    print(to_markdown(table))
+    print(f"\n{len(table)} row{'s' if len(table) != 1 else ''} changed ({summary})")
+    return 0
+
+
+def _command_ledger(args) -> int:
+    from .claims import COUNT_TABLES, count_tables, gather
+    from .findings import update_readme
+
+    with _inst.lock(FIGURES_DIR):
+        for line in _inst.recover(FIGURES_DIR):
+            print(f"[ledger] {line}", file=sys.stderr, flush=True)
+        failed = failed_runs()
+        if failed:
+            return _error("the ledger records no inputs digest while a notebook's last run failed:\n  "
+                          + "\n  ".join(failed) + "\nre-run it (make reproduce) once it succeeds", 1)
+        df = gather()
+        record_reproduce()
+    print(f"claims ledger -> {relative(FIGURES_DIR / 'claims.md')}")
+    if update_readme():
+        print("README.md: its findings rewritten from the ledger")
+    for key, table in count_tables(df).items():
+        total = table.set_index("paper").loc["all"]
+        counts = ", ".join(f"{c} {int(v)}" for c, v in total.items() if c != "total" and int(v))
+        print(f"  {COUNT_TABLES[key]}: {counts or 'none'}")
+    for line in timing_table():
+        print(line)
+    return 0
+
+
+def _command_lab_settings(args) -> int:
+    print(f"JupyterLab settings: {lab_settings()}")
+    return 0
+
+
+#: One function per subcommand.
+COMMANDS = {"run": _command_run, "changes": _command_changes, "verify": _command_verify, "compare": _command_compare,
+            "ledger": _command_ledger, "lab-settings": _command_lab_settings}
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    return COMMANDS[args.command](args)
 
 
 def _report_changes(run_dir: Path, name: str, parameters: dict | None, *, against: str | None = None) -> bool:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from offline_eval_compendium import pipeline
+from offline_eval_compendium import parameters, pipeline
 from offline_eval_compendium.paths import NOTEBOOKS_DIR, SMOKE_PARAMS_DIR
-from offline_eval_compendium.pipeline import NotebookError
+from offline_eval_compendium.parameters import NotebookError
 
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.py"))
 
@@ -24,8 +24,8 @@ from toy_notebooks import FAILING, GOOD  # noqa: E402
 # -- declared ranges of the size parameters ---------------------------------------------------------
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_every_size_parameter_declares_a_range_that_holds_its_default_and_smoke_values(path):
-    defaults, ranges = pipeline.notebook_parameters(path), pipeline.parameter_ranges(path)
-    missing = [k for k in defaults if pipeline.is_size_parameter(k) and k not in ranges]
+    defaults, ranges = pipeline.notebook_parameters(path), parameters.parameter_ranges(path)
+    missing = [k for k in defaults if parameters.is_size_parameter(k) and k not in ranges]
     assert missing == [], f"size parameters without `# range: low..high` in the parameters cell: {missing}"
     assert set(ranges) <= set(defaults)
     pipeline.check_parameters(path, {})
@@ -59,7 +59,7 @@ def test_a_range_is_read_from_its_own_line_only(tmp_path):
     nb.write_text('# %% tags=["parameters"]\nseed = 0\nn_rows = 100  # rows; range: 10..1_000\n'
                   '# range: 1..2 (a comment line declares nothing)\nn_other = 5\nn_none = None  # range: 3..9\n'
                   'output_root = None\n')
-    assert pipeline.parameter_ranges(nb) == {"n_rows": (10, 1000), "n_none": (3, 9)}
+    assert parameters.parameter_ranges(nb) == {"n_rows": (10, 1000), "n_none": (3, 9)}
     assert pipeline.check_parameters(nb, {"n_none": None})["n_none"] is None
     with pytest.raises(NotebookError, match=r"`n_none` must lie in its declared range 3\.\.9"):
         pipeline.check_parameters(nb, {"n_none": 10})

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from offline_eval_compendium import execution, pipeline, progress
+from offline_eval_compendium import execution, pipeline, progress, timing
 from offline_eval_compendium.claims import seed_sweep
 
 
@@ -76,14 +76,14 @@ def test_relay_passes_whole_lines_and_the_rest_on_close(tmp_path):
 
 
 def test_time_table_lists_the_runs_longest_first_and_marks_earlier_ones(tmp_path):
-    pipeline.record_timing("old", started=50.0, seconds=3.0, timing_dir=tmp_path)
+    timing.record_timing("old", started=50.0, seconds=3.0, timing_dir=tmp_path)
     (tmp_path / "reported").write_text("99\n")
-    pipeline.record_timing("a", started=100.0, seconds=12.5, timing_dir=tmp_path)
-    pipeline.record_timing("b", started=101.0, seconds=40.0, timing_dir=tmp_path)
-    lines = pipeline.timing_table(tmp_path, now=150.0)
+    timing.record_timing("a", started=100.0, seconds=12.5, timing_dir=tmp_path)
+    timing.record_timing("b", started=101.0, seconds=40.0, timing_dir=tmp_path)
+    lines = timing.timing_table(tmp_path, now=150.0)
     assert lines[1].split() == ["b", "40.0"] and lines[2].split() == ["a", "12.5"]
     assert "earlier" in lines[3] and lines[3].split()[0] == "old"
     assert lines[4].split()[:2] == ["total", "52.5"] and "41 s wall" in lines[4]
     assert json.loads((tmp_path / "a.json").read_text())["seconds"] == 12.5
     # the next table, with nothing run since, says so
-    assert pipeline.timing_table(tmp_path, now=160.0)[-1].strip().startswith("(no notebook run")
+    assert timing.timing_table(tmp_path, now=160.0)[-1].strip().startswith("(no notebook run")
