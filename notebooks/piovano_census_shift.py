@@ -36,17 +36,18 @@ n_boot = 400  # resamples of the whole pipeline; range: 20..2_000
 output_root = None
 
 # %%
-import pandas as pd
+from IPython.display import Markdown
 
 from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import piovano_census_shift as P
+from offline_eval_compendium.studies.piovano import census_shift as P
 
 out = OutputDir("piovano", output_root)
 ledger = Ledger("piovano", "piovano_census_shift", claims=P.CLAIMS)
-df = P.load()
-df.groupby("year").agg(persons=("id", "size"), employed=(P.LABEL, "mean"), predicted=(P.PREDICTION, "mean"),
-                       age=("AGEP", "mean"))
+
+# %%
+run = P.run_experiment(seed=seed, chunk_size=chunk_size, tree_depth=tree_depth, n_boot=n_boot)
+run.years
 
 # %% [markdown]
 # ## The claims, declared before the experiment
@@ -58,10 +59,7 @@ P.CLAIMS.frame()
 # ## The second model and the peer's run
 
 # %%
-models = {which: P.second_model(df, depth=tree_depth, seed=seed, which=which) for which in P.OFFLINE_SETS}
-_, cbpe_run = P.load_cbpe("representative")
-pd.DataFrame({which: {**info, "peer": f"{cbpe_run['peer']} {cbpe_run['version']} {cbpe_run['estimator']}",
-                      "non-representative rule": P.NONREPRESENTATIVE_RULE} for which, (_, info) in models.items()})
+run.models_table
 
 # %% [markdown]
 # ## Every estimator per live year
@@ -69,12 +67,9 @@ pd.DataFrame({which: {**info, "peer": f"{cbpe_run['peer']} {cbpe_run['version']}
 # precision and recall of both classes (1 = employed), with each estimator's error (estimate - realized).
 
 # %%
-est = pd.concat([P.estimates(df, models[which][0], which, chunk_size=chunk_size) for which in P.OFFLINE_SETS],
-                ignore_index=True)
-periods = P.period_table(est)
-out.table(periods, "census_shift_periods", floatfmt=".4f")
-out.table(est[est["level"] == "chunk"], "census_shift_chunks")
-periods
+out.table(run.periods, "census_shift_periods", floatfmt=".4f")
+out.table(run.chunks, "census_shift_chunks")
+run.periods
 
 # %% [markdown]
 # ## Errors per chunk, with intervals from the whole pipeline
@@ -85,15 +80,12 @@ periods
 # estimates are not refitted: its interval holds the chunk draw alone.
 
 # %%
-boots = {which: P.pipeline_bootstrap(df, which, depth=tree_depth, seed=seed, chunk_size=chunk_size, n_boot=n_boot,
-                                     rng=seed) for which in P.OFFLINE_SETS}
-errors = P.bootstrap_errors(est, boots)
-out.table(errors, "census_shift_errors", floatfmt=".4f")
-out.figure(P.error_figure(errors), "census_shift_errors", caption="piovano on real data (no printed figure): mean "
+out.table(run.errors, "census_shift_errors", floatfmt=".4f")
+out.figure(P.error_figure(run.errors), "census_shift_errors", caption="piovano on real data (no printed figure): mean "
            "|estimate - realized| of the deployed model's live metrics over 2016-2018 chunks, offline value, OAM "
            "IndDis, OAM JointDis and NannyML CBPE, non-representative and representative 2015 offline sets, 95% "
            "intervals of a bootstrap of the whole pipeline (offline draw, second model, live chunks)")
-errors[errors["metric"] == "all"]
+run.errors[run.errors["metric"] == "all"]
 
 # %% [markdown]
 # ## Sensitivity to the sub-sampling rule
@@ -101,24 +93,21 @@ errors[errors["metric"] == "all"]
 # metrics of |estimate - realized| per live year, and the share of the offline value's error JointDis closes.
 
 # %%
-rules = P.rule_sensitivity(df, depth=tree_depth, seed=seed)
-out.table(rules, "census_shift_rules", floatfmt=".4f")
-rules.groupby("rule", sort=False)[["mae_offline", "mae_IndDis", "mae_JointDis", "joint_closes_share"]].mean()
+out.table(run.rules, "census_shift_rules", floatfmt=".4f")
+run.rule_means
 
 # %% [markdown]
 # ## What the run shows
 # Read from this run's tables, so the text cannot drift from `figures/`.
 
 # %%
-from IPython.display import Markdown
-
-Markdown(P.run_summary(periods, errors, rules))
+Markdown(run.summary)
 
 # %% [markdown]
 # ## Claims
 
 # %%
-P.add_claims(ledger, df=df, est=est, periods=periods, errors=errors, rules=rules, boots=boots)
+P.add_claims(ledger, run, block=None)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 

@@ -7,7 +7,7 @@ Run by NannyML's own environment (``build/peers-venv``, pins in ``tools/peers-re
 2. write ``data/real/census_ma/employment_ma_2015_2018.parquet``: the columns the study uses, 2015-2018
    in one table (the 2016-2018 labels joined on ``id``);
 3. run NannyML's CBPE, fitted on each offline set of 2015 (the representative one and the declared
-   non-representative one, ``studies/piovano_census_data.py``), on every live year and chunk, and write its
+   non-representative one, ``studies/piovano/_census_data.py``), on every live year and chunk, and write its
    estimates to ``cbpe_<offline set>.csv`` with its version and parameters in ``cbpe_run.json``.
 
 Floats are written at 10 significant digits, so a second run gives the same bytes.  The usage
@@ -46,8 +46,8 @@ DIGITS = 10
 
 
 def _rules():
-    """``studies/piovano_census_data.py`` loaded by its path (this environment does not have the package)."""
-    path = ROOT / "compendium" / "offline_eval_compendium" / "studies" / "piovano_census_data.py"
+    """``studies/piovano/_census_data.py`` loaded by its path (this environment does not have the package)."""
+    path = ROOT / "compendium" / "offline_eval_compendium" / "studies" / "piovano" / "_census_data.py"
     spec = importlib.util.spec_from_file_location("piovano_census_data", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

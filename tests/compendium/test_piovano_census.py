@@ -1,4 +1,4 @@
-"""The census study's data, chunks, offline sets and peer outputs (``studies/piovano_census_shift.py``).
+"""The census study's data, chunks, offline sets and peer outputs (``studies/piovano/census_shift.py``).
 
 The vendored files are the ones the data README lists (by SHA-256); the chunks and offline sets are the
 declared rules, checked against slow references written here; CBPE's per-class values, derived from its
@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from offline_eval_compendium.paths import PROJ_ROOT
-from offline_eval_compendium.studies import piovano_census_data as D
-from offline_eval_compendium.studies import piovano_census_shift as P
+from offline_eval_compendium.studies.piovano import _census_data as D
+from offline_eval_compendium.studies.piovano import census_shift as P
 
 
 @pytest.fixture(scope="module")
@@ -184,3 +184,12 @@ def test_bootstrap_errors_value_is_the_runs_and_the_interval_the_resamples():
     reps = abs_error[:, :, 0].mean(axis=2).mean(axis=1)
     assert allm.loc["offline", "low"] == pytest.approx(np.percentile(reps, 2.5))
     assert allm.loc["offline", "high"] == pytest.approx(np.percentile(reps, 97.5))
+
+
+def test_add_claims_refuses_a_seed_block():
+    # the census study has no seed blocks: a block would be a mistake, named before the run is read
+    from offline_eval_compendium.claims import Ledger
+
+    ledger = Ledger("piovano", "piovano_census_shift", claims=P.CLAIMS)
+    with pytest.raises(ValueError, match="`block` must be None"):
+        P.add_claims(ledger, None, block="confirmation")

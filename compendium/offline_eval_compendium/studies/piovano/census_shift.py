@@ -5,12 +5,12 @@ Protocol (world ``real: ACS employment MA 2015-2018``; data and peer in ``data/r
 1. The data: US Census ACS persons of Massachusetts, 2015-2018, with the deployed model's prediction
    (a LightGBM model NannyML trained on 2014 -- the *baseline* B) and the true label, "employed".
 2. The offline test set is 2015 -- either all of it (the *representative* set, the control: re-weighting
-   should change nothing) or the declared sub-sample :data:`piovano_census_data.NONREPRESENTATIVE_RULE` (working
+   should change nothing) or the declared sub-sample :data:`._census_data.NONREPRESENTATIVE_RULE` (working
    age over-sampled: the paper's offline set "not representative of the online live data").
-3. Live traffic: each later year, and each chunk of about :data:`piovano_census_data.CHUNK_SIZE` persons within
+3. Live traffic: each later year, and each chunk of about :data:`._census_data.CHUNK_SIZE` persons within
    a year.  Its labels are hidden from every estimator and used only to score them.
 4. The second model piovano's joint re-weighting needs (the *candidate* C): a declared, simple
-   scikit-learn model -- a depth-``tree_depth`` decision tree on :data:`piovano_census_data.FEATURES`, trained
+   scikit-learn model -- a depth-``tree_depth`` decision tree on :data:`._census_data.FEATURES`, trained
    on the offline set alone (features and labels), one tree per offline set and per rule.
 5. Per period, B's accuracy, precision and recall of both classes by five estimators: the raw offline
    value, OAM IndDis and OAM JointDis (:func:`offline_eval.adaptive.online_adaptive_metrics`), CBPE
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import warnings
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,15 +38,16 @@ from offline_eval import OfflineEvalWarning
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
 from offline_eval.plotting import new_figure
-from ..claims import Claim, Ledger, declare
-from ..paths import DATA_DIR
-from ..progress import track
-from . import piovano_census_data as D
-from .piovano_census_data import LABEL, NONREPRESENTATIVE_RULE, OFFLINE_SETS, PREDICTION
+from ...claims import Claim, Ledger, declare
+from ...paths import DATA_DIR
+from ...progress import track
+from . import _census_data as D
+from ._census_data import LABEL, NONREPRESENTATIVE_RULE, OFFLINE_SETS, PREDICTION
 
 __all__ = ["CLAIMS", "DATA", "ESTIMATORS", "LABEL", "METRICS", "NONREPRESENTATIVE_RULE", "OFFLINE_SETS", "PREDICTION",
-           "RULES", "WORLD", "add_claims", "PipelineBootstrap", "bootstrap_errors", "estimates", "error_figure", "load", "load_cbpe",
-           "paired_difference", "period_table", "pipeline_bootstrap", "rule_sensitivity", "run_summary", "second_model"]
+           "RULES", "WORLD", "PipelineBootstrap", "PiovanoCensusShiftRun", "add_claims", "bootstrap_errors",
+           "error_figure", "estimates", "load", "load_cbpe", "paired_difference", "period_table", "pipeline_bootstrap",
+           "rule_sensitivity", "run_experiment", "run_summary", "second_model"]
 
 DATA = DATA_DIR / "real" / "census_ma"
 WORLD = "real: ACS employment MA 2015-2018"
@@ -439,15 +441,63 @@ def run_summary(periods: pd.DataFrame, errors: pd.DataFrame, rules: pd.DataFrame
     return "\n".join(lines)
 
 
+# -- the run ---------------------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PiovanoCensusShiftRun:
+    """Everything the census notebook shows and the ledger reads (:func:`run_experiment`)."""
+
+    data: pd.DataFrame  #: the vendored table (:func:`load`)
+    years: pd.DataFrame  #: persons, employment, the deployed model's prediction and age per year
+    models: dict  #: offline set -> (the second model's predictions, its record) (:func:`second_model`)
+    models_table: pd.DataFrame  #: the second models and the peer's run, one column per offline set
+    estimates: pd.DataFrame  #: every estimator per live period and offline set (:func:`estimates`)
+    periods: pd.DataFrame  #: per live year (:func:`period_table`)
+    chunks: pd.DataFrame  #: the chunk rows of ``estimates``
+    boots: dict  #: offline set -> :class:`PipelineBootstrap`
+    errors: pd.DataFrame  #: mean |error| over chunks with the whole pipeline's intervals (:func:`bootstrap_errors`)
+    rules: pd.DataFrame  #: every declared sub-sampling rule per live year (:func:`rule_sensitivity`)
+    rule_means: pd.DataFrame  #: ``rules``' mean errors and share closed per rule
+    summary: str  #: what the run shows, in Markdown (:func:`run_summary`)
+
+
+def run_experiment(*, seed: int = 0, chunk_size: int = D.CHUNK_SIZE, tree_depth: int = 4, n_boot: int = 400,
+                   data_dir=DATA) -> PiovanoCensusShiftRun:
+    """The census study: the data, the second models, every estimator per period, the whole pipeline's bootstrap
+    (``n_boot`` resamples seeded by ``seed``) and the sensitivity to the sub-sampling rule."""
+    df = load(data_dir)
+    years = df.groupby("year").agg(persons=("id", "size"), employed=(LABEL, "mean"), predicted=(PREDICTION, "mean"),
+                                   age=("AGEP", "mean"))
+    models = {which: second_model(df, depth=tree_depth, seed=seed, which=which) for which in OFFLINE_SETS}
+    _, cbpe_run = load_cbpe("representative", data_dir)
+    peer = f"{cbpe_run['peer']} {cbpe_run['version']} {cbpe_run['estimator']}"
+    models_table = pd.DataFrame({which: {**info, "peer": peer, "non-representative rule": NONREPRESENTATIVE_RULE}
+                                 for which, (_, info) in models.items()})
+    est = pd.concat([estimates(df, models[which][0], which, chunk_size=chunk_size, data_dir=data_dir)
+                     for which in OFFLINE_SETS], ignore_index=True)
+    periods = period_table(est)
+    boots = {which: pipeline_bootstrap(df, which, depth=tree_depth, seed=seed, chunk_size=chunk_size, n_boot=n_boot,
+                                       rng=seed, data_dir=data_dir) for which in OFFLINE_SETS}
+    errors = bootstrap_errors(est, boots)
+    rules = rule_sensitivity(df, depth=tree_depth, seed=seed)
+    rule_means = rules.groupby("rule", sort=False)[["mae_offline", "mae_IndDis", "mae_JointDis",
+                                                     "joint_closes_share"]].mean()
+    return PiovanoCensusShiftRun(data=df, years=years, models=models, models_table=models_table, estimates=est,
+                                 periods=periods, chunks=est[est["level"] == "chunk"], boots=boots, errors=errors,
+                                 rules=rules, rule_means=rule_means, summary=run_summary(periods, errors, rules))
+
+
 # -- 7. the ledger ---------------------------------------------------------------------------------------------
 def _mae(errors: pd.DataFrame, which: str, est: str, metric: str = "all") -> float:
     r = errors[(errors["offline_set"] == which) & (errors["estimator"] == est) & (errors["metric"] == metric)]
     return float(r["mean_abs_error"].iloc[0])
 
 
-def add_claims(ledger: Ledger, *, df: pd.DataFrame, est: pd.DataFrame, periods: pd.DataFrame, errors: pd.DataFrame,
-               rules: pd.DataFrame, boots: dict) -> None:
-    """Fill every declared claim of :data:`CLAIMS` from the notebook's results."""
+def add_claims(ledger: Ledger, run: PiovanoCensusShiftRun, *, block=None) -> None:
+    """Fill every declared claim of :data:`CLAIMS` from ``run`` (:func:`run_experiment`); the study has no seed
+    blocks, so ``block`` is ``None``."""
+    if block is not None:
+        raise ValueError(f"`block` must be None (the census study has no seed blocks); got {block!r}")
+    df, est, periods, errors, rules, boots = run.data, run.estimates, run.periods, run.errors, run.rules, run.boots
     y15 = df[df["year"] == D.OFFLINE_YEAR]
     realized_2015 = float((y15[D.PREDICTION] == y15[D.LABEL]).mean())
     acc = periods[(periods["metric"] == "accuracy") & (periods["offline_set"] == "representative")]
