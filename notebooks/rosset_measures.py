@@ -36,21 +36,12 @@ n_coverage = 1000  # random samples per population tau in the coverage check of 
 output_root = None  # where figures/ outputs go (the pipeline passes a staging folder)
 
 # %%
-import numpy as np
-import pandas as pd
-
-from offline_eval import ranking as rk
 from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import rosset_measures as rm
-from offline_eval.synth.wallet import wallet_survey
+from offline_eval_compendium.studies.rosset import measures as rm
 
 out = OutputDir("rosset", output_root)
 ledger = Ledger("rosset", "rosset_measures", claims=rm.CLAIMS)
-gen = np.random.default_rng(seed)
-survey = wallet_survey(n_firms, rng=gen)
-y, m1 = survey["wallet"].to_numpy(), survey["m1"].to_numpy()
-breakdown_seed = int(gen.integers(0, 2**31 - 1))
 
 # %% [markdown]
 # ## The claims, declared before the experiment
@@ -60,23 +51,25 @@ breakdown_seed = int(gen.integers(0, 2**31 - 1))
 rm.CLAIMS.frame()
 
 # %% [markdown]
+# The experiment, run once (`rm.run_experiment`): the survey of `seed`, the identities and tau's interval on M1, the
+# interval's coverage, the breakdown and the area over the REC curve; each result is shown below.
+
+# %%
+run = rm.run_experiment(seed=seed, n_firms=n_firms, k_max=k_max, n_coverage=n_coverage)
+
+# %% [markdown]
 # ## The identities of Sections 2–3, on M1
 
 # %%
-ident = rm.identities(y, m1)
-out.table(rm.identities_table(ident), "identities", floatfmt=".10g")
-ident
+out.table(rm.identities_table(run.ident), "identities", floatfmt=".10g")
+run.ident
 
 # %% [markdown]
 # ## Eq. 6: the variance and 95% confidence interval of tau
 
 # %%
-ci = rk.tau_confidence_interval(y, m1, level=0.95, variant="a")  # the plug-in U-statistic variance (never negative)
-eq6 = rk.tau_variance_from_concordance(rk.concordance_counts(y, m1))  # the paper's unbiased estimate
-tau_table = pd.DataFrame([{"model": "M1", "tau": rk.kendall_tau(y, m1), "variance (eq. 6)": eq6,
-                           "95% low": ci[0], "95% high": ci[1], "rho": rk.spearman_rho(y, m1)}])
-out.table(tau_table, "tau_interval", floatfmt=".5f")
-tau_table
+out.table(run.tau_table, "tau_interval", floatfmt=".5f")
+run.tau_table
 
 # %% [markdown]
 # Is the interval what the paper says, an approximate 95% interval? Its coverage on random bivariate-normal
@@ -84,14 +77,14 @@ tau_table
 # breakdown's, so every other output keeps its draws).
 
 # %%
-coverage = rm.tau_coverage(n_firms, n_coverage, rng=int(gen.integers(0, 2**31 - 1)))
-out.table(coverage, "tau_coverage", floatfmt=".4f")
-coverage
+out.table(run.coverage, "tau_coverage", floatfmt=".4f")
+run.coverage
 
 # %% [markdown]
 # ## Figs. 1–3 for M1
 
 # %%
+y, m1 = run.y, run.m1
 out.figure(rm.fig1_correct_pairs(y, m1), "fig1", caption="rosset Fig. 1: share of correct pairs of each firm, "
            "by decreasing prediction of M1")
 out.figure(rm.fig2_cutoff_auc(y, m1), "fig2", caption="rosset Fig. 2: AUC_i of separating the top i wallets from the "
@@ -103,7 +96,7 @@ out.figure(rm.fig3_cumulative_rank(y, m1), "fig3", caption="rosset Fig. 3: cumul
 # ## Section 4: evaluation breakdown
 
 # %%
-one, many = rm.breakdown(y, m1, rng=breakdown_seed, k_max=k_max)
+one, many = run.one, run.many
 out.table(one, "breakdown", floatfmt=".6g")
 out.table(many, "breakdown_k", floatfmt=".6g")
 fig = rm.breakdown_figure(one, many)
@@ -116,15 +109,14 @@ one[["u0"] + [f"{m}_relative" for m in rm.BREAKDOWN_MEASURES]].iloc[::6]
 # residual grows.
 
 # %%
-aoc = rm.aoc_bound(y, m1, one)
-out.table(aoc, "aoc_bound", floatfmt=".6g")
-aoc.iloc[::6]
+out.table(run.aoc, "aoc_bound", floatfmt=".6g")
+run.aoc.iloc[::6]
 
 # %% [markdown]
 # ## The claims filled
 
 # %%
-rm.add_claims(ledger, ident, y, m1, one, many, coverage, aoc)
+rm.add_claims(ledger, run, block=None)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "status", "reproduced_value"]]
 

@@ -10,7 +10,7 @@ from scipy import stats
 from offline_eval import ranking as rk
 from offline_eval_compendium import reference
 from offline_eval_compendium.claims import Ledger, seed_sweep
-from offline_eval_compendium.studies import rosset_measures as rm
+from offline_eval_compendium.studies.rosset import measures as rm
 from offline_eval_compendium.studies import rosset_wallet as rw
 from offline_eval.synth.wallet import DEFAULTS, gumbel_normal_scores, positive_stable, wallet_survey
 
@@ -357,14 +357,14 @@ def test_table1_matches_brute_force_and_one_seed_is_flat():
 
 
 def test_identities_hold_on_the_survey_and_breakdown_claims():
-    df = wallet_survey(150, rng=0)
-    y, m1 = df["wallet"].to_numpy(), df["m1"].to_numpy()
-    ident = rm.identities(y, m1)
-    assert (ident["relative_gap"] <= 1e-9).all()
+    run = rm.run_experiment(seed=0, n_firms=150, k_max=3, n_coverage=40)
+    df = wallet_survey(150, rng=np.random.default_rng(0))
+    assert run.y.tobytes() == df["wallet"].to_numpy().tobytes() and run.m1.tobytes() == df["m1"].to_numpy().tobytes()
+    assert (run.ident["relative_gap"] <= 1e-9).all() and len(run.many) == 3 and set(run.coverage["samples"]) == {40}
     ledger = Ledger("rosset", "rosset_measures", claims=rm.CLAIMS)
-    one, many = rm.breakdown(y, m1, rng=0, k_max=3)
-    coverage = rm.tau_coverage(150, 40, rng=0)
-    rm.add_claims(ledger, ident, y, m1, one, many, coverage, rm.aoc_bound(y, m1, one))
+    with pytest.raises(ValueError, match="`block` must be None"):
+        rm.add_claims(ledger, run, block="confirmation")
+    rm.add_claims(ledger, run, block=None)
     assert ledger.unfilled() == []
     rows = ledger.frame().set_index("claim_id")
     assert (rows.drop("rosset-tau-ci")["status"] != "differs").all() and (rows["status"] == "erratum").sum() == 3

@@ -13,10 +13,12 @@ experiment of Section 4 corrupts one label by a growing amount (the construction
 k labels at once (Proposition 2), and the area over the REC curve is set beside its printed lower bound.
 
 Skeleton: the claims table (:data:`CLAIMS`), the experiment (identities, interval coverage, breakdown), the
-tables and figures, and :func:`add_claims`.
+tables and figures, all of it run by :func:`run_experiment` (a :class:`RossetMeasuresRun`), and :func:`add_claims`.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pandas as pd
@@ -25,8 +27,9 @@ from scipy import stats
 from offline_eval import ranking as rk
 from offline_eval.metrics import mean_absolute_error, root_mean_squared_error
 from offline_eval.plotting import new_figure
-from ..claims import Claim, Ledger, declare
-from ..io import below_tolerance, format_float
+from offline_eval.synth.wallet import wallet_survey
+from ...claims import Claim, Ledger, declare
+from ...io import below_tolerance, format_float
 
 #: Below this, an identity's gap is rounding noise (its digits change between CPUs).
 NOISE_TOL = 1e-12
@@ -36,6 +39,7 @@ __all__ = [
     "CLAIMS",
     "COVERAGE_TAUS",
     "NOISE_TOL",
+    "RossetMeasuresRun",
     "add_claims",
     "aoc_bound",
     "breakdown",
@@ -46,7 +50,9 @@ __all__ = [
     "identities",
     "identities_table",
     "rec_area_over_curve",
+    "run_experiment",
     "tau_coverage",
+    "tau_interval_table",
 ]
 
 BREAKDOWN_MEASURES = ("RMSE", "MAE", "MAD", "tau", "rho")
@@ -351,13 +357,59 @@ def breakdown_figure(one: pd.DataFrame, many: pd.DataFrame):
 
 
 
+# -- the experiment, run once ----------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RossetMeasuresRun:
+    """Everything the notebook shows and :func:`add_claims` fills the ledger from (:func:`run_experiment`).
+
+    ``y`` and ``m1`` are the survey's wallets and model M1's estimates; ``ident`` is :func:`identities`;
+    ``tau_table`` :func:`tau_interval_table`; ``coverage`` :func:`tau_coverage`; ``one`` and ``many``
+    :func:`breakdown`'s; ``aoc`` :func:`aoc_bound`.
+    """
+
+    y: np.ndarray
+    m1: np.ndarray
+    ident: pd.DataFrame
+    tau_table: pd.DataFrame
+    coverage: pd.DataFrame
+    one: pd.DataFrame
+    many: pd.DataFrame
+    aoc: pd.DataFrame
+
+
+def tau_interval_table(y, pred) -> pd.DataFrame:
+    """Eq. 6 on M1: tau, its variance (the paper's unbiased estimate) and 95% interval (the plug-in U-statistic
+    variance, never negative), and rho."""
+    ci = rk.tau_confidence_interval(y, pred, level=0.95, variant="a")
+    eq6 = rk.tau_variance_from_concordance(rk.concordance_counts(y, pred))
+    return pd.DataFrame([{"model": "M1", "tau": rk.kendall_tau(y, pred), "variance (eq. 6)": eq6,
+                          "95% low": ci[0], "95% high": ci[1], "rho": rk.spearman_rho(y, pred)}])
+
+
+def run_experiment(*, seed: int = 0, n_firms: int = 500, k_max: int = 10, n_coverage: int = 1000) -> RossetMeasuresRun:
+    """The notebook's experiment on the survey of ``seed`` (``n_firms`` firms): the identities and tau's interval on
+    M1, the interval's coverage on ``n_coverage`` samples per population tau, the breakdown (``k_max`` corrupted
+    labels at most) and the area over the REC curve.  The breakdown's seed is drawn after the survey, the
+    coverage's after it, so every output keeps its draws.  Parameters as in the notebook's parameters cell."""
+    gen = np.random.default_rng(seed)
+    survey = wallet_survey(n_firms, rng=gen)
+    y, m1 = survey["wallet"].to_numpy(), survey["m1"].to_numpy()
+    breakdown_seed = int(gen.integers(0, 2**31 - 1))
+    coverage = tau_coverage(n_firms, n_coverage, rng=int(gen.integers(0, 2**31 - 1)))
+    one, many = breakdown(y, m1, rng=breakdown_seed, k_max=k_max)
+    return RossetMeasuresRun(y=y, m1=m1, ident=identities(y, m1), tau_table=tau_interval_table(y, m1),
+                             coverage=coverage, one=one, many=many, aoc=aoc_bound(y, m1, one))
+
+
 # -- the claims, filled from the experiment ---------------------------------------------------------
-def add_claims(ledger: Ledger, ident: pd.DataFrame, y, pred, one: pd.DataFrame, many: pd.DataFrame,
-               coverage: pd.DataFrame, aoc: pd.DataFrame) -> None:
-    """Fill every declared claim: the identities and their errata, the interval's coverage, Section 4's bounds."""
-    _identity_claims(ledger, ident, y, pred)
-    _coverage_claim(ledger, coverage)
-    _breakdown_claims(ledger, one, many, aoc, y, pred)
+def add_claims(ledger: Ledger, run: RossetMeasuresRun, *, block: None = None) -> None:
+    """Fill every declared claim from ``run`` (:func:`run_experiment`): the identities and their errata, the
+    interval's coverage, Section 4's bounds.  The study has no seed blocks: ``block`` must be None."""
+    if block is not None:
+        raise ValueError(f"`block` must be None: rosset_measures has no seed blocks; got {block!r}")
+    _identity_claims(ledger, run.ident, run.y, run.m1)
+    _coverage_claim(ledger, run.coverage)
+    _breakdown_claims(ledger, run.one, run.many, run.aoc, run.y, run.m1)
 
 
 def _identity_claims(ledger: Ledger, ident: pd.DataFrame, y, pred) -> None:
