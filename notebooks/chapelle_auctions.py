@@ -88,7 +88,7 @@ output_root = None
 # %%
 from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import chapelle_auctions as ch
+from offline_eval_compendium.studies.chapelle import auctions as ch
 
 out = OutputDir("chapelle", output_root)
 blocks = ch.SEEDS.sized(n_seeds, development=seed + 1)
@@ -151,6 +151,9 @@ run.variance
 
 # %%
 out.table(run.price_fit, "price_calibration", floatfmt=".4g")
+run.price_fit
+
+# %%
 out.table(run.noise_fit, "noise_calibration", floatfmt=".3f")
 print(f"{len(run.world.logs):,} logged displays, median cost {ch.typical_cost(run.world):.3g}; calibrated A/B test: "
       f"{run.ab_fitted:.3g} impressions per network")
@@ -161,6 +164,9 @@ run.noise_fit
 
 # %%
 out.table(run.world.networks, "networks")
+run.world.networks
+
+# %%
 out.table(run.offline.merge(run.online, on="network"), "differences")
 print(f"best beta = {run.beta_best:g}")
 run.corr_beta.assign(beta=run.betas)[["beta", "pearson_r", "pearson_r_std", "kendall_tau", "kendall_tau_std"]]
@@ -192,10 +198,10 @@ run.formulas
 
 # %%
 out.table(run.sn, "signal_noise")
-out.table(run.tracking, "signal_tracking", floatfmt=".3f")
 run.sn
 
 # %%
+out.table(run.tracking, "signal_tracking", floatfmt=".3f")
 run.tracking
 
 # %% [markdown]
@@ -285,7 +291,7 @@ run.costs["development"].describe()
 
 # %%
 for b in ledger.blocks:  # the development block first; a status is the confirmation block's
-    ch.add_claims(ledger.block(b), run, block=b)
+    ch.add_claims(ledger, run, block=b)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "status", "reproduced_value", "control"]]
 

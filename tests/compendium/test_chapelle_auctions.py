@@ -7,7 +7,7 @@ import pytest
 
 from offline_eval_compendium import reference
 from offline_eval.bidding import ab_test_correlation, expected_utility, utility, weighted_mean_squared_error
-from offline_eval_compendium.studies import chapelle_auctions as ch
+from offline_eval_compendium.studies.chapelle import auctions as ch
 from offline_eval.synth import rtb
 from offline_eval.synth.rtb import simulate_rtb
 

@@ -6,7 +6,7 @@ import pytest
 
 from offline_eval.bidding import ab_test_correlation
 from offline_eval_compendium import reference
-from offline_eval_compendium.studies import chapelle_auctions as ch
+from offline_eval_compendium.studies.chapelle import auctions as ch
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

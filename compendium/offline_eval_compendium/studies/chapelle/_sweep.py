@@ -1,6 +1,6 @@
 """chapelle Section 3: the seed sweep, each seed's world beside the control world of each mechanism the paper credits.
 
-Shared by :mod:`offline_eval_compendium.studies.chapelle_auctions`.  Every
+Shared by :mod:`offline_eval_compendium.studies.chapelle.auctions`.  Every
 qualitative claim is judged on freshly drawn worlds at reduced scale
 (:func:`one_seed`), each beside the control worlds of :data:`CONTROLS`
 drawn from the same seed; :func:`sweep_with_controls` runs a block of
@@ -20,9 +20,9 @@ import functools
 import numpy as np
 import pandas as pd
 
-from ..machine import map_in_workers
-from ..progress import track
-from .chapelle_world import (
+from ...machine import map_in_workers
+from ...progress import track
+from ._world import (
     BASELINES, correlation_table, eu_column, expected_online_differences, offline_differences, offline_tables,
     online_differences, signal_noise, typical_cost,
 )

@@ -1,12 +1,12 @@
 """chapelle Section 3: the synthetic RTB world's experiment, its tables and figures (Algorithm 1, Table 1, Figs. 1-2).
 
-Shared by :mod:`offline_eval_compendium.studies.chapelle_auctions`: per-network
+Shared by :mod:`offline_eval_compendium.studies.chapelle.auctions`: per-network
 offline and online differences (Algorithm 1, steps 1-2 and 5-6), the price
 level and the A/B noise calibrated on the paper's cost and on Table 1's
 standard deviations, the correlation table (Table 1), the signal-noise
 diagnosis, the correlation-vs-beta curve (Fig. 1) and the scatter plots
 (Fig. 2).  The seed sweep beside the control worlds is
-:mod:`.chapelle_sweep`.
+:mod:`._sweep`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
-from .. import reference
+from ... import reference
 from offline_eval.bidding import (
     ab_test_correlation, expected_utility_by_action, expected_utility_per_row, utility_per_row,
 )

@@ -5,18 +5,18 @@ direct implementations (a loop over rows for the utility, eq. 1-2; adaptive
 quadrature for the expected utility, eq. 3; a loop over the trials for
 Algorithm 1), with the two limits of Section 2.3, the calibration property of
 the expected utility and the Gamma's variance in the Section 3 example
-(:mod:`.chapelle_formulas`).  Then one synthetic RTB world
+(:mod:`._formulas`).  Then one synthetic RTB world
 (:mod:`offline_eval.synth.rtb`, the paper's mechanisms as knobs: won-only
 logs, a candidate that predicts above the production model -- eq. 2's premise
 -- click values that differ between items, a noisy A/B test) is drawn; its
 price level is *calibrated* on the paper's cost of $1 CPM (footnote 2, the
 median logged cost) and its A/B test's size on Table 1's printed standard
 deviations;
-Algorithm 1 gives Fig. 1, Table 1 and Fig. 2 on it (:mod:`.chapelle_world`).
+Algorithm 1 gives Fig. 1, Table 1 and Fig. 2 on it (:mod:`._world`).
 Every claim of the paper on that world is judged on a 20-seed sweep by its declared effect (a gap of
 correlations per seed, :data:`EFFECTS`), its 95% interval beside the paired interval of world minus the
 control world of the mechanism the paper credits (exploration data logged; click values equal within a
-network; :mod:`.chapelle_sweep`); Table 1's printed correlations and the best beta are *predictions*: the
+network; :mod:`._sweep`); Table 1's printed correlations and the best beta are *predictions*: the
 seeds' mean with its interval against the printed value's band.  Units: costs are in dollars per impression in the
 world; the paper's beta applies to costs in CPM units (dollars per thousand
 impressions), the one reading under which its example variance (0.1 at
@@ -32,21 +32,21 @@ from which the notebook shows and saves the tables and figures and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .. import reference
-from ..claims import RENEWAL, SIZE_RTOL, Claim, Effect, SeedBlocks, declare
-from .chapelle_formulas import (  # noqa: F401  (the notebook's and the tests' names)
+from ... import reference
+from ...claims import RENEWAL, SIZE_RTOL, Claim, Effect, SeedBlocks, declare
+from ._formulas import (  # noqa: F401  (the notebook's and the tests' names)
     CLOSED_FORM_TOL, FORMULA_NOTES, FORMULA_TOL, IMPRESSIONS_PER_MILLE, closed_form_check, closed_form_summary,
-    closed_form_table, eu_by_quadrature, formula_table, gamma_variance, variance_example,
+    add_formula_claims, closed_form_table, eu_by_quadrature, formula_table, gamma_variance, variance_example,
 )
 from offline_eval.synth.rtb import RTBWorld, resize_ab, simulate_rtb
 
-from .chapelle_sweep import CONTROLS, EFFECTS, SWEEP_WHY, one_seed, sweep_with_controls, sweep_why  # noqa: F401
-from .chapelle_world import (  # noqa: F401
+from ._sweep import CONTROLS, EFFECTS, SWEEP_WHY, one_seed, sweep_with_controls, sweep_why  # noqa: F401
+from ._world import (  # noqa: F401
     BASELINES, CALIBRATION_METRICS, CLICK_NOISE_MAX_RATIO, NOISE_BOUNDS, PRICE_BOUNDS, calibrate_ab_noise,
     calibrate_price_level, click_noise, correlation_table, eu_column, expected_online_differences, fig1, fig2,
     in_decades, noise_diagnosis, offline_differences, offline_tables, online_differences, paper_noise_why, paper_table1,
@@ -289,7 +289,7 @@ _T1_KEYS = {"MSE": "mse", "Weighted MSE": "wmse", "Utility": "utility"}
 
 
 # -- the experiment ----------------------------------------------------------------------------
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class ChapelleRun:
     """Everything the notebook shows and :func:`add_claims` fills the table from (:func:`run_experiment`).
 
@@ -316,9 +316,9 @@ class ChapelleRun:
     tracking: pd.DataFrame
     noise_table: pd.DataFrame
     noise_diag: pd.DataFrame
-    sweep: dict = field(default_factory=dict)
-    controls: dict = field(default_factory=dict)
-    costs: dict = field(default_factory=dict)
+    sweep: dict
+    controls: dict
+    costs: dict
 
     @property
     def corr_beta(self) -> pd.DataFrame:
@@ -369,53 +369,22 @@ def run_experiment(blocks: SeedBlocks, *, seed: int, n_networks: int, n_log: int
                                        rng=base_rng)
     paper_displays = reference.parse_printed(
         reference.lookup(ref, "Section 3", "impressions per network (at least; printed 30M)", "value"))
-    run = ChapelleRun(
+    noise_table = click_noise(world, betas, paper_displays, tables=tables)
+    noise_diag = noise_diagnosis(offline, online, corr, beta_best, ref)
+    sweep_betas = np.logspace(lo, hi, (hi - lo) * sweep_betas_per_decade + 1)
+    sweeps = {b: sweep_with_controls(
+        blocks.seeds(b), betas=sweep_betas, beta_star=beta_best, n_trials=n_trials, n_log=sweep_n_log, n_ab=sweep_n_ab,
+        ab_impressions=ab_fitted, price_median=price_median, clicks=offline_clicks, **world_kw) for b in blocks.BLOCKS}
+    return ChapelleRun(
         ref=ref, betas=betas, paper_beta=paper_beta, paper_displays=paper_displays, cf=cf,
         variance=variance_example(c_example, paper_beta), price_fit=price_fit, world=world, offline=offline,
         ab_fitted=ab_fitted, noise_fit=noise_fit, online=online, corr=corr, beta_best=beta_best, formulas=formulas,
-        sn=sn, tracking=tracking, noise_table=click_noise(world, betas, paper_displays, tables=tables),
-        noise_diag=noise_diagnosis(offline, online, corr, beta_best, ref))
-    sweep_betas = np.logspace(lo, hi, (hi - lo) * sweep_betas_per_decade + 1)
-    for b in blocks.BLOCKS:
-        run.sweep[b], run.controls[b], run.costs[b] = sweep_with_controls(
-            blocks.seeds(b), betas=sweep_betas, beta_star=beta_best, n_trials=n_trials, n_log=sweep_n_log,
-            n_ab=sweep_n_ab, ab_impressions=ab_fitted, price_median=price_median, clicks=offline_clicks, **world_kw)
-    return run
+        sn=sn, tracking=tracking, noise_table=noise_table, noise_diag=noise_diag,
+        sweep={b: s[0] for b, s in sweeps.items()}, controls={b: s[1] for b, s in sweeps.items()},
+        costs={b: s[2] for b, s in sweeps.items()})
 
 
 # -- filling the table -------------------------------------------------------------------------
-def add_formula_claims(ledger, cf: pd.DataFrame, formulas: pd.DataFrame, variance: pd.DataFrame, ref) -> None:
-    """The paper's equations on random inputs, the closed form (an erratum) and the variance example."""
-    worst_ours, worst_printed = cf["closed_form_err"].max(), cf["printed_form_err"].max()
-    worst_shown = closed_form_table(cf.agg(["max"]))["closed_form_err"].iloc[0]  # "< 1e-10": rounding noise
-    ledger.check("chapelle-eu-quadrature", holds=worst_ours <= 1e-9, reproduced_value=worst_shown)
-    for claim_id, rows in formulas.groupby("claim_id", sort=False):
-        ledger.check(claim_id, holds=bool(rows["passes"].all()), note=FORMULA_NOTES.get(claim_id, ""),
-                     reproduced_value="; ".join(f"{s}: {v}" for s, v in zip(rows["statistic"], rows["value"])))
-    closed = dict(paper_value="second term gamma(beta c, .)", reproduced_value="second term gamma(beta c + 2, .)")
-    if worst_printed > 1e3 * max(worst_ours, 1e-15):
-        ledger.erratum("chapelle-eu-closed-form", printed=closed["paper_value"], value=closed["reproduced_value"],
-                       kind="formula", evidence=(
-            f"int_0^x t f(t) dt = (alpha/beta) P(alpha+1, beta x) with alpha = beta c + 1, so the shape of the second "
-            f"term is beta c + 2, not beta c; the printed form is off by up to {worst_printed:.3g} (scaled) from the "
-            f"quadrature, the corrected one by {worst_shown}; e.g. a=0, v=2, p=0.5, c=1, beta=1: eq. (3) = 5/e - 2 = "
-            f"-0.1606, printed form -2(1 - 1/e) = -1.2642 (pinned in tests/library/test_bidding.py); at c = 0 the printed "
-            f"shape 0 is not even a valid gamma argument"))
-    else:
-        ledger.check("chapelle-eu-closed-form", holds=True, paper_value=closed["paper_value"],
-                     reproduced_value=f"printed form off by {worst_printed:.3g}")
-    v = variance.set_index("reading")["value"]
-    ledger.readings(
-        "chapelle-variance-example", printed=reference.lookup(ref, "Section 3", "variance at best beta and c", "value"),
-        readings={"beta on costs in dollars per impression (as written)": float(v.iloc[0]),
-                  "beta on costs in CPM units (footnote 2)": float(v["beta on costs in CPM units: variance"])},
-        note=(f"with beta on costs in dollars per impression (c = 10^-3, as written) the variance alpha/beta^2 is "
-              f"{v.iloc[0]:.4f} and 0.1 would be its standard deviation ({v.iloc[1]:.4f}); with beta on costs in CPM "
-              f"units (footnote 2: c = 10^-3 dollars per impression is $1 CPM) it is {v.iloc[2]:.4f}, about 0.1 as "
-              "printed. The CPM reading is the one that fits, so it is the one the best-beta rows use, and they show "
-              "the other reading's status beside theirs"))
-
-
 def add_price_calibration(ledger, world, price_fit: pd.DataFrame, ref: pd.DataFrame) -> None:
     """The world's price level, fitted so that the main world's median logged cost is the paper's $1 CPM."""
     row = price_fit.iloc[0]
@@ -588,8 +557,14 @@ def add_fig2_claims(ledger, sweep: pd.DataFrame, corr: pd.DataFrame, tracking: p
                          "less than the seeds' spread" + paper_noise_why(diagnosis)))
 
 
-def add_claims(ledger, run: ChapelleRun, *, block: str = "development") -> None:
-    """Fill every row of :data:`CLAIMS` from the run (:func:`run_experiment`), the sweeps of ``block``, in order."""
+def add_claims(ledger, run: ChapelleRun, *, block: str) -> None:
+    """Fill every row of :data:`CLAIMS` from the run (:func:`run_experiment`), the sweeps of ``block``, in order.
+
+    ``ledger`` is the notebook's ledger (its ``block`` is filled) or one block's ledger already.
+    """
+    if block not in run.sweep:
+        raise ValueError(f"`block` must be one of {tuple(run.sweep)}; got {block!r}")
+    ledger = ledger.block(block) if ledger.blocks else ledger
     sweep, controls, costs = run.sweep[block], run.controls[block], run.costs[block]
     add_formula_claims(ledger, run.cf, run.formulas, run.variance, run.ref)
     add_price_calibration(ledger, run.world, run.price_fit, run.ref)
