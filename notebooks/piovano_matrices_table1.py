@@ -28,7 +28,7 @@
 #   checks of our code (kind `check`), not the paper's results.
 #
 # All printed numbers come from `data/reference/piovano/`. The claims are declared first, in the study
-# `offline_eval_compendium.studies.piovano_matrices_table1` (table below); the experiment only fills values.
+# `offline_eval_compendium.studies.piovano.matrices_table1` (table below); the experiment only fills values.
 
 # %% tags=["parameters"]
 seed = 0
@@ -41,21 +41,20 @@ n_equation_draws = 20  # range: 2..200
 output_root = None
 
 # %%
-import numpy as np
-import pandas as pd
+from IPython.display import Markdown
 
-from offline_eval_compendium import reference
-from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import piovano_matrices_table1 as P
+from offline_eval_compendium.studies.piovano import matrices_table1 as P
 
-ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)
 blocks = P.SEEDS.sized(n_seeds, development=seed)
 ledger = Ledger("piovano", "piovano_matrices_table1", claims=P.CLAIMS, seeds=blocks)
-sizes = reference.load("piovano", "Section IV-A").query("panel == 'sizes' and row == 'conference papers'").set_index("column")["value"]
-target_acc = tuple(reference.parse_printed(reference.lookup(ref, "Table I", "Online metrics", "Acc.", panel=m)) for m in ("Baseline", "Candidate"))
-sizes, target_acc
+
+# %%
+run = P.run_experiment(blocks, seed=seed, n_live=n_live, n_offline=n_offline, agree_correct=agree_correct,
+                       class_spread=class_spread, n_equation_draws=n_equation_draws)
+run.sizes, run.target_accuracy
 
 # %% [markdown]
 # ## The claims, declared before the experiment
@@ -76,10 +75,8 @@ P.CLAIMS.frame()
 # own, where that cell is rarer live (0.05 instead of 0.15), shows the re-weighting at work.
 
 # %%
-illustrative_live = np.array([[0.65, 0.05], [0.05, 0.25]])  # ours: the printed live matrix is the offline one
-toy = P.toy_table(ref, illustrative_live)
-out.table(toy, "toy")
-toy
+out.table(run.toy, "toy")
+run.toy
 
 # %% [markdown]
 # ## The Section IV-A matrices
@@ -87,11 +84,10 @@ toy
 # recomputed `100 (M^(o) − M^(l)) / M^(l)` (0 where both are 0, as printed).
 
 # %%
-mats = P.matrices_table(ref)
-out.table(mats, "matrices", floatfmt={"reldiff_recomputed": ".4f"})
-out.figure(P.matrices_figure(ref), "matrices", caption="piovano Section IV-A: the printed live and offline joint "
+out.table(run.matrices, "matrices", floatfmt={"reldiff_recomputed": ".4f"})
+out.figure(P.matrices_figure(run.ref), "matrices", caption="piovano Section IV-A: the printed live and offline joint "
            "distributions M_BC of the two models' predictions (no figure in the paper)")
-mats[~mats["matches"] | mats["uncovered"]]
+run.matrices[~run.matrices["matches"] | run.matrices["uncovered"]]
 
 # %% [markdown]
 # ### Is the printed live matrix a distribution of 627 items?
@@ -99,8 +95,7 @@ mats[~mats["matches"] | mats["uncovered"]]
 # many of the 25 printed cells equal `round(100 c / M, 2)` for some integer count c.
 
 # %%
-live_pct, _ = P.printed_matrix(ref, P.SECTION, "M_BC^(l)")
-search = P.denominator_search(live_pct)
+search = run.denominators
 out.table(search[search["cells_fitting"] >= 20], "live_matrix_denominators")
 search.sort_values("cells_fitting", ascending=False).head(3)
 
@@ -113,9 +108,8 @@ search.sort_values("cells_fitting", ascending=False).head(3)
 # bound at the worst case of the printed rounding; the witness meets the whole printed row under the sd reading.
 
 # %%
-reading = P.std_reading_evidence(ref)
-out.table(reading, "std_reading", floatfmt={"rms_least": ".4f"})
-reading
+out.table(run.std_reading, "std_reading", floatfmt={"rms_least": ".4f"})
+run.std_reading
 
 # %% [markdown]
 # ## Table I analogue
@@ -125,29 +119,22 @@ reading
 # beside it.
 
 # %%
-kw1 = dict(ref=ref, n_live=n_live, n_offline=n_offline, target_accuracy=target_acc, agree_correct=agree_correct,
-           class_spread=class_spread)
-tab1, res1, info1 = P.table1_experiment(seed, **kw1)
-table1 = tab1.merge(P.paper_table(ref, "Table I"), on=["model", "setting"])
-out.table(table1, "table1", floatfmt=".3f")
-table1
+out.table(run.table1, "table1", floatfmt=".3f")
+run.table1
 
 # %%
-sweep1 = {b: seed_sweep(P.table1_sweep_row, blocks.seeds(b), **kw1) for b in blocks.BLOCKS}
-control1 = {b: seed_sweep(P.table1_sweep_row, blocks.seeds(b), **kw1, **P.CONTROL_T1) for b in blocks.BLOCKS}
 for b in blocks.BLOCKS:
-    out.table(sweep1[b], "table1_seed_sweep" + blocks.suffix(b))
-    out.table(control1[b], "table1_seed_sweep_control" + blocks.suffix(b))
-sweep1["development"].drop(columns="seed").mean(numeric_only=True).to_frame("mean over seeds").T
+    out.table(run.sweeps[b], "table1_seed_sweep" + blocks.suffix(b))
+    out.table(run.controls[b], "table1_seed_sweep_control" + blocks.suffix(b))
+run.sweep_means
 
 # %% [markdown]
 # What else was tried (quoted in the notes of the std claims): the models' agreement accuracy spread more
 # across classes, on the first `n_seeds // 2` seeds beside the Table I world.
 
 # %%
-tried = P.tried_worlds_table(range(seed, seed + max(n_seeds // 2, 2)), **kw1)
-out.table(tried, "table1_tried")
-tried
+out.table(run.tried, "table1_tried")
+run.tried
 
 # %% [markdown]
 # ## Eqs. (1)–(13) and Algorithm 1 against direct implementations
@@ -155,24 +142,18 @@ tried
 # sums (and over the data points for Algorithm 1's counts), on `n_equation_draws` random inputs.
 
 # %%
-equations = P.equations_table(seed, n_draws=n_equation_draws)
-out.table(equations, "equations", floatfmt={"max_abs_diff": ".3g"})
-equations
+out.table(run.equations, "equations", floatfmt={"max_abs_diff": ".3g"})
+run.equations
 
 # %% [markdown]
 # ## Claims
 
 # %%
 for b in ledger.blocks:
-    P.add_claims(ledger.block(b), ref=ref, toy=toy, illustrative_live=illustrative_live, mats=mats, search=search,
-                 equations=equations, n_draws=n_equation_draws, tab1=tab1, res1=res1, info1=info1, sweep1=sweep1[b],
-                 control1=control1[b], agree_correct=agree_correct, class_spread=class_spread,
-                 reading=reading, tried=tried)
+    P.add_claims(ledger, run, block=b)
 out.claims(ledger)
 claims = ledger.frame()
 claims[claims["status"] != "exact"]
 
 # %%
-from IPython.display import Markdown
-
 Markdown(ledger.verdict())

@@ -48,7 +48,7 @@
 # world's calibration targets (rows of kind `calibration`), so in the Table II world "offline under-estimates
 # the accuracy" compares four calibration targets: a check of the calibration, not the paper's result. The
 # confirmation block was renewed when the claims moved to the estimate rule. The claims are declared first, in the study
-# `offline_eval_compendium.studies.piovano_table2_digits` (table below); the experiment only fills values.
+# `offline_eval_compendium.studies.piovano.table2_digits` (table below); the experiment only fills values.
 #
 # * **Fig. 1** — the paper's motivating figure (an NLU application: "the offline data are sampled
 #   according to the Gaussian distribution while the online data are skewed and heavy-tailed"). Its data
@@ -81,7 +81,7 @@ import pandas as pd
 from offline_eval_compendium import reference
 from offline_eval_compendium.claims import Ledger, seed_sweep
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import piovano_table2_digits as P
+from offline_eval_compendium.studies.piovano import table2_digits as P
 
 ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)

@@ -32,7 +32,7 @@
 # confirmation seeds beside the control's. The confirmation block was renewed when the claims moved to that
 # rule: the earlier block stays on record in each row.
 #
-# The claims are declared first, in the study `offline_eval_compendium.studies.piovano_table3_convergence`
+# The claims are declared first, in the study `offline_eval_compendium.studies.piovano.table3_convergence`
 # (table below); the experiment only fills values.
 
 # %% tags=["parameters"]
@@ -57,7 +57,7 @@ import pandas as pd
 from offline_eval_compendium import reference
 from offline_eval_compendium.claims import Ledger, seed_sweep
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import piovano_table3_convergence as P
+from offline_eval_compendium.studies.piovano import table3_convergence as P
 
 ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)

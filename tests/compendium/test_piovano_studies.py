@@ -1,6 +1,7 @@
 """Tests of the piovano study module and its generator (offline_eval.synth.classifiers)."""
 
 import doctest
+import inspect
 import math
 from fractions import Fraction
 
@@ -12,12 +13,13 @@ from hypothesis import strategies as st
 
 from offline_eval_compendium import reference
 from offline_eval.adaptive import joint_distribution
-from offline_eval_compendium.studies import piovano_evaluation as C
-from offline_eval_compendium.studies import piovano_equations as E
-from offline_eval_compendium.studies import piovano_matrices_table1 as T1
-from offline_eval_compendium.studies import piovano_sweep_claims as S
-from offline_eval_compendium.studies import piovano_table2_digits as T2
-from offline_eval_compendium.studies import piovano_table3_convergence as T3
+from offline_eval_compendium.studies.piovano import _equations as E
+from offline_eval_compendium.studies.piovano import _evaluation as C
+from offline_eval_compendium.studies.piovano import _sweep_claims as S
+from offline_eval_compendium.studies.piovano import _table2_world as W
+from offline_eval_compendium.studies.piovano import matrices_table1 as T1
+from offline_eval_compendium.studies.piovano import table2_digits as T2
+from offline_eval_compendium.studies.piovano import table3_convergence as T3
 from offline_eval.synth import classifiers as synth
 
 REF = reference.load("piovano")
@@ -636,11 +638,11 @@ def test_sweep_row_equals_the_pandas_reading(seed):
 def test_shared_worlds_give_the_draws_of_a_first_call():
     kw = dict(n_live=3000, n_offline=300, n_classes=12)
     for world in ({}, C.CONTROL_RANDOM, {"error_correlation": 0.8}):
-        T2._table2_live.cache_clear()
+        W.table2_live.cache_clear()
         T2._table2_sets.cache_clear()
         first = T2.table2_sets(5, **{**kw, **world})
         again = T2.table2_sets(5, **{**kw, **world})
-        T2._table2_live.cache_clear()
+        W.table2_live.cache_clear()
         T2._table2_sets.cache_clear()
         fresh = T2.table2_sets(5, **{**kw, **world})
         for a, b, c in zip(first, again, fresh):
@@ -648,7 +650,7 @@ def test_shared_worlds_give_the_draws_of_a_first_call():
     # the control world shares the live set of its seed, and draws its own offline set from the same state
     T2._table2_sets.cache_clear()
     b, c, g, idx = T2.table2_sets(5, **kw, **C.CONTROL_RANDOM)
-    T2._table2_live.cache_clear()
+    W.table2_live.cache_clear()
     T2._table2_sets.cache_clear()
     assert all(np.array_equal(x, y) for x, y in zip((b, c, g, idx), T2.table2_sets(5, **kw, **C.CONTROL_RANDOM)))
     table_a, _ = T2.digits_experiment(4, n_offline=80)
@@ -699,3 +701,34 @@ def test_normalised_joint_is_the_counts_over_n():
     b, c = g.integers(0, 7, 1001), g.integers(0, 7, 1001)
     counts = joint_distribution(b, c, n_classes=7, normalize=False)
     assert (counts / len(b)).tobytes() == joint_distribution(b, c, n_classes=7).tobytes()
+
+
+def test_one_tried_worlds_table_for_the_three_tables():
+    # Table I, II and III's tables of what else was tried are one function's (the private _tried_worlds)
+    from offline_eval_compendium.studies.piovano import _tried_worlds
+
+    for module in (T1,):
+        assert "_tried_worlds(" in inspect.getsource(module.tried_worlds_table), module.__name__
+
+    def row(seed, *, level, shift=0.0):
+        return {"x": seed * level + shift, "ok": seed % 2 == 0}
+
+    worlds = {"base": {}, "shifted": {"shift": 10.0}, "kept": {"shift": 99.0}}
+    given = {"kept": pd.DataFrame({"x": [1.0, 2.0, 4.0], "ok": [True, True, True]})}
+    tab = _tried_worlds.tried_worlds_table(row, range(4), worlds, names=lambda key, knobs: {"world": key, **knobs},
+                                           medians=["x"], shares=["ok"], given=given, level=2.0)
+    assert list(tab.columns) == ["world", "x", "ok", "shift"]
+    assert tab["x"].tolist() == [3.0, 13.0, 2.0] and tab["ok"].tolist() == ["2/4", "2/4", "3/3"]
+    counted = _tried_worlds.tried_worlds_table(row, range(3), {"base": {}}, names=lambda key, knobs: {"world": key},
+                                               counts=["ok"], level=1.0)
+    assert counted.to_dict("records") == [{"world": "base", "ok": 2, "seeds": 3}]
+
+
+@pytest.mark.parametrize("module, run_type", [(T1, "PiovanoMatricesTable1Run")])
+def test_add_claims_refuses_a_block_it_has_no_sweep_for(module, run_type):
+    from offline_eval_compendium.claims import Ledger
+
+    run = object.__new__(getattr(module, run_type))
+    object.__setattr__(run, "sweeps", {"development": None, "confirmation": None})
+    with pytest.raises(ValueError, match="`block` must be one of"):
+        module.add_claims(Ledger("piovano", "t", claims=module.CLAIMS), run, block="holdout")

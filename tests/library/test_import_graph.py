@@ -19,10 +19,9 @@ PACKAGES = {"offline_eval": ROOT / "src" / "offline_eval",
             "offline_eval_compendium": ROOT / "compendium" / "offline_eval_compendium"}
 
 #: The compendium's studies are being reshaped (issue 49: each paper's helpers become its private modules); until
-#: then these cycles among them are known, each hidden by an import inside a function (piovano's came with Table
-#: II's dispersion diagnosis, issue 48).  The test below fails on any other, and when one of these is gone.
+#: then these cycles among them are known, each hidden by an import inside a function.  The test below fails on
+#: any other, and when one of these is gone.
 KNOWN_STUDY_CYCLES = {
-    ("offline_eval_compendium.studies.piovano_table2_digits", "offline_eval_compendium.studies.piovano_table2_dispersion"),
     ("offline_eval_compendium.studies.yi_auction", "offline_eval_compendium.studies.yi_worlds"),
 }
 STUDIES = "offline_eval_compendium.studies."

@@ -27,10 +27,10 @@ from scipy import stats
 
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
-from ..claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare
+from ...claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare
 from offline_eval.plotting import new_figure
 from offline_eval.synth import classifiers as synth
-from .piovano_evaluation import MODELS, many_class_world, offline_distortion, quiet_warnings
+from ._evaluation import MODELS, many_class_world, offline_distortion, quiet_warnings
 
 __all__ = ["CLAIMS", "SEEDS", "CONTROL_RELEASES", "add_claims", "convergence_experiment", "convergence_figure",
            "convergence_summary", "convergence_sweep", "fill_table3_claims", "loglog_slope", "offline_distortion",

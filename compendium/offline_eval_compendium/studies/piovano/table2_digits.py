@@ -7,7 +7,7 @@ means are the printed online accuracies -- calibrations), and an offline set
 drawn by (B, C) cell from a cell distribution "randomly generated from the
 live one" (:func:`offline_eval.synth.classifiers.random_offline_joint`) whose
 three knobs are first fitted to the paper's printed 5-class pair ``M^(l)``,
-``M^(o)`` (a calibration, :func:`.piovano_evaluation.calibrate_offline_distortion`);
+``M^(o)`` (a calibration, :func:`._evaluation.calibrate_offline_distortion`);
 the distortion's strength (the disagreement boost) and the live models' error
 correlation are then fitted to Table II's two printed offline accuracies
 (:func:`calibrate_table2_world`, declared calibration rows), since the world
@@ -75,18 +75,20 @@ import copy
 import numpy as np
 import pandas as pd
 
-from .. import reference
+from ... import reference
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint
-from ..io import format_float
-from ..claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare
+from ...io import format_float
+from ...claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare
 from offline_eval.plotting import new_figure
 from offline_eval.synth import classifiers as synth
-from .piovano_evaluation import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, many_class_world,
+from ._evaluation import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, many_class_world,
                               offline_accuracy_note, offline_distortion, paper_online_accuracy, paper_sizes,
                               paper_table, quiet_warnings, shared_by_seed, std_of_differences, sweep_row)
-from .piovano_sweep_claims import fill_predictions, fill_sweep_claims, prediction_claim, sweep_claims
-from .piovano_table2_dispersion import T2_DISPERSION_WORLDS, dispersion_reach, reach_note as _reach_note
+from ._sweep_claims import fill_predictions, fill_sweep_claims, prediction_claim, sweep_claims
+from ._table2_world import (T2_CALIBRATION_SEEDS, offline_row, online_metrics, table2_defaults, table2_live,
+                             table2_offline)
+from ._table2_dispersion import T2_DISPERSION_WORLDS, dispersion_reach, reach_note as _reach_note
 
 __all__ = ["CLAIMS", "SEEDS", "CONTROL_RANDOM", "add_claims", "add_distortion_calibration", "digits_experiment",
            "digits_sweep_row", "calibrate_table2_world", "fig1_counts", "override_knobs", "table2_world", "tried_worlds_table", "fig1_figure", "fig1_row", "offline_distortion",
@@ -221,40 +223,6 @@ def add_distortion_calibration(ledger: Ledger, sigma: float, boost: float, cells
     )
 
 
-def _table2_live_draw(seed, *, n_live, n_classes, accuracy, accuracy_spread, zipf_exponent, error_correlation,
-                      shared_confusion):
-    """The Table II world's live traffic ``(rng, b, c, g)``; ``rng`` is left where the offline draw starts."""
-    rng = check_rng(seed)
-    b, c, g = many_class_world(None, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
-                               accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent,
-                               error_correlation=error_correlation, shared_confusion=shared_confusion, rng=rng)
-    return rng, b, c, g
-
-
-#: The live traffic of the Table II world, drawn once per seed and world: the sweep, its control world (which
-#: changes only the offline draw), the tried worlds and Fig. 1's sweeps share it.
-_table2_live = shared_by_seed(_table2_live_draw, maxsize=96)
-
-
-def _table2_offline(rng, b, c, *, n_offline, n_classes, sigma, disagreement_boost, flatten):
-    """The offline sample's row indices, drawn by (B, C) cell from a distorted copy of the live cells."""
-    live_counts = joint_distribution(b, c, n_classes=n_classes, normalize=False)
-    m_l = live_counts / len(b)  # joint_distribution's normalisation, without a second count
-    m_o = synth.random_offline_joint(m_l, sigma=sigma, disagreement_boost=disagreement_boost, flatten=flatten, rng=rng)
-    off_counts = synth.apportion(m_o, n_offline, capacity=live_counts)
-    return synth.sample_by_cell(b, c, off_counts, n_classes=n_classes, rng=rng)
-
-
-def _table2_defaults(ref, n_live, n_offline, accuracy):
-    if n_live is None or n_offline is None or accuracy is None:
-        ref = reference.load("piovano") if ref is None else ref
-        sizes = paper_sizes(ref, "news headlines")
-        n_live = sizes["live samples M"] if n_live is None else n_live
-        n_offline = sizes["offline samples N"] if n_offline is None else n_offline
-        accuracy = paper_online_accuracy(ref, "Table II") if accuracy is None else accuracy
-    return n_live, n_offline, accuracy
-
-
 def table2_sets(seed, *, n_live: int | None = None, n_offline: int | None = None, n_classes: int = 41,
                 accuracy=None, accuracy_spread: float = 0.15, zipf_exponent: float = 1.0,
                 sigma: float = 1.0, disagreement_boost: float = 8.0, flatten: float = 1.0,
@@ -272,7 +240,7 @@ def table2_sets(seed, *, n_live: int | None = None, n_offline: int | None = None
     joint of Table II is not printed; :func:`calibrate_table2_world` fits
     ``error_correlation`` with the offline knobs).  Returns ``(b, c, g, idx)``.
     """
-    n_live, n_offline, accuracy = _table2_defaults(ref, n_live, n_offline, accuracy)
+    n_live, n_offline, accuracy = table2_defaults(ref, n_live, n_offline, accuracy)
     _, b, c, g, idx = _table2_sets(seed, n_live=n_live, n_offline=n_offline, n_classes=n_classes, accuracy=accuracy,
                                    accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent, sigma=sigma,
                                    disagreement_boost=disagreement_boost, flatten=flatten,
@@ -282,10 +250,10 @@ def table2_sets(seed, *, n_live: int | None = None, n_offline: int | None = None
 
 def _table2_sets_draw(seed, *, n_live, n_offline, n_classes, accuracy, accuracy_spread, zipf_exponent, sigma,
                       disagreement_boost, flatten, error_correlation, shared_confusion):
-    rng, b, c, g = _table2_live(seed, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
+    rng, b, c, g = table2_live(seed, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
                                 accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent,
                                 error_correlation=error_correlation, shared_confusion=shared_confusion)
-    idx = _table2_offline(rng, b, c, n_offline=n_offline, n_classes=n_classes, sigma=sigma,
+    idx = table2_offline(rng, b, c, n_offline=n_offline, n_classes=n_classes, sigma=sigma,
                           disagreement_boost=disagreement_boost, flatten=flatten)
     return rng, b, c, g, idx
 
@@ -299,29 +267,9 @@ _table2_sets = shared_by_seed(_table2_sets_draw, maxsize=128)
 #: the sweep's seeds 0-19).
 T2_CALIBRATION_GRID = {"error_correlation": tuple(round(0.5 + 0.05 * i, 2) for i in range(10)),
                        "disagreement_boost": tuple(2.0 ** (i / 2) for i in range(2, 13))}
-T2_CALIBRATION_SEEDS = (1000, 1001, 1002, 1003)
 #: The printed cells the Table II world is calibrated on: the two accuracies of its Offline metrics row (the
 #: strength of the offline distortion); the row's std cells stay predictions.
 T2_CALIBRATION_CELLS = tuple((m, "Acc") for m in MODELS)
-
-
-def _online_metrics(b, c, g, n_classes):
-    with quiet_warnings():
-        return metrics_from_joint(joint_distribution(b, c, g, n_classes=n_classes))
-
-
-def _offline_row(b, c, g, idx, n_classes, on=None) -> dict:
-    """The Offline metrics row of both models (Acc, sd of recall and precision differences) of one draw;
-    ``on``: the live set's metrics (:func:`_online_metrics`), when already computed."""
-    on = _online_metrics(b, c, g, n_classes) if on is None else on
-    with quiet_warnings():
-        off = metrics_from_joint(joint_distribution(b[idx], c[idx], g[idx], n_classes=n_classes))
-    out = {}
-    for m in MODELS:
-        o, l = off.model(m), on.model(m)
-        out.update({(m, "Acc"): o.accuracy, (m, "std_Rec"): std_of_differences(o.recall, l.recall),
-                    (m, "std_Prec"): std_of_differences(o.precision, l.precision)})
-    return out
 
 
 def calibrate_table2_world(ref: pd.DataFrame, *, sigma: float, flatten: float, n_classes: int = 41,
@@ -349,23 +297,23 @@ def calibrate_table2_world(ref: pd.DataFrame, *, sigma: float, flatten: float, n
     from fractions import Fraction
 
     grid = T2_CALIBRATION_GRID if grid is None else grid
-    n_live, n_offline, accuracy = _table2_defaults(ref, n_live, n_offline, None)
+    n_live, n_offline, accuracy = table2_defaults(ref, n_live, n_offline, None)
     target = {(m, c): Fraction(str(reference.parse_printed(reference.lookup(ref, "Table II", "Offline metrics", "Acc.",
                                                                             panel=m.capitalize()))))
               for m, c in T2_CALIBRATION_CELLS}
     cells = tuple((m, c) for m in MODELS for c in ("Acc", "std_Rec", "std_Prec"))
     rows, best = [], None
     for ec in grid["error_correlation"]:
-        lives = [_table2_live(s, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
+        lives = [table2_live(s, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
                               accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent, error_correlation=ec,
                               shared_confusion=shared_confusion) for s in seeds]
-        online = [_online_metrics(b, c, g, n_classes) for _, b, c, g in lives]  # the same for every boost
+        online = [online_metrics(b, c, g, n_classes) for _, b, c, g in lives]  # the same for every boost
         for boost in grid["disagreement_boost"]:
             draws = []
             for (rng, b, c, g), on in zip(lives, online):
-                idx = _table2_offline(copy.deepcopy(rng), b, c, n_offline=n_offline, n_classes=n_classes,
+                idx = table2_offline(copy.deepcopy(rng), b, c, n_offline=n_offline, n_classes=n_classes,
                                       sigma=sigma, disagreement_boost=boost, flatten=flatten)
-                draws.append(_offline_row(b, c, g, idx, n_classes, on))
+                draws.append(offline_row(b, c, g, idx, n_classes, on))
             means = {cell: format_float(float(np.mean([d[cell] for d in draws]))) for cell in cells}
             objective = sum((Fraction(means[cell]) - target[cell]) ** 2 for cell in T2_CALIBRATION_CELLS)
             row = {"error_correlation": ec, "disagreement_boost": boost,

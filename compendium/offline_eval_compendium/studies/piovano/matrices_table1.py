@@ -8,7 +8,7 @@ live matrix is asked which live size M it is a distribution of (two readings of
 the text: counts over the printed 627 items, or shares of simulated live data
 of a size not printed).  Eqs. (1)-(13) and Algorithm 1, as
 :mod:`offline_eval.adaptive` implements them, are checked against direct loops
-we wrote on random inputs (:mod:`.piovano_equations`): checks of our code,
+we wrote on random inputs (:mod:`._equations`): checks of our code,
 counted with our checks, not the paper's results.
 
 Table I's data (627 paper titles, naive Bayes vs BERT) are not available, so
@@ -25,25 +25,29 @@ seeds' interval against the printed value's band.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
-from .. import reference
+from ... import reference
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, reweighted_joint
-from ..claims import RENEWAL, Claim, Ledger, SeedBlocks, declare, matches_printed
-from ..reference import printed_decimals
+from ...claims import RENEWAL, Claim, Ledger, SeedBlocks, declare, matches_printed, seed_sweep
+from ...reference import printed_decimals
 from offline_eval.plotting import new_figure
 from offline_eval.synth import classifiers as synth
-from .piovano_evaluation import (CONTROL_T1, MODELS, SECTION, TOY, evaluation_table, paper_table,
+from ._evaluation import (CONTROL_T1, MODELS, SECTION, TOY, evaluation_table, paper_table,
                               paper_online_accuracy, paper_sizes, printed_matrix, relative_difference,
                               rms_of_differences, std_of_differences, std_reading_evidence, sweep_row)
-from .piovano_sweep_claims import fill_predictions, fill_sweep_claims, prediction_claim, sweep_claims
-from .piovano_equations import equation_claims, equations_table, fill_equation_claims
+from ._sweep_claims import fill_predictions, fill_sweep_claims, prediction_claim, sweep_claims
+from ._equations import equation_claims, equations_table, fill_equation_claims
+from ._tried_worlds import tried_worlds_table as _tried_worlds
 
-__all__ = ["CLAIMS", "SEEDS", "CONTROL_T1", "SECTION", "add_claims", "denominator_search", "equations_table", "matrices_figure",
-           "matrices_table", "paper_table", "printed_matrix", "rms_of_differences", "std_of_differences",
-           "std_reading_evidence", "table1_experiment", "table1_sweep_row", "toy_table", "tried_worlds_table"]
+__all__ = ["CLAIMS", "SEEDS", "CONTROL_T1", "ILLUSTRATIVE_LIVE", "SECTION", "PiovanoMatricesTable1Run", "add_claims",
+           "denominator_search", "equations_table", "matrices_figure", "matrices_table", "paper_table",
+           "printed_matrix", "rms_of_differences", "run_experiment", "std_of_differences", "std_reading_evidence",
+           "table1_experiment", "table1_sweep_row", "toy_table", "tried_worlds_table"]
 
 T1_WORLD = "synthetic: Table I world (the printed matrices, a simulated truth)"
 T1_CONTROL = "the offline set drawn by cell in the live shares (the sampling bias switched off)"
@@ -257,16 +261,10 @@ _STD_KEYS = ("joint_stdrec_below_offline", "joint_stdprec_below_offline", "joint
 def tried_worlds_table(seeds, **kw) -> pd.DataFrame:
     """The Table I world (``kw``) and each of :data:`T1_TRIED_WORLDS` on ``seeds``: medians of the offline,
     IndDis and JointDis sd of recall of both models, and the share of seeds passing each std criterion."""
-    rows = []
-    for name, knobs in {"Table I world": {}, **T1_TRIED_WORLDS}.items():
-        sw = pd.DataFrame([table1_sweep_row(s, **{**kw, **knobs}) for s in seeds])
-        row = {"world": name, "class_spread": {**kw, **knobs}.get("class_spread")}
-        for m in MODELS:
-            for st in ("offline", "inddis", "joint"):
-                row[f"{m}_{st}_std_Rec"] = float(sw[f"{m}_{st}_std_Rec"].median())
-        row.update({k: f"{int(sw[k].sum())}/{len(sw)}" for k in _STD_KEYS})
-        rows.append(row)
-    return pd.DataFrame(rows)
+    return _tried_worlds(table1_sweep_row, seeds, {"Table I world": {}, **T1_TRIED_WORLDS},
+                         names=lambda name, knobs: {"world": name, "class_spread": {**kw, **knobs}.get("class_spread")},
+                         medians=[f"{m}_{st}_std_Rec" for m in MODELS for st in ("offline", "inddis", "joint")],
+                         shares=_STD_KEYS, **kw)
 
 
 def _tried_note(tried: pd.DataFrame, key: str, ref: pd.DataFrame) -> str:
@@ -276,6 +274,66 @@ def _tried_note(tried: pd.DataFrame, key: str, ref: pd.DataFrame) -> str:
     return ("worlds tried (table1_tried.csv): " + "; ".join(parts) + f"; the candidate's offline sd of recall is "
             f"{t.iloc[0]['candidate_offline_std_Rec']:.3f} in the world against the printed {printed}: the world's "
             "per-class bias of the candidate is smaller than the paper's, so JointDis has little to improve on")
+
+
+#: An illustrative live matrix of ours for the toy (the printed live matrix is the offline one): the confused
+#: (B = C2, C = C1) cell rarer live, 0.05 instead of 0.15.
+ILLUSTRATIVE_LIVE = np.array([[0.65, 0.05], [0.05, 0.25]])
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PiovanoMatricesTable1Run:
+    """Everything the notebook shows and the ledger reads (:func:`run_experiment`); per seed block where keyed by
+    block."""
+
+    ref: pd.DataFrame  #: the printed numbers (``data/reference/piovano``)
+    sizes: pd.Series  #: the printed sizes of the conference-paper data set
+    target_accuracy: tuple  #: Table I's printed online accuracies, the world's targets
+    illustrative_live: np.ndarray  #: :data:`ILLUSTRATIVE_LIVE`
+    toy: pd.DataFrame  #: :func:`toy_table`
+    matrices: pd.DataFrame  #: :func:`matrices_table`
+    denominators: pd.DataFrame  #: :func:`denominator_search` of the printed live matrix
+    std_reading: pd.DataFrame  #: :func:`std_reading_evidence`
+    tab1: pd.DataFrame  #: one run of :func:`table1_experiment` at the development seed
+    res1: dict
+    info1: dict
+    table1: pd.DataFrame  #: ``tab1`` beside the printed Table I
+    sweeps: dict  #: block -> the Table I world's sweep
+    controls: dict  #: block -> the control world's sweep
+    sweep_means: pd.DataFrame  #: the development sweep's means over seeds
+    tried: pd.DataFrame  #: :func:`tried_worlds_table` on the first half of the development seeds
+    equations: pd.DataFrame  #: :func:`equations_table`
+    n_equation_draws: int
+    agree_correct: float
+    class_spread: float
+
+
+def run_experiment(blocks: SeedBlocks, *, seed: int = 0, n_live: int | None = None, n_offline: int | None = None,
+                   agree_correct: float = 0.9, class_spread: float = 0.05,
+                   n_equation_draws: int = 20) -> PiovanoMatricesTable1Run:
+    """The toy, the Section IV-A matrices, the std reading, Table I's world at ``seed`` and its sweeps and control
+    sweeps on every block of ``blocks``, the tried worlds and the equations' checks."""
+    ref = reference.load("piovano")
+    sizes = reference.load("piovano", SECTION).query("panel == 'sizes' and row == 'conference papers'")
+    target = tuple(reference.parse_printed(reference.lookup(ref, "Table I", "Online metrics", "Acc.", panel=m))
+                   for m in ("Baseline", "Candidate"))
+    toy = toy_table(ref, ILLUSTRATIVE_LIVE)
+    mats = matrices_table(ref)
+    search = denominator_search(printed_matrix(ref, SECTION, "M_BC^(l)")[0])
+    reading = std_reading_evidence(ref)
+    kw1 = dict(ref=ref, n_live=n_live, n_offline=n_offline, target_accuracy=target, agree_correct=agree_correct,
+               class_spread=class_spread)
+    tab1, res1, info1 = table1_experiment(seed, **kw1)
+    sweeps = {b: seed_sweep(table1_sweep_row, blocks.seeds(b), **kw1) for b in blocks.BLOCKS}
+    controls = {b: seed_sweep(table1_sweep_row, blocks.seeds(b), **kw1, **CONTROL_T1) for b in blocks.BLOCKS}
+    means = sweeps["development"].drop(columns="seed").mean(numeric_only=True).to_frame("mean over seeds").T
+    return PiovanoMatricesTable1Run(
+        ref=ref, sizes=sizes.set_index("column")["value"], target_accuracy=target, illustrative_live=ILLUSTRATIVE_LIVE,
+        toy=toy, matrices=mats, denominators=search, std_reading=reading, tab1=tab1, res1=res1, info1=info1,
+        table1=tab1.merge(paper_table(ref, "Table I"), on=["model", "setting"]), sweeps=sweeps, controls=controls,
+        sweep_means=means, tried=tried_worlds_table(range(seed, seed + max(blocks.n // 2, 2)), **kw1),
+        equations=equations_table(seed, n_draws=n_equation_draws), n_equation_draws=n_equation_draws,
+        agree_correct=agree_correct, class_spread=class_spread)
 
 
 # -- the ledger ------------------------------------------------------------------------------------
@@ -381,11 +439,16 @@ def _std_reading_row(ledger: Ledger, reading: pd.DataFrame) -> None:
                     if len(excluded) else "no printed cell excludes either reading")
 
 
-def add_claims(ledger: Ledger, *, ref: pd.DataFrame, toy: pd.DataFrame, illustrative_live, mats: pd.DataFrame,
-               search: pd.DataFrame, equations: pd.DataFrame, n_draws: int, tab1: pd.DataFrame, res1: dict,
-               info1: dict, sweep1: pd.DataFrame, control1: pd.DataFrame, agree_correct: float,
-               class_spread: float, reading: pd.DataFrame, tried: pd.DataFrame) -> None:
-    """Fill every declared claim of :data:`CLAIMS` from the notebook's results."""
+def add_claims(ledger: Ledger, run: PiovanoMatricesTable1Run, *, block: str) -> None:
+    """Fill every declared claim of :data:`CLAIMS` in seed block ``block`` of ``ledger`` from ``run``
+    (:func:`run_experiment`)."""
+    if block not in run.sweeps:
+        raise ValueError(f"`block` must be one of {tuple(run.sweeps)}; got {block!r}")
+    ledger = ledger.block(block)
+    ref, toy, illustrative_live, mats, search = run.ref, run.toy, run.illustrative_live, run.matrices, run.denominators
+    equations, n_draws, tab1, res1, info1 = run.equations, run.n_equation_draws, run.tab1, run.res1, run.info1
+    sweep1, control1, reading, tried = run.sweeps[block], run.controls[block], run.std_reading, run.tried
+    agree_correct, class_spread = run.agree_correct, run.class_spread
     _toy_rows(ledger, ref, illustrative_live, toy)
     _matrix_rows(ledger, ref, mats, search)
     fill_equation_claims(ledger, equations, n_draws=n_draws)

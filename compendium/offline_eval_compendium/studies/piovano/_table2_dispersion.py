@@ -1,6 +1,6 @@
 """piovano Table II: why the printed offline std cells are out of reach of the world's widened families.
 
-The diagnosis of :mod:`.piovano_table2_digits` (its docstring states it with the numbers): the families the
+The diagnosis of :mod:`.table2_digits` (its docstring states it with the numbers): the families the
 paper's text allows -- a class-level dispersion of the offline cells (Section I, Fig. 1: "the offline data are
 sampled according to the Gaussian distribution while the online data are skewed and heavy-tailed"; Section IV-A:
 "we random generate another joint distribution matrix") and a wider per-class accuracy spread -- evaluated at
@@ -12,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import reference
-from ..io import format_float
+from ... import reference
+from ...io import format_float
 from offline_eval.adaptive import joint_distribution
 from offline_eval.synth import classifiers as synth
-from .piovano_evaluation import MODELS
+from ._evaluation import MODELS
+from ._table2_world import T2_CALIBRATION_SEEDS, offline_row, table2_defaults, table2_live, table2_offline
 
 __all__ = ["T2_DISPERSION_WORLDS", "dispersion_reach", "reach_note"]
 
@@ -39,7 +40,7 @@ _OFFLINE_CELLS = tuple((m, c) for m in MODELS for c in ("Acc", "std_Rec", "std_P
 
 def _dispersed_offline(rng, b, c, *, n_offline, n_classes, sigma, disagreement_boost, flatten, tau_b=0.0, tau_c=0.0,
                        shared=False):
-    """:func:`.piovano_table2_digits._table2_offline` with a per-class log-normal factor ``exp(tau_b U_b + tau_c V_c)`` on the offline
+    """:func:`._table2_world.table2_offline` with a per-class log-normal factor ``exp(tau_b U_b + tau_c V_c)`` on the offline
     cells (``U``, ``V`` standard normal per class, drawn after the cell factors; ``shared``: ``V = U``)."""
     live_counts = joint_distribution(b, c, n_classes=n_classes, normalize=False)
     m_o = synth.random_offline_joint(live_counts / len(b), sigma=sigma, disagreement_boost=disagreement_boost,
@@ -58,24 +59,22 @@ def dispersion_reach(ref: pd.DataFrame, *, knobs: dict, seeds=None, n_classes: i
     :data:`T2_DISPERSION_WORLDS`, at the calibrated ``knobs`` (:func:`calibrate_table2_world`), the mean over
     the calibration ``seeds`` (none a sweep seed); the printed row last.  A diagnosis, not a calibration: no
     family is chosen from it."""
-    from .piovano_table2_digits import T2_CALIBRATION_SEEDS, _offline_row, _table2_defaults, _table2_live, _table2_offline
-
     seeds = T2_CALIBRATION_SEEDS if seeds is None else seeds
-    n_live, n_offline, accuracy = _table2_defaults(ref, n_live, n_offline, None)
+    n_live, n_offline, accuracy = table2_defaults(ref, n_live, n_offline, None)
     rows = []
     for name, fam in T2_DISPERSION_WORLDS.items():
         spread = fam.get("accuracy_spread", accuracy_spread)
         offline = {k: fam[k] for k in ("tau_b", "tau_c", "shared") if k in fam}
         draws = []
         for s in seeds:
-            rng, b, c, g = _table2_live(s, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
+            rng, b, c, g = table2_live(s, n_live=n_live, n_classes=n_classes, accuracy=accuracy,
                                         accuracy_spread=spread, zipf_exponent=zipf_exponent,
                                         error_correlation=knobs["error_correlation"],
                                         shared_confusion=shared_confusion)
             kw = dict(n_offline=n_offline, n_classes=n_classes, sigma=knobs["sigma"],
                       disagreement_boost=knobs["disagreement_boost"], flatten=knobs["flatten"])
-            idx = _dispersed_offline(rng, b, c, **kw, **offline) if offline else _table2_offline(rng, b, c, **kw)
-            draws.append(_offline_row(b, c, g, idx, n_classes))
+            idx = _dispersed_offline(rng, b, c, **kw, **offline) if offline else table2_offline(rng, b, c, **kw)
+            draws.append(offline_row(b, c, g, idx, n_classes))
         rows.append({"world": name, **{f"{m}_offline_{col}": float(format_float(float(np.mean([d[(m, col)] for d in draws]))))
                                        for m, col in _OFFLINE_CELLS}})
     label = {"Acc": "Acc.", "std_Rec": "std. Rec.", "std_Prec": "std. Prec."}

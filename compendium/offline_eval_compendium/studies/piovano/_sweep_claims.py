@@ -1,5 +1,5 @@
 """piovano's Tables I-II claims, shared by the Table I, Table II and digits studies: the paper's sentences, the
-effect each is about (computed per seed from a sweep of :func:`.piovano_evaluation.sweep_row`), their declarations
+effect each is about (computed per seed from a sweep of :func:`._evaluation.sweep_row`), their declarations
 and their fills by the estimate rule, and the printed cells predicted by a world.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import reference
-from ..claims import Claim, Effect, Ledger
-from .piovano_evaluation import MODELS, paper_table
+from ... import reference
+from ...claims import Claim, Effect, Ledger
+from ._evaluation import MODELS, paper_table
 
 #: The qualitative claims of Tables I-II, as the criterion each seed's run is read by.
 SWEEP_CRITERIA = {

@@ -1,6 +1,6 @@
 """piovano, shared by its three studies: the printed matrices, the evaluation of one offline/live pair,
 the offline-set generator's calibration and the seed-sweep rows (the claims they fill:
-:mod:`.piovano_sweep_claims`).
+:mod:`._sweep_claims`).
 
 "std" follows the paper's text (Section IV-A): "the standard deviation across
 all classes between the real values of the recall/precision and the
@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .. import reference
+from ... import reference
 from offline_eval import OfflineEvalWarning
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
@@ -267,7 +267,7 @@ def evaluation_table(b_o, c_o, g_o, b_l, c_l, g_l, *, n_classes: int) -> tuple[p
 
 def sweep_row(table: pd.DataFrame, res: dict) -> dict:
     """Flatten one evaluation into numbers and the per-seed outcome of every criterion of
-    :data:`.piovano_sweep_claims.SWEEP_CRITERIA`."""
+    :data:`._sweep_claims.SWEEP_CRITERIA`."""
     t = {(r["model"], r["setting"]): r for r in table.to_dict("records")}  # plain dicts: no pandas per cell
     out = {}
     slug = {"Online metrics": "online", "Offline metrics": "offline", "OAM IndDis": "inddis", "OAM JointDis": "joint"}

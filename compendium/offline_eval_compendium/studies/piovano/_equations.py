@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics, reweighted_joint
-from ..claims import Claim
+from ...claims import Claim
 
 #: The largest absolute difference at which an equation is the library's (binary floating point only).
 TOL = 1e-12
