@@ -1,78 +1,214 @@
-"""The result of a bootstrap interval and the percentile rule shared by :func:`offline_eval.metrics.bootstrap_ci`
-and :func:`offline_eval.adaptive.bootstrap_oam_accuracy` (a private module: import ``BootstrapCI`` from
-``offline_eval.metrics``)."""
+"""The one result of every bootstrap (:class:`BootstrapResult`: a statistic, its replicates and their intervals by
+percentile, basic or BCa) and the bounds shared by the bootstraps of :mod:`offline_eval.metrics`,
+:mod:`offline_eval.adaptive`, :mod:`offline_eval.ranking` and :mod:`offline_eval.logboot` (a private module: import
+``BootstrapResult`` from ``offline_eval.results``)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import warnings
 
 import numpy as np
 
 from ._results import ConfidenceInterval, Result, check_level, interval_text, short_repr
-from ._validation import check_int, check_real, check_work, warn_undefined
+from ._validation import OfflineEvalWarning, check_choice, check_int, check_real, check_work, warn_undefined
 
-__all__ = ["MAX_BOOT", "MAX_BOOT_WORK", "BOOT_CALL_ROWS", "BootstrapCI", "check_boot", "check_boot_work",
-           "percentile_ci"]
-
-
-class _BootstrapCIFields(NamedTuple):
-    value: float
-    low: float
-    high: float
-    level: float
-    n_boot: int
-    n_valid: int
-    replicates: np.ndarray
+__all__ = ["MAX_BOOT", "MAX_BOOT_WORK", "BOOT_CALL_ROWS", "BootstrapCI", "BootstrapResult", "check_boot",
+           "check_boot_work", "percentile_ci"]
 
 
-class BootstrapCI(_BootstrapCIFields, Result):
-    """A metric on the data with its bootstrap percentile interval.
+class BootstrapResult(Result):
+    """A statistic with its bootstrap replicates: the one result of every bootstrap of the library.
 
-    ``value`` (also ``.statistic``) is the metric on the data; ``low``/``high`` the percentile
-    interval at ``level`` (the level it was asked at) over the ``n_valid`` of ``n_boot`` resamples on
-    which the metric is defined; ``replicates`` the resampled values (``nan``
-    where undefined, e.g. a resample with one class).  A :class:`~offline_eval.results.Result`:
-    ``.statistic``, ``.standard_error`` (the defined replicates' standard deviation),
-    ``.confidence_interval(level=0.95)`` (at any level, from the replicates), ``.pvalue`` ``nan`` (it tests
-    nothing), ``.method`` ``"percentile"``, a short ``repr``.
+    Returned by :func:`offline_eval.metrics.bootstrap_ci`, each model of
+    :func:`offline_eval.adaptive.bootstrap_oam_accuracy`, and each metric and difference of
+    :func:`offline_eval.logboot.clustered_bootstrap` and :func:`offline_eval.ondask.clustered_bootstrap`.  A
+    :class:`~offline_eval.results.Result`: ``.statistic``, ``.standard_error`` (the defined replicates' standard
+    deviation), ``.pvalue`` (for a paired difference, the two-sided bootstrap p-value of "no difference"; else
+    ``nan``), ``.confidence_interval(level=0.95, method=...)`` with the methods of ``scipy.stats.bootstrap``
+    (``"percentile"``, ``"basic"``, and ``"bca"`` where the bootstrap computed BCa's acceleration), ``.method``
+    (the default method), a one-line ``repr``.
+
+    Parameters
+    ----------
+    statistic : float
+        The statistic on the data.
+    replicates : ndarray of shape (n_boot,)
+        The statistic on each resample; ``nan`` where it is undefined (e.g. a resample with one class).
+    acceleration : float, default nan
+        BCa's acceleration (from a jackknife); ``nan`` when none was computed, and then BCa is refused.
+    name : str, default "statistic"
+        What the statistic is, e.g. ``"roc_auc_score, b - a"``.
+    n_clusters : int, optional
+        Clusters resampled whole (the clustered bootstrap); ``None`` when rows were resampled.
+    difference : bool, default False
+        Whether the statistic is a paired difference (then ``.pvalue`` tests 0).
+    level : float in (0, 1), default 0.95
+        The level the interval was asked at: ``.low`` and ``.high`` are the interval at it.
+
+    Attributes
+    ----------
+    value : float
+        ``statistic`` (the name of the row bootstrap's first result type).
+    low, high : float
+        The interval at ``level`` by the default method.
+    n_boot, n_valid : int
+        Resamples, and those on which the statistic is defined.
+
+    Notes
+    -----
+    With :math:`q_p` the ``p``-quantile of the defined replicates (``numpy.percentile``, linear interpolation, as
+    ``scipy.stats.bootstrap``) and :math:`\\alpha = (1 - \\text{level}) / 2`: ``"percentile"`` is
+    :math:`(q_\\alpha, q_{1-\\alpha})`; ``"basic"`` is :math:`(2\\hat\\theta - q_{1-\\alpha},
+    2\\hat\\theta - q_\\alpha)`; ``"bca"`` moves the two quantile levels by the bias correction and the
+    acceleration (Efron & Tibshirani 1993, eq. 14.10; see :mod:`offline_eval.logboot`).  Undefined replicates are
+    left out; with fewer than half of the resamples defined the interval is ``nan``.
+
+    Examples
+    --------
+    >>> r = BootstrapResult(0.5, np.array([0.2, 0.4, 0.5, 0.6, 0.9]), name="x")
+    >>> r.confidence_interval(0.5)            # the 25th and 75th percentiles
+    ConfidenceInterval(low=0.4, high=0.6)
+    >>> r.confidence_interval(0.5, method="basic")  # 2 * 0.5 - (0.6, 0.4)
+    ConfidenceInterval(low=0.4, high=0.6)
     """
 
-    __slots__ = ()
-    method = "percentile"
+    def __init__(self, statistic, replicates, acceleration=float("nan"), *, name: str = "statistic",
+                 n_clusters=None, difference: bool = False, level: float = 0.95):
+        self.statistic = float(statistic)
+        self.replicates = np.asarray(replicates, dtype=np.float64)
+        self.acceleration = float(acceleration)
+        self.name = str(name)
+        self.n_clusters = None if n_clusters is None else int(n_clusters)
+        self.level = check_level(level)
+        if difference:
+            from ._logboot_engine import pvalue_at_zero
+
+            self.pvalue = pvalue_at_zero(self.replicates)
+        else:
+            self.pvalue = float("nan")
+        # How the percentile points of a level are computed, and whether a nan interval warns.  The row bootstraps
+        # (bootstrap_ci, bootstrap_oam_accuracy) have always taken them as (100 -/+ 100 level) / 2 and warned once,
+        # when built, about undefined resamples; the clustered bootstrap as 100 (1 -/+ level) / 2 (scipy's) and
+        # warns when an interval is nan.  The two differ in the last bit, and the committed figures hold those bits.
+        self._rows_rule = False
 
     @property
-    def statistic(self) -> float:
-        """The metric on the data (``value``)."""
-        return self.value
+    def method(self) -> str:
+        """The default interval's method: ``"bca"`` where BCa's acceleration was computed, else ``"percentile"``."""
+        return "percentile" if np.isnan(self.acceleration) else "bca"
+
+    @property
+    def value(self) -> float:
+        """The statistic (``.statistic``)."""
+        return self.statistic
+
+    @property
+    def n_boot(self) -> int:
+        """Number of resamples."""
+        return len(self.replicates)
+
+    @property
+    def n_valid(self) -> int:
+        """Resamples on which the statistic is defined."""
+        return int(np.isfinite(self.replicates).sum())
+
+    @property
+    def low(self) -> float:
+        """The interval's lower end at :attr:`level`, by the default method."""
+        return self.confidence_interval(self.level).low
+
+    @property
+    def high(self) -> float:
+        """The interval's upper end at :attr:`level`, by the default method."""
+        return self.confidence_interval(self.level).high
 
     @property
     def standard_error(self) -> float:
         """Standard deviation of the defined replicates (ddof=1); ``nan`` with fewer than two."""
-        r = np.asarray(self.replicates, dtype=np.float64)
-        r = r[np.isfinite(r)]
+        r = self.replicates[np.isfinite(self.replicates)]
         return float(np.std(r, ddof=1)) if r.size > 1 else float("nan")
 
-    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
-        """The percentile interval of the defined replicates at ``level``.
+    def _asdict(self) -> dict:
+        """A row for a data frame: the name, statistic, standard error, p-value, the interval at :attr:`level` by
+        :attr:`method`, and the resamples (as the named tuples' ``_asdict``)."""
+        low, high = self.low, self.high
+        return {"name": self.name, "statistic": self.statistic, "standard_error": self.standard_error,
+                "pvalue": self.pvalue, "low": low, "high": high, "level": self.level, "method": self.method,
+                "n_boot": self.n_boot, "n_valid": self.n_valid}
+
+    def confidence_interval(self, level: float = 0.95, *, method: str | None = None) -> ConfidenceInterval:
+        """The bootstrap confidence interval of the statistic.
 
         Parameters
         ----------
         level : float in (0, 1), default 0.95
-            At the level the interval was asked at (``self.level``) it is ``(low, high)``.
+            Coverage of the two-sided interval.
+        method : {"percentile", "basic", "bca"}, optional
+            As ``scipy.stats.bootstrap`` (``"BCa"`` is accepted too): ``"percentile"``, the ``(1 - level) / 2`` and
+            ``(1 + level) / 2`` percentiles of the replicates; ``"basic"``, those reflected about the statistic;
+            ``"bca"``, the percentiles moved by the bias correction and the acceleration.  By default
+            :attr:`method` (BCa where the acceleration was computed: the in-memory clustered bootstrap).
 
         Returns
         -------
         ConfidenceInterval
-            ``nan`` when fewer than half of the resamples are defined.
+            ``(low, high)``; ``nan`` when fewer than half of the resamples are defined, for ``"basic"`` and
+            ``"bca"`` when the statistic is undefined, and for BCa when every replicate lies on one side of the
+            statistic.
+
+        Raises
+        ------
+        ValueError
+            An unknown ``method``, or ``"bca"`` on a result without BCa's acceleration.
         """
         level = check_level(level)
-        if level == self.level:
-            return ConfidenceInterval(self.low, self.high)
-        return ConfidenceInterval(*_percentiles(self.replicates, level))
+        method = self.method if method is None else method
+        if isinstance(method, str) and method.lower() == "bca":
+            method = "bca"
+        check_choice(method, "method", ("percentile", "basic", "bca"))
+        if method == "bca" and np.isnan(self.acceleration):
+            raise ValueError(f"`method` = 'bca' needs the jackknife over clusters (BCa's acceleration), which "
+                             f"{self.name} does not hold (only the in-memory clustered bootstrap computes it); use "
+                             "method='percentile' or 'basic'")
+        nan = ConfidenceInterval(float("nan"), float("nan"))
+        r = self.replicates[np.isfinite(self.replicates)]
+        if len(r) < self.n_boot / 2 or len(r) == 0 or (method != "percentile" and not np.isfinite(self.statistic)):
+            if not self._rows_rule:
+                warn_undefined(f"{self.name}: undefined on {self.n_boot - len(r)} of {self.n_boot} resamples"
+                               + ("" if np.isfinite(self.statistic) else " and on the data") + "; the interval is nan")
+            return nan
+        if method == "bca":
+            from ._logboot_engine import bca_quantiles
+
+            q = bca_quantiles(r, self.statistic, self.acceleration, (1.0 - level) / 2.0)
+            if q is None:
+                warn_undefined(f"{self.name}: every replicate lies on one side of the statistic; "
+                               "the BCa interval is nan (use method='percentile')")
+                return nan
+            points = 100.0 * q
+        elif self._rows_rule:
+            points = [(100 - 100 * level) / 2, (100 + 100 * level) / 2]
+        else:
+            alpha = (1.0 - level) / 2.0
+            points = 100.0 * np.array([alpha, 1.0 - alpha])
+        low, high = (float(x) for x in np.percentile(r, points))
+        if method == "basic":
+            low, high = 2.0 * self.statistic - high, 2.0 * self.statistic - low
+        return ConfidenceInterval(low, high)
 
     def __repr__(self) -> str:
-        return short_repr("BootstrapCI", statistic=self.value, n_boot=self.n_boot, n_valid=self.n_valid,
-                          interval=interval_text((self.low, self.high), method="percentile", level=self.level))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", OfflineEvalWarning)  # an undefined interval shows as nan
+            ci = self.confidence_interval(self.level)
+        fields = short_repr("", statistic=self.statistic, standard_error=self.standard_error,
+                            pvalue=None if np.isnan(self.pvalue) else self.pvalue,
+                            interval=interval_text(ci, method=self.method, level=self.level))[1:-1]
+        of = " of rows" if self.n_clusters is None else f" of {self.n_clusters:,} clusters"
+        return f"BootstrapResult({self.name}: {fields}, {self.n_boot} resamples{of})"
+
+
+#: The name of the row bootstrap's result type before it became :class:`BootstrapResult` (``metrics`` lists it).
+BootstrapCI = BootstrapResult
 
 
 #: Most resamples a bootstrap may ask for: a percentile interval needs thousands, not billions.
@@ -101,22 +237,16 @@ def check_boot_work(n_boot: int, n_rows: int, name: str = "n_boot") -> None:
                hint=f"use a smaller `{name}` (at most {MAX_BOOT_WORK // (int(n_rows) + BOOT_CALL_ROWS):,} for these rows)")
 
 
-def percentile_ci(value: float, reps: np.ndarray, level: float, what: str) -> BootstrapCI:
-    """The percentile interval of the finite replicates; ``nan`` (and a warning) when too many are undefined."""
+def percentile_ci(value: float, reps: np.ndarray, level: float, what: str, *, name: str | None = None) -> BootstrapResult:
+    """The :class:`BootstrapResult` of a row bootstrap (percentile by default), warning when resamples are undefined.
+
+    ``what`` names the statistic in the warning, ``name`` in the result (default ``what``).
+    """
     n_boot = len(reps)
-    valid = np.isfinite(reps)
-    n_valid = int(valid.sum())
+    n_valid = int(np.isfinite(reps).sum())
     if n_valid < n_boot:
         warn_undefined(f"{what} is undefined on {n_boot - n_valid} of {n_boot} resamples (left out of the interval)",
                        stacklevel=4)
-    low, high = _percentiles(reps, level)
-    return BootstrapCI(float(value), low, high, float(level), n_boot, n_valid, reps)
-
-
-def _percentiles(reps: np.ndarray, level: float) -> tuple[float, float]:
-    """The ``(1 -/+ level) / 2`` percentiles of the finite replicates; nan when fewer than half are finite."""
-    valid = np.isfinite(reps)
-    if int(valid.sum()) < len(reps) / 2:
-        return float("nan"), float("nan")
-    low, high = (float(x) for x in np.percentile(reps[valid], [(100 - 100 * level) / 2, (100 + 100 * level) / 2]))
-    return low, high
+    res = BootstrapResult(value, reps, name=what.removeprefix("the ") if name is None else name, level=level)
+    res._rows_rule = True
+    return res

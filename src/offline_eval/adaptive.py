@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._bootstrap import BootstrapCI, check_boot, check_boot_work, percentile_ci
+from ._bootstrap import BootstrapResult, check_boot, check_boot_work, percentile_ci
 from ._results import interval_text, short_repr
 from ._validation import (
     OfflineEvalWarning, check_aligned, check_choice, check_consistent_length, check_rng, warn_undefined,
@@ -106,17 +106,19 @@ class AdaptiveMetrics(NamedTuple):
 
 
 class AdaptiveAccuracyCI(NamedTuple):
-    """Bootstrap intervals of both models' adaptive accuracy (each a
-    :class:`~offline_eval.metrics.BootstrapCI`, with ``.statistic`` and ``.confidence_interval(level=...)``)."""
+    """Bootstrap intervals of both models' adaptive accuracy, from the same resamples: each a
+    :class:`~offline_eval.results.BootstrapResult`, with ``.statistic`` and
+    ``.confidence_interval(level=..., method=...)`` (``"percentile"`` by default, or ``"basic"``)."""
 
-    baseline: BootstrapCI
-    candidate: BootstrapCI
+    baseline: BootstrapResult
+    candidate: BootstrapResult
 
     def __repr__(self) -> str:
         b, c = self.baseline, self.candidate
         return short_repr("AdaptiveAccuracyCI", n_boot=b.n_boot,
-                          interval=f"baseline {interval_text((b.low, b.high), method='percentile', level=b.level)} "
-                                   f"around {b.value:.4g}; candidate [{c.low:.4g}, {c.high:.4g}] around {c.value:.4g}")
+                          interval=f"baseline {interval_text((b.low, b.high), method=b.method, level=b.level)} "
+                                   f"around {b.statistic:.4g}; candidate [{c.low:.4g}, {c.high:.4g}] around "
+                                   f"{c.statistic:.4g}")
 
 
 def _safe_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -464,13 +466,15 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
     Returns
     -------
     AdaptiveAccuracyCI
-        ``.baseline`` and ``.candidate``, each a :class:`~offline_eval.metrics.BootstrapCI`.
+        ``.baseline`` and ``.candidate``, each a :class:`~offline_eval.results.BootstrapResult` whose ``.low`` and
+        ``.high`` are the percentile interval at ``level``.
 
     Examples
     --------
     >>> r = bootstrap_oam_accuracy([0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1, 0], [0, 1, 1], [0, 1, 1], n_boot=50, rng=0)
-    >>> r.candidate.n_boot, r.candidate.low <= r.candidate.value <= r.candidate.high
-    (50, True)
+    >>> ci = r.candidate.confidence_interval(0.9, method="basic")
+    >>> r.candidate.n_boot, r.candidate.low <= r.candidate.statistic <= r.candidate.high, ci.low <= ci.high
+    (50, True, True)
     """
     import warnings
 
@@ -493,7 +497,8 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
             r = online_adaptive_metrics(b[idx], c[idx], g[idx], bl, cl, n_classes=k, method=method)
             for m in reps:
                 reps[m][i] = getattr(r, m).accuracy
-    return AdaptiveAccuracyCI(*(percentile_ci(getattr(full, m).accuracy, x, level, f"the {m}'s adaptive accuracy")
+    return AdaptiveAccuracyCI(*(percentile_ci(getattr(full, m).accuracy, x, level, f"the {m}'s adaptive accuracy",
+                                              name=f"adaptive accuracy, {m}")
                                 for m, x in reps.items()))
 
 

@@ -7,9 +7,10 @@ then a function of weighted sums, so one set of resamples serves AUC, log loss, 
 ratio of one or two models and their paired differences, and the same sums are what the mergeable
 accumulators of :mod:`offline_eval.mergeable` hold (a chunk of a log can fill them for the same weights).
 
-The result, :class:`LogBootstrap`, holds one :class:`BootstrapResult` per metric and model (``.a``,
-``.b``, ``.difference`` = b - a), each with ``.statistic``, ``.confidence_interval(level=..., method=...)``
-(percentile or BCa), ``.standard_error`` and, for a paired difference, ``.pvalue``.
+The result, :class:`LogBootstrap`, holds one :class:`BootstrapResult` (the result of every bootstrap of the
+library, :class:`offline_eval.results.BootstrapResult`) per metric and model (``.a``, ``.b``, ``.difference`` =
+b - a), each with ``.statistic``, ``.confidence_interval(level=..., method=...)`` (BCa by default, percentile or
+basic, as ``scipy.stats.bootstrap``), ``.standard_error`` and, for a paired difference, ``.pvalue``.
 
 Notes
 -----

@@ -211,8 +211,6 @@ ex("metrics.roc_curve_from_counts", call(np.array([3.0, 1.0, 2.0]), np.array([1.
    scale=(("positives", "negatives"),))
 ex("metrics.quantile_breakdown", call(Y, P, n_quantiles=3, by=R, sample_weight=W), scale=(("sample_weight",),),
    project=lambda t: t.drop(columns=["weight", "clicks"]))
-ex("metrics.BootstrapCI.confidence_interval",
-   bound(lambda: offline_eval.bootstrap_ci(offline_eval.log_loss, Y, P, n_boot=20, rng=0).confidence_interval))
 ex("metrics.bootstrap_ci", lambda: (None, (offline_eval.log_loss, Y, P), dict(sample_weight=W, n_boot=20, rng=0)),
    **WEIGHTED)
 # ranking
@@ -408,7 +406,7 @@ EXEMPT = {
         "bidding.ABCorrelation", "auction.abtest.ABTest", "adaptive.AdaptiveAccuracyCI", "adaptive.AdaptiveMetrics",
         "ranking.bootstrap.BootstrapComparison", "auction.abtest.ClickYield", "ranking.curves.CorrectPairsCurve",
         "ranking.curves.CumulativeRankCurve", "ranking.curves.CutoffAUC", "adaptive.ModelMetrics",
-        "auction.replay.SimulatedMetrics", "metrics.BootstrapCI", "ranking.coefficients.TauResult",
+        "auction.replay.SimulatedMetrics", "ranking.coefficients.TauResult",
         "ranking.coefficients.RhoResult")},
     **{k: "result record returned by the clustered bootstrap" for k in ("logboot.BootstrapResult",
                                                                          "logboot.LogBootstrap")},
@@ -461,6 +459,9 @@ def _same(a, b, rel=0.0) -> bool:
         return isinstance(b, (tuple, list)) and len(a) == len(b) and all(_same(x, y, rel) for x, y in zip(a, b))
     if hasattr(a, "__dataclass_fields__"):
         return type(a) is type(b) and all(_same(getattr(a, f), getattr(b, f), rel) for f in a.__dataclass_fields__)
+    if isinstance(a, offline_eval.results.BootstrapResult):  # a statistic with its replicates
+        return type(a) is type(b) and all(_same(getattr(a, f), getattr(b, f), rel)
+                                          for f in ("statistic", "replicates", "acceleration", "pvalue", "level"))
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         a, b = np.asarray(a), np.asarray(b)
         if a.shape != b.shape:

@@ -131,7 +131,7 @@ def test_every_interval_bearing_class_of_the_library_is_a_result():
             if inspect.isclass(obj) and hasattr(obj, "confidence_interval"):
                 found.add(obj.__name__)
                 assert issubclass(obj, Result), obj
-    assert {"BootstrapCI", "BootstrapResult", "BootstrapComparison", "TauResult", "RhoResult",
+    assert {"BootstrapResult", "BootstrapComparison", "TauResult", "RhoResult",
             "NormalEstimate"} <= found
 
 
@@ -155,7 +155,7 @@ def test_results_is_the_public_home_of_the_base_and_every_result_type():
     for name, cls in types.items():
         assert getattr(results, name) is cls
     assert results.Result is importlib.import_module("offline_eval._results").Result  # old paths still work
-    assert results.BootstrapCI is offline_eval.metrics.BootstrapCI and results.TauResult is offline_eval.ranking.TauResult
+    assert results.BootstrapResult is offline_eval.metrics.BootstrapCI and results.TauResult is offline_eval.ranking.TauResult
     namespace = {}
     exec("from offline_eval.results import *", namespace)
     assert {n for n in namespace if not n.startswith("__")} == set(results.__all__)

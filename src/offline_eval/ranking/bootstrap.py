@@ -7,11 +7,12 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import ndtr
 
-from .._bootstrap import MAX_BOOT, check_boot_work
-from .._results import ConfidenceInterval, Result, interval_doc, interval_text, normal_interval, short_repr
+from .._bootstrap import MAX_BOOT, BootstrapResult, check_boot_work
+from .._results import ConfidenceInterval, Result, interval_text, normal_interval, short_repr
 from .._validation import (
     as_1d,
     check_aligned,
+    check_choice,
     check_consistent_length,
     check_finite,
     check_int,
@@ -42,8 +43,10 @@ class BootstrapComparison(_BootstrapComparisonFields, Result):
 
     A :class:`~offline_eval._results.Result`: ``.statistic`` is the difference, ``.standard_error`` the
     bootstrap standard deviation of the difference (the paper's "Std. Dev."), ``.pvalue`` the paper's
-    one-sided Gaussian p-value, ``.confidence_interval(level=0.95)`` the normal interval of the difference,
-    and the ``repr`` leaves out the bootstrap differences.
+    one-sided Gaussian p-value, ``.confidence_interval(level=0.95, method=...)`` the normal interval of the
+    difference by default (the Gaussian of the p-value), or the percentile or basic interval of the bootstrap
+    differences (as :class:`~offline_eval.results.BootstrapResult`'s), and the ``repr`` leaves out the bootstrap
+    differences.
     """
 
     __slots__ = ()
@@ -54,10 +57,27 @@ class BootstrapComparison(_BootstrapComparisonFields, Result):
         """The difference ``value_a - value_b``."""
         return self.difference
 
-    @interval_doc("Normal interval of the difference, ``difference -/+ z standard_error`` (the Gaussian of the "
-                  "p-value).")
-    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
-        return normal_interval(self.difference, self.standard_error, level)
+    def confidence_interval(self, level: float = 0.95, *, method: str | None = None) -> ConfidenceInterval:
+        """The interval of the difference.
+
+        Parameters
+        ----------
+        level : float in (0, 1), default 0.95
+        method : {"normal", "percentile", "basic"}, optional
+            ``"normal"`` (the default, :attr:`method`): ``difference -/+ z standard_error``, the Gaussian of the
+            p-value; ``"percentile"`` and ``"basic"``: from the bootstrap differences, as
+            :meth:`offline_eval.results.BootstrapResult.confidence_interval`.
+
+        Returns
+        -------
+        ConfidenceInterval
+        """
+        method = self.method if method is None else method
+        check_choice(method, "method", ("normal", "percentile", "basic"))
+        if method == "normal":
+            return normal_interval(self.difference, self.standard_error, level)
+        return BootstrapResult(self.difference, self.differences, name="the difference").confidence_interval(
+            level, method=method)
 
     def __repr__(self) -> str:
         return short_repr("BootstrapComparison", statistic=self.difference, value_a=self.value_a,
