@@ -53,14 +53,10 @@ n_seeds = 20  # surveys in each seed block of the qualitative claims (declared: 
 output_root = None  # where figures/ outputs go (the pipeline passes a staging folder)
 
 # %%
-import numpy as np
-import pandas as pd
-
 from offline_eval_compendium import reference
-from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import rosset_wallet as rw
-from offline_eval.synth.wallet import wallet_survey
+from offline_eval_compendium.studies.rosset import wallet as rw
 
 ref = reference.load("rosset")
 out = OutputDir("rosset", output_root)
@@ -81,12 +77,12 @@ rw.CLAIMS.frame()
 
 # %% [markdown]
 # The survey of `seed` in the world of the printed taus, and the seeds of its bootstraps.
+# The whole experiment runs here, once (`rw.run_experiment`): this survey's tables and Fig. 5's bootstrap, every seed
+# sweep below and the copula's tail family; the cells after it show its parts in the paper's order.
 
 # %%
-gen = np.random.default_rng(seed)
-world = rw.paper_world(ref)
-survey = wallet_survey(n_firms, rng=gen, **world)
-s_boot, s_var, s_fig5 = (int(x) for x in gen.integers(0, 2**31 - 1, 3))
+run = rw.run_experiment(ref, blocks, seed=seed, n_firms=n_firms, n_boot=n_boot)
+survey = run.survey
 y, m1, m2 = (survey[c].to_numpy() for c in ("wallet", "m1", "m2"))
 
 # %% [markdown]
@@ -104,49 +100,34 @@ survey[["wallet", "m1", "m2"]].describe(percentiles=[0.1, 0.5, 0.9, 0.99])
 # columns (within the rounding of the inputs), and which model Table 1 shows.
 
 # %%
-consistency = rw.printed_consistency(ref)
-out.table(consistency, "printed_consistency", floatfmt=".6g")
-t1 = rw.table1(y, m1)
-out.table(t1, "table1", floatfmt={"Entire Set": ".4f", "Excl. One": ".4f", "%Change": ".2f"})
-t1
+out.table(run.consistency, "printed_consistency", floatfmt=".6g")
+out.table(run.t1, "table1", floatfmt={"Entire Set": ".4f", "Excl. One": ".4f", "%Change": ".2f"})
+run.t1
 
 # %% [markdown]
 # ## Table 2: M1 vs M2 with 100 bootstrap samples
 
 # %%
-t2 = rw.table2(y, m1, m2, n_boot=n_boot, seed=s_boot)
-out.table(t2, "table2", floatfmt={"M1": ".4f", "M2": ".4f", "Absolute Difference": ".4f", "Std. Dev.": ".4f",
+out.table(run.t2, "table2", floatfmt={"M1": ".4f", "M2": ".4f", "Absolute Difference": ".4f", "Std. Dev.": ".4f",
                                   "p-value": ".5f"})
-t2
+run.t2
 
 # %% [markdown]
 # ## Section 5.3: the variance of tau, bootstrap vs eq. 6 (model M2)
 
 # %%
-var = rw.bootstrap_variance(y, m2, n_boot=n_boot, seed=s_var)
-var_table = pd.DataFrame([{"model": "M2", "bootstrap variance": var["bootstrap"], "eq. 6": var["eq6"],
-                           "ratio": var["bootstrap"] / var["eq6"],
-                           "paper bootstrap": reference.lookup(ref, "Section 5.3", "tau variance M2", "bootstrap"),
-                           "paper eq. 6": reference.lookup(ref, "Section 5.3", "tau variance M2", "eq. 6")}])
-out.table(var_table, "variance", floatfmt=".5f")
-var_table
+out.table(run.variance, "variance", floatfmt=".5f")
+run.variance
 
 # %% [markdown]
 # ## Fig. 5: AUC by cutoff for M1 and M2, with the bootstrap of their difference
 
 # %%
-grid, wins = rw.fig5_bootstrap(y, m1, m2, n_boot=n_boot, seed=s_fig5)
-gen5 = np.random.default_rng(s_fig5)
-diffs = np.array([rw.cutoff_grid_auc(y[i], m1[i], grid) - rw.cutoff_grid_auc(y[i], m2[i], grid)
-                  for i in (gen5.integers(0, n_firms, n_firms) for _ in range(n_boot))])
-band = (grid, np.percentile(diffs, 5, axis=0), np.percentile(diffs, 95, axis=0))
-fig = rw.fig5_cutoffs(y, m1, m2, band=band)
+fig = rw.fig5_cutoffs(y, m1, m2, band=run.fig5_band)
 out.figure(fig, "fig5", caption="rosset Fig. 5: AUC by cutoff for M1 and M2, with the 5-95% bootstrap band of "
            "their difference")
-fig5_table = pd.DataFrame({"cutoff": grid, "bootstrap share M1 wins": wins.mean(axis=0),
-                           "AUC M1": rw.cutoff_grid_auc(y, m1, grid), "AUC M2": rw.cutoff_grid_auc(y, m2, grid)})
-out.table(fig5_table, "fig5_cutoffs", floatfmt=".4f")
-print(f"share of (bootstrap sample, cutoff in 0.1-0.9) where M1 wins: {wins.mean():.4f}")
+out.table(run.fig5_table, "fig5_cutoffs", floatfmt=".4f")
+print(f"share of (bootstrap sample, cutoff in 0.1-0.9) where M1 wins: {run.fig5_wins.mean():.4f}")
 
 # %% [markdown]
 # ## The qualitative claims, on a sweep of surveys
@@ -159,19 +140,10 @@ print(f"share of (bootstrap sample, cutoff in 0.1-0.9) where M1 wins: {wins.mean
 # 20,000 firms (`rw.below_half_share`), near its population value.
 
 # %%
-sweep, control, earlier = {}, {}, {}
 for b in blocks.BLOCKS:
-    sweep[b] = seed_sweep(rw.one_seed, blocks.seeds(b), n=n_firms, n_boot=n_boot, **world)
-    control[b] = seed_sweep(rw.one_seed, blocks.seeds(b), n=n_firms, n_boot=n_boot, **{**world, **rw.CONTROL})
-    earlier[b] = {name: seed_sweep(rw.one_seed, blocks.seeds(b), n=n_firms, n_boot=n_boot, **{**world, **w})
-                  for name, w in rw.EARLIER.items()}
-    tables = {"seed_sweep": sweep[b], "seed_sweep_control": control[b],
-              **{"seed_sweep_" + name.replace("-", "_").replace(" ", "_"): e for name, e in earlier[b].items()}}
-    for name, table in tables.items():
+    for name, table in run.sweep_tables(b).items():
         out.table(table, name + blocks.suffix(b), floatfmt=".4g")
-worlds = {"upper-tail": world, "control": {**world, **rw.CONTROL}, **{k: {**world, **w} for k, w in rw.EARLIER.items()}}
-below_half = {name: rw.below_half_share(w) for name, w in worlds.items()}
-sweep["development"].describe().T[["mean", "min", "50%", "max"]]
+run.sweep["development"].describe().T[["mean", "min", "50%", "max"]]
 
 # %% [markdown]
 # Fig. 1's outliers ("large outliers with less than 50 percent correct pairs") have their own control world: the
@@ -179,19 +151,16 @@ sweep["development"].describe().T[["mean", "min", "50%", "max"]]
 # (`rw.segment_reversed_ranking`: three segments by wallet, the order reversed inside each): no prediction out of place.
 
 # %%
-fig1_local = {b: seed_sweep(rw.fig1_local_row, blocks.seeds(b), n=n_firms,
-                            tau=reference.lookup(ref, "Table 2", "tau", "M1"), **world) for b in blocks.BLOCKS}
-for b, table in fig1_local.items():
+for b, table in run.fig1_local.items():
     out.table(table, "seed_sweep_fig1_local" + blocks.suffix(b), floatfmt=".4g")
-fig1_local["development"].describe().T[["min", "50%", "max"]]
+run.fig1_local["development"].describe().T[["min", "50%", "max"]]
 
 # %% [markdown]
 # Fig. 4's long tail on every survey of the sweep (the same draws): the share of the total wallet the largest 5%
 # of the firms hold, and the mean over the median.
 
 # %%
-tails = {b: seed_sweep(rw.wallet_tail, blocks.seeds(b), n=n_firms, **world) for b in blocks.BLOCKS}
-tails["development"].describe().T[["min", "50%", "max"]]
+run.tails["development"].describe().T[["min", "50%", "max"]]
 
 # %% [markdown]
 # The copula's tail. The Gumbel copula is set by tau alone; how strongly the dependence sits among the large firms
@@ -200,9 +169,8 @@ tails["development"].describe().T[["min", "50%", "max"]]
 # declared before the run, is Section 5.3's eq. 6 (0.00097): each member's expected eq. 6 of a 500-firm survey.
 
 # %%
-tail = rw.tail_family(ref)
-out.table(tail, "tail_family", floatfmt=".6g")
-tail
+out.table(run.tail, "tail_family", floatfmt=".6g")
+run.tail
 
 # %% [markdown]
 # ## The claims filled
@@ -215,9 +183,8 @@ tail
 # declared (`rw.SEEDS`, the earlier blocks on record).
 
 # %%
-for b in ledger.blocks:
-    rw.add_claims(ledger.block(b), ref, consistency, t2, sweep[b], control[b], tails[b], earlier[b], below_half,
-                  fig1_local=fig1_local[b], tail=tail)
+for b in ledger.blocks:  # the development block first; a status is the confirmation block's
+    rw.add_claims(ledger, run, block=b)
 ledger.frame()[["claim_id", "kind", "status", "reproduced_value", "control", "development"]]
 
 # %%

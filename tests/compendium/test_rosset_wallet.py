@@ -1,5 +1,6 @@
 """The synthetic IT-wallet survey and the rosset study modules."""
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -9,9 +10,9 @@ from scipy import stats
 
 from offline_eval import ranking as rk
 from offline_eval_compendium import reference
-from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.studies.rosset import measures as rm
-from offline_eval_compendium.studies import rosset_wallet as rw
+from offline_eval_compendium.studies.rosset import _printed, _survey as rs, wallet as rw
 from offline_eval.synth.wallet import DEFAULTS, gumbel_normal_scores, positive_stable, wallet_survey
 
 
@@ -51,10 +52,10 @@ def _residual_sd_by_estimate(df, col):
 def test_regression_estimates_the_truth_scatters_around_the_estimate():
     # a regression estimate: the residual is uncorrelated with the estimate; with size_skill it shrinks where the
     # estimate is large (the paper's "loss functions ... emphasize on the largest potential absolute errors")
-    df = wallet_survey(60_000, rng=7, **rw.SHRINKING_RESIDUAL)
+    df = wallet_survey(60_000, rng=7, **rs.SHRINKING_RESIDUAL)
     c, sd = _residual_sd_by_estimate(df, "m1")
     assert abs(c) < 0.02 and sd[-1] < 0.75 * sd[0]
-    flat = wallet_survey(60_000, rng=7, **rw.CONTROL)
+    flat = wallet_survey(60_000, rng=7, **rs.CONTROL)
     c0, sd0 = _residual_sd_by_estimate(flat, "m1")
     assert abs(c0) < 0.02 and abs(sd0[-1] / sd0[0] - 1) < 0.1
     # the earlier world: the estimate scatters around the truth, so the residual *given the estimate* is not flat
@@ -75,9 +76,9 @@ def _fig2_gap(df):
 
 
 def test_top_predictions_are_ranked_better_only_with_the_size_effect():
-    assert _fig1_gap(wallet_survey(6000, rng=11, **rw.SHRINKING_RESIDUAL)) > 0.03
+    assert _fig1_gap(wallet_survey(6000, rng=11, **rs.SHRINKING_RESIDUAL)) > 0.03
     assert _fig1_gap(wallet_survey(6000, rng=11)) > 0.03
-    assert abs(_fig1_gap(wallet_survey(6000, rng=11, **rw.CONTROL))) < 0.02
+    assert abs(_fig1_gap(wallet_survey(6000, rng=11, **rs.CONTROL))) < 0.02
 
 
 def test_positive_stable_has_its_laplace_transform():
@@ -116,7 +117,7 @@ def test_upper_tail_estimates_rank_as_a_regression_estimate():
     top, bottom, deciles = hits(df)
     assert (np.diff(df.groupby(deciles)["size"].mean().to_numpy()) > 0).all()
     assert top > bottom + 0.1
-    top0, bottom0, _ = hits(wallet_survey(60_000, rng=4, **rw.CONTROL))
+    top0, bottom0, _ = hits(wallet_survey(60_000, rng=4, **rs.CONTROL))
     assert abs(top0 - bottom0) < 0.03
     with pytest.raises(ValueError, match="apply to the regression and noisy_truth estimates only"):
         wallet_survey(size_skill=0.25)
@@ -124,9 +125,9 @@ def test_upper_tail_estimates_rank_as_a_regression_estimate():
 
 def test_paper_world_is_the_gaussian_identity_of_the_printed_taus():
     ref = reference.load("rosset")
-    w = rw.paper_world(ref)
+    w = rs.paper_world(ref)
     for model in ("M1", "M2"):
-        tau = rw.num(reference.lookup(ref, "Table 2", "tau", model))
+        tau = rs.num(reference.lookup(ref, "Table 2", "tau", model))
         assert 2 / np.pi * np.arcsin(w[f"corr_{model.lower()}"]) == pytest.approx(tau, rel=1e-12)
     with pytest.raises(ValueError, match="`corr_m2` must lie in"):
         wallet_survey(corr_m1=0.2, corr_m2=0.3)
@@ -144,15 +145,15 @@ def test_m1_ranks_better_than_m2_and_the_size_effect_splits_figs_1_and_2():
     y = df["wallet"].to_numpy()
     assert rk.kendall_tau(y, df["m1"]) > rk.kendall_tau(y, df["m2"]) + 0.08
     assert _fig2_gap(df) > 0.05 and _fig1_gap(df) > 0.03
-    assert _fig2_gap(wallet_survey(20_000, rng=2, **rw.SHRINKING_RESIDUAL)) < -0.1
-    noisy = wallet_survey(20_000, rng=2, **rw.NOISY_TRUTH)
+    assert _fig2_gap(wallet_survey(20_000, rng=2, **rs.SHRINKING_RESIDUAL)) < -0.1
+    noisy = wallet_survey(20_000, rng=2, **rs.NOISY_TRUTH)
     assert _fig2_gap(noisy) > 0.05 and _fig1_gap(noisy) < 0
-    control = wallet_survey(20_000, rng=2, **rw.CONTROL)
+    control = wallet_survey(20_000, rng=2, **rs.CONTROL)
     assert abs(_fig2_gap(control)) < 0.03 and abs(_fig1_gap(control)) < 0.02
 
 
 def test_skewed_errors_clean_the_top_predictions():
-    df = wallet_survey(5000, rng=5, miss_shape=1.0, corr_m1=0.37, **rw.SHRINKING_RESIDUAL)
+    df = wallet_survey(5000, rng=5, miss_shape=1.0, corr_m1=0.37, **rs.SHRINKING_RESIDUAL)
     c = rk.correct_pairs_curve(df["wallet"], df["m1"])
     assert c.share[:500].mean() > c.share[2500:].mean()
 
@@ -168,8 +169,8 @@ def test_generator_rejects_invalid_knobs(kw, match):
 
 
 def test_printed_interval_and_dollar_cells():
-    assert rw.num("$3,872,481") == 3872481.0
-    lo, hi = rw.printed_interval(lambda a, b: 100 * abs(b - a) / a, "0.2845", "0.2896")
+    assert rs.num("$3,872,481") == 3872481.0
+    lo, hi = rs.printed_interval(lambda a, b: 100 * abs(b - a) / a, "0.2845", "0.2896")
     assert lo < 100 * (0.2896 - 0.2845) / 0.2845 < hi
     assert lo <= 1.80 <= hi
 
@@ -177,7 +178,7 @@ def test_printed_interval_and_dollar_cells():
 def test_consistency_claims_find_the_table1_errata():
     ref = reference.load("rosset")
     ledger = Ledger("rosset", "rosset_wallet", claims=rw.CLAIMS)
-    rw._printed_claims(ledger, ref, rw.printed_consistency(ref), n=500)
+    _printed.printed_claims(ledger, ref, _printed.printed_consistency(ref), n=500)
     df = ledger.frame().set_index("claim_id")
     status = df["status"]
     # 1,940,415 / 3,872,481 gives 49.89%, printed 49.8%: truncated while the MAE row rounds, so it differs by
@@ -199,7 +200,7 @@ def test_consistency_claims_find_the_table1_errata():
 def test_expected_shares_from_the_papers_z_scores():
     from scipy.stats import norm
 
-    exp = rw.expected_shares(reference.load("rosset"))
+    exp = rs.expected_shares(reference.load("rosset"))
     z = exp["z"]
     assert z["RMSE"] == pytest.approx(96890 / 92649) and z["tau"] == pytest.approx(0.1154 / 0.0304)
     # a faithful world passes "RMSE and MAE not significant" only about 60% of the time
@@ -208,17 +209,37 @@ def test_expected_shares_from_the_papers_z_scores():
     assert 0.6 < exp["m1_better"] < 0.7
 
 
-def _small_ledger(seeds=range(3), n=120):
-    ref = reference.load("rosset")
-    sweep = seed_sweep(rw.one_seed, seeds, n=n, n_boot=5)
-    control = seed_sweep(rw.one_seed, seeds, n=n, n_boot=5, **rw.CONTROL)
-    tails = seed_sweep(rw.wallet_tail, seeds, n=n)
-    df0 = wallet_survey(n, rng=0)
-    t2 = rw.table2(*(df0[c].to_numpy() for c in ("wallet", "m1", "m2")), n_boot=5)
-    ledger = Ledger("rosset", "rosset_wallet", claims=rw.CLAIMS)
-    local = seed_sweep(rw.fig1_local_row, seeds, n=n, tau="0.2845")
-    rw.add_claims(ledger, ref, rw.printed_consistency(ref), t2, sweep, control, tails, fig1_local=local)
-    return ledger, sweep
+def _small_ledger(n_seeds=3, n=120):
+    blocks = rw.SEEDS.sized(n_seeds)
+    run = rw.run_experiment(reference.load("rosset"), blocks, seed=0, n_firms=n, n_boot=5)
+    ledger = Ledger("rosset", "rosset_wallet", claims=rw.CLAIMS, seeds=blocks)
+    with pytest.raises(ValueError, match="`block` must be one of"):
+        rw.add_claims(ledger, run, block="main")
+    for b in ledger.blocks:
+        rw.add_claims(ledger, run, block=b)
+    return ledger, run.sweep["confirmation"]
+
+
+def test_the_run_holds_every_sweep_of_every_block_and_the_main_surveys_draws():
+    blocks = rw.SEEDS.sized(2)
+    run = rw.run_experiment(reference.load("rosset"), blocks, seed=3, n_firms=100, n_boot=4)
+    gen = np.random.default_rng(3)
+    survey = wallet_survey(100, rng=gen, **run.world)
+    s_boot, _, s_fig5 = (int(x) for x in gen.integers(0, 2**31 - 1, 3))
+    assert run.survey.equals(survey)
+    y, m1, m2 = (survey[c].to_numpy() for c in ("wallet", "m1", "m2"))
+    assert run.t2.equals(rs.table2(y, m1, m2, n_boot=4, seed=s_boot))
+    grid, wins = rs.fig5_bootstrap(y, m1, m2, n_boot=4, seed=s_fig5)
+    assert np.array_equal(run.fig5_wins, wins) and np.array_equal(run.fig5_band[0], grid)
+    for b in blocks.BLOCKS:
+        tables = run.sweep_tables(b)
+        assert list(tables) == ["seed_sweep", "seed_sweep_control", "seed_sweep_noisy_truth",
+                                "seed_sweep_shrinking_residual_regression"]
+        for frame in (*tables.values(), run.fig1_local[b], run.tails[b]):
+            assert list(frame["seed"]) == list(blocks.seeds(b))
+    assert list(run.below_half) == ["upper-tail", "control", "noisy-truth", "shrinking-residual regression"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run.t2 = None
 
 
 def test_sweep_claims_test_every_cutoff_and_sit_beside_the_control():
@@ -264,8 +285,6 @@ def test_no_synthetic_row_is_judged_by_a_share_of_seeds():
 def test_bb6_tau_is_gumbels_and_joes_at_its_ends():
     from scipy import integrate
 
-    from offline_eval_compendium.studies import rosset_survey as rs
-
     assert rs.bb6_tau(1.0, 1 / (1 - 0.2845)) == pytest.approx(0.2845, abs=1e-10)  # Gumbel: tau = 1 - 1/delta
     # Joe's copula, tau = 1 + 4 int_0^1 phi / phi' with phi(t) = -log(1 - (1 - t)^theta), by a separate quadrature
     theta = 2.0
@@ -277,8 +296,6 @@ def test_bb6_tau_is_gumbels_and_joes_at_its_ends():
 @pytest.mark.parametrize("theta", [1.0, 1.4, 1.7147])
 def test_bb6_scores_draw_the_copula_of_their_tau(theta):
     from scipy.optimize import brentq
-
-    from offline_eval_compendium.studies import rosset_survey as rs
 
     delta = brentq(lambda d: rs.bb6_tau(theta, d) - 0.2845, 1.0, 10.0) if theta > 1.0 else 1 / (1 - 0.2845)
     z = rs.bb6_normal_scores(40_000, theta, max(delta, 1.0), np.random.default_rng(2))
@@ -295,8 +312,6 @@ def test_bb6_scores_draw_the_copula_of_their_tau(theta):
 def test_sibuya_draws_follow_their_law():
     from scipy.special import gammaln
 
-    from offline_eval_compendium.studies import rosset_survey as rs
-
     alpha = 0.6
     v = rs._sibuya(alpha, 50_000, np.random.default_rng(4))
     assert (v >= 1).all() and (v == np.floor(v)).all()
@@ -308,7 +323,7 @@ def test_sibuya_draws_follow_their_law():
 
 def test_tail_family_spans_gumbel_to_joe_at_the_printed_taus_and_eq6_is_out_of_its_reach():
     ref = reference.load("rosset")
-    tail = rw.tail_family(ref, n_pop=20_000)
+    tail = rs.tail_family(ref, n_pop=20_000)
     assert list(tail["copula"]) == ["Gumbel", "BB6", "BB6", "BB6", "Joe", "Gaussian (control)", "independence"]
     family = tail.iloc[:5]
     assert family["upper_tail_dependence"].is_monotonic_increasing
@@ -331,12 +346,12 @@ def test_tail_calibration_differs_with_its_diagnosis():
 
 
 def test_table2_effect_is_m1s_signed_lead_in_standard_errors():
-    row = rw.one_seed(0, n=120, n_boot=5)
+    row = rs.one_seed(0, n=120, n_boot=5)
     gen = np.random.default_rng(0)  # one_seed's draws: the survey, then the bootstraps' seeds
     df = wallet_survey(120, rng=gen)
     s_boot = int(gen.integers(0, 2**31 - 1, 3)[0])
-    t2 = rw.table2(*(df[c].to_numpy() for c in ("wallet", "m1", "m2")), n_boot=5, seed=s_boot).set_index("Measure")
-    for m in rw.MEASURES:
+    t2 = rs.table2(*(df[c].to_numpy() for c in ("wallet", "m1", "m2")), n_boot=5, seed=s_boot).set_index("Measure")
+    for m in rs.MEASURES:
         z = t2.loc[m, "Absolute Difference"] / t2.loc[m, "Std. Dev."]
         assert row[f"t2_z_{m}"] == pytest.approx(z if t2.loc[m, "M1 better"] else -z)
         assert (row[f"t2_z_{m}"] > 0) == row[f"t2_m1_better_{m}"]
@@ -347,12 +362,12 @@ def test_table2_effect_is_m1s_signed_lead_in_standard_errors():
 def test_table1_matches_brute_force_and_one_seed_is_flat():
     df = wallet_survey(80, rng=0)
     y, m1 = df["wallet"].to_numpy(), df["m1"].to_numpy()
-    t1 = rw.table1(y, m1).set_index("Measure")
-    for m in rw.MEASURES:
+    t1 = rs.table1(y, m1).set_index("Measure")
+    for m in rs.MEASURES:
         f = rk.MEASURES[m]
         gaps = [abs(f(np.delete(y, i), np.delete(m1, i)) - f(y, m1)) for i in range(80)]
         assert t1.loc[m, "firm"] == int(np.argmax(gaps))
-    out = rw.one_seed(0, n=80, n_boot=5)
+    out = rs.one_seed(0, n=80, n_boot=5)
     assert all(np.isscalar(v) for v in out.values())
 
 
@@ -397,7 +412,7 @@ def test_tau_interval_covers_the_population_tau():
 def test_segment_reversed_ranking_keeps_every_firm_above_one_half_at_the_printed_tau():
     rng = np.random.default_rng(3)
     y = rng.lognormal(size=500)
-    m = rw.segment_reversed_ranking(y, "0.2845")
+    m = rs.segment_reversed_ranking(y, "0.2845")
     # by brute force: the tau and every firm's share of correctly ordered pairs
     conc = np.sign(y[:, None] - y[None, :]) * np.sign(m[:, None] - m[None, :])
     share = (conc > 0).sum(axis=1) / 499
@@ -405,17 +420,15 @@ def test_segment_reversed_ranking_keeps_every_firm_above_one_half_at_the_printed
     assert abs(tau - 0.2845) < 0.002 and share.min() >= 0.5
     assert np.sort(share) == pytest.approx(np.sort(rk.correct_pairs_curve(y, m).share))
     # the paper's world at the same tau puts firms below one half (the claim can fail on the control only)
-    df = wallet_survey(500, rng=1000, **rw.paper_world(reference.load("rosset")))
+    df = wallet_survey(500, rng=1000, **rs.paper_world(reference.load("rosset")))
     assert (rk.correct_pairs_curve(df["wallet"].to_numpy(), df["m1"].to_numpy()).share < 0.5).sum() > 0
     with pytest.raises(ValueError, match="tau"):
-        rw.segment_reversed_ranking(y, "1.5")
+        rs.segment_reversed_ranking(y, "1.5")
 
 
 # -- the bootstrap of tau, all resamples at once ------------------------------------------------------
 @pytest.mark.parametrize("seed", range(12))
 def test_resampled_tau_b_is_the_librarys_tau_on_every_resample(seed):
-    from offline_eval_compendium.studies import rosset_survey as rs
-
     g = np.random.default_rng(seed)
     n = int(g.integers(2, 300))
     if seed % 3 == 0:  # few distinct values: ties in truth and prediction beside the resample's duplicates
@@ -436,7 +449,7 @@ def test_bootstrap_variance_keeps_its_draws():
     y, m2 = s["wallet"].to_numpy(), s["m2"].to_numpy()
     gen = np.random.default_rng(5)
     taus = [rk.kendall_tau(y[i], m2[i]) for i in (gen.integers(0, 200, 200) for _ in range(40))]
-    out = rw.bootstrap_variance(y, m2, n_boot=40, seed=5)
+    out = rs.bootstrap_variance(y, m2, n_boot=40, seed=5)
     assert out == {"bootstrap": float(np.var(taus, ddof=1)),
                    "eq6": rk.tau_variance_from_concordance(rk.concordance_counts(y, m2))}
     assert out["eq6"] != rk.tau_variance(y, m2, variant="a")  # the paper's eq. 6, not the interval's plug-in form
@@ -444,8 +457,6 @@ def test_bootstrap_variance_keeps_its_draws():
 
 @pytest.mark.parametrize("seed", range(12))
 def test_resampled_grid_auc_is_cutoff_grid_auc_on_every_resample(seed):
-    from offline_eval_compendium.studies import rosset_survey as rs
-
     g = np.random.default_rng(seed)
     n = int(g.integers(10, 400))
     y = np.exp(2 * g.standard_normal(n))
@@ -456,15 +467,27 @@ def test_resampled_grid_auc_is_cutoff_grid_auc_on_every_resample(seed):
         y = g.integers(0, 30, n).astype(float)  # tied responses: the library's own path
     grid = np.round(np.arange(0.1, 0.9 + 0.005, 0.01), 10)
     draws = [g.integers(0, n, n) for _ in range(20)]
-    expected = np.array([rw.cutoff_grid_auc(y[i], m[i], grid) for i in draws])
+    expected = np.array([rs.cutoff_grid_auc(y[i], m[i], grid) for i in draws])
     assert rs.resampled_grid_auc(y, m, draws, grid).tobytes() == expected.tobytes()
+
+
+def test_fig5_band_is_the_difference_over_the_wins_resamples():
+    # the notebook once redrew Fig. 5's resamples with a generator of its own to draw the band; the band now comes
+    # from the resamples that decide the wins, the same floats as that redraw
+    s = wallet_survey(300, rng=2)
+    y, m1, m2 = (s[c].to_numpy() for c in ("wallet", "m1", "m2"))
+    grid, auc1, auc2 = rs.fig5_resamples(y, m1, m2, n_boot=30, seed=9)
+    gen = np.random.default_rng(9)
+    redrawn = np.array([rs.cutoff_grid_auc(y[i], m1[i], grid) - rs.cutoff_grid_auc(y[i], m2[i], grid)
+                        for i in (gen.integers(0, 300, 300) for _ in range(30))])
+    assert (auc1 - auc2).tobytes() == redrawn.tobytes()
 
 
 def test_fig5_bootstrap_keeps_its_draws():
     s = wallet_survey(300, rng=2)
     y, m1, m2 = (s[c].to_numpy() for c in ("wallet", "m1", "m2"))
-    grid, wins = rw.fig5_bootstrap(y, m1, m2, n_boot=30, seed=9)
+    grid, wins = rs.fig5_bootstrap(y, m1, m2, n_boot=30, seed=9)
     gen = np.random.default_rng(9)
-    expected = [rw.cutoff_grid_auc(y[i], m1[i], grid) > rw.cutoff_grid_auc(y[i], m2[i], grid)
+    expected = [rs.cutoff_grid_auc(y[i], m1[i], grid) > rs.cutoff_grid_auc(y[i], m2[i], grid)
                 for i in (gen.integers(0, 300, 300) for _ in range(30))]
     assert np.array_equal(wins, np.array(expected))

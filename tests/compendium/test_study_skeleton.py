@@ -23,7 +23,7 @@ MAX_CELL_LINES = 8
 PENDING = {
     "arena_offline_online", "arena_open_bandit",
     "piovano_table2_digits", "piovano_table3_convergence",
-    "rosset_wallet", "yi_auc_anomalies", "yi_metrics_behaviour", "yi_offline_online", "yi_production_scale",
+    "yi_auc_anomalies", "yi_metrics_behaviour", "yi_offline_online", "yi_production_scale",
 }
 SHAPED = [n for n in NOTEBOOKS if n not in PENDING]
 

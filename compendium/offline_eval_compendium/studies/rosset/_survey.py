@@ -2,7 +2,7 @@
 
 The world (:func:`paper_world`, :data:`CONTROL`, :data:`EARLIER`), the per-seed experiment (:func:`one_seed`,
 a flat dict for :func:`offline_eval_compendium.claims.seed_sweep`), and the table and figure builders of
-Tables 1-2, Section 5.3 and Figs. 4-5.  The claims live in :mod:`.rosset_wallet`.
+Tables 1-2, Section 5.3 and Figs. 4-5.  The claims live in :mod:`.wallet`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from scipy.stats import norm
 from offline_eval import ranking as rk
 from offline_eval.plotting import new_figure
 from offline_eval.synth.wallet import wallet_survey
-from .. import reference
+from ... import reference
 
 MEASURES = ("RMSE", "MAE", "tau", "rho")
 #: The control world: the Gaussian copula at the same taus (regression estimates with a residual independent of the
@@ -180,12 +180,23 @@ def fig5_bootstrap(y, m1, m2, *, n_boot: int = 100, seed: int = 0, lo: float = 0
 
     Returns ``(grid, wins)`` with ``wins`` of shape (n_boot, len(grid)).
     """
+    grid, auc1, auc2 = fig5_resamples(y, m1, m2, n_boot=n_boot, seed=seed, lo=lo, hi=hi, step=step)
+    return grid, auc1 > auc2
+
+
+def fig5_resamples(y, m1, m2, *, n_boot: int = 100, seed: int = 0, lo: float = 0.1, hi: float = 0.9,
+                   step: float = 0.01):
+    """Each model's AUC per bootstrap sample and cutoff share in [lo, hi] (:func:`fig5_bootstrap`'s resamples).
+
+    Returns ``(grid, auc1, auc2)``, each AUC of shape (n_boot, len(grid)): the wins and the band of
+    M1 - M2 come from the same resamples.
+    """
     grid = np.round(np.arange(lo, hi + step / 2, step), 10)
     gen = np.random.default_rng(seed)
     n = len(y)
     draws = [gen.integers(0, n, n) for _ in range(n_boot)]
     auc1, auc2 = (resampled_grid_auc(y, m, draws, grid) for m in (m1, m2))
-    return grid, auc1 > auc2
+    return grid, auc1, auc2
 
 
 def resampled_grid_auc(y, pred, draws, grid) -> np.ndarray:

@@ -35,31 +35,33 @@ has a standard deviation of about 0.00004 here: the printed value is 2.3 of them
 0.09 of one: the printed numbers do not pin the tail.  The world stays Gumbel, the calibration
 ``differs`` with this diagnosis, every row judged again on a fresh confirmation block (:data:`SEEDS`).
 
-Skeleton: the claims table (:data:`CLAIMS`), the world and experiment (:mod:`.rosset_survey`), the table of
-printed consistency (:func:`printed_consistency`), the tail family (:func:`tail_family`), and :func:`add_claims`.
+Skeleton: the claims table (:data:`CLAIMS`), the world and per-seed experiment (:mod:`._survey`), the printed
+cells recomputed from each other (:mod:`._printed`), the whole experiment run once (:func:`run_experiment`, a
+:class:`RossetWalletRun`: the survey of the tables and figures, its bootstraps, the seed sweeps and the tail
+family), and :func:`add_claims`.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from .. import reference
-from ..claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare, matches_printed
-from .rosset_survey import (CONTROL, EARLIER, LOWER_IS_BETTER, MEASURES, NOISY_TRUTH, OUTLIER_MAX_SHARE,
-                             SHRINKING_RESIDUAL, strip_percent, below_half_share, bootstrap_variance, cutoff_grid_auc,
-                             expected_shares, fig1_local_row, fig4_wallets, fig5_bootstrap, fig5_cutoffs, num,
-                             one_seed, paper_world, printed_interval, segment_reversed_ranking, table1, table2,
-                             tail_family, wallet_tail)
-from offline_eval import ranking as rk
+from offline_eval.synth.wallet import wallet_survey
+from ... import reference
+from ...claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare, seed_sweep
+from ._printed import printed_claims, printed_consistency
+from ._survey import (CONTROL, EARLIER, MEASURES, NOISY_TRUTH, OUTLIER_MAX_SHARE, SHRINKING_RESIDUAL, below_half_share,
+                      bootstrap_variance, cutoff_grid_auc, expected_shares, fig1_local_row, fig4_wallets, fig5_cutoffs,
+                      fig5_resamples, num, one_seed, paper_world, segment_reversed_ranking, strip_percent, table1, table2,
+                      tail_family, wallet_tail)
 
-__all__ = [
-    "CLAIMS", "SEEDS", "CONTROL", "EARLIER", "LOWER_IS_BETTER", "MEASURES", "NOISY_TRUTH", "OUTLIER_MAX_SHARE",
-    "SHRINKING_RESIDUAL", "WORLD", "add_claims", "below_half_share", "bootstrap_variance", "cutoff_grid_auc",
-    "expected_shares", "fig1_local_row", "fig4_wallets", "fig5_bootstrap", "fig5_cutoffs", "num", "one_seed", "paper_world",
-    "printed_consistency", "printed_interval", "segment_reversed_ranking", "table1", "table2", "tail_family", "wallet_tail",
-]
+#: What the notebook calls, and the parts of the world and experiment its text names.
+__all__ = ["CLAIMS", "SEEDS", "CONTROL", "EARLIER", "NOISY_TRUTH", "SHRINKING_RESIDUAL", "WORLD", "RossetWalletRun",
+           "add_claims", "below_half_share", "expected_shares", "fig4_wallets", "fig5_cutoffs", "one_seed",
+           "paper_world", "run_experiment", "segment_reversed_ranking", "tail_family"]
 
 #: The seed blocks of every sweep, declared before any result: 20 surveys each, development 1000-1019 and a
 #: confirmation block no development run used; renewed for the estimate rule and again when Section 5.3's eq. 6
@@ -278,135 +280,116 @@ _NO_CONTROL_TAUS = ("M1's lead over M2 in tau is Table 2's printed taus, which t
                     "the world has it by construction, and no control world removes it")
 
 
-# -- the printed cells recomputed from each other -------------------------------------------------
-def printed_consistency(ref: pd.DataFrame) -> pd.DataFrame:
-    """Table 1's % change, Table 2's differences and p-values recomputed from the other printed cells.
+# -- the experiment, run once ----------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RossetWalletRun:
+    """Everything the notebook shows and :func:`add_claims` fills the ledger from (:func:`run_experiment`).
 
-    One row per recomputed cell: the printed value, ours from the printed inputs, the range the rounding of
-    those inputs allows (``low``, ``high``) and whether the printed value (+- half its last digit) meets it.
+    ``survey`` is the survey of the notebook's ``seed`` in ``world`` (:func:`paper_world`); ``consistency``
+    :func:`printed_consistency`; ``t1``, ``t2`` and ``variance`` its Tables 1-2 and Section 5.3; ``fig5_wins`` the
+    (bootstrap sample, cutoff) grid where M1 wins, ``fig5_band`` the (grid, 5%, 95%) band of M1 - M2 over the same
+    resamples and ``fig5_table`` the share and AUCs per cutoff.  ``sweep``, ``control``, ``earlier`` (name ->
+    frame), ``fig1_local`` and ``tails`` map each seed block to its sweeps of :func:`one_seed` (on the world, on
+    :data:`CONTROL`, on each of :data:`EARLIER`), :func:`fig1_local_row` and :func:`wallet_tail`; ``below_half``
+    maps each world to its share of firms below one half (:func:`below_half_share`); ``tail`` is
+    :func:`tail_family`.
     """
-    rows = []
 
-    def cell(src, row, col):
-        return reference.lookup(ref, src, row, col)
+    ref: pd.DataFrame
+    world: dict
+    survey: pd.DataFrame
+    consistency: pd.DataFrame
+    t1: pd.DataFrame
+    t2: pd.DataFrame
+    variance: pd.DataFrame
+    fig5_wins: np.ndarray
+    fig5_band: tuple
+    fig5_table: pd.DataFrame
+    sweep: dict
+    control: dict
+    earlier: dict
+    below_half: dict
+    fig1_local: dict
+    tails: dict
+    tail: pd.DataFrame
 
-    for m in MEASURES:
-        full, excl, pct = cell("Table 1", m, "Entire Set"), cell("Table 1", m, "Excl. One"), cell("Table 1", m, "%Change")
-        value = _change(num(full), num(excl))
-        lo, hi = printed_interval(_change, full, excl)
-        d = reference.printed_decimals(strip_percent(pct))
-        p_lo, p_hi = num(pct) - 0.5 * 10.0**-d, num(pct) + 0.5 * 10.0**-d
-        rows.append({"source": "Table 1", "row": m, "printed": pct, "recomputed": value, "low": lo, "high": hi,
-                     "consistent": p_lo <= hi + 1e-12 and lo <= p_hi + 1e-12})
-    for m in MEASURES:
-        a, b, d = cell("Table 2", m, "M1"), cell("Table 2", m, "M2"), cell("Table 2", m, "Absolute Difference")
-        lo, hi = printed_interval(lambda x, y_: abs(x - y_), a, b)
-        dd = reference.printed_decimals(strip_percent(d))
-        ok = num(d) - 0.5 * 10.0**-dd <= hi + 1e-9 and lo <= num(d) + 0.5 * 10.0**-dd + 1e-9
-        rows.append({"source": "Table 2", "row": m, "printed": d, "recomputed": abs(num(a) - num(b)), "low": lo,
-                     "high": hi, "consistent": ok})
-    for m in MEASURES:
-        d, sd, p = (cell("Table 2", m, c) for c in ("Absolute Difference", "Std. Dev.", "p-value"))
-        lo, hi = printed_interval(lambda a, b: float(norm.sf(a / b)), d, sd)
-        half = 0.5 * 10.0 ** -reference.printed_decimals(strip_percent(p))
-        rows.append({"source": "Table 2", "row": f"{m} p-value", "printed": p, "recomputed": float(norm.sf(num(d) / num(sd))),
-                     "low": lo, "high": hi, "consistent": num(p) - half <= hi and lo <= num(p) + half})
-    return pd.DataFrame(rows)
+    def sweep_tables(self, block: str) -> dict[str, pd.DataFrame]:
+        """The block's sweeps of :func:`one_seed` by output name: the world, the control, each earlier world."""
+        earlier = {"seed_sweep_" + name.replace("-", "_").replace(" ", "_"): e for name, e in self.earlier[block].items()}
+        return {"seed_sweep": self.sweep[block], "seed_sweep_control": self.control[block], **earlier}
 
 
-def _change(full, excl):
-    return 100 * abs(excl - full) / abs(full)
+def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n_firms: int = 500,
+                   n_boot: int = 100) -> RossetWalletRun:
+    """The notebook's experiment: the survey of ``seed`` (``n_firms`` firms) in the world of the printed taus and
+    the seeds of its three bootstraps, drawn in that order; its Tables 1-2, Section 5.3's variances and Fig. 5's
+    bootstrap (``n_boot`` resamples; the band of M1 - M2 from the resamples that decide the wins); the sweeps of
+    every seed block of ``blocks`` (the world, the control, the earlier worlds, Fig. 1's local control, the wallet
+    tails), each world's share below one half, and the copula's tail family.  Parameters as in the notebook's
+    parameters cell."""
+    gen = np.random.default_rng(seed)
+    world = paper_world(ref)
+    survey = wallet_survey(n_firms, rng=gen, **world)
+    s_boot, s_var, s_fig5 = (int(x) for x in gen.integers(0, 2**31 - 1, 3))
+    y, m1, m2 = (survey[c].to_numpy() for c in ("wallet", "m1", "m2"))
+    grid, auc1, auc2 = fig5_resamples(y, m1, m2, n_boot=n_boot, seed=s_fig5)
+    wins, diffs = auc1 > auc2, auc1 - auc2
+    fig5_table = pd.DataFrame({"cutoff": grid, "bootstrap share M1 wins": wins.mean(axis=0),
+                               "AUC M1": cutoff_grid_auc(y, m1, grid), "AUC M2": cutoff_grid_auc(y, m2, grid)})
+    sweeps = {name: {} for name in ("sweep", "control", "earlier", "fig1_local", "tails")}
+    for b in blocks.BLOCKS:
+        seeds = blocks.seeds(b)
+        sweeps["sweep"][b] = seed_sweep(one_seed, seeds, n=n_firms, n_boot=n_boot, **world)
+        sweeps["control"][b] = seed_sweep(one_seed, seeds, n=n_firms, n_boot=n_boot, **{**world, **CONTROL})
+        sweeps["earlier"][b] = {name: seed_sweep(one_seed, seeds, n=n_firms, n_boot=n_boot, **{**world, **w})
+                                for name, w in EARLIER.items()}
+        sweeps["fig1_local"][b] = seed_sweep(fig1_local_row, seeds, n=n_firms,
+                                             tau=reference.lookup(ref, "Table 2", "tau", "M1"), **world)
+        sweeps["tails"][b] = seed_sweep(wallet_tail, seeds, n=n_firms, **world)
+    worlds = {"upper-tail": world, "control": {**world, **CONTROL}, **{k: {**world, **w} for k, w in EARLIER.items()}}
+    return RossetWalletRun(
+        ref=ref, world=world, survey=survey, consistency=printed_consistency(ref), t1=table1(y, m1),
+        t2=table2(y, m1, m2, n_boot=n_boot, seed=s_boot),
+        variance=variance_table(bootstrap_variance(y, m2, n_boot=n_boot, seed=s_var), ref), fig5_wins=wins,
+        fig5_band=(grid, np.percentile(diffs, 5, axis=0), np.percentile(diffs, 95, axis=0)), fig5_table=fig5_table,
+        below_half={name: below_half_share(w) for name, w in worlds.items()}, tail=tail_family(ref), **sweeps)
+
+
+def variance_table(var: dict, ref: pd.DataFrame) -> pd.DataFrame:
+    """Section 5.3: M2's bootstrap variance of tau beside eq. 6 (:func:`bootstrap_variance`) and the printed pair."""
+    return pd.DataFrame([{"model": "M2", "bootstrap variance": var["bootstrap"], "eq. 6": var["eq6"],
+                          "ratio": var["bootstrap"] / var["eq6"],
+                          "paper bootstrap": reference.lookup(ref, "Section 5.3", "tau variance M2", "bootstrap"),
+                          "paper eq. 6": reference.lookup(ref, "Section 5.3", "tau variance M2", "eq. 6")}])
 
 
 # -- the claims, filled from the experiment ---------------------------------------------------------
-def add_claims(ledger: Ledger, ref: pd.DataFrame, consistency: pd.DataFrame, t2: pd.DataFrame, sweep: pd.DataFrame,
-               control: pd.DataFrame, tails: pd.DataFrame, earlier: dict[str, pd.DataFrame] | None = None,
-               below_half: dict[str, float] | None = None, *, fig1_local: pd.DataFrame,
-               tail: pd.DataFrame | None = None) -> None:
-    """Fill every declared claim.
+def add_claims(ledger: Ledger, run: RossetWalletRun, *, block: str) -> None:
+    """Fill every declared claim from ``run`` (:func:`run_experiment`), the sweeps of the seed block ``block``.
 
-    ``consistency`` is :func:`printed_consistency`; ``t2`` the main survey's Table 2; ``sweep`` and ``control``
-    the seed sweeps of :func:`one_seed` on the world and on :data:`CONTROL`; ``tails`` the sweep of
-    :func:`wallet_tail`; ``earlier`` maps a name to the sweep of an earlier world (:data:`EARLIER`), quoted in
-    the notes of the size claims; ``below_half`` a world's share of firms below 50% correct pairs
-    (:func:`below_half_share`), quoted in Fig. 1's outlier claim; ``fig1_local`` the sweep of
-    :func:`fig1_local_row`, Fig. 1's control world; ``tail`` the copula family of :func:`tail_family` (computed
-    here when not given).
+    ``ledger`` is the notebook's ledger (its ``block`` is filled) or one block's ledger already.  The earlier
+    worlds' sweeps are quoted in the notes of the size claims, each world's share below one half in Fig. 1's
+    outlier claim, the tail family in the tail's calibration.
     """
+    if block not in run.sweep:
+        raise ValueError(f"`block` must be one of {tuple(run.sweep)}; got {block!r}")
+    ledger = ledger.block(block) if ledger.blocks else ledger
+    ref, sweep, control, tails = run.ref, run.sweep[block], run.control[block], run.tails[block]
     ledger.estimate("rosset-fig4-long-tailed", world=_per_seed(tails, tails["top5_share"] - 0.25),
                     main_seed=f"top 5% hold {tails['top5_share'].iloc[0]:.0%}",
                     note=f"over the seeds: the top 5% hold {tails['top5_share'].min():.0%}-"
                          f"{tails['top5_share'].max():.0%}, mean / median {tails['mean_over_median'].min():.1f}-"
                          f"{tails['mean_over_median'].max():.1f}")
-    _printed_claims(ledger, ref, consistency, n=int(num(reference.lookup(ref, "Section 5.3", "survey", "n"))))
-    _sweep_claims(ledger, sweep, ref, control, t2, earlier or {}, below_half, fig1_local)
+    printed_claims(ledger, ref, run.consistency, n=int(num(reference.lookup(ref, "Section 5.3", "survey", "n"))))
+    _sweep_claims(ledger, sweep, ref, control, run.t2, run.earlier[block], run.below_half, run.fig1_local[block])
     _prediction_claims(ledger, ref, sweep, control)
-    _scale_claims(ledger, ref, t2, sweep)
-    _tail_claim(ledger, ref, tail_family(ref) if tail is None else tail, sweep)
+    _scale_claims(ledger, ref, run.t2, sweep)
+    _tail_claim(ledger, ref, run.tail, sweep)
 
 
 def _per_seed(frame: pd.DataFrame, values) -> pd.Series:
     """A per-seed effect computed from a sweep's columns, indexed by the seeds the sweep ran on."""
     return pd.Series(np.asarray(values, dtype=float), index=frame["seed"].to_numpy(int))
-
-
-def _printed_claims(ledger: Ledger, ref: pd.DataFrame, consistency: pd.DataFrame, n: int) -> None:
-    def cell(src, row, col):
-        return reference.lookup(ref, src, row, col)
-
-    def recomputed(cid, row, note=""):
-        printed, value, lo, hi = strip_percent(row["printed"]), row["recomputed"], row["low"], row["high"]
-        if matches_printed(value, printed):
-            return ledger.printed(cid, printed=printed, value=value, note=note)
-        d = reference.printed_decimals(printed)
-        reach = hi - value if num(printed) > value else value - lo
-        ledger.tolerance(cid, printed=printed, value=value, atol=0.5 * 10.0**-d + reach,
-                         note=f"the rounded printed inputs allow {lo:.6g} to {hi:.6g}" + (f"; {note}" if note else ""))
-
-    t1 = consistency[consistency["source"] == "Table 1"].set_index("row")
-    same = {m: (cell("Table 1", m, "Entire Set") == cell("Table 2", m, "M1"),
-                cell("Table 1", m, "Entire Set") == cell("Table 2", m, "M2")) for m in MEASURES}
-    rmse = t1.loc["RMSE"]
-    d = reference.printed_decimals(strip_percent(rmse["printed"]))
-    ledger.printed("rosset-t1-change-rmse", printed=strip_percent(rmse["printed"]), value=rmse["recomputed"],
-                   note=f"Entire Set {cell('Table 1', 'RMSE', 'Entire Set')} and Excl. One {cell('Table 1', 'RMSE', 'Excl. One')} give "
-                        f"{rmse['recomputed']:.3f}% (range {rmse['low']:.4f}-{rmse['high']:.4f}% from rounding): rounded, "
-                        f"{rmse['recomputed']:.{d}f}%; the printed {rmse['printed']} is that value truncated, while the "
-                        "MAE row rounds, so the table keeps no one convention and the printed cell differs by its last "
-                        "digit (no erratum: a truncated digit contradicts none of its inputs). The row's Entire Set is "
-                        "M2's RMSE (root erratum rosset-t1-model)")
-    for m in MEASURES[1:]:
-        recomputed(f"rosset-t1-change-{m.lower()}", t1.loc[m])
-    mixed = same["RMSE"] == (False, True) and all(same[m] == (True, False) for m in ("MAE", "tau", "rho"))
-    ledger.printed(
-        "rosset-t1-model", printed=strip_percent(cell("Table 1", "RMSE", "Entire Set")),
-        value=num(cell("Table 2", "RMSE", "M1")),
-        erratum_note=(f"Table 1's RMSE {cell('Table 1', 'RMSE', 'Entire Set')} is M2's RMSE in Table 2 (M1: "
-                      f"{cell('Table 2', 'RMSE', 'M1')}) while its MAE, tau and rho are M1's; Table 2 cannot be the "
-                      "swapped one, since its text says M1 has the lower RMSE") if mixed else
-                     "Table 1's Entire Set cells match neither column of Table 2 alone",
-    )
-    t2c = consistency[consistency["source"] == "Table 2"].set_index("row")
-    for m in MEASURES:
-        recomputed(f"rosset-t2-diff-{m.lower()}", t2c.loc[m])
-    for m in MEASURES:
-        row = t2c.loc[f"{m} p-value"]
-        d, sd = (num(cell("Table 2", m, c)) for c in ("Absolute Difference", "Std. Dev."))
-        ledger.check(f"rosset-t2-pvalue-{m.lower()}", paper_value=row["printed"], holds=bool(row["consistent"]),
-                     reproduced_value=f"{row['low']:.6g} to {row['high']:.6g} (one-sided; two-sided "
-                                      f"{2 * norm.sf(d / sd):.3g})",
-                     note="" if row["consistent"] else "beyond the rounding of its inputs, one- and two-sided alike")
-    k10 = int(round(num(cell("Figure 3", "model", "share of data")) / 100 * n))
-    optimal = rk.cumulative_rank_curve(np.arange(n), np.arange(n)).optimal[k10]
-    ledger.printed(
-        "rosset-fig3-optimal-10",
-        printed=f"{num(cell('Figure 3', 'model', 'cumulative rank captured')) + num(cell('Figure 3', 'model', 'gap to optimal')):g}",
-        value=100 * float(optimal), note=f"n = {n} (the printed survey), {k10} firms",
-    )
-    boot, eq6 = (cell("Section 5.3", "tau variance M2", c) for c in ("bootstrap", "eq. 6"))
-    ratio = num(boot) / num(eq6)
-    ledger.check("rosset-var-eq6-printed", holds=0.75 <= ratio <= 1.33, paper_value=f"{boot} / {eq6}",
-                 reproduced_value=f"ratio {ratio:.3f}")
 
 
 def _sweep_claims(ledger: Ledger, sweep, ref, control, t2, earlier, below_half, fig1_local) -> None:
