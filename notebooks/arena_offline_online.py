@@ -55,18 +55,13 @@ n_boot = 2000  # range: 20..8_000
 output_root = None
 
 # %%
-import time
-
-import pandas as pd
-
 from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import arena_offline_online as A
+from offline_eval_compendium.studies.arena import offline_online as A
 
 out = OutputDir("arena", output_root)
 blocks = A.SEEDS.sized(n_seeds, development=seed)
 ledger = Ledger("arena", "arena_offline_online", claims=A.CLAIMS, seeds=blocks)
-dev_seeds, conf_seeds = blocks.seeds("development"), blocks.seeds("confirmation")
 kw = dict(rtb_kw=dict(n_candidates=n_candidates, n_networks=n_networks, n_log=n_log_rtb, n_contexts=n_contexts),
           sponsored_kw=dict(n_candidates=n_candidates, n_queries=n_queries, n_log=n_log_sponsored, n_ab=n_ab),
           classifier_kw=dict(n_candidates=n_candidates, n_live=n_live, n_offline=n_offline))
@@ -81,13 +76,10 @@ A.CLAIMS.frame()
 # ## The development block, then the confirmation block (run once, criteria frozen)
 
 # %%
-t0 = time.perf_counter()
-dev = A.with_eu(A.run_block(dev_seeds, **kw))
-conf = A.with_eu(A.run_block(conf_seeds, **kw), pool=dev)
-sc_dev, sc_conf = A.scores(dev), A.scores(conf)
-print(f"{len(dev) + len(conf)} candidate rows in {time.perf_counter() - t0:.0f} s")
-out.table(pd.concat([dev.assign(block="development"), conf.assign(block="confirmation")]), "candidates")
-out.table(pd.concat([sc_dev.assign(block="development"), sc_conf.assign(block="confirmation")]), "seed_scores")
+run = A.run_experiment(blocks, n_boot=n_boot, seed=seed, **kw)
+print(f"{len(run.development) + len(run.confirmation)} candidate rows in {run.seconds:.0f} s")
+out.table(run.candidates(), "candidates")
+out.table(run.seed_scores(), "seed_scores")
 
 # %% [markdown]
 # ## The leaderboard: paired differences on the confirmation block (expected online outcome)
@@ -96,14 +88,12 @@ out.table(pd.concat([sc_dev.assign(block="development"), sc_conf.assign(block="c
 # bootstrap interval excludes 0, '=' (a tie) where it does not.
 
 # %%
-pairs = pd.concat([A.paired(conf, w, A.BASE, n_boot=n_boot, seed=seed) for w in A.BOARD], ignore_index=True)
-out.figure(A.figure(pairs), "leaderboard", caption="arena: paired differences of Spearman(offline delta, online "
+out.figure(A.figure(run.pairs), "leaderboard", caption="arena: paired differences of Spearman(offline delta, online "
            "delta) between estimates, confirmation block; '>'/'<' where the Holm-corrected bootstrap interval "
            "excludes 0, '=' a tie")
-out.table(pairs, "pairs", floatfmt=".3f")
-board = A.leaderboard(pairs)
-out.table(board, "leaderboard", floatfmt=".3f")
-board
+out.table(run.pairs, "pairs", floatfmt=".3f")
+out.table(run.board, "leaderboard", floatfmt=".3f")
+run.board
 
 # %% [markdown]
 # ## Pre-registered contrasts, their power, and what the choice costs
@@ -116,11 +106,9 @@ board
 # loss of deploying the candidate an estimate ranks first, against the best candidate.
 
 # %%
-table = A.contrasts(sc_conf, sc_dev)
-out.table(table, "contrasts", floatfmt=".4g")
-regret = A.regret_table(A.regret(conf))
-out.table(regret, "regret", floatfmt=".4g")
-table[["mechanism", "kind", "mean", "ci_low", "ci_high", "p_holm", "verdict", "sdd", "seeds_for_margin"]]
+out.table(run.contrasts, "contrasts", floatfmt=".4g")
+out.table(run.regret, "regret", floatfmt=".4g")
+run.contrasts[["mechanism", "kind", "mean", "ci_low", "ci_high", "p_holm", "verdict", "sdd", "seeds_for_margin"]]
 
 # %% [markdown]
 # ## Which estimate to trust when
@@ -131,16 +119,15 @@ table[["mechanism", "kind", "mean", "ci_low", "ci_high", "p_holm", "verdict", "s
 # The last columns: the pre-registered contrasts and the answer.
 
 # %%
-when = A.which_when(sc_conf, sc_dev, table)
-out.table(when, "which_when")
-when.set_index("mechanism").T
+out.table(run.which_when, "which_when")
+run.which_when.set_index("mechanism").T
 
 # %% [markdown]
 # ## Claims: status from the confirmation block, development beside it
 
 # %%
-for block, sc in (("development", sc_dev), ("confirmation", sc_conf)):
-    A.add_claims(ledger.block(block), sc)
+for block in ("development", "confirmation"):
+    A.add_claims(ledger, run, block=block)
 out.claims(ledger)
 ledger.frame()[["claim_id", "reproduced_value", "status", "control", "development"]]
 

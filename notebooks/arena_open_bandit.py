@@ -32,7 +32,7 @@ from IPython.display import Markdown
 
 from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import arena_open_bandit as O
+from offline_eval_compendium.studies.arena import open_bandit as O
 
 out = OutputDir("arena", output_root)
 ledger = Ledger("arena", "arena_open_bandit", claims=O.CLAIMS)
@@ -83,7 +83,7 @@ Markdown(O.run_summary(run))
 # ## Claims
 
 # %%
-O.add_claims(ledger, run)
+O.add_claims(ledger, run, block=None)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "reproduced_value", "status", "control"]]
 

@@ -9,8 +9,8 @@ from offline_eval.ranking import spearman_rho
 from offline_eval.synth import rtb
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
-from offline_eval_compendium.studies import arena_worlds as W
-from offline_eval_compendium.studies import arena_offline_online as A
+from offline_eval_compendium.studies.arena import _worlds as W
+from offline_eval_compendium.studies.arena import offline_online as A
 
 TINY_RTB = dict(n_candidates=3, n_networks=2, n_log=800, n_contexts=500)
 TINY_SP = dict(n_candidates=3, n_queries=30, n_log=1500, n_ab=1500)
@@ -231,7 +231,7 @@ def test_confirmation_seeds_are_stable_far_from_development_and_derived_from_the
 
 def test_holm_matches_a_slow_step_down():
     p = np.array([0.01, 0.04, 0.03, 0.005, 0.5])
-    adj, div = A._holm(p)
+    adj, div = A.holm(p)
     order = np.argsort(p)
     slow, run = np.empty(5), 0.0
     for r, i in enumerate(order):  # Holm (1979): (m - r) p_(r), kept monotone
@@ -316,27 +316,25 @@ def test_a_tiny_run_fills_every_declared_claim_and_keeps_the_ledger_rules():
     from offline_eval_compendium import claims
     from offline_eval_compendium.claims import Ledger
 
-    kw = dict(rtb_kw=TINY_RTB, sponsored_kw=TINY_SP, classifier_kw=TINY_CL)
-    dev = A.with_eu(A.run_block(range(2), **kw))
     blocks = A.SEEDS.sized(2)
-    conf = A.with_eu(A.run_block(blocks.seeds("confirmation"), **kw), pool=dev)
-    sc_dev, sc_conf = A.scores(dev), A.scores(conf)
-    assert set(A.claim_effects(sc_conf)) == {c.id for c in A.CLAIMS}
-    pairs = pd.concat([A.paired(conf, w, A.BASE, n_boot=20) for w in A.BOARD])
-    board = A.leaderboard(pairs)
-    assert set(board["world"]) == {"RTB", "sponsored", "classifier"}
-    table = A.contrasts(sc_conf, sc_dev)
+    run = A.run_experiment(blocks, n_boot=20, rtb_kw=TINY_RTB, sponsored_kw=TINY_SP, classifier_kw=TINY_CL)
+    assert list(run.development["seed"].unique()) == list(blocks.seeds("development"))
+    assert set(A.claim_effects(run.scores("confirmation"))) == {c.id for c in A.CLAIMS}
+    assert set(run.board["world"]) == {"RTB", "sponsored", "classifier"}
+    table = run.contrasts
     assert len(table) == 2 * len(A.CONTRASTS) + len(A.CHANGE)  # Holm over every contrast the table reports
-    when = A.which_when(sc_conf, sc_dev, table)
+    when = run.which_when
     assert when.shape[0] == len(A.WHEN) and {"contrast (acts)", "on - off", "answer"} <= set(when.columns)
     assert not when.astype(str).apply(lambda c: c.str.contains("= best")).any().any()
-    assert set(A.regret(conf)["regret"].round(12) >= 0) == {True}
+    assert set(A.regret(run.confirmation)["regret"].round(12) >= 0) == {True}
     # the block the study first declared stays on record, then the estimate rule's; the redesign's is fresh
     assert blocks.superseded[0][0] == A.confirmation_seeds(20).start != blocks.seeds("confirmation")[0]
     assert len(blocks.superseded) == 2 and blocks.superseded[1][2] == A.REDESIGN
     ledger = Ledger("arena", "arena_offline_online", claims=A.CLAIMS, seeds=blocks)
-    for block, sc in (("development", sc_dev), ("confirmation", sc_conf)):
-        A.add_claims(ledger.block(block), sc)
+    with pytest.raises(ValueError, match="`block`"):
+        run.scores("other")
+    for block in ("development", "confirmation"):
+        A.add_claims(ledger, run, block=block)
     assert ledger.unfilled() == [] and claims.problems(ledger.frame()) == []
     assert (ledger.frame()["confirmation"] == blocks.text("confirmation")).all()
 

@@ -1,4 +1,4 @@
-"""The Open Bandit study's data and estimates (``studies/arena_open_bandit.py``).
+"""The Open Bandit study's data and estimates (``studies/arena/open_bandit.py``).
 
 The vendored files are the ones the data README lists (by SHA-256); the logs are the sample's shape; the
 evaluation policies' probabilities are distributions; our estimates equal Open Bandit Pipeline's on the same
@@ -12,7 +12,7 @@ import re
 import numpy as np
 import pytest
 
-from offline_eval_compendium.studies import arena_open_bandit as O
+from offline_eval_compendium.studies.arena import open_bandit as O
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +98,11 @@ def test_bootstrap_is_reproducible_and_brackets_the_truth(logs):
     b = O.bootstrap(logs, dists, draws, n_boot=10, rng=1)
     assert a.equals(b)
     assert (a["truth_low"] <= a["truth_high"]).all() and (a["error_low"] <= a["error_high"]).all()
+
+
+def test_add_claims_refuses_a_seed_block_by_name():
+    from offline_eval_compendium.claims import Ledger
+
+    ledger = Ledger("arena", "arena_open_bandit", claims=O.CLAIMS)
+    with pytest.raises(ValueError, match="`block`"):
+        O.add_claims(ledger, None, block="confirmation")

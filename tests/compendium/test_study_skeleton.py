@@ -21,7 +21,6 @@ MAX_CELL_LINES = 8
 
 #: Notebooks whose study is still being reshaped to the skeleton; each leaves this set when it is.
 PENDING = {
-    "arena_offline_online", "arena_open_bandit",
     "piovano_table2_digits", "piovano_table3_convergence",
     "yi_auc_anomalies", "yi_metrics_behaviour", "yi_offline_online", "yi_production_scale",
 }

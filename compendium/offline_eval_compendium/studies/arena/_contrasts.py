@@ -15,7 +15,7 @@ __all__ = ["ALPHA", "POWER", "answer", "contrast_text", "holm", "holm_table", "r
 ALPHA = 0.05
 #: The power at which the smallest detectable difference is stated.
 POWER = 0.8
-#: Decimals at which means are compared (see :data:`.arena_offline_online.DECIMALS`).
+#: Decimals at which means are compared (see :data:`.offline_online.DECIMALS`).
 DECIMALS = 12
 
 

@@ -8,7 +8,7 @@ estimators practitioners use today, side by side on three worlds.
    :func:`confirmation_seeds`, run once under the share-of-seeds rule; renewed when the claims moved to the
    estimate rule, :data:`SEEDS`); a claim's status comes from the confirmation block alone, the development
    result shown beside it.
-3. **Worlds** (:mod:`.arena_worlds`, one run per :data:`RUNS` entry and seed): chapelle's RTB (Gamma and
+3. **Worlds** (:mod:`._worlds`, one run per :data:`RUNS` entry and seed): chapelle's RTB (Gamma and
    log-normal competing bids; value-correlated errors; won-only logs, corrupted values, spurious clicks,
    exploration logged), yi's sponsored search (position effect and reserves; exploration traffic with
    IPS, SNIPS and DR) and piovano's classifiers (non-representative offline sample; errors correlated
@@ -26,22 +26,24 @@ estimators practitioners use today, side by side on three worlds.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import time
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from offline_eval.plotting import new_figure
-from ..claims import RENEWAL, Claim, Effect, SeedBlocks, declare
-from ..progress import track
-from . import arena_contrasts as _C
-from . import arena_worlds as W
-from .arena_contrasts import ALPHA, holm as _holm, holm_table, seeds_needed, smallest_detectable, t_stats as _t_stats
+from ...claims import RENEWAL, Claim, Effect, SeedBlocks, declare
+from ...progress import track
+from . import _board as _B
+from . import _contrasts as _C
+from . import _worlds as W
+from ._contrasts import ALPHA, holm, holm_table, seeds_needed, smallest_detectable, t_stats as _t_stats
 
-__all__ = ["CLAIMS", "CONTRASTS", "DEVELOPMENT_SEEDS", "RUNS", "SEEDS", "WHEN", "add_claims", "claim_effects",
-           "confirmation_seeds", "contrasts", "figure", "holm_table", "leaderboard", "paired", "regret", "regret_table",
-           "run_block", "scores", "seeds_needed", "smallest_detectable", "which_when", "with_eu"]
+__all__ = ["ArenaOfflineOnlineRun", "CLAIMS", "CONTRASTS", "DEVELOPMENT_SEEDS", "RUNS", "SEEDS", "WHEN", "add_claims",
+           "claim_effects", "confirmation_seeds", "contrasts", "figure", "holm", "holm_table", "leaderboard", "paired", "regret",
+           "regret_table", "run_block", "run_experiment", "scores", "seeds_needed", "smallest_detectable", "which_when", "with_eu"]
 
 NOTEBOOK = "arena_offline_online"
 #: The seeds the worlds and criteria were developed on.
@@ -306,109 +308,15 @@ def scores(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-# -- 5. the paired leaderboard ---------------------------------------------------------------------------
-def paired(runs, world, variant, metrics=None, *, n_boot=1000, seed=0, alpha=0.05, only_best=False,
-           target="online_expected") -> pd.DataFrame:
-    """Every pair of estimates (A, B) on one world variant: the mean over seeds of Spearman(A) - Spearman(B) with
-    ``target`` (the expected online delta by default; ``"online"``: the A/B test's), same seeds and candidates, with
-    a bootstrap over seeds and, within each, candidates (one resample for both).
-
-    Each difference's standard error is the bootstrap replicates' standard deviation; its two-sided normal p-value is
-    Holm-corrected over the comparisons, and its interval is the normal interval at Holm's level for that comparison
-    (1 - alpha / (m - rank)), so that a rejected comparison's interval excludes 0 (normal rather than percentile:
-    Holm's smallest levels, 0.05 / 28, lie beyond what a few thousand replicates resolve).  ``verdict`` is "A > B" or
-    "B > A" only where Holm rejects (the interval then excludes 0), "tie" where the interval lies within
-    +-``MARGINS["spearman"]``, else "inconclusive".  With ``only_best`` only the
-    comparisons with the estimate of the highest mean (the family of :func:`which_when`'s cells).
-    """
-    v = runs[(runs["world"] == world) & (runs["variant"] == variant)].sort_values(["seed", "candidate"], kind="stable")
-    metrics = list(metrics or _present(v, world))
-    n_seed = v["seed"].nunique()
-    y = v[target].to_numpy().reshape(n_seed, -1)
-    x = np.stack([v[f"off_{m}"].to_numpy().reshape(n_seed, -1) for m in metrics])
-    rng = np.random.default_rng(seed)
-    n_cand = y.shape[1]
-    si = rng.integers(0, n_seed, (n_boot, n_seed))
-    ci = rng.integers(0, n_cand, (n_boot, n_seed, n_cand))
-
-    def rho(xx, yy):
-        rx, ry = W.average_ranks(xx), W.average_ranks(yy)
-        rx, ry = rx - rx.mean(-1, keepdims=True), ry - ry.mean(-1, keepdims=True)
-        den = np.sqrt((rx * rx).sum(-1) * (ry * ry).sum(-1))
-        return np.divide((rx * ry).sum(-1), den, out=np.zeros(den.shape), where=den > 0)
-
-    point = np.round(rho(x, y[None]).mean(-1), DECIMALS)  # (metrics,)
-    boot = rho(x[:, si[..., None], ci], y[si[..., None], ci][None]).mean(-1)  # (metrics, n_boot)
-    best = int(np.argmax(point))
-    pairs = [(i, j) for i in range(len(metrics)) for j in range(i + 1, len(metrics))
-             if not only_best or best in (i, j)]
-    rows = []
-    for i, j in pairs:
-        diff = round(point[i] - point[j], DECIMALS)
-        se = round(float(np.std(boot[i] - boot[j], ddof=1)), DECIMALS)
-        p = float(2.0 * stats.norm.sf(abs(diff) / se)) if se > 0 else float(diff == 0)
-        rows.append(dict(world=world, variant=variant, a=metrics[i], b=metrics[j], diff=diff, se=se, p=p))
-    out = pd.DataFrame(rows)
-    out["p_holm"], divisor = _holm(out["p"])
-    half = stats.norm.isf(alpha / divisor / 2) * out["se"]
-    out["ci_low"], out["ci_high"] = out["diff"] - half, out["diff"] + half
-    win = out["p_holm"] < alpha
-    # a tie only where the interval at Holm's level lies within the equivalence margin (two one-sided tests)
-    tie = (out["ci_low"] > -MARGINS["spearman"]) & (out["ci_high"] < MARGINS["spearman"])
-    out["verdict"] = np.where(win & (out["diff"] > 0), out["a"] + " > " + out["b"],
-                              np.where(win & (out["diff"] < 0), out["b"] + " > " + out["a"],
-                                       np.where(tie, "tie", "inconclusive")))
-    out["mean_a"] = [point[metrics.index(a)] for a in out["a"]]
-    out["mean_b"] = [point[metrics.index(b)] for b in out["b"]]
-    out["n_seeds"], out["n_candidates"], out["best"] = n_seed, n_cand, metrics[best]
-    return out
+# -- 5. the paired leaderboard (:mod:`._board`) ------------------------------------------------------------
+def paired(runs, world, variant, metrics=None, **kw) -> pd.DataFrame:
+    """Every pair of the board's estimates present in one world variant (:func:`._board.paired`), a tie only within
+    +-``MARGINS["spearman"]``."""
+    v = runs[(runs["world"] == world) & (runs["variant"] == variant)]
+    return _B.paired(runs, world, variant, list(metrics or _present(v, world)), margin=MARGINS["spearman"], **kw)
 
 
-def leaderboard(pairs: pd.DataFrame) -> pd.DataFrame:
-    """Per world, each estimate's mean Spearman and what the paired comparisons support: whom it beats, ties, loses to."""
-    rows = []
-    for world, g in pairs.groupby("world", sort=False):
-        means = pd.concat([g.set_index("a")["mean_a"], g.set_index("b")["mean_b"]]).groupby(level=0).first()
-        for m, mean in means.round(DECIMALS).sort_values(ascending=False, kind="stable").items():
-            mine = g[(g["a"] == m) | (g["b"] == m)]
-            other = np.where(mine["a"] == m, mine["b"], mine["a"])
-            beats = [o for o, vd in zip(other, mine["verdict"]) if vd.startswith(m + " > ")]
-            loses = [o for o, vd in zip(other, mine["verdict"]) if vd.startswith(o + " > ")]
-            ties = [o for o, vd in zip(other, mine["verdict"]) if vd == "tie"]
-            lab = lambda ms: ", ".join(W.METRICS[o][0] for o in ms)  # noqa: E731
-            rows.append(dict(world=world, metric=W.METRICS[m][0], paper=W.METRICS[m][1], mean_spearman=mean,
-                             beats=lab(beats), ties=lab(ties), loses_to=lab(loses)))
-    return pd.DataFrame(rows)
-
-
-def figure(pairs: pd.DataFrame):
-    """The paired leaderboard: per world, the matrix of mean Spearman differences (row minus column), each cell
-    marked '>' or '<' where the Holm-corrected interval excludes 0 and '=' where it does not."""
-    worlds = list(dict.fromkeys(pairs["world"]))
-    sizes = [pairs.loc[pairs["world"] == w, "a"].nunique() + 1 for w in worlds]  # panels as wide as their matrices
-    fig, axes = new_figure(len(worlds), 1, width="double", height=3.4, gridspec_kw=dict(width_ratios=sizes))
-    for ax, world in zip(np.atleast_1d(axes), worlds):
-        g = pairs[pairs["world"] == world]
-        ms = list(dict.fromkeys(list(g["a"]) + list(g["b"])))
-        ms.sort(key=lambda m: -float(pd.concat([g.loc[g["a"] == m, "mean_a"], g.loc[g["b"] == m, "mean_b"]]).iloc[0]))
-        mat = np.zeros((len(ms), len(ms)))
-        mark = np.full((len(ms), len(ms)), "", dtype=object)
-        for r in g.itertuples():
-            i, j = ms.index(r.a), ms.index(r.b)
-            mat[i, j], mat[j, i] = r.diff, -r.diff
-            sig = r.verdict not in ("tie", "inconclusive")
-            mark[i, j] = (">" if r.diff > 0 else "<") if sig else "="
-            mark[j, i] = ("<" if r.diff > 0 else ">") if sig else "="
-        ax.imshow(mat, cmap="RdBu", vmin=-1, vmax=1)
-        for i in range(len(ms)):
-            for j in range(len(ms)):
-                ax.text(j, i, mark[i, j], ha="center", va="center", fontsize=6)
-        labels = [W.METRICS[m][0] for m in ms]
-        ax.set_xticks(range(len(ms)), labels, rotation=90, fontsize=5)
-        ax.set_yticks(range(len(ms)), labels, fontsize=5)
-        ax.set_title(f"{world}: row minus column", fontsize=7)
-    fig.tight_layout()
-    return fig
+leaderboard, figure = _B.leaderboard, _B.figure
 
 
 # -- 6. which estimate to trust when ----------------------------------------------------------------------
@@ -489,9 +397,12 @@ def _mean(sc, world, variant, metric, column="spearman"):
     return sc[(sc["world"] == world) & (sc["variant"] == variant) & (sc["metric"] == metric)][column].mean()
 
 
-def add_claims(ledger, sc: pd.DataFrame) -> None:
-    """The four claims of one seed block (``ledger.block(...)``, the development block first): each effect beside its
-    control's; the ledger takes the status from the confirmation block and shows the development one beside it."""
+def add_claims(ledger, run: "ArenaOfflineOnlineRun", *, block: str) -> None:
+    """The four claims of one seed block of ``run`` (``"development"`` first, then ``"confirmation"``): each effect
+    beside its control's; the ledger takes the status from the confirmation block and shows the development one
+    beside it."""
+    sc = run.scores(block)
+    ledger = ledger.block(block)
     effects = claim_effects(sc)
     m = lambda *a, **k: f"{_mean(sc, *a, **k):.2f}"  # noqa: E731
     e = lambda v, x: m("classifier", v, f"{x}~error", column="error")  # noqa: E731
@@ -590,10 +501,62 @@ def contrasts(sc: pd.DataFrame, sc_dev: pd.DataFrame | None = None, *, alpha=ALP
 
 def regret(runs: pd.DataFrame) -> pd.DataFrame:
     """Per (world, variant, seed, estimate): the selection regret on the expected online outcome
-    (:func:`.arena_contrasts.regret`)."""
+    (:func:`._contrasts.regret`)."""
     return _C.regret(runs, _present, W.METRICS)
 
 
 def regret_table(reg: pd.DataFrame) -> pd.DataFrame:
     """Per (world, variant, estimate): the mean selection regret with its 95% t-interval."""
     return _C.regret_table(reg, W.METRICS)
+
+
+# -- 9. the run -----------------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ArenaOfflineOnlineRun:
+    """Everything the notebook shows and the ledger judges (:func:`run_experiment`): each block's candidate rows and
+    scores, the paired leaderboard, the contrasts, the regret and which estimate to trust when."""
+
+    blocks: SeedBlocks
+    development: pd.DataFrame
+    confirmation: pd.DataFrame
+    scores_development: pd.DataFrame
+    scores_confirmation: pd.DataFrame
+    pairs: pd.DataFrame
+    board: pd.DataFrame
+    contrasts: pd.DataFrame
+    regret: pd.DataFrame
+    which_when: pd.DataFrame
+    seconds: float
+
+    def scores(self, block: str) -> pd.DataFrame:
+        """One block's scores (``"development"`` or ``"confirmation"``)."""
+        if block not in ("development", "confirmation"):
+            raise ValueError(f"`block` must be 'development' or 'confirmation'; got {block!r}")
+        return self.scores_development if block == "development" else self.scores_confirmation
+
+    def candidates(self) -> pd.DataFrame:
+        """Both blocks' candidate rows, each marked with its block."""
+        return pd.concat([self.development.assign(block="development"), self.confirmation.assign(block="confirmation")])
+
+    def seed_scores(self) -> pd.DataFrame:
+        """Both blocks' scores, each marked with its block."""
+        return pd.concat([self.scores_development.assign(block="development"),
+                          self.scores_confirmation.assign(block="confirmation")])
+
+
+def run_experiment(blocks: SeedBlocks, *, n_boot: int = 2000, seed: int = 0, rtb_kw=None, sponsored_kw=None,
+                   classifier_kw=None) -> ArenaOfflineOnlineRun:
+    """Both blocks of ``blocks`` (``SEEDS.sized(...)``): every world's runs, chapelle's beta chosen out of sample, the
+    scores, the paired leaderboard on the confirmation block (``n_boot`` resamples from ``seed``), the pre-registered
+    contrasts with their power, the regret and which estimate to trust when."""
+    t0 = time.perf_counter()
+    kw = dict(rtb_kw=rtb_kw, sponsored_kw=sponsored_kw, classifier_kw=classifier_kw)
+    dev = with_eu(run_block(blocks.seeds("development"), **kw))
+    conf = with_eu(run_block(blocks.seeds("confirmation"), **kw), pool=dev)
+    sc_dev, sc_conf = scores(dev), scores(conf)
+    seconds = time.perf_counter() - t0
+    pairs = pd.concat([paired(conf, w, BASE, n_boot=n_boot, seed=seed) for w in BOARD], ignore_index=True)
+    table = contrasts(sc_conf, sc_dev)
+    return ArenaOfflineOnlineRun(blocks=blocks, development=dev, confirmation=conf, scores_development=sc_dev,
+                    scores_confirmation=sc_conf, pairs=pairs, board=leaderboard(pairs), contrasts=table,
+                    regret=regret_table(regret(conf)), which_when=which_when(sc_conf, sc_dev, table), seconds=seconds)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from dataclasses import dataclass
+import dataclasses
 
 import numpy as np
 import pandas as pd
@@ -45,10 +45,10 @@ import pandas as pd
 from offline_eval import OfflineEvalWarning
 from offline_eval.counterfactual import dr_estimate, ips_estimate, snips_estimate
 from offline_eval.plotting import new_figure
-from ..claims import Claim, Effect, Ledger, declare
-from ..paths import DATA_DIR
+from ...claims import Claim, Effect, Ledger, declare
+from ...paths import DATA_DIR
 
-__all__ = ["CAMPAIGNS", "CLAIMS", "DATA", "DIRECTIONS", "ESTIMATORS", "PRIOR_IMPRESSIONS", "Run", "WORLD",
+__all__ = ["ArenaOpenBanditRun", "CAMPAIGNS", "CLAIMS", "DATA", "DIRECTIONS", "ESTIMATORS", "PRIOR_IMPRESSIONS", "WORLD",
            "add_claims", "against_obp", "bootstrap", "error_figure", "estimates", "load", "load_action_dist",
            "load_obp", "load_replay_draws", "rejection_rows", "resolution", "reward_model", "run_experiment",
            "run_summary"]
@@ -303,8 +303,8 @@ def resolution(logs: pd.DataFrame, *, target: float = RESOLUTION) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
-@dataclass(frozen=True)
-class Run:
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ArenaOpenBanditRun:
     """Everything the notebook shows and the ledger judges (:func:`run_experiment`)."""
 
     logs: pd.DataFrame
@@ -324,18 +324,19 @@ class Run:
                   "truth_low", "truth_high", "relative_error", "error_low", "error_high", "matched", "n_boot"]]
 
 
-def run_experiment(*, n_boot: int = 500, seed: int = 0, data_dir=DATA) -> Run:
+def run_experiment(*, n_boot: int = 500, seed: int = 0, data_dir=DATA) -> ArenaOpenBanditRun:
     """Load the vendored files, estimate, bootstrap, compare with OBP's numbers and measure the resolution."""
     logs = load(data_dir)
     dists, draws = load_action_dist(data_dir), load_replay_draws(data_dir)
     est = estimates(logs, dists, draws)
     obp, run = load_obp(data_dir)
-    return Run(logs=logs, estimates=est, intervals=bootstrap(logs, dists, draws, n_boot=n_boot, rng=seed), obp=obp,
-               obp_run=run, vs_obp=against_obp(est, obp), resolution=resolution(logs))
+    intervals = bootstrap(logs, dists, draws, n_boot=n_boot, rng=seed)
+    return ArenaOpenBanditRun(logs=logs, estimates=est, intervals=intervals,
+                              obp=obp, obp_run=run, vs_obp=against_obp(est, obp), resolution=resolution(logs))
 
 
 # -- tables and figures ---------------------------------------------------------------------------------------------------
-def error_figure(run: Run):
+def error_figure(run: ArenaOpenBanditRun):
     """Signed relative error of each estimator per campaign and direction, with 95% bootstrap intervals."""
     t = run.table()
     fig, axes = new_figure(2, 1, width="double", height=2.4, sharey=True)
@@ -356,7 +357,7 @@ def error_figure(run: Run):
     return fig
 
 
-def run_summary(run: Run) -> str:
+def run_summary(run: ArenaOpenBanditRun) -> str:
     """What the run shows, in Markdown, every number read from the run (nothing typed)."""
     t = run.table()
     res = run.resolution
@@ -391,8 +392,11 @@ def run_summary(run: Run) -> str:
 
 
 # -- 8. the ledger -----------------------------------------------------------------------------------------------------------
-def add_claims(ledger: Ledger, run: Run) -> None:
-    """Fill every declared claim of :data:`CLAIMS` from the run."""
+def add_claims(ledger: Ledger, run: ArenaOpenBanditRun, *, block=None) -> None:
+    """Fill every declared claim of :data:`CLAIMS` from the run.  The real logs have no seed blocks: ``block`` is
+    ``None`` (any other value is refused)."""
+    if block is not None:
+        raise ValueError(f"`block` must be None: the Open Bandit study has no seed blocks; got {block!r}")
     v = run.vs_obp
     worst = float(max(v["gap"].max(), v["on_policy_gap"].max(), v["relative_ee_gap"].max()))
     ledger.check("arena-obd-matches-obp", holds=worst <= OBP_RTOL,
