@@ -35,7 +35,7 @@ import pandas as pd
 from offline_eval_compendium import reference
 from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import yi_auc_anomalies as study
+from offline_eval_compendium.studies.yi import auc_anomalies as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)
@@ -49,15 +49,20 @@ ledger = Ledger("yi", "yi_auc_anomalies", claims=study.CLAIMS)
 study.CLAIMS.frame()
 
 # %% [markdown]
+# Every table below, computed once (`study.run_experiment`) from the printed numbers (and the random inputs of the
+# formula checks, from `seed`); the cells after it show them in the paper's order.
+
+# %%
+run = study.run_experiment(ref, seed=seed, max_expanded_rows=max_expanded_rows)
+
+# %% [markdown]
 # ## Table 1: the survey of metrics
 # Counts as printed (blank = 0), then every total the table states, recomputed.
 
 # %%
-survey = study.survey_table(ref)
-survey_checks = study.survey_checks(ref)
-out.table(survey, "table1")
-out.table(survey_checks, "table1_checks")
-survey_checks[~survey_checks["adds_up"]]
+out.table(run.survey, "table1")
+out.table(run.survey_checks, "table1_checks")
+run.survey_checks[~run.survey_checks["adds_up"]]
 
 # %% [markdown]
 # ## Tables 2–4, recomputed from the printed bins
@@ -66,16 +71,13 @@ survey_checks[~survey_checks["adds_up"]]
 # from the inputs as printed.
 
 # %%
-corrections = reference.load_corrections("yi")
 fmt = {"Avg pClick": ".6f", "Actual CTR": ".6f", "TPR": ".4f", "FPR": ".4f", "Trapezoid": ".4f",
        "Avg pClick / Actual CTR": ".1f", "AUC": ".4f"}
-cells = {}
 for table in study.ANOMALY_TABLES:
     n = table.split()[1]
-    cells[table] = study.compare_anomaly_table(ref, table, corrections)
-    out.table(study.panel_table(ref, table, corrections), f"table{n}", floatfmt=fmt)
-    out.table(cells[table], f"table{n}_cells", floatfmt=".6g")
-pd.concat(cells.values(), keys=cells.keys()).query("not matches or not matches_as_printed")
+    out.table(run.panels[table], f"table{n}", floatfmt=fmt)
+    out.table(run.cells[table], f"table{n}_cells", floatfmt=".6g")
+pd.concat(run.cells.values(), keys=run.cells.keys()).query("not matches or not matches_as_printed")
 
 # %% [markdown]
 # ### Table 3: which input is the typo?
@@ -84,29 +86,26 @@ pd.concat(cells.values(), keys=cells.keys()).query("not matches or not matches_a
 # 100-click bin (panel a bin 5, panel b bin 4), as printed and as corrected, are tried on the whole panel.
 
 # %%
-typo = study.input_typo_table(ref, corrections)
-out.table(typo, "table3_typo")
-typo
+out.table(run.typo, "table3_typo")
+run.typo
 
 # %% [markdown]
 # ## The anomalies, and the ROC curves of each table
 
 # %%
-summary = study.anomaly_summary(ref)
-out.table(summary, "anomaly_summary")
+out.table(run.summary, "anomaly_summary")
 fig = study.roc_figure(ref)
 out.figure(fig, "roc_tables2-4", caption="yi Tables 2-4: ROC curves of the two panels of each AUC-anomaly table, "
            "recomputed from the printed bins (no figure in the paper)")
-summary
+run.summary
 
 # %% [markdown]
 # ## Row-level AUC with tied scores equals the binned AUC
 # Each bin expands to its rows, all sharing the bin's avg pClick; `roc_auc_score` counts tied scores one half.
 
 # %%
-row_level = study.row_level_table(ref, max_expanded_rows)
-out.table(row_level, "rowlevel_auc", floatfmt={"auc_rows": ".12f", "auc_bins": ".12f", "abs_diff": ".1e"})
-row_level
+out.table(run.row_level, "rowlevel_auc", floatfmt={"auc_rows": ".12f", "auc_bins": ".12f", "abs_diff": ".1e"})
+run.row_level
 
 # %% [markdown]
 # ## Section 4.1: the AUC recipe and its properties, written out
@@ -114,16 +113,14 @@ row_level
 # 1 for perfect predictions, and Section 5.1's rank invariance, against `roc_auc_score` on random data sets.
 
 # %%
-formulas = study.formula_table(seed)
-out.table(formulas, "auc_formula_checks", floatfmt={"max_abs_diff": ".1e", "tolerance": ".1e"})
-formulas
+out.table(run.formulas, "auc_formula_checks", floatfmt={"max_abs_diff": ".1e", "tolerance": ".1e"})
+run.formulas
 
 # %% [markdown]
 # ## Claims
 
 # %%
-study.add_claims(ledger, ref, survey=survey_checks, cells=cells, corrections=corrections, typo=typo,
-                 row_level=row_level, formulas=formulas)
+study.add_claims(ledger, run, block=None)
 out.claims(ledger)
 claims = ledger.frame()
 claims[claims["status"] != "exact"]

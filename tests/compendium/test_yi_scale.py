@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("dask.dataframe")
 
 from offline_eval_compendium import reference  # noqa: E402
-from offline_eval_compendium.studies import yi_auc_anomalies as yi_tables  # noqa: E402
+from offline_eval_compendium.studies.yi import _bins as yi_tables  # noqa: E402
 from offline_eval_compendium.studies import yi_production_scale as yi_scale  # noqa: E402
 
 REF = reference.load("yi")

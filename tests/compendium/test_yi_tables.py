@@ -1,11 +1,11 @@
-"""yi Tables 1-4 (studies.yi_auc_anomalies): every printed cell recomputed; the inconsistencies are asserted, not skipped."""
+"""yi Tables 1-4 (studies.yi.auc_anomalies): every printed cell recomputed; the inconsistencies are asserted, not skipped."""
 
 import numpy as np
 import pytest
 
 from offline_eval_compendium import reference
 from offline_eval_compendium.claims import Ledger
-from offline_eval_compendium.studies import yi_auc_anomalies as Y
+from offline_eval_compendium.studies.yi import _bins, auc_anomalies as Y
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +23,7 @@ def test_reference_file_has_every_printed_cell(ref):
 def test_printed_aucs_are_reproduced(ref):
     for table in Y.ANOMALY_TABLES:
         for panel in "ab":
-            _, totals = Y.recompute_panel(ref, table, panel)
+            _, totals = _bins.recompute_panel(ref, table, panel)
             assert f"{totals['AUC']:.4f}" == reference.lookup(ref, table, "total", "AUC", panel)
 
 
@@ -31,7 +31,7 @@ def test_trapezoid_typo_in_bin5_of_tables_2_and_4(ref):
     # The paper prints 0.8499; (1 - 0.1142)(1 + 0.9167)/2 = 0.8489, and only 0.8489 makes the
     # printed trapezoids sum to the printed AUC 0.9193.
     for table, panel in [("Table 2", "a"), ("Table 4", "a"), ("Table 4", "b")]:
-        tab, totals = Y.recompute_panel(ref, table, panel)
+        tab, totals = _bins.recompute_panel(ref, table, panel)
         assert reference.lookup(ref, table, "bin 5", "Trapezoid", panel) == "0.8499"
         assert round(tab["Trapezoid"].iloc[4], 4) == 0.8489
         printed = [reference.parse_printed(reference.lookup(ref, table, f"bin {k}", "Trapezoid", panel)) for k in range(1, 6)]
@@ -41,7 +41,7 @@ def test_trapezoid_typo_in_bin5_of_tables_2_and_4(ref):
 
 def test_table3_noclick_total_does_not_add_up(ref):
     for panel in "ab":
-        tab, totals = Y.recompute_panel(ref, "Table 3", panel)
+        tab, totals = _bins.recompute_panel(ref, "Table 3", panel)
         assert totals["# no-clicks"] == 10_393_400
         assert reference.lookup(ref, "Table 3", "total", "# no-clicks", panel) == "10,392,500"
 
@@ -63,12 +63,12 @@ def test_exactly_these_cells_contradict_the_printed_inputs(ref):
 
 
 def _full_ledger(ref):
-    corrections = reference.load_corrections("yi")
-    cells = {t: Y.compare_anomaly_table(ref, t, corrections) for t in Y.ANOMALY_TABLES}
+    run = Y.run_experiment(ref, seed=0, max_expanded_rows=2_000_000)
+    assert list(run.cells) == list(run.panels) == list(Y.ANOMALY_TABLES)
     ledger = Ledger("yi", "test", claims=Y.CLAIMS)
-    Y.add_claims(ledger, ref, survey=Y.survey_checks(ref), cells=cells, corrections=corrections,
-                 typo=Y.input_typo_table(ref, corrections), row_level=Y.row_level_table(ref, 2_000_000),
-                 formulas=Y.formula_table(0))
+    with pytest.raises(ValueError, match="`block` must be None"):
+        Y.add_claims(ledger, run, block="development")
+    Y.add_claims(ledger, run, block=None)
     return ledger
 
 
@@ -106,7 +106,7 @@ def test_expand_bins_row_counts_and_auc(ref):
 
 
 def test_binned_table_columns_by_hand():
-    t = Y.binned_roc_table([0.5, 0.1], [3, 1], [1, 3])
+    t = _bins.binned_roc_table([0.5, 0.1], [3, 1], [1, 3])
     np.testing.assert_allclose(t["Actual CTR"], [0.75, 0.25])
     np.testing.assert_allclose(t["TPR"], [0.75, 1.0])
     np.testing.assert_allclose(t["FPR"], [0.25, 1.0])
@@ -145,7 +145,7 @@ def test_the_formula_rows_check_section_4_1_against_the_library():
     f = Y.formula_table(0)
     assert f["holds"].all() and len(f) == 6
     # the recipe written out counts a tie between a click and a no-click one half, as the library does
-    from offline_eval_compendium.studies.yi_formulas import trapezoid_auc
+    from offline_eval_compendium.studies.yi._formulas import trapezoid_auc
 
     assert trapezoid_auc([1, 0, 1, 0], [0.5, 0.5, 0.2, 0.1]) == 0.625
 
@@ -162,7 +162,7 @@ def test_panel_tables_carry_the_total_row(ref):
     t = Y.panel_table(ref, "Table 2")
     total = t[t["row"] == "total"].set_index("panel")
     for panel in "ab":
-        assert total.loc[panel, "AUC"] == pytest.approx(Y.recompute_panel(ref, "Table 2", panel)[1]["AUC"])
+        assert total.loc[panel, "AUC"] == pytest.approx(_bins.recompute_panel(ref, "Table 2", panel)[1]["AUC"])
         printed_auc = reference.parse_printed(reference.lookup(ref, "Table 2", "total", "AUC", panel))
         assert round(total.loc[panel, "AUC"], 4) == printed_auc
         assert total.loc[panel, "# clicks"] == t[(t["panel"] == panel) & (t["row"] != "total")]["# clicks"].sum()

@@ -30,7 +30,7 @@ from ..claims import RENEWAL, Claim, Effect, SeedBlocks, declare
 from offline_eval.metrics import roc_auc_score, calibration_ratio, prediction_error, rig_score, roc_curve
 from offline_eval.plotting import new_figure
 from offline_eval.synth.sponsored import distorted_pclick, sample_ctr
-from . import yi_formulas
+from .yi import _formulas as yi_formulas
 
 __all__ = [
     "SEEDS",

@@ -76,7 +76,7 @@ import pandas as pd
 
 from .. import reference
 from ..claims import RENEWAL, Claim, Effect, SeedBlocks, declare
-from . import yi_formulas
+from .yi import _formulas as yi_formulas
 from .yi_auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CONTROL_MODEL_2, F3_THRESHOLD,
                           MISCALIBRATION, MODEL_1, MODEL_2, Experiment, offline_online_pairs, agrees, breakdown,
                           cross_validate_history, fig3_figure, fig4_figure, low_high_gap, per_seed,

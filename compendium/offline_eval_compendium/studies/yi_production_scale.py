@@ -4,7 +4,7 @@ The printed tables give, per bin of predicted pClick, the number of clicks and n
 rows (each row carrying its bin's average pClick) and multiplied by an integer ``factor``, they are
 logs of 10^7-10^8 rows, generated lazily partition by partition (nothing is held in memory but one
 partition).  :mod:`offline_eval.ondask` then computes the row-level AUC, the calibration per bin and
-the calibration by decile; the binned recomputation of :mod:`offline_eval_compendium.studies.yi_auc_anomalies` is what
+the calibration by decile; the binned recomputation of :mod:`offline_eval_compendium.studies.yi.auc_anomalies` is what
 they must equal.  Multiplying every count by ``factor`` leaves the AUC and every ratio unchanged
 exactly, so the comparison is exact at any scale.
 """
@@ -16,7 +16,7 @@ import pandas as pd
 
 from offline_eval import ondask
 from ..claims import Claim, Ledger, declare
-from . import yi_auc_anomalies
+from .yi import _bins
 
 __all__ = ["CLAIMS", "log_frame", "panel_counts", "partition_rows", "scale_tables", "add_claims"]
 
@@ -46,7 +46,7 @@ def panel_counts(ref: pd.DataFrame, table: str, panel: str, factor: int = 1) -> 
     """The panel's bins recomputed from the printed counts, counts times ``factor``."""
     if not (isinstance(factor, (int, np.integer)) and not isinstance(factor, bool) and factor >= 1):
         raise ValueError(f"`factor` must be a positive integer; got {factor!r}")
-    tab, _ = yi_auc_anomalies.recompute_panel(ref, table, panel)
+    tab, _ = _bins.recompute_panel(ref, table, panel)
     out = tab[["Avg pClick", "# clicks", "# no-clicks"]].copy()
     out["# clicks"] = out["# clicks"].astype(np.int64) * int(factor)
     out["# no-clicks"] = out["# no-clicks"].astype(np.int64) * int(factor)
@@ -80,7 +80,7 @@ def log_frame(counts: pd.DataFrame, *, rows_per_partition: int = 2_000_000):
                        enforce_metadata=False), n
 
 
-def scale_tables(ref: pd.DataFrame, *, tables=yi_auc_anomalies.ANOMALY_TABLES, panels=PANELS, factor: int = 1,
+def scale_tables(ref: pd.DataFrame, *, tables=_bins.ANOMALY_TABLES, panels=PANELS, factor: int = 1,
                  rows_per_partition: int = 2_000_000, n_quantiles: int = 10) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Per panel: rows, AUC through Dask vs binned; calibration per bin; calibration by decile.
 
@@ -92,7 +92,7 @@ def scale_tables(ref: pd.DataFrame, *, tables=yi_auc_anomalies.ANOMALY_TABLES, p
             counts = panel_counts(ref, table, panel, factor)
             ddf, n = log_frame(counts, rows_per_partition=rows_per_partition)
             sc = ondask.score_counts(ddf, "click", "pclick")
-            _, totals = yi_auc_anomalies.recompute_panel(ref, table, panel)
+            _, totals = _bins.recompute_panel(ref, table, panel)
             auc_rows.append(dict(table=table, panel=panel, rows=n, partitions=ddf.npartitions, auc_dask=sc.roc_auc_score(),
                                  auc_binned=totals["AUC"], abs_diff=abs(sc.roc_auc_score() - totals["AUC"])))
             clicks, no_clicks = counts["# clicks"].to_numpy(float), counts["# no-clicks"].to_numpy(float)

@@ -22,32 +22,33 @@ except our checks.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
 import pandas as pd
 
-from .. import reference
-from ..io import format_float
-from ..claims import Claim, Ledger, declare, matches_printed
-from offline_eval.metrics import roc_auc_score, roc_auc_score_from_counts, roc_curve_from_counts
-from . import yi_formulas
+from ... import reference
+from ...io import format_float
+from ...claims import Claim, Ledger, declare, matches_printed
+from offline_eval.metrics import roc_auc_score, roc_curve_from_counts
+from . import _formulas
+from ._bins import (ANOMALY_TABLES, BIN_COLUMNS, PANELS, binned_roc_table, expand_bins, panel_totals, printed_bins,
+                    recompute_panel)
 
 __all__ = [
     "ANOMALY_TABLES",
-    "BIN_COLUMNS",
     "CLAIMS",
+    "YiAucAnomaliesRun",
     "add_claims",
     "anomaly_summary",
-    "binned_roc_table",
     "compare_anomaly_table",
-    "corrected_bins",
-    "expand_bins",
     "formula_table",
     "input_typo_table",
     "panel_table",
-    "printed_bins",
+    "roc_figure",
     "row_level_table",
+    "run_experiment",
     "survey_checks",
     "survey_table",
 ]
@@ -119,9 +120,6 @@ CLAIMS = declare(
           evidence=("yi/rowlevel_auc.csv",)),
 )
 
-ANOMALY_TABLES = ("Table 2", "Table 3", "Table 4")
-PANELS = ("a", "b")
-BIN_COLUMNS = ["Avg pClick", "# clicks", "# no-clicks", "Actual CTR", "TPR", "FPR", "Trapezoid", "Avg pClick / Actual CTR"]
 SURVEY_METRICS = ["Probability", "Log Likelihood", "PE", "NDCG", "IR", "misc", "Online"]
 # Top-level categories of Table 1 and their sub-categories, as the paper lists them.
 SURVEY_CATEGORIES = {
@@ -134,87 +132,6 @@ SURVEY_CATEGORIES = {
 
 
 # -- Tables 2-4 ---------------------------------------------------------------------------
-def printed_bins(ref: pd.DataFrame, table: str, panel: str) -> pd.DataFrame:
-    """The printed bins of one panel as strings (rows ``bin 1..k``, columns :data:`BIN_COLUMNS`)."""
-    sel = ref[(ref["source"] == table) & (ref["panel"] == panel) & ref["row"].str.startswith("bin ")]
-    if sel.empty:
-        raise ValueError(f"no printed bins for {table!r} panel {panel!r}")
-    wide = sel.pivot(index="row", columns="column", values="value")
-    wide = wide.loc[sorted(wide.index, key=lambda r: int(r.split()[1])), BIN_COLUMNS]
-    wide.columns.name = None
-    return wide
-
-
-def binned_roc_table(avg_pclick, clicks, no_clicks) -> pd.DataFrame:
-    """Recompute a yi anomaly table from its inputs (bins in descending pClick order).
-
-    Columns: ``Actual CTR`` = clicks / (clicks + no-clicks); ``TPR`` and ``FPR``
-    cumulative over the bins; ``Trapezoid`` = (FPR_k - FPR_{k-1})(TPR_k + TPR_{k-1})/2;
-    ``Avg pClick / Actual CTR``.  The trapezoids sum to :func:`roc_auc_score_from_counts`.
-
-    Examples
-    --------
-    >>> t = binned_roc_table([0.5, 0.1], [3, 1], [1, 3])
-    >>> t["Trapezoid"].round(5).tolist(), float(t["Trapezoid"].sum())
-    ([0.09375, 0.65625], 0.75)
-    """
-    pc = np.asarray(avg_pclick, dtype=float)
-    c = np.asarray(clicks, dtype=float)
-    nc = np.asarray(no_clicks, dtype=float)
-    fpr, tpr = roc_curve_from_counts(c, nc)
-    ctr = c / (c + nc)
-    return pd.DataFrame(
-        {
-            "Avg pClick": pc,
-            "# clicks": c.astype(np.int64),
-            "# no-clicks": nc.astype(np.int64),
-            "Actual CTR": ctr,
-            "TPR": tpr[1:],
-            "FPR": fpr[1:],
-            "Trapezoid": np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2,
-            "Avg pClick / Actual CTR": pc / ctr,
-        }
-    )
-
-
-def corrected_bins(ref: pd.DataFrame, table: str, panel: str, corrections: pd.DataFrame | None = None) -> pd.DataFrame:
-    """:func:`printed_bins` with the input cells of ``corrections`` (:func:`reference.load_corrections`) replaced."""
-    printed = printed_bins(ref, table, panel)
-    if corrections is not None:
-        for _, c in corrections[(corrections["source"] == table) & (corrections["panel"] == panel)].iterrows():
-            if printed.loc[c["row"], c["column"]] != c["printed"]:
-                raise ValueError(f"`corrections`: {table} panel {panel} {c['row']} {c['column']} is printed "
-                                 f"{printed.loc[c['row'], c['column']]!r}, not {c['printed']!r}")
-            printed.loc[c["row"], c["column"]] = c["corrected"]
-    return printed
-
-
-def recompute_panel(ref: pd.DataFrame, table: str, panel: str,
-                    corrections: pd.DataFrame | None = None) -> tuple[pd.DataFrame, dict]:
-    """Recomputed bins of one panel and its totals (clicks, no-clicks, CTR, AUC).
-
-    With ``corrections``, the corrected input cells replace the printed ones.
-    """
-    printed = corrected_bins(ref, table, panel, corrections)
-    tab = binned_roc_table(
-        printed["Avg pClick"].map(reference.parse_printed),
-        printed["# clicks"].map(reference.parse_printed),
-        printed["# no-clicks"].map(reference.parse_printed),
-    )
-    return tab, _totals(tab)
-
-
-def _totals(tab: pd.DataFrame) -> dict:
-    """The total row of a recomputed panel: clicks, no-clicks, actual CTR and AUC."""
-    c, nc = tab["# clicks"].sum(), tab["# no-clicks"].sum()
-    return {
-        "# clicks": int(c),
-        "# no-clicks": int(nc),
-        "Actual CTR": c / (c + nc),
-        "AUC": roc_auc_score_from_counts(tab["# clicks"], tab["# no-clicks"]),
-    }
-
-
 def panel_table(ref: pd.DataFrame, table: str, corrections: pd.DataFrame | None = None) -> pd.DataFrame:
     """Both panels of one anomaly table recomputed, each with the table's total row.
 
@@ -290,15 +207,6 @@ def _evidence(table: str, cells: pd.DataFrame, cell) -> str:
         return (f"(FPR_k - FPR_k-1)(TPR_k + TPR_k-1)/2 from the printed counts is {cell['recomputed']:.6f}"
                 f", not {cell['printed']}{extra}")
     return f"recomputed from the printed # clicks and # no-clicks: {cell['recomputed']:.6g}, printed {cell['printed']}"
-
-
-def expand_bins(avg_pclick, clicks, no_clicks) -> tuple[np.ndarray, np.ndarray]:
-    """Row-level labels and scores of a binned table: each bin's rows share its avg pClick."""
-    c = np.asarray(clicks, dtype=np.int64)
-    nc = np.asarray(no_clicks, dtype=np.int64)
-    score = np.repeat(np.asarray(avg_pclick, dtype=float), c + nc)
-    y = np.concatenate([np.r_[np.ones(a, np.int8), np.zeros(b, np.int8)] for a, b in zip(c, nc)])
-    return y, score
 
 
 def row_level_auc(ref: pd.DataFrame, table: str, panel: str) -> tuple[int, float, float]:
@@ -381,7 +289,7 @@ def anomaly_summary(ref: pd.DataFrame) -> pd.DataFrame:
 
 def formula_table(rng=0) -> pd.DataFrame:
     """Section 4.1's AUC recipe and properties (and Section 5.1's rank invariance) on random inputs."""
-    return yi_formulas.auc_formula_rows(rng)
+    return _formulas.auc_formula_rows(rng)
 
 
 def input_hypotheses(ref: pd.DataFrame, table: str, panel: str, row: str, column: str, candidates) -> pd.DataFrame:
@@ -399,7 +307,7 @@ def input_hypotheses(ref: pd.DataFrame, table: str, panel: str, row: str, column
         vals = {c: printed[c].map(reference.parse_printed).to_numpy(copy=True) for c in BIN_COLUMNS[:3]}
         vals[column][k] = reference.parse_printed(cand)
         tab = binned_roc_table(vals["Avg pClick"], vals["# clicks"], vals["# no-clicks"])
-        totals = _totals(tab)
+        totals = panel_totals(tab)
         bad = [f"{r} {col}" for i, r in enumerate(printed.index) for col in BIN_COLUMNS[3:]
                if not matches_printed(tab[col].iloc[i], printed[col].iloc[i])]
         bad += [f"total {t['column']}" for _, t in tot.iterrows() if not matches_printed(totals[t["column"]], t["value"])]
@@ -560,15 +468,51 @@ def _add_anomalies(ledger: Ledger, ref: pd.DataFrame) -> None:
         reproduced_value=f"{auc['Table 4', 'a']:.6f} = {auc['Table 4', 'b']:.6f}")
 
 
-def add_claims(ledger: Ledger, ref: pd.DataFrame, *, survey: pd.DataFrame, cells: dict, corrections: pd.DataFrame,
-               typo: pd.DataFrame, row_level: pd.DataFrame, formulas: pd.DataFrame) -> None:
-    """Fill :data:`CLAIMS` from the tables the notebook computed (:func:`survey_checks`,
-    :func:`compare_anomaly_table` per table, :func:`input_typo_table`, :func:`row_level_table`,
-    :func:`formula_table`)."""
-    _add_survey(ledger, survey)
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class YiAucAnomaliesRun:
+    """Everything the notebook shows and :func:`add_claims` fills the ledger from (:func:`run_experiment`).
+
+    ``survey`` is Table 1 (:func:`survey_table`) and ``survey_checks`` its totals recomputed; ``panels`` and
+    ``cells`` map each of :data:`ANOMALY_TABLES` to :func:`panel_table` and :func:`compare_anomaly_table`;
+    ``corrections`` are ``data/corrections/yi.csv``; ``typo`` is :func:`input_typo_table`, ``summary``
+    :func:`anomaly_summary`, ``row_level`` :func:`row_level_table` and ``formulas`` :func:`formula_table`.
+    """
+
+    ref: pd.DataFrame
+    survey: pd.DataFrame
+    survey_checks: pd.DataFrame
+    corrections: pd.DataFrame
+    panels: dict
+    cells: dict
+    typo: pd.DataFrame
+    summary: pd.DataFrame
+    row_level: pd.DataFrame
+    formulas: pd.DataFrame
+
+
+def run_experiment(ref: pd.DataFrame, *, seed: int = 0, max_expanded_rows: int = 20_000_000) -> YiAucAnomaliesRun:
+    """The notebook's tables: Table 1 and its totals, Tables 2-4 recomputed from the (corrected) printed bins, both
+    readings of each corrected input, the anomalies, the row-level AUC of every panel of at most
+    ``max_expanded_rows`` rows, and Section 4.1's formulas on the random inputs of ``seed``."""
+    corrections = reference.load_corrections("yi")
+    return YiAucAnomaliesRun(
+        ref=ref, survey=survey_table(ref), survey_checks=survey_checks(ref), corrections=corrections,
+        panels={t: panel_table(ref, t, corrections) for t in ANOMALY_TABLES},
+        cells={t: compare_anomaly_table(ref, t, corrections) for t in ANOMALY_TABLES},
+        typo=input_typo_table(ref, corrections), summary=anomaly_summary(ref),
+        row_level=row_level_table(ref, max_expanded_rows), formulas=formula_table(seed))
+
+
+def add_claims(ledger: Ledger, run: YiAucAnomaliesRun, *, block: None = None) -> None:
+    """Fill :data:`CLAIMS` from ``run`` (:func:`run_experiment`).  The study has no seed blocks: ``block`` must be
+    None."""
+    if block is not None:
+        raise ValueError(f"`block` must be None: yi_auc_anomalies has no seed blocks; got {block!r}")
+    cells, corrections, formulas, row_level = run.cells, run.corrections, run.formulas, run.row_level
+    _add_survey(ledger, run.survey_checks)
     _add_cells(ledger, cells, corrections)
-    _add_input_errata(ledger, corrections, typo, cells)
-    _add_anomalies(ledger, ref)
+    _add_input_errata(ledger, corrections, run.typo, cells)
+    _add_anomalies(ledger, run.ref)
     for cid, idx in _FORMULA_ROWS.items():
         f = formulas.iloc[idx]
         ledger.check(cid, holds=bool(f["holds"].all()),
