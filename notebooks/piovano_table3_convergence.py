@@ -8,7 +8,7 @@
 #   offline metric and its online measurement, before and after OAM, reported as the relative improvement
 #   `(r_OAM − r_offline) / |r_offline|` for the Music and Video domains; NLUER (1 − NLUER is
 #   recall-type) and friction (1 − friction is precision-type). The logs are proprietary; the mechanism is
-#   simulated (`piovano_table3_convergence.releases_experiment`): `n_releases` releases, each a candidate whose
+#   simulated (`piovano.table3_convergence.releases_experiment`): `n_releases` releases, each a candidate whose
 #   per-domain accuracies follow a random walk (`step`) and whose baseline is the previous release; live
 #   traffic per release of `n_live` items over `n_classes` domains (Zipf prior, fixed confusions); each
 #   release's offline set of `n_offline` items is drawn by (B, C) cell with a *different* random bias
@@ -51,23 +51,20 @@ n_seeds = 20  # range: 2..80
 output_root = None
 
 # %%
-import numpy as np
-import pandas as pd
+from IPython.display import Markdown
 
-from offline_eval_compendium import reference
-from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
 from offline_eval_compendium.studies.piovano import table3_convergence as P
 
-ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)
 blocks = P.SEEDS.sized(n_seeds, development=seed)
 ledger = Ledger("piovano", "piovano_table3_convergence", claims=P.CLAIMS, seeds=blocks)
-seeds = blocks.seeds("development")
-dist = P.offline_distortion(ref, sigma, boost, flatten)
-kw3 = dict(n_releases=n_releases, n_live=n_live, n_offline=n_offline, n_classes=n_classes, step=step, sigma=dist.sigma,
-           boost_range=(dist.boost, dist.boost), flatten=dist.flatten)
-sizes = [int(n) for n in sizes]
+
+# %%
+run = P.run_experiment(blocks, seed=seed, n_releases=n_releases, n_live=n_live, n_offline=n_offline,
+                       n_classes=n_classes, step=step, sigma=sigma, boost=boost, flatten=flatten,
+                       n_live_conv=n_live_conv, sizes=sizes)
 
 # %% [markdown]
 # ## The claims, declared before the experiment
@@ -85,56 +82,45 @@ P.CLAIMS.frame()
 # (the table reports the median over seeds beside the printed value).
 
 # %%
-per_release, corr = P.releases_experiment(seed, **kw3)
-out.table(per_release, "table3_releases", floatfmt=".4f")
-sweep3 = {b: seed_sweep(P.releases_sweep_row, blocks.seeds(b), **kw3) for b in blocks.BLOCKS}
-control3 = {b: seed_sweep(P.releases_sweep_row, blocks.seeds(b), **{**kw3, **P.CONTROL_RELEASES}) for b in blocks.BLOCKS}
+out.table(run.per_release, "table3_releases", floatfmt=".4f")
 for b in blocks.BLOCKS:
-    out.table(sweep3[b], "table3_seed_sweep" + blocks.suffix(b))
-    out.table(control3[b], "table3_seed_sweep_control" + blocks.suffix(b))
-table3 = {b: P.table3_table(corr, sweep3[b], ref) for b in blocks.BLOCKS}
-out.table(table3["development"], "table3", floatfmt=".3f")
-table3["development"]
+    out.table(run.sweeps[b], "table3_seed_sweep" + blocks.suffix(b))
+    out.table(run.controls[b], "table3_seed_sweep_control" + blocks.suffix(b))
+out.table(run.table3["development"], "table3", floatfmt=".3f")
+run.table3["development"]
 
 # %% [markdown]
 # What else was tried (quoted where a Table III claim differs): twice the releases, on the first `n_seeds // 2`
 # seeds, beside its control.
 
 # %%
-tried = P.tried_worlds_table(seeds[: max(n_seeds // 2, 2)], **kw3)
-out.table(tried, "table3_tried")
-tried
+out.table(run.tried, "table3_tried")
+run.tried
 
 # %% [markdown]
 # ## Theorem 2: error against the offline size N
 # The sweep runs on each seed block; the figure and the summary shown are the development block's.
 
 # %%
-conv = {b: P.convergence_sweep(blocks.seeds(b), sizes=sizes, n_live=n_live_conv) for b in blocks.BLOCKS}
-summaries = {b: P.convergence_summary(conv[b]) for b in blocks.BLOCKS}
 for b in blocks.BLOCKS:
-    out.table(conv[b], "convergence_seed_sweep" + blocks.suffix(b))
-summary = summaries["development"]
-out.table(summary, "convergence", floatfmt=".4g")
-fig = P.convergence_figure(summary)
-out.figure(fig, "convergence", caption="piovano Theorem 2: mean |accuracy error| of the offline estimate, OAM IndDis "
-           "and OAM JointDis against the offline size N (log-log; no figure in the paper)")
-summary.query("method == 'OAM JointDis'")
+    out.table(run.convergence[b], "convergence_seed_sweep" + blocks.suffix(b))
+out.table(run.summary, "convergence", floatfmt=".4g")
+out.figure(P.convergence_figure(run.summary), "convergence", caption="piovano Theorem 2: mean |accuracy error| of "
+           "the offline estimate, OAM IndDis and OAM JointDis against the offline size N (log-log; no figure in the "
+           "paper)")
+run.summary.query("method == 'OAM JointDis'")
 
 # %%
-summary.pivot(index="N", columns="method", values="acc_error")
+run.accuracy_errors
 
 # %% [markdown]
 # ## Claims
 
 # %%
 for b in ledger.blocks:
-    P.add_claims(ledger.block(b), table3=table3[b], sweep3=sweep3[b], control3=control3[b], summary=summaries[b],
-                 conv=conv[b], sizes=sizes, tried=tried)
+    P.add_claims(ledger, run, block=b)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 
 # %%
-from IPython.display import Markdown
-
 Markdown(ledger.verdict())

@@ -463,8 +463,8 @@ def test_thm2_joint_beats_inddis_maxN_is_judged_on_its_own_blocks_seeds():
         sweep = _releases_frame(seeds, gain=[0.07, 0.08, 0.09], rel=[15.0, 16.0, 17.0])
         control = _releases_frame(seeds, gain=[-0.01, 0.0, 0.01], rel=[-1.0, 0.0, 1.0], improves=False)
         conv = _convergence_frame(conv_seeds, sizes)
-        T3.add_claims(led.block(b), table3=T3.table3_table(corr, sweep, ref), sweep3=sweep, control3=control,
-                      summary=T3.convergence_summary(conv), conv=conv, sizes=sizes)
+        T3._fill_claims(led.block(b), table3=T3.table3_table(corr, sweep, ref), sweep3=sweep, control3=control,
+                        summary=T3.convergence_summary(conv), conv=conv, sizes=sizes)
 
     stale = Ledger("piovano", "piovano_table3_convergence", claims=T3.CLAIMS, seeds=blocks)
     fill(stale, "development", blocks.seeds("development"))
@@ -707,7 +707,7 @@ def test_one_tried_worlds_table_for_the_three_tables():
     # Table I, II and III's tables of what else was tried are one function's (the private _tried_worlds)
     from offline_eval_compendium.studies.piovano import _tried_worlds
 
-    for module in (T1,):
+    for module in (T1, T3):
         assert "_tried_worlds(" in inspect.getsource(module.tried_worlds_table), module.__name__
 
     def row(seed, *, level, shift=0.0):
@@ -724,7 +724,7 @@ def test_one_tried_worlds_table_for_the_three_tables():
     assert counted.to_dict("records") == [{"world": "base", "ok": 2, "seeds": 3}]
 
 
-@pytest.mark.parametrize("module, run_type", [(T1, "PiovanoMatricesTable1Run")])
+@pytest.mark.parametrize("module, run_type", [(T1, "PiovanoMatricesTable1Run"), (T3, "PiovanoTable3ConvergenceRun")])
 def test_add_claims_refuses_a_block_it_has_no_sweep_for(module, run_type):
     from offline_eval_compendium.claims import Ledger
 

@@ -6,7 +6,7 @@ candidate whose per-domain accuracies follow a random walk and whose baseline
 is the previous release; live traffic per release; each release's offline set
 drawn by (B, C) cell with its own random bias, the generator's knobs those
 fitted to the paper's printed 5-class pair (the calibration row of
-``piovano_table2_digits``).  Per seed, the Pearson correlation across releases
+``studies.piovano.table2_digits``).  Per seed, the Pearson correlation across releases
 between offline and online metrics, before and after OAM.  Each claim declares
 its effect (the gain in r, per seed), judged by the estimate rule over the
 confirmation seeds beside the control world whose offline sets are drawn
@@ -21,21 +21,25 @@ ours, each computed on the seeds of the block it is judged on.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from offline_eval.synth import check_rng
 from offline_eval.adaptive import joint_distribution, metrics_from_joint, online_adaptive_metrics
-from ...claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare
+from ... import reference
+from ...claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare, seed_sweep
 from offline_eval.plotting import new_figure
 from offline_eval.synth import classifiers as synth
 from ._evaluation import MODELS, many_class_world, offline_distortion, quiet_warnings
+from ._tried_worlds import tried_worlds_table as _tried_worlds
 
-__all__ = ["CLAIMS", "SEEDS", "CONTROL_RELEASES", "add_claims", "convergence_experiment", "convergence_figure",
-           "convergence_summary", "convergence_sweep", "fill_table3_claims", "loglog_slope", "offline_distortion",
-           "releases_experiment", "releases_note", "tried_worlds_table",
-           "releases_sweep_row", "table3_table"]
+__all__ = ["CLAIMS", "SEEDS", "CONTROL_RELEASES", "PiovanoTable3ConvergenceRun", "add_claims", "convergence_experiment",
+           "convergence_figure", "convergence_summary", "convergence_sweep", "fill_table3_claims", "loglog_slope",
+           "offline_distortion", "releases_experiment", "releases_note", "releases_sweep_row", "run_experiment",
+           "table3_table", "tried_worlds_table"]
 
 T3_WORLD = "synthetic: releases world (a random walk of releases, the offline bias fitted to the printed 5-class pair)"
 T3_CONTROL = "each release's offline set drawn without bias: sigma 0, no over-sampled disagreements, no flattening"
@@ -274,14 +278,11 @@ T3_TRIED_RELEASES_FACTOR = 2
 def tried_worlds_table(seeds, **kw) -> pd.DataFrame:
     """The releases world of ``kw`` with :data:`T3_TRIED_RELEASES_FACTOR` times the releases, and its control, on
     ``seeds``: per Table III cell, the seeds where the OAM's correlation beats the offline one."""
-    rows = []
     n = T3_TRIED_RELEASES_FACTOR * kw.get("n_releases", 12)
-    for name, knobs in {f"{n} releases": {"n_releases": n}}.items():
-        for world, extra in (("world", {}), ("control", CONTROL_RELEASES)):
-            sw = pd.DataFrame([releases_sweep_row(s, **{**kw, **knobs, **extra}) for s in seeds])
-            rows.append({"tried": name, "world": world, **{f"{m}_{d}_improves": int(sw[f"{m}_{d}_improves"].sum())
-                                                            for m, d in CELLS}, "seeds": len(sw)})
-    return pd.DataFrame(rows)
+    worlds = {(f"{n} releases", world): {"n_releases": n, **extra}
+              for world, extra in (("world", {}), ("control", CONTROL_RELEASES))}
+    return _tried_worlds(releases_sweep_row, seeds, worlds, names=lambda key, knobs: {"tried": key[0], "world": key[1]},
+                         counts=[f"{m}_{d}_improves" for m, d in CELLS], **kw)
 
 
 def _seeded(sweep: pd.DataFrame, values) -> pd.Series:
@@ -320,10 +321,70 @@ def fill_table3_claims(ledger: Ledger, table3: pd.DataFrame, sweep3: pd.DataFram
                              "heavy-tailed")
 
 
-def add_claims(ledger: Ledger, *, table3: pd.DataFrame, sweep3: pd.DataFrame, control3: pd.DataFrame,
-               summary: pd.DataFrame, conv: pd.DataFrame, sizes, tried: pd.DataFrame | None = None) -> None:
-    """Fill every declared claim of :data:`CLAIMS` from one seed block's results (``conv``, ``summary``: that
-    block's convergence sweep and its summary)."""
+#: The offline sizes N of Theorem 2's convergence grid.
+CONVERGENCE_SIZES = (50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PiovanoTable3ConvergenceRun:
+    """Everything the notebook shows and the ledger reads (:func:`run_experiment`); per seed block where keyed by
+    block."""
+
+    ref: pd.DataFrame  #: the printed numbers (``data/reference/piovano``)
+    distortion: object  #: the offline distortion's knobs, fitted to the printed pair (:func:`offline_distortion`)
+    world: dict  #: the keywords of :func:`releases_experiment`
+    per_release: pd.DataFrame  #: one sequence of releases at the development seed
+    corr: pd.DataFrame  #: its correlations
+    sweeps: dict  #: block -> the releases world's sweep
+    controls: dict  #: block -> the control world's sweep
+    table3: dict  #: block -> :func:`table3_table`
+    tried: pd.DataFrame  #: :func:`tried_worlds_table` on the first half of the development seeds
+    sizes: tuple  #: the offline sizes N of the convergence grid
+    convergence: dict  #: block -> :func:`convergence_sweep`
+    summaries: dict  #: block -> :func:`convergence_summary`
+    summary: pd.DataFrame  #: the development block's summary (shown and drawn)
+    accuracy_errors: pd.DataFrame  #: ``summary``'s |accuracy error| per N and method
+
+
+def run_experiment(blocks: SeedBlocks, *, seed: int = 0, n_releases: int = 12, n_live: int = 20_000,
+                   n_offline: int = 1_000, n_classes: int = 8, step: float = 0.04, sigma=None, boost=None,
+                   flatten=None, n_live_conv: int = 100_000, sizes=CONVERGENCE_SIZES) -> PiovanoTable3ConvergenceRun:
+    """Table III's releases at ``seed`` and their sweeps and control sweeps on every block of ``blocks`` (the offline
+    bias fitted to the printed 5-class pair where ``sigma``, ``boost``, ``flatten`` are None), the tried worlds,
+    and Theorem 2's convergence sweep on every block."""
+    ref = reference.load("piovano")
+    dist = offline_distortion(ref, sigma, boost, flatten)
+    kw3 = dict(n_releases=n_releases, n_live=n_live, n_offline=n_offline, n_classes=n_classes, step=step,
+               sigma=dist.sigma, boost_range=(dist.boost, dist.boost), flatten=dist.flatten)
+    sizes = tuple(int(n) for n in sizes)
+    per_release, corr = releases_experiment(seed, **kw3)
+    sweeps = {b: seed_sweep(releases_sweep_row, blocks.seeds(b), **kw3) for b in blocks.BLOCKS}
+    controls = {b: seed_sweep(releases_sweep_row, blocks.seeds(b), **{**kw3, **CONTROL_RELEASES})
+                for b in blocks.BLOCKS}
+    table3 = {b: table3_table(corr, sweeps[b], ref) for b in blocks.BLOCKS}
+    tried = tried_worlds_table(blocks.seeds("development")[: max(blocks.n // 2, 2)], **kw3)
+    conv = {b: convergence_sweep(blocks.seeds(b), sizes=list(sizes), n_live=n_live_conv) for b in blocks.BLOCKS}
+    summaries = {b: convergence_summary(conv[b]) for b in blocks.BLOCKS}
+    summary = summaries["development"]
+    return PiovanoTable3ConvergenceRun(
+        ref=ref, distortion=dist, world=kw3, per_release=per_release, corr=corr, sweeps=sweeps, controls=controls,
+        table3=table3, tried=tried, sizes=sizes, convergence=conv, summaries=summaries, summary=summary,
+        accuracy_errors=summary.pivot(index="N", columns="method", values="acc_error"))
+
+
+def add_claims(ledger: Ledger, run: PiovanoTable3ConvergenceRun, *, block: str) -> None:
+    """Fill every declared claim of :data:`CLAIMS` in seed block ``block`` of ``ledger`` from ``run``
+    (:func:`run_experiment`): the block's sweeps and convergence sweep."""
+    if block not in run.sweeps:
+        raise ValueError(f"`block` must be one of {tuple(run.sweeps)}; got {block!r}")
+    _fill_claims(ledger.block(block), table3=run.table3[block], sweep3=run.sweeps[block], control3=run.controls[block],
+                 summary=run.summaries[block], conv=run.convergence[block], sizes=run.sizes, tried=run.tried)
+
+
+def _fill_claims(ledger: Ledger, *, table3: pd.DataFrame, sweep3: pd.DataFrame, control3: pd.DataFrame,
+                 summary: pd.DataFrame, conv: pd.DataFrame, sizes, tried: pd.DataFrame | None = None) -> None:
+    """Every declared claim of :data:`CLAIMS` from one seed block's results (``conv``, ``summary``: that block's
+    convergence sweep and its summary)."""
     fill_table3_claims(ledger, table3, sweep3, control3, tried)
     slope = loglog_slope(summary)
     big = summary[summary["N"] == max(sizes)].set_index("method")
