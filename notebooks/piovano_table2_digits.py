@@ -76,23 +76,23 @@ n_seeds = 20  # seeds in each block (declared: P.SEEDS); range: 2..80
 output_root = None
 
 # %%
-import pandas as pd
+from IPython.display import Markdown
 
-from offline_eval_compendium import reference
-from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
 from offline_eval_compendium.studies.piovano import table2_digits as P
 
-ref = reference.load("piovano")
 out = OutputDir("piovano", output_root)
 blocks = P.SEEDS.sized(n_seeds, development=seed)
 ledger = Ledger("piovano", "piovano_table2_digits", claims=P.CLAIMS, seeds=blocks)
-dist, knobs, calib_grid, kw2 = P.table2_world(
-    ref, sigma=sigma, flatten=flatten, disagreement_boost=disagreement_boost, error_correlation=error_correlation,
-    n_calibration_seeds=n_calibration_seeds, n_live=n_live, n_offline=n_offline, n_classes=n_classes,
-    accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent)
-kwd = dict(train_fraction=train_fraction, n_offline=n_offline_digits, sigma=digits_sigma, disagreement_boost=digits_boost)
-kw2["accuracy"]
+
+# %%
+run = P.run_experiment(
+    blocks, seed=seed, n_live=n_live, n_offline=n_offline, n_classes=n_classes, zipf_exponent=zipf_exponent,
+    accuracy_spread=accuracy_spread, sigma=sigma, disagreement_boost=disagreement_boost, flatten=flatten,
+    error_correlation=error_correlation, n_calibration_seeds=n_calibration_seeds, train_fraction=train_fraction,
+    n_offline_digits=n_offline_digits, digits_sigma=digits_sigma, digits_boost=digits_boost)
+run.world["accuracy"]
 
 # %% [markdown]
 # ## The claims, declared before the experiment
@@ -108,6 +108,7 @@ P.CLAIMS.frame()
 # ## The offline-set generator calibrated on the printed 5-class matrices
 
 # %%
+dist = run.distortion
 out.table(dist.cells, "offline_distortion_calibration", floatfmt=".3f")
 print(f"fitted: sigma = {dist.sigma_fit:g}, boost = {dist.boost_fit:g}, flatten = {dist.flatten_fit:g}")
 
@@ -121,9 +122,9 @@ print(f"fitted: sigma = {dist.sigma_fit:g}, boost = {dist.boost_fit:g}, flatten 
 # prediction, the offline std cells included (the grid shows how far they can move).
 
 # %%
-out.table(calib_grid, "table2_calibration")
-print(f"used: {knobs}")
-calib_grid.sort_values("objective").head(3)
+out.table(run.calibration, "table2_calibration")
+print(f"used: {run.knobs}")
+run.calibration.sort_values("objective").head(3)
 
 # %% [markdown]
 # ## Table II analogue (one seed, the printed table beside it)
@@ -133,27 +134,22 @@ calib_grid.sort_values("objective").head(3)
 # world's beside it.
 
 # %%
-tab2, res2 = P.table2_experiment(seed, **kw2)
-table2 = tab2.merge(P.paper_table(ref, "Table II"), on=["model", "setting"])
-out.table(table2, "table2", floatfmt=".3f")
-table2
+out.table(run.table2, "table2", floatfmt=".3f")
+run.table2
 
 # %%
-sweep2 = {b: seed_sweep(P.table2_sweep_row, blocks.seeds(b), **kw2) for b in blocks.BLOCKS}
-control2 = {b: seed_sweep(P.table2_sweep_row, blocks.seeds(b), **{**kw2, **P.CONTROL_RANDOM}) for b in blocks.BLOCKS}
 for b in blocks.BLOCKS:
-    out.table(sweep2[b], "table2_seed_sweep" + blocks.suffix(b))
-    out.table(control2[b], "table2_seed_sweep_control" + blocks.suffix(b))
-sweep2["development"].drop(columns="seed").mean(numeric_only=True).to_frame("mean over seeds").T
+    out.table(run.sweeps[b], "table2_seed_sweep" + blocks.suffix(b))
+    out.table(run.controls[b], "table2_seed_sweep_control" + blocks.suffix(b))
+run.sweep_means
 
 # %% [markdown]
 # What else was tried: a larger random distortion of every cell, on the first `n_seeds // 2` seeds, beside the
 # calibrated world's sweep (the notes of the std claims quote it).
 
 # %%
-tried = P.tried_worlds_table(range(seed, seed + max(n_seeds // 2, 2)), calibrated=sweep2["development"], **kw2)
-out.table(tried, "table2_tried")
-tried
+out.table(run.tried, "table2_tried")
+run.tried
 
 # %% [markdown]
 # Why the printed offline std cells stay out of reach: the widened families the paper's text allows (a class-level
@@ -161,54 +157,40 @@ tried
 # seeds, beside the printed Offline metrics row (a diagnosis: no family is chosen from it).
 
 # %%
-reach = P.dispersion_reach(ref, knobs=knobs, n_live=n_live, n_offline=n_offline, n_classes=n_classes,
-                           accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent)
-out.table(reach, "table2_dispersion")
-reach
+out.table(run.reach, "table2_dispersion")
+run.reach
 
 # %% [markdown]
 # ## Real classifiers on the handwritten digits
 
 # %%
-tabd, resd = P.digits_experiment(seed, **kwd)
-out.table(tabd, "digits", floatfmt=".3f")
-tabd
+out.table(run.digits, "digits", floatfmt=".3f")
+run.digits
 
 # %%
-sweepd = {b: seed_sweep(P.digits_sweep_row, blocks.seeds(b), **kwd) for b in blocks.BLOCKS}
-controld = {b: seed_sweep(P.digits_sweep_row, blocks.seeds(b), **{**kwd, **P.CONTROL_RANDOM}) for b in blocks.BLOCKS}
 for b in blocks.BLOCKS:
-    out.table(sweepd[b], "digits_seed_sweep" + blocks.suffix(b))
-    out.table(controld[b], "digits_seed_sweep_control" + blocks.suffix(b))
-sweepd["development"].drop(columns="seed").mean(numeric_only=True).to_frame("mean over seeds").T
+    out.table(run.digits_sweeps[b], "digits_seed_sweep" + blocks.suffix(b))
+    out.table(run.digits_controls[b], "digits_seed_sweep_control" + blocks.suffix(b))
+run.digits_means
 
 # %% [markdown]
 # ## Fig. 1: offline vs online class distribution (Table II world)
 
 # %%
-f1 = P.fig1_counts(seed, **kw2)
-out.table(f1, "fig1_class_counts", floatfmt=".4f")
-out.figure(P.fig1_figure(f1), "fig1", caption="piovano Fig. 1 (analogue): class shares of the live traffic and of "
+out.table(run.fig1, "fig1_class_counts", floatfmt=".4f")
+out.figure(P.fig1_figure(run.fig1), "fig1", caption="piovano Fig. 1 (analogue): class shares of the live traffic and of "
            "the offline set of the Table II world, classes by decreasing online count")
-fig1_sweep = {b: seed_sweep(P.fig1_row, blocks.seeds(b), **kw2) for b in blocks.BLOCKS}
-fig1_control = {b: seed_sweep(P.fig1_row, blocks.seeds(b), **{**kw2, **P.CONTROL_RANDOM}) for b in blocks.BLOCKS}
 for b in blocks.BLOCKS:
-    out.table(pd.concat([fig1_sweep[b].assign(world="biased offline set"), fig1_control[b].assign(world="control")]),
-              "fig1_seed_sweep" + blocks.suffix(b))
+    out.table(run.fig1_tables[b], "fig1_seed_sweep" + blocks.suffix(b))
 
 # %% [markdown]
 # ## Claims
 
 # %%
 for b in ledger.blocks:
-    P.add_claims(ledger.block(b), ref=ref, dist=dist, tab2=tab2, res2=res2, sweep2=sweep2[b], control2=control2[b],
-                 tabd=tabd, resd=resd, sweepd=sweepd[b], controld=controld[b], fig1_sweep=fig1_sweep[b],
-                 fig1_control=fig1_control[b], n_classes=n_classes, knobs=knobs, calib_grid=calib_grid, tried=tried,
-                 reach=reach)
+    P.add_claims(ledger, run, block=b)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 
 # %%
-from IPython.display import Markdown
-
 Markdown(ledger.verdict())

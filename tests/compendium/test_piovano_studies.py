@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from offline_eval_compendium import reference
 from offline_eval.adaptive import joint_distribution
+from offline_eval_compendium.studies.piovano import _digits as Dg
 from offline_eval_compendium.studies.piovano import _equations as E
 from offline_eval_compendium.studies.piovano import _evaluation as C
 from offline_eval_compendium.studies.piovano import _sweep_claims as S
@@ -654,7 +655,7 @@ def test_shared_worlds_give_the_draws_of_a_first_call():
     T2._table2_sets.cache_clear()
     assert all(np.array_equal(x, y) for x, y in zip((b, c, g, idx), T2.table2_sets(5, **kw, **C.CONTROL_RANDOM)))
     table_a, _ = T2.digits_experiment(4, n_offline=80)
-    T2._digits_live.cache_clear()
+    Dg.digits_live.cache_clear()
     table_b, _ = T2.digits_experiment(4, n_offline=80)
     pd.testing.assert_frame_equal(table_a, table_b)
 
@@ -707,7 +708,7 @@ def test_one_tried_worlds_table_for_the_three_tables():
     # Table I, II and III's tables of what else was tried are one function's (the private _tried_worlds)
     from offline_eval_compendium.studies.piovano import _tried_worlds
 
-    for module in (T1, T3):
+    for module in (T1, T2, T3):
         assert "_tried_worlds(" in inspect.getsource(module.tried_worlds_table), module.__name__
 
     def row(seed, *, level, shift=0.0):
@@ -724,7 +725,8 @@ def test_one_tried_worlds_table_for_the_three_tables():
     assert counted.to_dict("records") == [{"world": "base", "ok": 2, "seeds": 3}]
 
 
-@pytest.mark.parametrize("module, run_type", [(T1, "PiovanoMatricesTable1Run"), (T3, "PiovanoTable3ConvergenceRun")])
+@pytest.mark.parametrize("module, run_type", [(T1, "PiovanoMatricesTable1Run"), (T2, "PiovanoTable2DigitsRun"),
+                                             (T3, "PiovanoTable3ConvergenceRun")])
 def test_add_claims_refuses_a_block_it_has_no_sweep_for(module, run_type):
     from offline_eval_compendium.claims import Ledger
 

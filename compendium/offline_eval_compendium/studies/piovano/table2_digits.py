@@ -71,28 +71,30 @@ diagnosis in their notes.
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import numpy as np
 import pandas as pd
 
 from ... import reference
 from offline_eval.synth import check_rng
-from offline_eval.adaptive import joint_distribution, metrics_from_joint
 from ...io import format_float
-from ...claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare
+from ...claims import RENEWAL, Claim, Effect, Ledger, SeedBlocks, declare, seed_sweep
 from offline_eval.plotting import new_figure
-from offline_eval.synth import classifiers as synth
-from ._evaluation import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, many_class_world,
-                              offline_accuracy_note, offline_distortion, paper_online_accuracy, paper_sizes,
-                              paper_table, quiet_warnings, shared_by_seed, std_of_differences, sweep_row)
+from ._evaluation import (CONTROL_RANDOM, MODELS, SECTION, evaluation_table, offline_accuracy_note, offline_distortion,
+                          paper_online_accuracy, paper_table, shared_by_seed, sweep_row)
+from ._digits import digits_experiment, digits_sweep_row
 from ._sweep_claims import fill_predictions, fill_sweep_claims, prediction_claim, sweep_claims
 from ._table2_world import (T2_CALIBRATION_SEEDS, offline_row, online_metrics, table2_defaults, table2_live,
-                             table2_offline)
+                            table2_offline)
 from ._table2_dispersion import T2_DISPERSION_WORLDS, dispersion_reach, reach_note as _reach_note
+from ._tried_worlds import tried_worlds_table as _tried_worlds
 
-__all__ = ["CLAIMS", "SEEDS", "CONTROL_RANDOM", "add_claims", "add_distortion_calibration", "digits_experiment",
-           "digits_sweep_row", "calibrate_table2_world", "fig1_counts", "override_knobs", "table2_world", "tried_worlds_table", "fig1_figure", "fig1_row", "offline_distortion",
-           "paper_online_accuracy", "paper_table", "table2_experiment", "table2_sets", "table2_sweep_row"]
+__all__ = ["CLAIMS", "SEEDS", "CONTROL_RANDOM", "PiovanoTable2DigitsRun", "add_claims", "add_distortion_calibration",
+           "calibrate_table2_world", "digits_experiment", "digits_sweep_row", "dispersion_reach", "fig1_counts",
+           "fig1_figure", "fig1_row", "offline_distortion", "override_knobs", "paper_online_accuracy", "paper_table",
+           "run_experiment", "table2_experiment", "table2_sets", "table2_sweep_row", "table2_world",
+           "tried_worlds_table"]
 
 T2_WORLD = ("synthetic: Table II world (41 classes, the offline distortion's shape fitted to the printed 5-class pair, "
             "its strength and the models' error correlation to Table II's printed offline accuracies)")
@@ -163,17 +165,13 @@ def tried_worlds_table(seeds, *, calibrated: pd.DataFrame, **kw) -> pd.DataFrame
     """The calibrated Table II world (its sweep ``calibrated``, on the world of ``kw``) and each of
     :data:`T2_TRIED_WORLDS` on ``seeds``: medians of the offline accuracies, of the offline and JointDis sd of
     recall and precision and of the uncovered live mass, and the share of seeds passing each std criterion."""
-    rows = []
-    for name, knobs in {"calibrated": {}, **T2_TRIED_WORLDS}.items():
-        sw = calibrated if name == "calibrated" else pd.DataFrame([table2_sweep_row(s, **{**kw, **knobs})
-                                                                   for s in seeds])
-        row = {"world": name, **{k: kw.get(k) for k in ("sigma", "disagreement_boost", "error_correlation")}, **knobs}
-        for col in ("baseline_offline_Acc", "candidate_offline_Acc", "baseline_offline_std_Rec",
-                    "baseline_offline_std_Prec", "baseline_joint_std_Rec", "baseline_joint_std_Prec", "uncovered_mass"):
-            row[col] = float(sw[col].median())
-        row.update({k: f"{int(sw[k].sum())}/{len(sw)}" for k in _STD_KEYS})
-        rows.append(row)
-    return pd.DataFrame(rows)
+    return _tried_worlds(
+        table2_sweep_row, seeds, {"calibrated": {}, **T2_TRIED_WORLDS}, given={"calibrated": calibrated},
+        names=lambda name, knobs: {"world": name, **{k: kw.get(k) for k in ("sigma", "disagreement_boost",
+                                                                             "error_correlation")}, **knobs},
+        medians=("baseline_offline_Acc", "candidate_offline_Acc", "baseline_offline_std_Rec",
+                 "baseline_offline_std_Prec", "baseline_joint_std_Rec", "baseline_joint_std_Prec", "uncovered_mass"),
+        shares=_STD_KEYS, **kw)
 
 
 def _tried_note(tried: pd.DataFrame, key: str) -> str:
@@ -377,63 +375,89 @@ def table2_sweep_row(seed, **kw) -> dict:
     return sweep_row(*table2_experiment(seed, **kw))
 
 
-def _digits_fit(seed, train_fraction):
-    """The digits world's live traffic ``(rng, b, c, g)``: the split and both models' predictions on the live
-    images; ``rng`` is left where the offline draw starts."""
-    from sklearn.datasets import load_digits
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.naive_bayes import GaussianNB
+# -- the run ---------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PiovanoTable2DigitsRun:
+    """Everything the notebook shows and the ledger reads (:func:`run_experiment`); per seed block where keyed by
+    block."""
 
-    rng = check_rng(seed)
-    x, y = load_digits(return_X_y=True)
-    x = x / 16.0
-    perm = rng.permutation(len(y))
-    n_train = int(round(train_fraction * len(y)))
-    tr, live = perm[:n_train], perm[n_train:]
-    base = GaussianNB().fit(x[tr], y[tr])
-    cand = LogisticRegression(max_iter=2000).fit(x[tr], y[tr])
-    b, c, g = base.predict(x[live]).astype(np.int64), cand.predict(x[live]).astype(np.int64), y[live].astype(np.int64)
-    return rng, b, c, g
-
-
-#: The live traffic of the digits world by (seed, train_fraction): a seed's models are fitted once, as its sweep
-#: and its control world (which changes only the offline draw) share them.
-_digits_live = shared_by_seed(_digits_fit, maxsize=64)
-
-
-def digits_experiment(seed, *, train_fraction: float = 0.35, n_offline: int = 200, sigma: float = 1.0,
-                      disagreement_boost: float = 4.0, flatten: float = 1.0):
-    """Real classifiers on scikit-learn's bundled handwritten digits (1,797 images, 10 classes).
-
-    Baseline: Gaussian naive Bayes; candidate: multinomial logistic
-    regression; both trained on a random ``train_fraction`` of the images.
-    The rest is the live traffic; the offline set (``n_offline`` items) is
-    drawn from it by (B, C) cell with a random cell distribution
-    (:func:`offline_eval.synth.classifiers.random_offline_joint`, with
-    ``sigma``, ``disagreement_boost`` and ``flatten``).
-    """
-    rng, b, c, g = _digits_live(seed, train_fraction)
-    k = 10
-    live_counts = joint_distribution(b, c, n_classes=k, normalize=False)
-    m_o = synth.random_offline_joint(live_counts / len(b), sigma=sigma, disagreement_boost=disagreement_boost,
-                                     flatten=flatten, rng=rng)
-    off_counts = synth.apportion(m_o, n_offline, capacity=live_counts)
-    idx = synth.sample_by_cell(b, c, off_counts, n_classes=k, rng=rng)
-    table, res = evaluation_table(b[idx], c[idx], g[idx], b, c, g, n_classes=k)
-    return table, res
+    ref: pd.DataFrame  #: the printed numbers (``data/reference/piovano``)
+    distortion: object  #: the offline distortion fitted to the printed 5-class pair (:func:`offline_distortion`)
+    knobs: dict  #: the Table II world's knobs (:func:`table2_world`)
+    calibration: pd.DataFrame  #: the calibration grid (:func:`calibrate_table2_world`)
+    world: dict  #: the keywords of :func:`table2_experiment` (the calibrated world)
+    digits_world: dict  #: the keywords of :func:`digits_experiment`
+    tab2: pd.DataFrame  #: one run of the Table II world at the development seed
+    res2: dict
+    table2: pd.DataFrame  #: ``tab2`` beside the printed Table II
+    sweeps: dict  #: block -> the Table II world's sweep
+    controls: dict  #: block -> its control world's sweep
+    sweep_means: pd.DataFrame  #: the development sweep's means over seeds
+    tried: pd.DataFrame  #: :func:`tried_worlds_table` on the first half of the development seeds
+    reach: pd.DataFrame  #: :func:`dispersion_reach`
+    digits: pd.DataFrame  #: one run of the digits world at the development seed
+    digits_res: dict
+    digits_sweeps: dict  #: block -> the digits world's sweep
+    digits_controls: dict  #: block -> its control world's sweep
+    digits_means: pd.DataFrame  #: the development digits sweep's means over seeds
+    fig1: pd.DataFrame  #: :func:`fig1_counts` at the development seed
+    fig1_sweeps: dict  #: block -> Fig. 1's sweep
+    fig1_controls: dict  #: block -> Fig. 1's control sweep
+    fig1_tables: dict  #: block -> both, one table with a ``world`` column
 
 
-def digits_sweep_row(seed, **kw) -> dict:
-    return sweep_row(*digits_experiment(seed, **kw))
+def _means(sweep: pd.DataFrame) -> pd.DataFrame:
+    return sweep.drop(columns="seed").mean(numeric_only=True).to_frame("mean over seeds").T
+
+
+def run_experiment(blocks: SeedBlocks, *, seed: int = 0, n_live=None, n_offline=None, n_classes: int = 41,
+                   zipf_exponent: float = 1.0, accuracy_spread: float = 0.15, sigma=None, disagreement_boost=None,
+                   flatten=None, error_correlation=None, n_calibration_seeds: int = 4, train_fraction: float = 0.35,
+                   n_offline_digits: int = 200, digits_sigma: float = 1.0,
+                   digits_boost: float = 4.0) -> PiovanoTable2DigitsRun:
+    """Table II's world calibrated as declared (:func:`table2_world`), one run at ``seed``, its sweeps and control
+    sweeps on every block of ``blocks``, the tried worlds, the dispersion diagnosis, the digits world and Fig. 1."""
+    ref = reference.load("piovano")
+    sizes = dict(n_live=n_live, n_offline=n_offline, n_classes=n_classes)
+    dist, knobs, grid, kw2 = table2_world(
+        ref, sigma=sigma, flatten=flatten, disagreement_boost=disagreement_boost, error_correlation=error_correlation,
+        n_calibration_seeds=n_calibration_seeds, **sizes, accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent)
+    kwd = dict(train_fraction=train_fraction, n_offline=n_offline_digits, sigma=digits_sigma,
+               disagreement_boost=digits_boost)
+    tab2, res2 = table2_experiment(seed, **kw2)
+    sweeps = {b: seed_sweep(table2_sweep_row, blocks.seeds(b), **kw2) for b in blocks.BLOCKS}
+    controls = {b: seed_sweep(table2_sweep_row, blocks.seeds(b), **{**kw2, **CONTROL_RANDOM}) for b in blocks.BLOCKS}
+    tried = tried_worlds_table(range(seed, seed + max(blocks.n // 2, 2)), calibrated=sweeps["development"], **kw2)
+    reach = dispersion_reach(ref, knobs=knobs, **sizes, accuracy_spread=accuracy_spread, zipf_exponent=zipf_exponent)
+    tabd, resd = digits_experiment(seed, **kwd)
+    sweepd = {b: seed_sweep(digits_sweep_row, blocks.seeds(b), **kwd) for b in blocks.BLOCKS}
+    controld = {b: seed_sweep(digits_sweep_row, blocks.seeds(b), **{**kwd, **CONTROL_RANDOM}) for b in blocks.BLOCKS}
+    f1 = fig1_counts(seed, **kw2)
+    fig1_sweep = {b: seed_sweep(fig1_row, blocks.seeds(b), **kw2) for b in blocks.BLOCKS}
+    fig1_control = {b: seed_sweep(fig1_row, blocks.seeds(b), **{**kw2, **CONTROL_RANDOM}) for b in blocks.BLOCKS}
+    fig1_tables = {b: pd.concat([fig1_sweep[b].assign(world="biased offline set"),
+                                 fig1_control[b].assign(world="control")]) for b in blocks.BLOCKS}
+    return PiovanoTable2DigitsRun(
+        ref=ref, distortion=dist, knobs=knobs, calibration=grid, world=kw2, digits_world=kwd, tab2=tab2, res2=res2,
+        table2=tab2.merge(paper_table(ref, "Table II"), on=["model", "setting"]), sweeps=sweeps, controls=controls,
+        sweep_means=_means(sweeps["development"]), tried=tried, reach=reach, digits=tabd, digits_res=resd,
+        digits_sweeps=sweepd, digits_controls=controld, digits_means=_means(sweepd["development"]), fig1=f1,
+        fig1_sweeps=fig1_sweep, fig1_controls=fig1_control, fig1_tables=fig1_tables)
 
 
 # -- the ledger ------------------------------------------------------------------------------------
-def add_claims(ledger: Ledger, *, ref: pd.DataFrame, dist, tab2: pd.DataFrame, res2: dict, sweep2: pd.DataFrame,
-               control2: pd.DataFrame, tabd: pd.DataFrame, resd: dict, sweepd: pd.DataFrame,
-               controld: pd.DataFrame, fig1_sweep: pd.DataFrame, fig1_control: pd.DataFrame, n_classes: int,
-               knobs: dict, calib_grid: pd.DataFrame, tried: pd.DataFrame,
-               reach: pd.DataFrame | None = None) -> None:
-    """Fill every declared claim of :data:`CLAIMS` from the notebook's results."""
+def add_claims(ledger: Ledger, run: PiovanoTable2DigitsRun, *, block: str) -> None:
+    """Fill every declared claim of :data:`CLAIMS` in seed block ``block`` of ``ledger`` from ``run``
+    (:func:`run_experiment`)."""
+    if block not in run.sweeps:
+        raise ValueError(f"`block` must be one of {tuple(run.sweeps)}; got {block!r}")
+    ledger = ledger.block(block)
+    ref, dist, tab2, res2, tabd, resd = run.ref, run.distortion, run.tab2, run.res2, run.digits, run.digits_res
+    sweep2, control2, sweepd, controld = (run.sweeps[block], run.controls[block], run.digits_sweeps[block],
+                                          run.digits_controls[block])
+    fig1_sweep, fig1_control = run.fig1_sweeps[block], run.fig1_controls[block]
+    n_classes, knobs, calib_grid = run.world["n_classes"], run.knobs, run.calibration
+    tried, reach = run.tried, run.reach
     add_distortion_calibration(ledger, dist.sigma_fit, dist.boost_fit, dist.cells, flatten=dist.flatten_fit)
     for model in MODELS:
         ledger.calibration(f"piovano-T2-online-acc-{model}",
