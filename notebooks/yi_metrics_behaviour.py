@@ -44,12 +44,10 @@ sweep_n = 100_000  # impressions per data set in the sweep; range: 10_000..400_0
 output_root = None
 
 # %%
-import numpy as np
-
 from offline_eval_compendium import reference
-from offline_eval_compendium.claims import Ledger, seed_sweep
+from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import yi_metrics_behaviour as study
+from offline_eval_compendium.studies.yi import metrics_behaviour as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)
@@ -67,28 +65,31 @@ print(f"development seeds {blocks.text('development')}; confirmation seeds {bloc
 study.CLAIMS.frame()
 
 # %% [markdown]
+# The experiment, run once (`study.run_experiment`): Figs. 1-2 on the main seed, the seed sweep of both blocks beside
+# the control worlds, and the formulas; the cells after it show each result.
+
+# %%
+run = study.run_experiment(ref, blocks, seed=seed, n=n, sweep_n=sweep_n)
+
+# %% [markdown]
 # ## Fig. 1: ROC of sponsored-search and contextual-ads models
 
 # %%
-datasets = study.fig1_datasets(ref)
-f1 = study.fig1_run(seed, datasets=datasets, n=n)
-fig1 = study.fig1_figure(f1)
+fig1 = study.fig1_figure(run.f1)
 out.figure(fig1, "fig1", caption="yi Fig. 1: ROC curves of the sponsored-search and contextual-ads click models, "
            "AUC and avg pClick / actual CTR in the legend")
-fig1_table = study.fig1_table(f1)
-out.table(fig1_table, "fig1_auc")
-fig1_table
+out.table(run.fig1_table, "fig1_auc")
+run.fig1_table
 
 # %% [markdown]
 # ## Fig. 2: RIG and PE of one model over data sets of increasing CTR
 
 # %%
-f2 = study.fig2_run(seed, n=n)
-fig2 = study.fig2_figure(f2)
+fig2 = study.fig2_figure(run.f2)
 out.figure(fig2, "fig2", caption="yi Fig. 2: RIG (solid) and prediction error (dotted) of one fixed model "
            "on data sets of increasing CTR")
-out.table(f2, "fig2_data")
-f2
+out.table(run.f2, "fig2_data")
+run.f2
 
 # %% [markdown]
 # ## Seed sweep, beside the control worlds
@@ -96,30 +97,25 @@ f2
 # one sweep rule, and on the control worlds (`study.CONTROL_FIG1_JUNK`, `study.CONTROL_FIG2`).
 
 # %%
-sweep = {b: seed_sweep(study.per_seed, blocks.seeds(b), datasets=datasets, n=sweep_n, n_fig2=sweep_n)
-         for b in blocks.BLOCKS}
-control = {b: seed_sweep(study.per_seed, blocks.seeds(b), datasets=study.fig1_datasets(ref, study.CONTROL_FIG1_JUNK),
-                         n=sweep_n, n_fig2=sweep_n, fig2_kwargs=study.CONTROL_FIG2) for b in blocks.BLOCKS}
 for b in blocks.BLOCKS:
-    out.table(sweep[b], "seed_sweep_metrics" + blocks.suffix(b))
-    out.table(control[b], "seed_sweep_metrics_control" + blocks.suffix(b))
-sweep["development"].describe().T[["mean", "min", "max"]]
+    out.table(run.sweep[b], "seed_sweep_metrics" + blocks.suffix(b))
+    out.table(run.control[b], "seed_sweep_metrics_control" + blocks.suffix(b))
+run.sweep["development"].describe().T[["mean", "min", "max"]]
 
 # %% [markdown]
 # ## Sections 4.2-4.5: the metrics' formulas written out
 # RIG (eq. 2), MSE, NMSE, MAE and PE computed the obvious way beside the library, on random data sets.
 
 # %%
-formulas = study.formula_table(seed)
-out.table(formulas, "metric_formula_checks", floatfmt={"max_abs_diff": ".1e", "tolerance": ".1e"})
-formulas
+out.table(run.formulas, "metric_formula_checks", floatfmt={"max_abs_diff": ".1e", "tolerance": ".1e"})
+run.formulas
 
 # %% [markdown]
 # ## Claims
 
 # %%
 for b in ledger.blocks:  # the development block first; a status is the confirmation block's
-    study.add_claims(ledger.block(b), ref, f1=f1, f2=f2, sweep=sweep[b], control=control[b], formulas=formulas)
+    study.add_claims(ledger, run, block=b)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 

@@ -11,7 +11,7 @@ import pytest
 
 from offline_eval import OfflineEvalWarning
 from offline_eval_compendium import machine, reference
-from offline_eval_compendium.studies import yi_metrics_behaviour as yi_metrics
+from offline_eval_compendium.studies.yi import metrics_behaviour as yi_metrics
 from offline_eval_compendium.studies import yi_offline_online as yi_auction
 
 def _same(a: dict, b: dict) -> bool:
@@ -150,6 +150,23 @@ def test_fig2_rig_falls_with_ctr():
     assert isinstance(df, pd.DataFrame) and (np.diff(df["ctr"]) >= 0).all()
     assert df["rig"].iloc[0] > df["rig"].iloc[-1]
     assert df["prediction_error"].iloc[0] > df["prediction_error"].iloc[-1]
+
+
+def test_the_metrics_run_holds_every_block_and_fills_every_claim():
+    from offline_eval_compendium.claims import Ledger
+
+    ref = reference.load("yi")
+    blocks = yi_metrics.SEEDS.sized(2)
+    run = yi_metrics.run_experiment(ref, blocks, seed=0, n=20_000, sweep_n=10_000)
+    assert run.f2.equals(yi_metrics.fig2_run(0, n=20_000))
+    for b in blocks.BLOCKS:
+        assert list(run.sweep[b]["seed"]) == list(run.control[b]["seed"]) == list(blocks.seeds(b))
+    ledger = Ledger("yi", "yi_metrics_behaviour", claims=yi_metrics.CLAIMS, seeds=blocks)
+    with pytest.raises(ValueError, match="`block` must be one of"):
+        yi_metrics.add_claims(ledger, run, block="main")
+    for b in ledger.blocks:
+        yi_metrics.add_claims(ledger, run, block=b)
+    assert ledger.unfilled() == []
 
 
 # -- Table 6 with its own model ---------------------------------------------------------

@@ -21,16 +21,18 @@ is shown beside its sweep, never with a status of its own.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from .. import reference
-from ..claims import RENEWAL, Claim, Effect, SeedBlocks, declare
+from ... import reference
+from ...claims import RENEWAL, Claim, Effect, SeedBlocks, declare, seed_sweep
 from offline_eval.metrics import roc_auc_score, calibration_ratio, prediction_error, rig_score, roc_curve
 from offline_eval.plotting import new_figure
 from offline_eval.synth.sponsored import distorted_pclick, sample_ctr
-from .yi import _formulas as yi_formulas
+from . import _formulas
 
 __all__ = [
     "SEEDS",
@@ -38,6 +40,7 @@ __all__ = [
     "CONTROL_FIG1_JUNK",
     "CONTROL_FIG2",
     "FIG1_JUNK",
+    "YiMetricsBehaviourRun",
     "add_claims",
     "fig1_datasets",
     "fig1_table",
@@ -48,6 +51,7 @@ __all__ = [
     "fig2_run",
     "impressions",
     "per_seed",
+    "run_experiment",
 ]
 
 
@@ -228,16 +232,57 @@ def fig1_table(res) -> pd.DataFrame:
 
 def formula_table(rng=0) -> pd.DataFrame:
     """eq. (2) and Sections 4.3-4.5 written out beside the library, on random data sets."""
-    return yi_formulas.metric_formula_rows(rng)
+    return _formulas.metric_formula_rows(rng)
 
 
 # -- the ledger -------------------------------------------------------------------------------
 _FORMULA_ROWS = {"yi-eq2-rig": 0, "yi-S43-mse": 1, "yi-S43-nmse": 2, "yi-S44-mae": 3, "yi-S45-pe": 4}
 
 
-def add_claims(ledger, ref, *, f1, f2, sweep, control, formulas) -> None:
-    """Fill :data:`CLAIMS`: the main seed's calibrations, the sweeps beside their controls (the main seed's value
-    beside them), the formulas."""
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class YiMetricsBehaviourRun:
+    """Everything the notebook shows and :func:`add_claims` fills the ledger from (:func:`run_experiment`).
+
+    ``f1`` is the main seed's Fig. 1 (:func:`fig1_run`) and ``fig1_table`` its AUCs; ``f2`` its Fig. 2
+    (:func:`fig2_run`); ``sweep`` and ``control`` map each seed block to its sweep of :func:`per_seed` on the world
+    and on the control worlds; ``formulas`` is :func:`formula_table`.
+    """
+
+    ref: pd.DataFrame
+    f1: dict
+    fig1_table: pd.DataFrame
+    f2: pd.DataFrame
+    sweep: dict
+    control: dict
+    formulas: pd.DataFrame
+
+
+def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n: int = 200_000,
+                   sweep_n: int = 100_000) -> YiMetricsBehaviourRun:
+    """The notebook's experiment: Figs. 1-2 on the main ``seed`` (``n`` impressions per data set), the sweep of every
+    seed block of ``blocks`` (``sweep_n`` impressions per data set) on the world and on the control worlds
+    (:data:`CONTROL_FIG1_JUNK`, :data:`CONTROL_FIG2`), and the formulas on the random inputs of ``seed``."""
+    datasets = fig1_datasets(ref)
+    f1 = fig1_run(seed, datasets=datasets, n=n)
+    f2 = fig2_run(seed, n=n)
+    sweep = {b: seed_sweep(per_seed, blocks.seeds(b), datasets=datasets, n=sweep_n, n_fig2=sweep_n)
+             for b in blocks.BLOCKS}
+    control = {b: seed_sweep(per_seed, blocks.seeds(b), datasets=fig1_datasets(ref, CONTROL_FIG1_JUNK), n=sweep_n,
+                             n_fig2=sweep_n, fig2_kwargs=CONTROL_FIG2) for b in blocks.BLOCKS}
+    return YiMetricsBehaviourRun(ref=ref, f1=f1, fig1_table=fig1_table(f1), f2=f2, sweep=sweep, control=control,
+                                 formulas=formula_table(seed))
+
+
+def add_claims(ledger, run: YiMetricsBehaviourRun, *, block: str) -> None:
+    """Fill :data:`CLAIMS` from ``run`` (:func:`run_experiment`), the sweeps of the seed block ``block``: the main
+    seed's calibrations, the sweeps beside their controls (the main seed's value beside them), the formulas.
+
+    ``ledger`` is the notebook's ledger (its ``block`` is filled) or one block's ledger already.
+    """
+    if block not in run.sweep:
+        raise ValueError(f"`block` must be one of {tuple(run.sweep)}; got {block!r}")
+    ledger = ledger.block(block) if ledger.blocks else ledger
+    ref, f1, f2, sweep, control, formulas = run.ref, run.f1, run.f2, run.sweep[block], run.control[block], run.formulas
     ss, cx = f1["sponsored search"], f1["contextual ads"]
     gap = reference.lookup(ref, "Figure 1", "contextual vs sponsored search", "AUC relative difference")
     ledger.calibration("yi-fig1-auc-gap", printed=gap, value=100 * (cx["auc"] / ss["auc"] - 1), atol=1.5,
