@@ -26,7 +26,7 @@ from IPython.display import Markdown
 from offline_eval_compendium import reference
 from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import yi_production_scale as study
+from offline_eval_compendium.studies.yi import production_scale as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)
@@ -42,15 +42,15 @@ study.CLAIMS.frame()
 # ## Row-level AUC and calibration per bin, through Dask
 
 # %%
-auc, per_bin, deciles = study.scale_tables(ref, tables=tables, panels=panels, factor=factor,
-                                              rows_per_partition=rows_per_partition, n_quantiles=n_quantiles)
-out.table(auc, "scale_auc", floatfmt={"auc_dask": ".12f", "auc_binned": ".12f", "abs_diff": ".1e"})
-out.table(per_bin, "scale_calibration_bins", floatfmt=".6g")
-out.table(deciles, "scale_calibration_deciles", floatfmt=".6g")
-auc
+run = study.run_experiment(ref, tables=tables, panels=panels, factor=factor, rows_per_partition=rows_per_partition,
+                           n_quantiles=n_quantiles)
+out.table(run.auc, "scale_auc", floatfmt={"auc_dask": ".12f", "auc_binned": ".12f", "abs_diff": ".1e"})
+out.table(run.per_bin, "scale_calibration_bins", floatfmt=".6g")
+out.table(run.deciles, "scale_calibration_deciles", floatfmt=".6g")
+run.auc
 
 # %%
-per_bin
+run.per_bin
 
 # %% [markdown]
 # ## Calibration by decile of predicted pClick
@@ -59,12 +59,12 @@ per_bin
 # only has that bin's ratio.
 
 # %%
-deciles
+run.deciles
 
 # %% [markdown]
 # ## Checks
 
 # %%
-study.add_claims(ledger, auc, per_bin, deciles)
+study.add_claims(ledger, run, block=None)
 out.claims(ledger)
 Markdown(ledger.verdict())

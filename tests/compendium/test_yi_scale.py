@@ -1,4 +1,4 @@
-"""yi Tables 2-4 expanded to row-level logs partition by partition (studies.yi_production_scale)."""
+"""yi Tables 2-4 expanded to row-level logs partition by partition (studies.yi.production_scale)."""
 
 import doctest
 
@@ -10,7 +10,7 @@ pytest.importorskip("dask.dataframe")
 
 from offline_eval_compendium import reference  # noqa: E402
 from offline_eval_compendium.studies.yi import _bins as yi_tables  # noqa: E402
-from offline_eval_compendium.studies import yi_production_scale as yi_scale  # noqa: E402
+from offline_eval_compendium.studies.yi import production_scale as yi_scale  # noqa: E402
 
 REF = reference.load("yi")
 
@@ -39,3 +39,15 @@ def test_scale_tables_equal_the_binned_panel_at_any_factor():
         assert deciles["weight"].sum() == 1_130_000 * factor
     with pytest.raises(ValueError, match="`factor`"):
         yi_scale.panel_counts(REF, "Table 2", "a", factor=1.5)
+
+
+def test_the_run_fills_every_check_and_refuses_a_block():
+    from offline_eval_compendium.claims import Ledger
+
+    run = yi_scale.run_experiment(REF, tables=("Table 4",), panels=("a", "b"), rows_per_partition=400_000)
+    assert list(run.auc["panel"]) == ["a", "b"] and set(run.deciles["panel"]) == {"a", "b"}
+    ledger = Ledger("yi", "yi_production_scale", claims=yi_scale.CLAIMS)
+    with pytest.raises(ValueError, match="`block` must be None"):
+        yi_scale.add_claims(ledger, run, block="confirmation")
+    yi_scale.add_claims(ledger, run, block=None)
+    assert ledger.unfilled() == [] and (ledger.frame()["status"] == "holds").all()

@@ -4,21 +4,24 @@ The printed tables give, per bin of predicted pClick, the number of clicks and n
 rows (each row carrying its bin's average pClick) and multiplied by an integer ``factor``, they are
 logs of 10^7-10^8 rows, generated lazily partition by partition (nothing is held in memory but one
 partition).  :mod:`offline_eval.ondask` then computes the row-level AUC, the calibration per bin and
-the calibration by decile; the binned recomputation of :mod:`offline_eval_compendium.studies.yi.auc_anomalies` is what
-they must equal.  Multiplying every count by ``factor`` leaves the AUC and every ratio unchanged
+the calibration by decile; the binned recomputation of :mod:`.auc_anomalies` (:mod:`._bins`) is what they
+must equal.  Multiplying every count by ``factor`` leaves the AUC and every ratio unchanged
 exactly, so the comparison is exact at any scale.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
 from offline_eval import ondask
-from ..claims import Claim, Ledger, declare
-from .yi import _bins
+from ...claims import Claim, Ledger, declare
+from . import _bins
 
-__all__ = ["CLAIMS", "log_frame", "panel_counts", "partition_rows", "scale_tables", "add_claims"]
+__all__ = ["CLAIMS", "YiProductionScaleRun", "log_frame", "panel_counts", "partition_rows", "run_experiment",
+           "scale_tables", "add_claims"]
 
 _EV = ("yi/scale_auc.csv", "yi/scale_calibration_bins.csv", "yi/scale_calibration_deciles.csv")
 
@@ -110,8 +113,31 @@ def scale_tables(ref: pd.DataFrame, *, tables=_bins.ANOMALY_TABLES, panels=PANEL
     return pd.DataFrame(auc_rows), pd.DataFrame(bin_rows), pd.concat(dec_rows, ignore_index=True)
 
 
-def add_claims(ledger: Ledger, auc: pd.DataFrame, per_bin: pd.DataFrame, deciles: pd.DataFrame) -> None:
-    """Fill :data:`CLAIMS`: the Dask path equals the binned computation on every panel, at this scale."""
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class YiProductionScaleRun:
+    """The three tables of :func:`scale_tables` (:func:`run_experiment`): per panel the AUC through Dask beside the
+    binned one, the calibration per bin, the calibration by quantile."""
+
+    auc: pd.DataFrame
+    per_bin: pd.DataFrame
+    deciles: pd.DataFrame
+
+
+def run_experiment(ref: pd.DataFrame, *, tables=_bins.ANOMALY_TABLES, panels=PANELS, factor: int = 1,
+                   rows_per_partition: int = 2_000_000, n_quantiles: int = 10) -> YiProductionScaleRun:
+    """The notebook's experiment: :func:`scale_tables` on the panels of ``tables`` and ``panels``, every printed count
+    times ``factor``.  Parameters as in the notebook's parameters cell."""
+    auc, per_bin, deciles = scale_tables(ref, tables=tables, panels=panels, factor=factor,
+                                         rows_per_partition=rows_per_partition, n_quantiles=n_quantiles)
+    return YiProductionScaleRun(auc=auc, per_bin=per_bin, deciles=deciles)
+
+
+def add_claims(ledger: Ledger, run: YiProductionScaleRun, *, block: None = None) -> None:
+    """Fill :data:`CLAIMS` from ``run`` (:func:`run_experiment`): the Dask path equals the binned computation on every
+    panel, at this scale.  The study has no seed blocks: ``block`` must be None."""
+    if block is not None:
+        raise ValueError(f"`block` must be None: yi_production_scale has no seed blocks; got {block!r}")
+    auc, per_bin, deciles = run.auc, run.per_bin, run.deciles
     worst = float(auc["abs_diff"].max())
     ledger.check(
         "yi-scale-auc-rows-equal-bins", holds=worst <= 1e-12,
