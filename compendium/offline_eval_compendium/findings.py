@@ -25,7 +25,8 @@ import pandas as pd
 from . import claims
 from .paths import FIGURES_DIR, PAPERS, PROJ_ROOT
 
-__all__ = ["END", "START", "findings", "markdown", "readme_block", "update_readme", "which_when"]
+__all__ = ["END", "START", "findings", "markdown", "readme_block", "real_logs_which_when", "update_readme",
+           "which_when"]
 
 START = "<!-- findings: generated from figures/claims.csv by offline_eval_compendium.findings; do not edit -->"
 END = "<!-- /findings -->"
@@ -172,6 +173,48 @@ def markdown(ledger: pd.DataFrame, link, why=None) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The relative error within which an estimate of a real log's click rate counts as right (the Open Bandit study's
+#: declared delta, ``studies.arena.open_bandit.RELATIVE_DELTA``: +-10%).
+REAL_DELTA = 0.10
+REAL_LABELS = {"ips": "IPS", "snips": "SNIPS", "dr": "DR", "dm": "direct method", "replay": "replay"}
+
+
+def real_logs_which_when(figures: str | Path | None = None) -> pd.DataFrame:
+    """The real logs' row of the arena's "which estimate to trust when" (the Open Bandit study's outputs
+    ``figures/arena/open_bandit_estimates.csv`` and ``open_bandit_resolution.csv``; empty when absent).
+
+    One row, mechanism "each policy from the other's logs", world "real"; per estimator a cell ``<verdict> (<what
+    decides it>) | off: n/a`` (the real logs have no switched-off world): ``within +-10%`` where every (direction,
+    campaign) interval of its relative error lies inside +-:data:`REAL_DELTA`, ``differs`` where an interval excludes
+    0, else ``inconclusive``; ``answer`` what the sample can decide and the rows it would take."""
+    base = Path(figures) if figures else FIGURES_DIR
+    est_path, res_path = base / "arena" / "open_bandit_estimates.csv", base / "arena" / "open_bandit_resolution.csv"
+    if not (est_path.is_file() and res_path.is_file()):
+        return pd.DataFrame()
+    est, res = pd.read_csv(est_path), pd.read_csv(res_path)
+    row = {"mechanism": "real logs: each Open Bandit policy from the other's logs (random -> BTS, BTS -> random)",
+           "world": "real"}
+    decided = []
+    for key, label in REAL_LABELS.items():
+        part = est[(est["estimator"] == key) & est["error_low"].notna()]
+        if part.empty:
+            continue
+        lo, hi = part["error_low"], part["error_high"]
+        inside, excludes = int(((lo > -REAL_DELTA) & (hi < REAL_DELTA)).sum()), int(((lo > 0) | (hi < 0)).sum())
+        verdict = ("within +-10%" if inside == len(part) else "differs" if excludes else "inconclusive")
+        decided += [f"{label} {verdict} ({inside if verdict.startswith('within') else excludes}/{len(part)} pairs)"] * (
+            verdict != "inconclusive")
+        row[label] = (f"{verdict} ({inside}/{len(part)} intervals within +-{REAL_DELTA:.0%}, {excludes} exclude 0; "
+                      f"errors {part['relative_error'].min():+.2f} to {part['relative_error'].max():+.2f}) | off: n/a")
+    widths = res["relative_half_width"]
+    row["answer"] = (
+        ("" if not decided else f"{'; '.join(decided)}; ") + "the others cannot be told from the truth: "
+        + f"the on-policy click rates' own 95% intervals are +-{widths.min():.0%} to +-{widths.max():.0%} on "
+        f"{int(res['rows'].min()):,} rows per log; about {int(res['rows_for_target'].max()):,} rows per log would "
+        f"pin them to +-{REAL_DELTA:.0%} (the paper's full data, about 26 million rows, can)")
+    return pd.DataFrame([row])
+
+
 def which_when(path: str | Path | None = None) -> str:
     """The arena's "which estimate to trust when", compact: per mechanism, the pre-registered contrast's answer and
     the estimates best or tied with the best where it acts and where it is switched off (from
@@ -192,12 +235,15 @@ def which_when(path: str | Path | None = None) -> str:
             off += [col] if off_side.startswith(("best", "tie")) else []
         answer = row["answer"] if "answer" in table.columns else ""
         lines.append(f"| {row['mechanism']} | {row['world']} | {answer} | {', '.join(acts)} | {', '.join(off)} |")
+    for _, row in real_logs_which_when(path.parent.parent).iterrows():
+        good = [c for c in REAL_LABELS.values() if c in row and str(row[c]).startswith("within")]
+        lines.append(f"| {row['mechanism']} | {row['world']} | {row['answer']} | {', '.join(good) or 'none'} | n/a |")
     return ("\n### Which offline estimate to trust when (the arena)\n\nPer-seed differences of Spearman correlations "
             "with the expected online outcome (no A/B noise) against the estimate chosen best on the development "
             "block, on the confirmation block, Holm over every cell; a tie only within +-0.05 by two one-sided tests "
             "([`figures/arena/which_when.md`](figures/arena/which_when.md) has every estimate's gap, the "
-            "pre-registered contrasts and the seeds a decision would take). On real logs (the Open Bandit Dataset's "
-            "10,000-round sample) no estimate can be told from the on-policy truth within +-10%: "
+            "pre-registered contrasts and the seeds a decision would take). The real logs' row (the Open Bandit Dataset's "
+            "10,000-round sample) judges each estimator's relative error against the on-policy click rate within +-10%: "
             "[`figures/arena/open_bandit_estimates.md`](figures/arena/open_bandit_estimates.md).\n\n"
             + "\n".join(lines) + "\n")
 

@@ -183,14 +183,18 @@ def _side_by_side(paper: str, stem: str, printed_tables, figures: Path, up: str)
 
 
 def _which_when(figures: Path, up: str) -> str:
-    """The arena's which-estimate-when matrix, read from ``figures/arena/which_when.csv`` as it is."""
+    """The arena's which-estimate-when matrix, read from ``figures/arena/which_when.csv`` as it is, and the real logs'
+    row from the Open Bandit study's outputs (:func:`.findings.real_logs_which_when`)."""
     df = csv_frame(figures / "arena" / "which_when.csv")
+    df = pd.concat([df, findings.real_logs_which_when(figures).astype(str)], ignore_index=True).fillna("")
     legend = ('<p class="oe-ww-legend"><span class="oe-ww oe-ww-best">best</span> the estimate whose correlation with '
               'the expected online outcome is highest on the development block (the number: its correlation); <span '
               'class="oe-ww oe-ww-tied">tied</span> within +-0.05 of the best by two one-sided tests (the number: its '
               'gap to the best); <span class="oe-ww oe-ww-worse">worse</span> told apart from the best (its gap); '
               'inconclusive: neither. <b>acts</b>: the world where the mechanism acts; '
-              '<b>off</b>: the same world with the mechanism switched off. The CSV\'s cell on hover.</p>')
+              '<b>off</b>: the same world with the mechanism switched off. The real world: each estimator\'s relative '
+              'error of the other policy\'s click rate on the Open Bandit logs, within +-10% in every pair, differs '
+              '(an interval excludes 0) or inconclusive. The CSV\'s cell on hover.</p>')
     return (legend + which_when_html(df)
             + f'<p class="oe-links"><a href="{up}figures/arena/which_when.csv">which_when.csv</a> · '
               f'<a href="{up}figures/arena/which_when.md">which_when.md</a></p>')

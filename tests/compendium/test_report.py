@@ -201,6 +201,33 @@ def test_the_findings_which_when_counts_ties_by_equivalence_and_never_an_inconcl
     assert "| m | W | trust A over B | A, B | B |" in findings.which_when(path)
 
 
+def test_the_which_when_answer_has_a_row_for_the_real_logs(tmp_path):
+    """The Open Bandit study's outputs give the real logs' row: an estimator within +-10% in every pair, one whose
+    interval excludes 0, one undecided; the answer says what the sample can decide; the report's matrix shows it."""
+    from offline_eval_compendium import findings
+    arena = tmp_path / "arena"
+    arena.mkdir()
+    pd.DataFrame({"mechanism": ["m"], "world": ["W"], "A": ["best (0.8) | off: best (0.7)"],
+                  "answer": ["trust A"]}).to_csv(arena / "which_when.csv", index=False)
+    est = pd.DataFrame({"direction": ["random -> bts", "bts -> random"] * 3, "campaign": "all",
+                        "estimator": ["ips", "ips", "dm", "dm", "dr", "dr"],
+                        "relative_error": [0.01, -0.02, 0.3, 0.1, 0.2, -0.3],
+                        "error_low": [-0.05, -0.08, 0.05, -0.2, -0.4, -0.9],
+                        "error_high": [0.06, 0.04, 0.6, 0.5, 0.9, 0.4]})
+    est.to_csv(arena / "open_bandit_estimates.csv", index=False)
+    pd.DataFrame({"policy": ["random"], "campaign": ["all"], "rows": [10_000], "relative_half_width": [0.3],
+                  "rows_for_target": [90_000]}).to_csv(arena / "open_bandit_resolution.csv", index=False)
+    row = findings.real_logs_which_when(tmp_path).iloc[0]
+    assert row["IPS"].startswith("within +-10% (2/2") and row["direct method"].startswith("differs")
+    assert row["DR"].startswith("inconclusive") and "replay" not in row
+    assert "90,000 rows per log" in row["answer"] and "+-30%" in row["answer"]
+    text = findings.which_when(arena / "which_when.csv")
+    assert "| real logs: each Open Bandit policy from the other's logs" in text and "| real | " in text
+    assert text.rstrip().endswith("| IPS | n/a |")
+    html = report._which_when(tmp_path, "../")
+    assert "real world" in html and 'title="within +-10% (2/2' in html
+
+
 def test_api_summaries_render_their_markup():
     out = report.rst_inline_html("Compute ``objective`` with :func:`~offline_eval.metrics.roc_auc_score` "
                                  "and :math:`\\alpha^2`.")
