@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._losses import LOG_LOSS_EPS, entropy, pointwise_log_loss
+from ._classes import check_labels_1d, check_probability_matrix, encode_classes, ndim_of
+from ._losses import LOG_LOSS_EPS, entropy, log_likelihood, pointwise_log_loss
 from ._validation import (
-    as_1d, check_aligned, check_binary, check_consistent_length, check_int, check_real, check_finite,
+    as_1d, asarray_named, check_aligned, check_binary, check_consistent_length, check_int, check_real, check_finite,
     floor_snapped, integer_weights, check_probability, check_row_weights, scale_weights, warn_undefined,
 )
 
+#: What a binary log loss's error says to do with more than two classes.
+MULTICLASS_HINT = "for a multiclass log loss pass `y_prob` as the (n_samples, n_classes) probability matrix"
 
-def _check_probs(y_true, y_prob, sample_weight, *, scale=True, pos_label=None):
+
+def _check_probs(y_true, y_prob, sample_weight, *, scale=True, pos_label=None, multiclass=None):
     check_aligned(y_true=y_true, y_prob=y_prob, sample_weight=sample_weight)
-    y = check_binary(y_true, "y_true", pos_label=pos_label)
+    y = check_binary(y_true, "y_true", pos_label=pos_label, multiclass=multiclass)
     p = check_probability(y_prob, "y_prob")
     check_consistent_length(y_true=y, y_prob=p)
     w = check_row_weights(sample_weight, len(y))
@@ -25,15 +29,19 @@ def weighted_mean(x, w):
     return float(np.mean(x)) if w is None else float(np.dot(w, x) / w.sum())
 
 
-def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=None) -> float:
-    """Mean log-loss (negative Bernoulli log-likelihood), natural log.
+def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=None, labels=None) -> float:
+    """Mean log-loss (negative Bernoulli log-likelihood, or multinomial for a probability matrix), natural log.
 
     Parameters
     ----------
     y_true : array-like of shape (n,)
-        Observed clicks: 0/1 or bool, or any two labels with ``pos_label``.
-    y_prob : array-like of shape (n,)
-        Predicted click probabilities (pClick, of the positive label), in [0, 1].
+        Observed clicks: 0/1 or bool, or any two labels with ``pos_label``.  With a matrix ``y_prob``: any
+        hashable class labels.
+    y_prob : array-like of shape (n,) or (n, k)
+        Predicted click probabilities (pClick, of the positive label), in [0, 1]; or a probability matrix,
+        column ``j`` the probability of class ``j`` (the ``j``-th of the sorted classes, or of ``labels``), rows
+        summing to 1 within scikit-learn's tolerance, ``sqrt(eps)`` of the input's float type relative (1.5e-8
+        for float64); a matrix of other rows is refused, never normalised.
     sample_weight : array-like of shape (n,), optional
         Non-negative weights (for example impression counts); not all zero.
     eps : float, default 1e-15
@@ -42,11 +50,21 @@ def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=
         ``-log(eps)`` (34.5 nats) instead of infinity.  ``eps=0`` computes
         the unclipped loss, which is ``inf`` in that case.
     pos_label : str, int or bool, optional
-        The label of the positives when ``y_true`` holds labels other than 0/1.
+        The label of the positives when ``y_true`` holds labels other than 0/1 (a 1-D ``y_prob``).
+    labels : array-like of shape (k,), optional
+        The classes of the columns of a matrix ``y_prob``, sorted (as scikit-learn's); needed when a class is
+        absent from ``y_true``.  Default: the sorted distinct labels of ``y_true``.
 
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        An invalid input, named: ``y_true`` with more than two classes and a 1-D ``y_prob`` (the error points to
+        the matrix form), rows that do not sum to 1, labels not in ``labels``, an unsorted ``labels``, a
+        ``labels`` of another length than ``y_prob``'s columns.
 
     Notes
     -----
@@ -54,8 +72,10 @@ def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=
 
     .. math:: L(y|p) = -y \\log p - (1 - y) \\log(1 - p),
 
-    averaged over the rows (weighted by ``sample_weight``).  Equal to
-    ``sklearn.metrics.log_loss`` with the same clipping.
+    averaged over the rows (weighted by ``sample_weight``).  For a probability matrix, the loss of row
+    :math:`i` of class :math:`y_i` is :math:`-\\log p_{i, y_i}` (the probability given to its own class, clipped
+    alike; with two columns, the binary loss).  Equal to ``sklearn.metrics.log_loss`` with the same clipping
+    (scikit-learn clips at the float type's machine epsilon, and only warns where the rows do not sum to 1).
 
     References
     ----------
@@ -69,9 +89,41 @@ def log_loss(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=
     0.693147
     >>> log_loss([1], [0.0], eps=0)
     inf
+
+    Three classes: each row costs minus the log of the probability given to its own class,
+    ``(-log 0.5 - log 0.25 - log 1) / 3 = log 8 / 3 = log 2``:
+
+    >>> p = [[0.5, 0.25, 0.25], [0.5, 0.25, 0.25], [0.0, 0.0, 1.0]]
+    >>> round(log_loss(["a", "b", "c"], p), 6)
+    0.693147
     """
-    y, p, w = _check_probs(y_true, y_prob, sample_weight, pos_label=pos_label)
+    if ndim_of(y_prob, "y_prob") == 2:
+        return _matrix_log_loss(y_true, y_prob, sample_weight, eps, pos_label, labels)
+    if labels is not None:
+        raise ValueError("`labels` names the columns of a probability matrix `y_prob`; for a binary log loss of two "
+                         "labels pass `pos_label`, the label of the positives")
+    y, p, w = _check_probs(y_true, y_prob, sample_weight, pos_label=pos_label, multiclass=MULTICLASS_HINT)
     return weighted_mean(pointwise_log_loss(y, p, check_real(eps, "eps", low=0, high=0.5, closed="left")), w)
+
+
+def _matrix_log_loss(y_true, y_prob, sample_weight, eps, pos_label, labels) -> float:
+    """:func:`log_loss` of a probability matrix: each row's ``-log p`` of its own class, through the one engine
+    (``_losses.log_likelihood``, the same clipping as the binary loss)."""
+    check_labels_1d(y_true, "y_true")
+    if pos_label is not None:
+        raise ValueError(f"`pos_label` is for a 1-D `y_prob`; the columns of a probability matrix are the classes "
+                         f"of `labels`; got pos_label={pos_label!r}")
+    check_aligned(y_true=y_true, y_prob=y_prob, sample_weight=sample_weight)
+    eps = check_real(eps, "eps", low=0, high=0.5, closed="left")
+    given = asarray_named(y_prob, "y_prob").dtype
+    # scikit-learn's tolerance: sqrt of the machine epsilon of the float type the probabilities came in
+    rtol = float(np.sqrt(np.finfo(given if given.kind == "f" else np.float64).eps))
+    p = check_probability_matrix(y_prob, "y_prob", rtol=rtol)
+    codes, _ = encode_classes(y_true, p.shape[1], labels, score_name="y_prob")
+    check_consistent_length(y_true=codes, y_prob=p)
+    w = scale_weights(check_row_weights(sample_weight, len(codes)))
+    own = p[np.arange(len(codes)), codes]
+    return weighted_mean(-log_likelihood(own, True, eps), w)
 
 
 def rig_score(y_true, y_prob, *, sample_weight=None, eps=LOG_LOSS_EPS, pos_label=None) -> float:

@@ -356,23 +356,34 @@ def check_distribution(p, name: str, *, ndim: int = 1) -> np.ndarray:
     return arr
 
 
-def _labels_of(y, name: str, pos_label) -> np.ndarray:
+def _more_than_two(name: str, labels, multiclass) -> str:
+    """What a binary metric says of a ``y`` with more than two classes: that it is binary, and where to go
+    (``multiclass``, the caller's hint), never ``pos_label``, which picks one of two labels."""
+    return (f"`{name}` holds {len(labels)} classes (e.g. {list(labels)[:5]}) and this metric is binary"
+            + (f"; {multiclass}" if multiclass else ""))
+
+
+def _distinct(arr: np.ndarray, name: str) -> list:
+    """The distinct labels of ``arr``, sorted."""
+    if arr.dtype.kind in "biufUS":  # vectorised for numbers and fixed-width strings
+        return np.unique(arr).tolist()
+    try:
+        return sorted(set(arr.tolist()), key=repr)
+    except TypeError as exc:
+        raise ValueError(f"`{name}` labels must be hashable: {exc}") from None
+
+
+def _labels_of(y, name: str, pos_label, multiclass=None) -> np.ndarray:
     """0/1 from any two labels, 1 where ``y == pos_label``."""
     if isinstance(pos_label, (list, tuple, dict, set, np.ndarray)) or pos_label is None:
         raise ValueError(f"`pos_label` must be one label (a str, int or bool); got {pos_label!r}")
     if is_missing(pos_label):
         raise ValueError(f"`pos_label` must be a label, not a missing value; got {pos_label!r}")
     arr = as_labels(y, name)
-    if arr.dtype.kind in "biufUS":  # vectorised for numbers and fixed-width strings
-        labels = np.unique(arr).tolist()
-    else:
-        try:
-            labels = sorted(set(arr.tolist()), key=repr)
-        except TypeError as exc:
-            raise ValueError(f"`{name}` labels must be hashable: {exc}") from None
+    labels = _distinct(arr, name)
     if len(labels) > 2:
-        raise ValueError(f"`{name}` must hold at most two labels for a binary metric; got {len(labels)} "
-                         f"(e.g. {labels[:5]})")
+        raise ValueError(f"`{name}` must hold at most two labels for a binary metric; got {len(labels)} classes "
+                         f"(e.g. {labels[:5]})" + (f"; {multiclass}" if multiclass else ""))
     if len(labels) == 2 and pos_label not in labels:
         raise ValueError(f"`pos_label` {pos_label!r} is not one of the labels of `{name}`: {labels}")
     if arr.dtype.kind != "O":
@@ -380,19 +391,23 @@ def _labels_of(y, name: str, pos_label) -> np.ndarray:
     return np.fromiter((v == pos_label for v in arr.tolist()), dtype=np.int8, count=arr.size)
 
 
-def check_binary(y, name: str = "y_true", *, pos_label=None) -> np.ndarray:
+def check_binary(y, name: str = "y_true", *, pos_label=None, multiclass: str | None = None) -> np.ndarray:
     """Return ``y`` as an int8 array of 0/1 labels; raise on anything else.
 
     With ``pos_label``, ``y`` may hold any two hashable labels (strings, -1/1, ...)
     and the rows equal to ``pos_label`` are the positives; without it ``y`` must
-    be 0/1 or bool.
+    be 0/1 or bool.  A ``y`` of more than two classes is refused as such, with ``multiclass`` (the caller's
+    hint: where its multiclass form is) and no word of ``pos_label``.
     """
     if pos_label is not None:
-        return _labels_of(y, name, pos_label)
+        return _labels_of(y, name, pos_label, multiclass)
     try:
         arr = as_1d(y, name, dtype=None)
     except ValueError as exc:
         if "must be numeric" in str(exc):
+            labels = _distinct(as_labels(y, name), name)
+            if len(labels) > 2:
+                raise ValueError(_more_than_two(name, labels, multiclass)) from None
             raise ValueError(f"{exc}; for labels other than 0/1 pass `pos_label`, the label of the positives") from None
         raise
     if arr.dtype.kind == "b":
@@ -402,10 +417,12 @@ def check_binary(y, name: str = "y_true", *, pos_label=None) -> np.ndarray:
     bad = (arr != 0) & (arr != 1)
     if bad.any():
         examples = np.unique(arr[bad])[:5]
-        raise ValueError(
-            f"`{name}` must contain only 0 and 1; got {int(bad.sum())} other "
-            f"value{'s' if bad.sum() != 1 else ''} (e.g. {examples.tolist()}); for other labels pass `pos_label`"
-        )
+        head = (f"`{name}` must contain only 0 and 1; got {int(bad.sum())} other "
+                f"value{'s' if bad.sum() != 1 else ''} (e.g. {examples.tolist()})")
+        labels = np.unique(arr)
+        if len(labels) > 2 and bool(np.all(labels == np.round(labels))):  # whole numbers: class labels
+            raise ValueError(f"{head}: {_more_than_two(name, labels.tolist(), multiclass)}")
+        raise ValueError(f"{head}; for other labels pass `pos_label`")
     return arr.astype(np.int8)
 
 

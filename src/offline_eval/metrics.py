@@ -13,6 +13,9 @@ Brier score on clicks), :func:`normalized_mean_squared_error`,
 Names say the direction: ``*_score`` higher is better, ``*_error`` and
 ``*_loss`` lower is better.  Binary metrics take 0/1 (or bool) labels, or any
 two labels with ``pos_label`` naming the positive one, as scikit-learn's.
+Several classes: :func:`roc_auc_score` with ``multi_class="ovr"`` or ``"ovo"``
+and :func:`log_loss` take a probability matrix of shape (n, k) (``labels``
+names its columns), with scikit-learn's definitions.
 
 All functions validate their inputs once (see :mod:`offline_eval._validation`):
 invalid input raises ``ValueError`` naming the argument; legal input on which
