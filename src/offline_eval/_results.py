@@ -102,19 +102,21 @@ def interval_text(interval, *, method: str, level: float) -> str:
     return f"{100 * float(level):.4g}% {method} CI [{low}, {high}]"
 
 
-def short_repr(name: str, *, interval: str | None = None, **fields) -> str:
+def short_repr(name: str, *, interval: str | None = None, pvalue_resamples: int | None = None,
+               pvalue_alternative: str = "two-sided", **fields) -> str:
     """``name(field=value, ..., 95% normal CI [low, high])``: one line, numbers at 4 significant digits.
 
     ``None`` fields are left out; a field named ``pvalue`` (or ending in ``_pvalue``) is shown by
-    :func:`offline_eval.display.format_pvalue`; arrays by their length, never their values; ``interval`` (see
-    :func:`interval_text`) goes last.
+    :func:`offline_eval.display.format_pvalue`, a bound at its resampling floor when the p-value comes from
+    ``pvalue_resamples`` resamples of a test of sidedness ``pvalue_alternative`` (``pvalue<0.010``: two-sided,
+    200 resamples); arrays by their length, never their values; ``interval`` (see :func:`interval_text`) goes last.
     """
     parts = []
     for k, v in fields.items():
         if v is None:
             continue
         if (k == "pvalue" or k.endswith("_pvalue")) and isinstance(v, (float, np.floating)):
-            shown = format_pvalue(float(v))
+            shown = format_pvalue(float(v), n_resamples=pvalue_resamples, alternative=pvalue_alternative)
             parts.append(f"{k}{shown.replace(' ', '')}" if shown.startswith("<") else f"{k}={shown}")
         else:
             parts.append(f"{k}={_repr_value(v)}")

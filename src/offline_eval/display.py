@@ -9,8 +9,9 @@ The rules, as a careful table in a paper follows them:
 * **Percentages as percentages**: a share ``0.123`` is ``12.3%`` (:func:`format_percent`).
 * **Intervals compact**: ``-38.9% [-49.8, -28.6]``, the ends at the decimals of the estimate's rounding
   (:func:`format_interval`).
-* **p-values at a resampling floor as bounds**: a bootstrap p-value of ``2/1001`` is ``< 0.002``, since
-  ``B`` resamples cannot show a smaller one (:func:`format_pvalue`).
+* **p-values at a resampling floor as bounds**: a two-sided bootstrap p-value of ``2/1001`` is ``< 0.002``, since
+  ``B`` resamples cannot show a smaller one (:func:`format_pvalue`, with the test's sidedness: the floor is
+  ``2 / (B + 1)`` two-sided, ``1 / (B + 1)`` one-sided; :func:`resampling_floor`).
 
 :func:`reformat` applies the rules to the numbers inside a free text (a ledger's value such as
 ``"median -38.9241, 5-95% [-49.7584, -28.6439] over 20 seeds"``) without touching its words.
@@ -34,10 +35,10 @@ import re
 
 import numpy as np
 
-from ._validation import InputTypeError, check_int
+from ._validation import InputTypeError, check_choice, check_int
 
 __all__ = ["format_count", "format_interval", "format_number", "format_percent", "format_pvalue", "reformat",
-           "significant_digits"]
+           "resampling_floor", "significant_digits"]
 
 #: Significant digits when nothing printed says how many.
 DEFAULT_DIGITS = 4
@@ -217,28 +218,56 @@ def format_interval(estimate, low, high, *, digits: int = 3, unit: str = "") -> 
     return f"{est}{unit} [{lo}, {hi}]"
 
 
-def format_pvalue(p, *, floor: float | None = None, n_resamples: int | None = None) -> str:
+#: The sidedness of a test, as :func:`format_pvalue` takes it: scipy's names too (``"less"``, ``"greater"``: one-sided).
+ALTERNATIVES = ("two-sided", "one-sided", "less", "greater")
+
+
+def resampling_floor(n_resamples, alternative: str = "two-sided") -> float:
+    """The smallest p-value ``n_resamples`` resamples (or permutations) can give: ``1 / (B + 1)`` one-sided,
+    ``2 / (B + 1)`` two-sided (twice the smaller tail, each tail counted with its +1 correction).
+
+    Examples
+    --------
+    >>> resampling_floor(999, "one-sided"), resampling_floor(200)
+    (0.001, 0.009950248756218905)
+    """
+    n_resamples = check_int(n_resamples, "n_resamples", low=1)
+    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
+    return (1.0 if alternative in ("one-sided", "less", "greater") else 2.0) / (n_resamples + 1)
+
+
+def format_pvalue(p, *, floor: float | None = None, n_resamples: int | None = None,
+                  alternative: str = "two-sided") -> str:
     """A p-value at two significant digits; at a resampling floor, the bound it is: ``< 0.002``.
 
     A p-value from ``B`` resamples (or permutations) cannot be smaller than its floor, ``1 / (B + 1)``
-    one-sided, ``2 / (B + 1)`` two-sided: at the floor the data say only that it is below it, rounded
-    up to one significant digit.  Below ``0.0001`` a p-value is shown as ``< 0.0001``.
+    one-sided, ``2 / (B + 1)`` two-sided (:func:`resampling_floor`): at the floor the data say only that it is
+    below it, rounded up to one significant digit.  Below ``0.0001`` a p-value is shown as ``< 0.0001``.
 
     Parameters
     ----------
     p : float
         In [0, 1], or nan (shown as ``nan``); anything else is an error.
     floor : float, optional
-        The smallest p-value the procedure can return (e.g. ``2 / 1001``).
+        The smallest p-value the procedure can return (e.g. ``2 / 1001``); when given, ``n_resamples`` and
+        ``alternative`` are not used.
     n_resamples : int, optional
-        ``B``: the floor is then ``1 / (B + 1)`` when ``floor`` is not given (one-sided).
+        ``B``: the floor is then :func:`resampling_floor` ``(B, alternative)`` when ``floor`` is not given.
+    alternative : {"two-sided", "one-sided", "less", "greater"}, default "two-sided"
+        The test's sidedness, which sets the floor of ``n_resamples`` (``"less"`` and ``"greater"``, scipy's
+        names, are one-sided).  Two-sided by default, as scipy's tests and the library's bootstrap p-values are.
 
     Examples
     --------
     >>> format_pvalue(0.0432), format_pvalue(0.5), format_pvalue(1e-9)
     ('0.043', '0.50', '< 0.0001')
-    >>> format_pvalue(2 / 1001, floor=2 / 1001), format_pvalue(1 / 1000, n_resamples=999)
+    >>> format_pvalue(2 / 1001, floor=2 / 1001), format_pvalue(1 / 1000, n_resamples=999, alternative="one-sided")
     ('< 0.002', '< 0.001')
+
+    A two-sided bootstrap p-value of 200 resamples, all on one side of 0, is ``2 / 201``: at the floor.
+
+    >>> format_pvalue(2 / 201, n_resamples=200), format_pvalue(2 / 201, n_resamples=200, alternative="one-sided")
+    ('< 0.010', '0.010')
     """
     p = _check_number(p, "p")
     if not (math.isnan(p) or 0.0 <= p <= 1.0):
@@ -247,12 +276,13 @@ def format_pvalue(p, *, floor: float | None = None, n_resamples: int | None = No
         floor = _check_number(floor, "floor")
         if not 0.0 < floor <= 1.0:
             raise ValueError(f"`floor` must be in (0, 1]; got {floor!r}")
+    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
     if n_resamples is not None:
         n_resamples = check_int(n_resamples, "n_resamples", low=1)
     if math.isnan(p):
         return "nan"
     if floor is None and n_resamples is not None:
-        floor = 1.0 / (n_resamples + 1)
+        floor = resampling_floor(n_resamples, alternative)
     if floor is not None and p <= float(floor) * (1 + 1e-9):
         exponent = math.floor(math.log10(float(floor)))
         bound = math.ceil(float(floor) / 10.0 ** exponent * (1 - 1e-12)) * 10.0 ** exponent

@@ -37,7 +37,7 @@ def test_the_issues_cases():
     assert format_percent(0.4286) == "42.9%" and format_percent(42.8571, 4, scale=1) == "42.86%"
     # a bootstrap p-value at its floor 2/(B + 1), B = 1000: a bound
     assert format_pvalue(2 / 1001, floor=2 / 1001) == "< 0.002"
-    assert format_pvalue(1 / 1000, n_resamples=999) == "< 0.001"
+    assert format_pvalue(1 / 1000, n_resamples=999, alternative="one-sided") == "< 0.001"
     assert format_pvalue(0.0432) == "0.043" and format_pvalue(0.3) == "0.30"
 
 
@@ -60,7 +60,7 @@ def test_reformat_leaves_words_ranges_and_years_alone():
 
 def test_the_module_is_public_and_documented():
     assert set(display.__all__) == {"format_count", "format_interval", "format_number", "format_percent",
-                                    "format_pvalue", "reformat", "significant_digits"}
+                                    "format_pvalue", "reformat", "resampling_floor", "significant_digits"}
     assert all(getattr(display, n).__doc__ for n in display.__all__)
 
 
