@@ -530,6 +530,53 @@ def test_resize_ab_replays_the_same_draws(world):
         rtb.resize_ab(world, 1.0)
 
 
+def test_resize_ab_takes_one_size_per_network(world):
+    k = len(world.ab)
+    pd.testing.assert_frame_equal(rtb.resize_ab(world, [3e5] * k).ab, rtb.resize_ab(world, 3e5).ab)
+    sizes = ch.ab_sizes(3e5, 1.0, np.linspace(-2.0, 2.0, k))
+    assert sizes.min() == pytest.approx(3e5) and sizes[0] == pytest.approx(3e5 * np.exp(2.0))
+    mixed = rtb.resize_ab(world, sizes)
+    assert mixed.params["ab_impressions"] == tuple(sizes)
+    for i, n in enumerate(sizes):  # each network replayed at its own size, with its own draws
+        pd.testing.assert_series_equal(mixed.ab.iloc[i], rtb.resize_ab(world, n).ab.iloc[i])
+    for bad in ([3e5] * (k - 1), [1.0] * k, [np.nan] * k):
+        with pytest.raises(ValueError, match="ab_impressions"):
+            rtb.resize_ab(world, bad)
+
+
+def test_the_widened_noise_family_refits_each_spread_and_bounds_the_top_network(world):
+    ref = reference.load("chapelle")
+    off = ch.offline_differences(world, [1e4])
+    z = np.random.default_rng(1).standard_normal(len(world.ab))
+    cols = list(ch.BASELINES) + [ch.eu_column(1e4)]
+    fam = ch.noise_family(world, off, ref, z, cols, n_trials=20, spreads=(0.0, 1.0), factors=(10.0,))
+    assert fam["family"].tolist() == ["sizes", "sizes", "top network"]
+    n0, table = ch.calibrate_ab_noise(world, off, ref, n_trials=20)
+    n1, _ = ch.calibrate_ab_noise(world, off, ref, n_trials=20, spread=1.0, z=z)
+    assert fam["log10_size"].tolist()[:2] == pytest.approx([np.log10(n0), np.log10(n1)])
+    first = table.set_index(["metric", "coefficient"])["ours"]
+    assert fam.loc[0, "MSE r_std"] == pytest.approx(first[("MSE", "Pearson r")])
+    assert fam.loc[0, "Utility tau_std"] == pytest.approx(first[("Utility", "Kendall tau")])
+    # the top network's noise x10 is a size 100 times smaller on that network alone
+    assert fam.loc[2, "log10_size"] == pytest.approx(np.log10(n0) - 2.0)
+    assert fam.loc[2, "MSE r_std"] != fam.loc[0, "MSE r_std"]
+    assert {f"{c} r" for c in cols} <= set(fam.columns)
+    why = ch.family_why(fam, "MSE", "r", 0.04)
+    assert "against the printed 0.04" in why and "x10" in why
+    assert "x10" not in ch.family_why(fam, "MSE", "tau", 0.03)
+    assert ch.family_range(fam, "MSE", "r").endswith(
+        f"ranges {fam['MSE r'][:2].min():.3f} to {fam['MSE r'][:2].max():.3f}")
+    with pytest.raises(ValueError, match="spreads"):
+        ch.noise_family(world, off, ref, z, cols, spreads=(1.0,))
+
+
+def test_a_wider_spread_is_adopted_only_when_it_brings_a_row_into_its_band():
+    fam = pd.DataFrame({"family": ["sizes", "sizes", "sizes", "top network"], "knob": [0.0, 1.0, 2.0, 10.0],
+                        "MSE r_std": [0.003, 0.004, 0.03, 0.05], "MSE tau_std": [0.028, 0.05, 0.029, 0.03]})
+    assert ch.rows_brought_in(fam, {"MSE r_std": 0.04, "MSE tau_std": 0.03}, 0.5) == ["MSE r_std at spread 2"]
+    assert ch.rows_brought_in(fam.iloc[[0, 1, 3]], {"MSE r_std": 0.04, "MSE tau_std": 0.03}, 0.5) == []
+
+
 def _fake_table1(stds):
     rows = [("chapelle", "Table 1", "", m, f"{coef} std", f"{v:.4f}") for (m, coef), v in stds.items()]
     return pd.DataFrame(rows, columns=["paper", "source", "panel", "row", "column", "value"])

@@ -476,7 +476,7 @@ def _clt_arms(m: dict, ab_impressions: float, z) -> dict:
     return row
 
 
-def resize_ab(world: RTBWorld, ab_impressions: float) -> RTBWorld:
+def resize_ab(world: RTBWorld, ab_impressions) -> RTBWorld:
     """The same world with its A/B test replayed at another size, with the same standard-normal draws.
 
     Each arm's profit is ``N mu_m + sqrt(N var_m) z_m`` with the world's own
@@ -491,8 +491,11 @@ def resize_ab(world: RTBWorld, ab_impressions: float) -> RTBWorld:
     world : RTBWorld
         A world drawn with ``ab_impressions`` set (its A/B test from the
         central-limit law, ``world.expected`` present).
-    ab_impressions : float
-        Impressions (displays, both arms together) per network, >= 2.
+    ab_impressions : float or sequence of float
+        Impressions (displays, both arms together) per network, >= 2: one
+        number for every network, or one per network in the order of
+        ``world.ab`` (networks of different sizes, so each with its own noise
+        variance); recorded in ``params`` as a float or a tuple.
 
     Examples
     --------
@@ -502,18 +505,29 @@ def resize_ab(world: RTBWorld, ab_impressions: float) -> RTBWorld:
     >>> big = resize_ab(w, 1e8).ab
     >>> bool(np.allclose(big["se_a"] / big["displays_a"], 0.1 * w.ab["se_a"] / w.ab["displays_a"], rtol=1e-3))
     True
+    >>> resize_ab(w, [1e6, 1e8]).ab.iloc[1].equals(big.iloc[1])  # one size per network
+    True
     """
     if not isinstance(world, RTBWorld):
         raise InputTypeError(f"`world` must be an RTBWorld; got {type(world).__name__}")
     if world.expected is None or "z_a" not in world.ab:
         raise ValueError("`world` must be drawn with `ab_impressions` set (an A/B test from its central-limit law)")
-    check_real(ab_impressions, "ab_impressions", low=2)
+    if np.ndim(ab_impressions) == 0:
+        sizes = [check_real(ab_impressions, "ab_impressions", low=2)] * len(world.ab)
+        recorded = float(ab_impressions)
+    else:
+        arr = np.asarray(ab_impressions, dtype=float)
+        if arr.shape != (len(world.ab),) or not (np.isfinite(arr) & (arr >= 2)).all():
+            raise ValueError(f"`ab_impressions` must be a number >= 2 or one such number per network "
+                             f"({len(world.ab)}); got {ab_impressions!r}")
+        sizes = [float(x) for x in arr]
+        recorded = tuple(sizes)
     rows = []
-    for (_, m), (_, old) in zip(world.expected.iterrows(), world.ab.iterrows()):
+    for (_, m), (_, old), size in zip(world.expected.iterrows(), world.ab.iterrows(), sizes):
         rows.append({"network": int(old["network"]),
-                     **_clt_arms(m.to_dict(), float(ab_impressions), (old["z_a"], old["z_b"]))})
+                     **_clt_arms(m.to_dict(), size, (old["z_a"], old["z_b"]))})
     return RTBWorld(networks=world.networks, logs=world.logs, ab=pd.DataFrame(rows, columns=world.ab.columns),
-                    params={**world.params, "ab_impressions": float(ab_impressions)}, expected=world.expected)
+                    params={**world.params, "ab_impressions": recorded}, expected=world.expected)
 
 
 def without_exploration(world: RTBWorld) -> RTBWorld:

@@ -25,10 +25,11 @@ from offline_eval.plotting import new_figure
 from offline_eval.synth.rtb import RTBWorld, expected_ab, resize_ab, simulate_rtb
 
 __all__ = [
-    "BASELINES", "CALIBRATION_METRICS", "CLICK_NOISE_MAX_RATIO", "NOISE_BOUNDS", "PRICE_BOUNDS", "calibrate_ab_noise",
-    "calibrate_price_level", "click_noise", "correlation_table", "eu_column", "expected_online_differences", "fig1", "fig2",
-    "in_decades", "noise_diagnosis", "offline_differences", "paper_noise_why", "pearson_spread_why", "offline_tables", "online_differences", "paper_table1", "pearson_sd_delta",
-    "signal_noise", "signal_noise_tables", "table1", "typical_cost",
+    "BASELINES", "CALIBRATION_METRICS", "CLICK_NOISE_MAX_RATIO", "NOISE_BOUNDS", "PRICE_BOUNDS",
+    "add_world_checks", "ab_sizes", "calibrate_ab_noise", "calibrate_price_level", "click_noise", "correlation_table",
+    "eu_column", "expected_online_differences", "fig1", "fig2", "in_decades", "noise_diagnosis",
+    "offline_differences", "offline_tables", "online_differences", "paper_noise_why", "paper_table1",
+    "pearson_sd_delta", "pearson_spread_why", "signal_noise", "signal_noise_tables", "table1", "typical_cost",
 ]
 
 
@@ -259,7 +260,7 @@ NOISE_BOUNDS = (5.0, 9.0)
 
 
 def calibrate_ab_noise(world: RTBWorld, offline: pd.DataFrame, ref: pd.DataFrame, *, n_trials: int = 100,
-                       trial_seed: int = 0, bounds=NOISE_BOUNDS):
+                       trial_seed: int = 0, bounds=NOISE_BOUNDS, spread: float = 0.0, z=None):
     """Fit the A/B test's size (its noise level) to Table 1's printed standard deviations over the trials.
 
     Algorithm 1 resamples each network's online difference within its
@@ -274,13 +275,18 @@ def calibrate_ab_noise(world: RTBWorld, offline: pd.DataFrame, ref: pd.DataFrame
     squared differences between our and the printed standard deviations of
     Pearson r and Kendall tau of :data:`CALIBRATION_METRICS`.
 
+    With ``spread > 0`` the networks differ in size (:func:`ab_sizes`: network
+    ``k`` holds ``10^knob exp(spread |z_k|)`` impressions, ``z`` one standard
+    normal per network), the knob being the smallest networks' size.
+
     Returns ``(ab_impressions, table)``: the fitted size and one row per
     calibrated metric with both standard deviations, ours and printed.
     """
     cols = list(CALIBRATION_METRICS)
 
     def stds(log_n):
-        corr = correlation_table(offline, online_differences(resize_ab(world, 10.0**log_n)), cols,
+        sizes = 10.0**log_n if spread == 0 else ab_sizes(10.0**log_n, spread, z)
+        corr = correlation_table(offline, online_differences(resize_ab(world, sizes)), cols,
                                  n_trials=n_trials, rng=trial_seed)
         return corr.set_index("metric")
 
@@ -301,6 +307,11 @@ def calibrate_ab_noise(world: RTBWorld, offline: pd.DataFrame, ref: pd.DataFrame
     rows = [{"metric": m, "coefficient": name, "ours": float(fitted.loc[m, k]), "paper": printed[(m, k)]}
             for m in cols for k, name in (("pearson_r_std", "Pearson r"), ("kendall_tau_std", "Kendall tau"))]
     return float(10.0**log_n), pd.DataFrame(rows)
+
+
+def ab_sizes(smallest: float, spread: float, z) -> np.ndarray:
+    """Per-network A/B sizes ``smallest exp(spread |z_k|)``: the grouped small networks near the smallest, others above."""
+    return float(smallest) * np.exp(float(spread) * np.abs(np.asarray(z, dtype=float)))
 
 
 #: Search interval of the calibrated price level, log10 of the median competing bid in dollars per impression.
@@ -535,3 +546,20 @@ def fig2(offline: pd.DataFrame, online: pd.DataFrame, beta_best: float):
 def in_decades(value: float) -> str:
     """A printed value beside its decimal logarithm, the scale its row is judged on: ``"10 (log10 1)"``."""
     return f"{value:g} (log10 {np.log10(value):g})"
+
+
+def add_world_checks(ledger, noise_table: pd.DataFrame, n_displays: float, betas, corr: pd.DataFrame) -> None:
+    """Our checks on the main world: the click noise at the paper's log size, and Fig. 1's two limits."""
+    worst = noise_table.loc[noise_table["ratio_at_size"].idxmax()]
+    ledger.check(
+        "chapelle-check-click-noise", criterion=f"{n_displays:,.0f} displays per network",
+        holds=bool((noise_table["ratio_at_size"] < CLICK_NOISE_MAX_RATIO).all()),
+        reproduced_value=f"largest {worst['ratio_at_size']:.4f} ({worst['metric']})",
+        note=f"at the simulated rows per network the ratio reaches {noise_table['ratio_simulated'].max():.3f} "
+             f"({noise_table.loc[noise_table['ratio_simulated'].idxmax(), 'metric']}): why the drawn clicks are not used")
+    r = corr.set_index("metric")["pearson_r"]
+    betas = np.asarray(betas, dtype=float)
+    gap_lo = float(abs(r[eu_column(betas[0])] - r["Weighted MSE"]))
+    gap_hi = float(abs(r[eu_column(betas[-1])] - r["Utility"]))
+    ledger.check("chapelle-fig1-limits", criterion=f"grid from beta = {betas[0]:g} to {betas[-1]:g}",
+                 holds=gap_lo <= 0.02 and gap_hi <= 0.02, reproduced_value=f"gaps {gap_lo:.3f}, {gap_hi:.3f}")
