@@ -10,6 +10,7 @@ import numpy as np
 from ._logboot_engine import ClusterSums, ModelEngine, integer_weights, jackknife_acceleration, tied_difference
 from ._logboot_results import BootstrapResult, LogBootstrap, ModelResults
 from ._logboot_weights import hashed_counts, poisson_counts
+from ._progress import counter
 from ._validation import check_choice, check_work, warn_undefined
 
 #: The metrics :func:`offline_eval.logboot.clustered_bootstrap` computes, by the name of the function of
@@ -83,6 +84,7 @@ def _resample_blocks(engines, sums, dtype, metrics, n_boot, n_clusters, keys, se
         return hashed_counts(seed, np.arange(start, stop), keys).astype(dtype, copy=False)
 
     starts = list(range(0, n_boot, block))
+    steps = counter(n_boot, "resamples")
     nxt = None
     for i, start in enumerate(starts):
         W = weights(start) if nxt is None else nxt.result()
@@ -90,6 +92,7 @@ def _resample_blocks(engines, sums, dtype, metrics, n_boot, n_clusters, keys, se
         for out, vals in zip(reps, compute(W)):
             for m in metrics:
                 out[m][start:start + W.shape[1]] = vals[m]
+        steps.advance(W.shape[1])
         del W
     return stat, reps, engines
 

@@ -24,6 +24,7 @@ import numpy as np
 from ._losses import LOG_LOSS_EPS
 from ._ondask_io import Pieces, log_source, require_rows, tree_reduce, values_of
 from ._ondask_cells import sample_first
+from ._progress import reports_progress
 from ._validation import InputTypeError
 
 #: Rows the exact bootstrap of continuous scores holds in one task at most (about 2.5 GB a model per 1e7 rows).
@@ -33,6 +34,7 @@ MAX_EXACT_ROWS = 10**8
 BYTES_PER_ROW = 120
 
 
+@reports_progress("ondask")
 def clustered_bootstrap(data, label, score, score_b=None, *, groups, weight=None,
                         metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot=1000, resolution=None,
                         eps=LOG_LOSS_EPS, rng=None):

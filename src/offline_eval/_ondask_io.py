@@ -12,6 +12,7 @@ import numpy as np
 from ._validation import InputTypeError
 from ._mergeable_losses import LossSums
 from ._mergeable_scores import ScoreCounts
+from ._progress import reports_progress
 
 
 def read(data, columns):
@@ -140,6 +141,7 @@ def tree_reduce(source, chunk, merge=lambda a, b: a.merge(b)):
     return level[0].compute()
 
 
+@reports_progress("ondask")
 def reduce_partitions(ddf, chunk, merge=lambda a, b: a.merge(b)):
     """``chunk(partition)`` on every partition, then a binary tree of ``merge``; computed.
 

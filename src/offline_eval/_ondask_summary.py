@@ -13,6 +13,7 @@ from ._mergeable_utility import UtilitySums
 from ._losses import LOG_LOSS_EPS
 from ._ondask_io import checked_counts, checked_sums, log_source, require_rows
 from ._ondask_cells import FAMILIES, SCORE_FAMILIES, UTILITY_KEYS, Cells, reduce_summary
+from ._progress import reports_progress
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,7 @@ class Summary:
         return self._of(self.quantiles, "quantiles", score).copy()
 
 
+@reports_progress("ondask")
 def summarize(data, label=None, score=None, *, weight=None, families=None, n_quantiles=10, resolution=None,
               eps=LOG_LOSS_EPS, joint=None, utility=None, betas=()) -> Summary:
     """Every requested metric family of a log from one read of its data: AUC/ROC, the losses and RIG,

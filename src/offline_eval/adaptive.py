@@ -38,6 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._bootstrap import BootstrapResult, check_boot, check_boot_work, percentile_ci
+from ._progress import counter, reports_progress
 from ._results import interval_text, short_repr
 from ._validation import (
     OfflineEvalWarning, check_aligned, check_choice, check_consistent_length, check_rng, warn_undefined,
@@ -444,6 +445,7 @@ def online_adaptive_metrics(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_l
     return AdaptiveMetrics(res_b, res_c, u, method, k, labels)
 
 
+@reports_progress("adaptive")
 def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_live, hyp_c_live, *,
                            n_classes=None, method="joint", n_boot: int = 1000, level: float = 0.95, rng=None,
                            classes=None) -> AdaptiveAccuracyCI:
@@ -490,6 +492,7 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
     k = full.n_classes
     gen = check_rng(rng)
     reps = {m: np.empty(int(n_boot)) for m in ("baseline", "candidate")}
+    steps = counter(int(n_boot), "resamples")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)
         for i in range(int(n_boot)):
@@ -497,6 +500,7 @@ def bootstrap_oam_accuracy(hyp_b_offline, hyp_c_offline, truth_offline, hyp_b_li
             r = online_adaptive_metrics(b[idx], c[idx], g[idx], bl, cl, n_classes=k, method=method)
             for m in reps:
                 reps[m][i] = getattr(r, m).accuracy
+            steps.advance()
     return AdaptiveAccuracyCI(*(percentile_ci(getattr(full, m).accuracy, x, level, f"the {m}'s adaptive accuracy",
                                               name=f"adaptive accuracy, {m}")
                                 for m, x in reps.items()))

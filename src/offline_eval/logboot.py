@@ -100,6 +100,7 @@ from ._validation import (
 )
 from ._losses import LOG_LOSS_EPS
 from ._logboot_results import BootstrapResult, LogBootstrap, ModelResults
+from ._progress import reports_progress
 from ._logboot_run import (METRICS, PROB_METRICS, assemble, check_metrics, check_resampled_rows, jackknives,
                            run_resamples)
 # the bounds and block sizes named in the docstrings, importable from here as before (the engine reads them)
@@ -113,6 +114,7 @@ __all__ = ["METRICS", "BootstrapResult", "ConfidenceInterval", "LogBootstrap", "
 
 
 # -- the public entry --------------------------------------------------------------------------------
+@reports_progress("logboot")
 def clustered_bootstrap(y_true, y_score, y_score_b=None, *, groups=None, sample_weight=None,
                         metrics=("roc_auc_score", "log_loss", "rig_score"), n_boot: int = 1000,
                         eps: float = LOG_LOSS_EPS, pos_label=None, weights: str = "stream", rng=None,

@@ -5,7 +5,9 @@ read by pyarrow with only the columns it needs, in tasks of at most :data:`ROWS_
 column names, fills one accumulator of :mod:`offline_eval.mergeable` per task, merges them in a binary
 tree of ``dask.delayed`` tasks, and returns what the in-memory function returns.  Nothing but the
 accumulators leaves a worker.  The work runs on Dask's default scheduler (threads), or on a
-``distributed`` client when one is active (``with Client(...):``).
+``distributed`` client when one is active (``with Client(...):``).  ``progress=True`` (or a callable taking each
+line) reports a call's tasks as they finish, on stderr, a line a tenth of them (``ondask.summarize: 8/16 tasks, 1.1 s,
+~1.1 s left``; on a local scheduler: a ``distributed`` client's dashboard shows its own).
 
 :func:`summarize` computes every requested family (AUC/ROC, the losses and RIG, calibration by quantile,
 joint counts, utility sums) from one read of the data; the per-family functions read it once each
@@ -76,6 +78,7 @@ from .metrics import roc_auc_score_from_counts, roc_curve_from_counts
 from ._ondask_cells import MAX_RANGES, SAMPLE_ROWS  # noqa: F401
 from ._ondask_io import ROWS_PER_TASK  # noqa: F401
 from ._ondask_summary import Summary, summarize
+from ._progress import reports_progress
 
 __all__ = [
     "FAMILIES",
@@ -114,6 +117,7 @@ def _as_in(source: str, summary: str | None = None):
 
 
 # -- AUC and ROC ---------------------------------------------------------------------------------------
+@reports_progress("ondask")
 def score_counts(data, label, score, *, weight=None, resolution=None) -> ScoreCounts:
     """The :class:`~offline_eval.mergeable.ScoreCounts` of a whole log.
 
@@ -145,6 +149,7 @@ def _score_chunk(part, *, label, score, weight, resolution):
 
 
 @_as_in("score_counts", ':func:`offline_eval.metrics.roc_auc_score` of a whole log (ties count 1/2).')
+@reports_progress("ondask")
 def roc_auc_score(data, label, score, *, weight=None, resolution=None) -> float:
     if weight is None and resolution is None and isinstance(score, str) and isinstance(label, str):
         # continuous unweighted scores: the pairs counted per score range, no cells (_ondask_auc)
@@ -164,6 +169,7 @@ def roc_auc_score(data, label, score, *, weight=None, resolution=None) -> float:
                         "every distinct score of positive weight, highest first, starting at (0, 0) and ``inf`` (a "
                         "score whose rows all weigh 0 adds no point, as in memory and in scikit-learn); with "
                         "``resolution`` the thresholds are the rounded scores.")
+@reports_progress("ondask")
 def roc_curve(data, label, score, *, weight=None, resolution=None):
     counts = checked_counts(score_counts(data, label, score, weight=weight, resolution=resolution), weight)
     keep = (counts.pos > 0) | (counts.neg > 0)
@@ -172,6 +178,7 @@ def roc_curve(data, label, score, *, weight=None, resolution=None):
 
 
 # -- losses and calibration --------------------------------------------------------------------------------
+@reports_progress("ondask")
 def loss_sums(data, label, prob, *, weight=None, **kwargs) -> LossSums:
     """The :class:`~offline_eval.mergeable.LossSums` of a whole log.
 
@@ -199,30 +206,36 @@ def _loss_chunk(part, *, label, prob, weight, kwargs):
 
 
 @_as_in("loss_sums")
+@reports_progress("ondask")
 def log_loss(data, label, prob, *, weight=None, **kwargs) -> float:
     return checked_sums(loss_sums(data, label, prob, weight=weight, **kwargs), weight).log_loss()
 
 
 @_as_in("loss_sums")
+@reports_progress("ondask")
 def rig_score(data, label, prob, *, weight=None, **kwargs) -> float:
     return checked_sums(loss_sums(data, label, prob, weight=weight, **kwargs), weight).rig_score()
 
 
 @_as_in("loss_sums")
+@reports_progress("ondask")
 def mean_squared_error(data, label, prob, *, weight=None) -> float:
     return checked_sums(loss_sums(data, label, prob, weight=weight), weight).mean_squared_error()
 
 
 @_as_in("loss_sums")
+@reports_progress("ondask")
 def calibration_ratio(data, label, prob, *, weight=None) -> float:
     return checked_sums(loss_sums(data, label, prob, weight=weight), weight).calibration_ratio()
 
 
 @_as_in("loss_sums")
+@reports_progress("ondask")
 def prediction_error(data, label, prob, *, weight=None) -> float:
     return checked_sums(loss_sums(data, label, prob, weight=weight), weight).prediction_error()
 
 
+@reports_progress("ondask")
 def quantile_breakdown(data, label, prob, *, by=None, n_quantiles=10, weight=None, first_pass=None, **kwargs):
     """:func:`offline_eval.metrics.quantile_breakdown` of a whole log, in two passes.
 
@@ -268,6 +281,7 @@ def _quantile_chunk(part, *, edges, q, label, prob, by, weight, kwargs):
 
 
 # -- online adaptive metrics: joint counts ------------------------------------------------------------------
+@reports_progress("ondask")
 def joint_counts(data, hyp_b, hyp_c, truth=None) -> JointCounts:
     """Item counts per (B, C) or (B, C, G) cell of a whole log (sparse; exact).
 
@@ -288,6 +302,7 @@ def _joint_chunk(part, *, b, c, g):
 
 
 # -- bidding ----------------------------------------------------------------------------------------------
+@reports_progress("ondask")
 def utility_sums(data, group, a, v, p, c, *, betas=()) -> UtilitySums:
     """Per group: utility, weighted squared error and EU at each ``beta``, summed over a whole log.
 

@@ -8,6 +8,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._bootstrap import MAX_BOOT, BootstrapResult, check_boot_work
+from .._progress import counter, reports_progress
 from .._results import ConfidenceInterval, Result, interval_text, normal_interval, short_repr
 from .._validation import (
     as_1d,
@@ -109,6 +110,7 @@ def _difference(x: float, y: float) -> float:
     return 0.0 if abs(d) <= TIE_RTOL * max(abs(float(x)), abs(float(y))) else d
 
 
+@reports_progress("ranking")
 def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng=None) -> BootstrapComparison:
     """Compare two models on one measure with a bootstrap of the test set (Section 5.3).
 
@@ -162,10 +164,12 @@ def bootstrap_compare(y_true, pred_a, pred_b, *, measure, n_boot: int = 100, rng
     # a named measure's resamples skip the checks its first call made (same arithmetic, same values)
     per = _CHECKED.get(measure, fn) if isinstance(measure, str) and MEASURES[measure] is fn else fn
     diffs = np.empty(int(n_boot))
+    steps = counter(int(n_boot), "resamples")
     for k in range(int(n_boot)):
         idx = gen.integers(0, n, size=n)
         yk = y[idx]
         diffs[k] = _difference(per(yk, a[idx]), per(yk, b[idx]))
+        steps.advance()
     d = _difference(va, vb)
     sd = float(np.std(diffs, ddof=1))
     if not np.isfinite(sd) or sd == 0:
