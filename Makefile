@@ -145,6 +145,10 @@ test: $(TEST_STAMP) ## Run the full test suite: unit, property, the doctests of 
 test-fast: $(TEST_STAMP) ## The suite without the notebook smoke runs (about a minute)
 	OFFLINE_EVAL_WORKERS=$(OFFLINE_EVAL_WORKERS) $(PY) -m pytest -n 2 --dist worksteal -m "not notebook"
 
+.PHONY: mutation
+mutation: $(TEST_STAMP) ## Mutation testing of the core engines (mutmut, one worker, minutes per module; not in make test or CI), each against its own tests in a copy under build/mutation/: scores and survivors per module (docs/mutation.md). MODULES="counterfactual ranking" for some
+	$(PY) tests/library/mutation.py $(MODULES)
+
 check: ## What CI runs: make test, make check-figures-older-cpu, then make test-report
 	$(MAKE) test
 	$(MAKE) check-figures-older-cpu

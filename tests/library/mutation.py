@@ -1,0 +1,145 @@
+"""Mutation testing of the core engines (``make mutation``; ``make mutation MODULES="counterfactual ranking"``).
+
+Each engine is mutated with mutmut against its own targeted test files, in a copy of the library under
+``build/mutation/<module>/`` (mutmut writes its mutants and its cache in that copy's ``mutants/``; nothing it
+writes lands in the repository), with one worker.  A second run re-tests only the functions whose text
+changed.  Prints, per module, the mutants killed of those tested, the score and the survivors (``mutmut show
+<name>`` in that module's folder shows one); ``docs/mutation.md`` records the scores and why each survivor left
+is equivalent.  Not part of ``make test`` or CI: it takes minutes per module.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LIB = "src/offline_eval"
+#: Each core engine: the files mutated and the test files that target it.
+MODULES = {
+    "counterfactual": {
+        "mutate": ["counterfactual.py"],
+        "tests": ["test_counterfactual.py", "test_mutants_counterfactual.py"],
+        "data": ["data/peers/open_bandit_pipeline"],
+        # mutmut calls each function through a trampoline, one frame deeper: a warning's line is not the caller's
+        "deselect": ["test_counterfactual.py::test_undefined_estimates_are_nan_with_a_warning"],
+    },
+    "ranking": {
+        "mutate": ["ranking/_pairs.py"],
+        "tests": ["test_ranking.py", "test_tau_variants.py", "test_mutants_ranking.py"],
+    },
+    "losses": {
+        "mutate": ["_losses.py", "_metrics_losses.py"],
+        "tests": ["test_metrics_loss.py", "test_mutants_losses.py"],
+    },
+    "auc": {
+        "mutate": ["_metrics_roc.py", "_sorting.py"],
+        "tests": ["test_metrics.py", "test_mutants_auc.py"],
+    },
+    "adaptive": {
+        "mutate": ["adaptive.py", "_adaptive_joint.py"],
+        "tests": ["test_adaptive.py", "test_mutants_adaptive.py"],
+    },
+    "bootstrap": {
+        "mutate": ["_bootstrap.py", "_logboot_engine.py"],
+        "tests": ["test_logboot.py", "test_logboot_exact.py", "test_mutants_bootstrap.py"],
+    },
+}
+
+
+def _toml(value) -> str:
+    """A TOML value: strings and lists of strings are written as JSON writes them."""
+    return json.dumps(value)
+
+
+def prepare(name: str, work: Path) -> list[str]:
+    """Copy the library, the module's tests and their data into ``work`` and write its mutmut settings."""
+    spec = MODULES[name]
+    work.mkdir(parents=True, exist_ok=True)
+    # copy2 keeps the files' times: mutmut re-mutates a file only when its copy is newer than its mutants.
+    for part in ("src", "tests", "data"):
+        shutil.rmtree(work / part, ignore_errors=True)
+    shutil.copytree(ROOT / LIB, work / LIB, copy_function=shutil.copy2,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (work / "tests" / "library").mkdir(parents=True)
+    shutil.copy2(ROOT / "tests" / "conftest.py", work / "tests" / "conftest.py")
+    tests = [f"tests/library/{t}" for t in spec["tests"] if (ROOT / "tests" / "library" / t).exists()]
+    for test in tests:
+        shutil.copy2(ROOT / test, work / test)
+    for data in spec.get("data", []):
+        shutil.copytree(ROOT / data, work / data, copy_function=shutil.copy2)
+    pytest = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    lines = [
+        "[tool.mutmut]",
+        f"source_paths = {_toml(['src'])}",
+        f"only_mutate = {_toml([f'{LIB}/{m}' for m in spec['mutate']])}",
+        f"pytest_add_cli_args_test_selection = {_toml(tests)}",
+        f"also_copy = {_toml(spec.get('data', []))}",
+        f"pytest_add_cli_args = {_toml([a for t in spec.get('deselect', []) for a in ('--deselect', f'tests/library/{t}')])}",
+        # a mutant that loops forever is stopped at 15 times its tests' time plus 5 s
+        "timeout_constant = 5.0",
+        "",
+        "[tool.pytest.ini_options]",
+        # the project's own pytest settings, less its doctests of src/ and its test paths
+        f"addopts = {_toml(pytest['addopts'].replace('--doctest-modules', '').strip())}",
+        f"markers = {_toml(pytest['markers'])}",
+        f"filterwarnings = {_toml(pytest['filterwarnings'])}",
+        "",
+    ]
+    (work / "pyproject.toml").write_text("\n".join(lines))
+    return tests
+
+
+def score(work: Path) -> dict:
+    """The run's counts (``mutmut export-cicd-stats``) and its survivors."""
+    subprocess.run([sys.executable, "-m", "mutmut", "export-cicd-stats"], cwd=work, check=True,
+                   capture_output=True)
+    stats = json.loads((work / "mutants" / "mutmut-cicd-stats.json").read_text())
+    listing = subprocess.run([sys.executable, "-m", "mutmut", "results"], cwd=work, check=True,
+                             capture_output=True, text=True).stdout
+    # every mutant not killed: survived, no test reaches it, suspicious
+    stats["survivors"] = sorted(line.strip() for line in listing.splitlines()
+                                if line.strip() and not line.strip().endswith(": killed"))
+    return stats
+
+
+def run(name: str, build: Path) -> dict:
+    work = build / name
+    prepare(name, work)
+    start = time.monotonic()
+    # one worker: the machine is shared
+    done = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", "1"], cwd=work)
+    if done.returncode != 0:
+        raise SystemExit(f"mutmut failed on {name} (exit {done.returncode}); see above")
+    stats = score(work)
+    stats["seconds"] = time.monotonic() - start
+    return stats
+
+
+def main(argv: list[str]) -> None:
+    names = argv or list(MODULES)
+    unknown = [n for n in names if n not in MODULES]
+    if unknown:
+        raise SystemExit(f"unknown module {unknown}; the modules are: {' '.join(MODULES)}")
+    build = ROOT / "build" / "mutation"
+    results = {name: run(name, build) for name in names}
+    print("\nmodule          killed / mutants   score  survived  no test  seconds")
+    for name, s in results.items():
+        # a mutant no test reaches counts as surviving: no test can fail on it
+        mutants = s["total"] - s["skipped"]
+        killed = s["killed"] + s["timeout"] + s["segfault"]
+        print(f"{name:<15} {killed:>6} / {mutants:<7}  {100 * killed / max(mutants, 1):5.1f}%  "
+              f"{s['survived']:>8}  {s['no_tests']:>7}  {s['seconds']:>7.0f}")
+    for name, s in results.items():
+        for survivor in s["survivors"]:
+            print(f"{name}: {survivor}")
+    (build / "scores.json").write_text(json.dumps(results, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
