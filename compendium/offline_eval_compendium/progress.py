@@ -12,16 +12,26 @@ of them.  Without those variables (JupyterLab, a script, a test) the lines go to
 
 A step prints at most one line every :data:`MIN_INTERVAL` seconds (a fast sweep does not flood the
 log), and always its last line, so every step leaves one line with its total time.
+
+Which sweep: a step named by a helper that only passes it on (``claims.seed_sweep`` names a step by its
+function, ``one_seed``) is named by the caller of that helper, from the statement that called it: what it
+is assigned to and the values of its keys and loop variables (:func:`caller_name`), so that
+``sweeps["control"][b] = seed_sweep(one_seed, ...)`` with ``b = "development"`` reads ``control development
+(one_seed): 20/20 seeds``, and ``controls = {b: seed_sweep(table2_sweep_row, ...) for b in BLOCKS}`` reads
+``controls confirmation (table2_sweep_row): ...``.  A step its caller names in words (``"Table 6
+calibration"``) is printed as given.
 """
 
 from __future__ import annotations
 
+import ast
+import linecache
 import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
 
-__all__ = ["ENV_FILE", "ENV_NAME", "MIN_INTERVAL", "Progress", "say", "track"]
+__all__ = ["ENV_FILE", "ENV_NAME", "MIN_INTERVAL", "PASS_THROUGH", "Progress", "caller_name", "say", "track"]
 
 #: The file the pipeline relays to its stderr (set by the pipeline for the kernel).
 ENV_FILE = "OFFLINE_EVAL_PROGRESS"
@@ -29,6 +39,12 @@ ENV_FILE = "OFFLINE_EVAL_PROGRESS"
 ENV_NAME = "OFFLINE_EVAL_NOTEBOOK"
 #: Seconds between two lines of one step.
 MIN_INTERVAL = 10.0
+
+#: Modules whose functions pass a step's name on to :func:`track` without knowing which sweep it is (the seed
+#: sweeps of ``claims``): the name comes from their caller.
+PASS_THROUGH = ("offline_eval_compendium.claims", "offline_eval_compendium.progress")
+
+_COMPREHENSIONS = ("<dictcomp>", "<listcomp>", "<setcomp>", "<genexpr>")
 
 
 def _write(line: str) -> None:
@@ -97,12 +113,95 @@ class Progress:
             _write(self.line(self.done, now))
 
 
+def _scalar(value) -> str | None:
+    """A key or loop value as a name shows it: strings and integers (not flags, not objects)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _lookup(name: str, frame) -> str | None:
+    if name in frame.f_locals:
+        return _scalar(frame.f_locals[name])
+    return _scalar(frame.f_globals.get(name))
+
+
+def _target_words(node, frame) -> list[str]:
+    """What an assignment target says of its sweep: ``sweeps["control"][b]`` -> ``control <b's value>`` (a container
+    keyed first by a name: the name says which), ``control[b]`` -> ``control <b's value>``, ``controls`` -> itself."""
+    keys = []
+    while isinstance(node, ast.Subscript):
+        keys.append(node.slice)
+        node = node.value
+    keys.reverse()
+    words = []
+    if not (keys and isinstance(keys[0], ast.Constant) and isinstance(keys[0].value, str)) and isinstance(node, ast.Name):
+        words.append(node.id)
+    for key in keys:
+        word = (_scalar(key.value) if isinstance(key, ast.Constant)
+                else _lookup(key.id, frame) if isinstance(key, ast.Name) else None)
+        if word:
+            words.append(word)
+    return words
+
+
+def caller_name(step: str, depth: int = 1) -> str | None:
+    """Which sweep the caller of a pass-through helper (:data:`PASS_THROUGH`) is running, or ``None``.
+
+    Only for a ``step`` that is the name of a function the helper was handed (``seed_sweep(one_seed, ...)`` names
+    its step ``one_seed``): a name its caller chose is its own.  From the frame ``depth`` levels above this
+    function's caller, past the frames of :data:`PASS_THROUGH`: the
+    statement it is executing (its source, as tracebacks read it), what that statement assigns to and the values
+    of the keys (``sweeps["control"][b]``: ``control`` and ``b``'s value) and of the loop variables of the
+    comprehension it runs in (``{name: seed_sweep(...) for name, w in EARLIER.items()}``: ``name``'s value).
+    ``None`` when the caller is not behind such a helper, or its statement assigns nothing (a ``for`` loop).
+    Never raises: a progress line must not stop a run.
+    """
+    try:
+        frame = sys._getframe(depth + 1)
+        handed = set()
+        while frame is not None and frame.f_globals.get("__name__", "").startswith(PASS_THROUGH):
+            handed |= {getattr(v, "__name__", None) for v in frame.f_locals.values() if callable(v)}
+            frame = frame.f_back
+        if frame is None or step not in handed:
+            return None
+        comp = frame if frame.f_code.co_name in _COMPREHENSIONS else None
+        outer = frame.f_back if comp is not None else frame
+        lines = linecache.getlines(frame.f_code.co_filename, frame.f_globals)
+        if not lines:
+            return None
+        line = frame.f_lineno
+        stmt = None
+        for node in ast.walk(ast.parse("".join(lines))):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.lineno <= line <= node.end_lineno:
+                if stmt is None or node.lineno >= stmt.lineno:
+                    stmt = node
+        if stmt is None:
+            return None
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+        words = _target_words(target, outer)
+        if comp is not None:
+            loop = [n.id for c in ast.walk(stmt) if isinstance(c, (ast.DictComp, ast.ListComp, ast.SetComp,
+                                                                     ast.GeneratorExp))
+                    for g in c.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)]
+            words += [v for v in (_scalar(comp.f_locals.get(n)) for n in dict.fromkeys(loop)) if v]
+        return " ".join(words) or None
+    except Exception:  # noqa: BLE001 -- a name is a nicety; the sweep goes on without it
+        return None
+
+
 def track(items: Iterable, step: str, *, total: int | None = None, unit: str = "seeds",
           every: float = MIN_INTERVAL) -> Iterator:
     """Yield from ``items``, reporting each one done as :class:`Progress` does.
 
-    ``total`` defaults to ``len(items)``.
+    ``total`` defaults to ``len(items)``.  A ``step`` that is the name of the function a helper was handed
+    (``one_seed``, what ``claims.seed_sweep`` passes on when its caller names nothing) is named by the caller
+    of that helper (:func:`caller_name`): ``control development (one_seed)``.
     """
+    which = caller_name(step)
+    step = f"{which} ({step})" if which and which != step else step
     items = list(items) if total is None and not hasattr(items, "__len__") else items
     p = Progress(step, len(items) if total is None else total, unit=unit, every=every)
     for item in items:
