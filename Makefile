@@ -125,11 +125,12 @@ register: | $(VENV_STAMP) ## Record in data/confirmations/ the declaration diges
 report: figures/claims.csv $(REPORT_STAMP) ## Build the static HTML report (Sphinx + MyST-NB, offline) into build/report/html/index.html
 	$(PY) -m offline_eval_compendium.report --out $(BUILD)/report
 
-browser: ## Install Debian's chromium for the report's browser test (apt; nothing if it is there)
+browser: ## Optional, Debian only, needs root: install Debian's chromium with apt-get (make test-report finds any Chromium already there: CHROMIUM=path, PATH, Playwright's browsers)
 	@command -v chromium >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
 
-test-report: report browser $(TEST_STAMP) $(LAB_STAMP) ## The report and JupyterLab in headless Chromium (links, layout at 1400 and 390 px, math, offline; every notebook opens in Lab); screenshots in build/report/screenshots/
+test-report: report $(TEST_STAMP) $(LAB_STAMP) ## The report and JupyterLab in headless Chromium, one already on the machine (links, layout at 1400 and 390 px, math, offline; every notebook opens in Lab); screenshots in build/report/screenshots/
+	@$(PY) tests/compendium/browsers.py
 	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q -n $(NPROC) --dist worksteal --durations=5 tests/compendium/test_report_browser.py tests/compendium/test_lab_browser.py
 
 run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/ with what changed against figures/ (changes.md): make run NB=rosset_wallet ARGS="-p seed 7"

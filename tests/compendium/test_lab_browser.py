@@ -9,7 +9,6 @@ five at a time in one browser context (Lab's scripts fetched once): about a minu
 """
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -22,8 +21,9 @@ import pytest
 from offline_eval_compendium import lab
 from offline_eval_compendium.paths import NOTEBOOKS_DIR, PROJ_ROOT
 
+from browsers import ChromiumNotFound, find_chromium
+
 REQUIRED = os.environ.get("OFFLINE_EVAL_REQUIRE_REPORT") == "1"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
 TOKEN = "offline-eval-lab-test"
@@ -38,12 +38,19 @@ def _skip_or_fail(reason):
     pytest.skip(reason)
 
 
+def _chromium():
+    """The Chromium found on the machine (``browsers.find_chromium``); else skip, or fail with how to get one."""
+    try:
+        return find_chromium()[0]
+    except ChromiumNotFound as exc:
+        _skip_or_fail(str(exc))
+
+
 @pytest.fixture(scope="module")
 def lab_server(tmp_path_factory):
     if not (REQUIRED or os.environ.get("OFFLINE_EVAL_LAB_TEST") == "1"):
         pytest.skip("the Lab test runs in make test-report (or with OFFLINE_EVAL_LAB_TEST=1)")
-    if not CHROMIUM:
-        _skip_or_fail("Debian's chromium is not installed (make browser installs it)")
+    _chromium()
     lab.lab_settings()
     tmp = tmp_path_factory.mktemp("lab")
     with socket.socket() as s:
@@ -81,10 +88,9 @@ def browser_context():
         from playwright.sync_api import sync_playwright
     else:
         sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
-    if not CHROMIUM:
-        _skip_or_fail("Debian's chromium is not installed (make browser installs it)")
+    chromium = _chromium()
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        b = p.chromium.launch(executable_path=str(chromium), args=FLAGS, headless=True)
         # one context for every page, as one browser of a user: Lab's scripts are fetched once, then cached
         context = b.new_context(viewport={"width": 1400, "height": 900})
         yield context

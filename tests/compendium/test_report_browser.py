@@ -6,9 +6,10 @@ executed notebook's page shows the parameters of ``figures/manifest/reproduce.ya
 that run; the home page fits about three screens; the API reference shows no raw reStructuredText.
 
 Runs on the site ``make report`` built (``build/report/html``; ``OFFLINE_EVAL_REPORT`` points
-elsewhere) in headless Chromium (Debian's ``chromium``) driven by playwright.  ``make test-report``
-installs the browser, builds the site and runs this file with ``OFFLINE_EVAL_REQUIRE_REPORT=1``, so
-that a missing site or browser fails instead of skipping.  ``make test`` runs the checks that need no browser
+elsewhere) in headless Chromium driven by playwright: one already on the machine (``$CHROMIUM``, on ``PATH``, or
+Playwright's own; ``browsers.find_chromium``).  ``make test-report`` builds the site and runs this file with
+``OFFLINE_EVAL_REQUIRE_REPORT=1``, so that a missing site or browser fails, saying how to get one, instead of
+skipping.  ``make test`` runs the checks that need no browser
 when the site has been built and skips the browser's (about two and a half minutes: ``make test-report`` runs
 them, or ``OFFLINE_EVAL_REPORT_TEST=1``).  Screenshots of the home page and of one paper page are saved beside the site
 (``build/report/screenshots/``): the home page, a paper page, a section of it and the ledger, at both widths.
@@ -25,7 +26,6 @@ import functools
 import re
 import http.server
 import os
-import shutil
 import threading
 import urllib.parse
 from pathlib import Path
@@ -37,9 +37,10 @@ import offline_eval
 from offline_eval_compendium.paths import BUILD_DIR, FIGURES_DIR
 from offline_eval_compendium.report_papers import ITEMS
 
+from browsers import ChromiumNotFound, find_chromium
+
 SITE = Path(os.environ.get("OFFLINE_EVAL_REPORT", BUILD_DIR / "report" / "html"))
 REQUIRED = os.environ.get("OFFLINE_EVAL_REQUIRE_REPORT") == "1"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 WIDE, NARROW = {"width": 1400, "height": 1000}, {"width": 390, "height": 844}
 MAX_SCREENS = 15  # no paper page taller than 15 screens of 1000 px at 1400 px wide
 HOME_SCREENS = 3.2  # the home page: what we found, the papers, the folded count tables (about three screens)
@@ -76,10 +77,12 @@ def browser():
         pytest.skip("the browser tests run in make test-report (or with OFFLINE_EVAL_REPORT_TEST=1)")
     playwright = pytest.importorskip("playwright.sync_api") if not REQUIRED else __import__(
         "playwright.sync_api", fromlist=["sync_playwright"])
-    if not CHROMIUM:
-        _skip_or_fail("Debian's chromium is not installed (make test-report installs it)")
+    try:
+        chromium, _ = find_chromium()
+    except ChromiumNotFound as exc:
+        _skip_or_fail(str(exc))
     with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        b = p.chromium.launch(executable_path=str(chromium), args=FLAGS, headless=True)
         yield b
         b.close()
 
