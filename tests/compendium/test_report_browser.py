@@ -344,6 +344,24 @@ def test_api_page_lists_every_public_name(server, browser):
     assert "Parameters" in page.locator(".bd-article").inner_text()
 
 
+def test_api_pages_fit_at_390px_and_every_public_module_has_one(server, browser):
+    """Every page of the API reference at a phone's width: signatures wrap (long names and defaults inside the
+    column), parameter lists stack; and a page per public module of the library (``display`` among them)."""
+    from offline_eval_compendium.report_api import _slug, public_modules
+
+    pages = sorted(p.name for p in (SITE / "api").glob("*.html"))
+    missing = {f"{_slug(m)}.html" for m in public_modules()} - set(pages)
+    assert not missing, f"public modules without an API page: {sorted(missing)}"
+    page = _offline_page(browser, server, NARROW)
+    problems = []
+    for name in pages:
+        page.goto(server + "api/" + name, wait_until="load")
+        problems += [f"api/{name}: {b}" for b in page.evaluate(OVERFLOW_JS)]
+    assert not problems, "\n".join(problems[:40])
+    page.goto(server + "api/display.html", wait_until="load")
+    assert page.locator("[id='offline_eval.display.format_pvalue']").count() == 1
+
+
 def _assignments(code: str) -> dict:
     out = {}
     for node in ast.parse(code).body:
