@@ -202,6 +202,7 @@ class BootstrapResult(Result):
             ci = self.confidence_interval(self.level)
         fields = short_repr("", statistic=self.statistic, standard_error=self.standard_error,
                             pvalue=None if np.isnan(self.pvalue) else self.pvalue,
+                            pvalue_resamples=self.n_valid, pvalue_alternative="two-sided",  # pvalue_at_zero's floor
                             interval=interval_text(ci, method=self.method, level=self.level))[1:-1]
         of = " of rows" if self.n_clusters is None else f" of {self.n_clusters:,} clusters"
         return f"BootstrapResult({self.name}: {fields}, {self.n_boot} resamples{of})"

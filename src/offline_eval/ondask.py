@@ -37,7 +37,7 @@ Summary(3,000 rows; families auc, losses, quantiles; scores p_a, p_b; AUC 0.6984
 [2.018, 0.821, 1.091, 1.049]
 >>> res = clustered_bootstrap(path, "click", "p_a", "p_b", groups="query", n_boot=200, rng=0)
 >>> res.difference.roc_auc_score
-BootstrapResult(roc_auc_score, b - a: statistic=-0.02276, standard_error=0.008763, pvalue=0.010, 95% percentile CI [-0.03961, -0.00819], 200 resamples of 400 clusters)
+BootstrapResult(roc_auc_score, b - a: statistic=-0.02276, standard_error=0.008763, pvalue<0.010, 95% percentile CI [-0.03961, -0.00819], 200 resamples of 400 clusters)
 
 The same calls run on a cluster: create a ``distributed`` client first, and every task runs on its workers
 (only the accumulators travel back)::

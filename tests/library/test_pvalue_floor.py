@@ -76,3 +76,14 @@ def test_an_explicit_floor_needs_no_sidedness_and_analytic_p_values_no_floor():
 def test_invalid_sidedness_raises_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_a_paired_bootstrap_difference_shows_its_p_value_at_the_floor_as_a_bound():
+    # ondask.clustered_bootstrap's docstring showed "pvalue=0.010" for 200 resamples all below 0 (issue 51)
+    from offline_eval.results import BootstrapResult
+
+    res = BootstrapResult(-0.02, -np.linspace(0.01, 0.03, 200), name="auc, b - a", difference=True)
+    assert res.pvalue == pytest.approx(2 / 201)
+    assert "pvalue<0.010" in repr(res)
+    res = BootstrapResult(-0.02, np.r_[0.0, -np.linspace(0.01, 0.03, 199)], name="auc, b - a", difference=True)
+    assert "pvalue=0.020" in repr(res)  # one replicate at 0: 4 / 201, above the floor
