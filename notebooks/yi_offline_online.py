@@ -136,7 +136,7 @@ import pandas as pd
 from offline_eval_compendium import reference
 from offline_eval_compendium.claims import Ledger
 from offline_eval_compendium.io import OutputDir
-from offline_eval_compendium.studies import yi_offline_online as study
+from offline_eval_compendium.studies.yi import offline_online as study
 
 ref = reference.load("yi")
 out = OutputDir("yi", output_root)
@@ -320,7 +320,7 @@ run.formulas
 
 # %%
 for b in ledger.blocks:  # the development block first; a status is the confirmation block's
-    study.add_claims(ledger.block(b), ref, run, block=b)
+    study.add_claims(ledger, run, block=b)
 out.claims(ledger)
 ledger.frame()[["claim_id", "kind", "paper_value", "reproduced_value", "status", "control"]]
 

@@ -20,9 +20,7 @@ NOTEBOOKS = sorted(p.stem for p in NOTEBOOKS_DIR.glob("*.py"))
 MAX_CELL_LINES = 8
 
 #: Notebooks whose study is still being reshaped to the skeleton; each leaves this set when it is.
-PENDING = {
-    "yi_offline_online",
-}
+PENDING: set[str] = set()
 SHAPED = [n for n in NOTEBOOKS if n not in PENDING]
 
 

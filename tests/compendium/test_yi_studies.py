@@ -12,7 +12,8 @@ import pytest
 from offline_eval import OfflineEvalWarning
 from offline_eval_compendium import machine, reference
 from offline_eval_compendium.studies.yi import metrics_behaviour as yi_metrics
-from offline_eval_compendium.studies import yi_offline_online as yi_auction
+from offline_eval_compendium.studies.yi import _auction, _formulas, _worlds
+from offline_eval_compendium.studies.yi import offline_online as yi_auction
 
 def _same(a: dict, b: dict) -> bool:
     """Equal dicts, NaN equal to NaN (a tiny log's lowest bins may hold no click: model-2's own low quantiles)."""
@@ -46,12 +47,12 @@ def test_per_seed_is_reproducible_and_flat():
 
 def test_a_world_and_its_control_run_together_equal_two_separate_runs():
     kw = dict(n_queries=150, n_log=5000, n_ab=10_000, alphas=(1.0,), mainline_quantiles=(0.6,))
-    model_2s = (yi_auction.MODEL_2, yi_auction.CONTROL_MODEL_2)
+    model_2s = (_auction.MODEL_2, yi_auction.CONTROL_MODEL_2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)  # tiny logs: the lowest bins may hold no click
         together = yi_auction.per_seed_worlds(3, model_2s, **kw)
         apart = [yi_auction.per_seed(3, model_2=m2, **kw) for m2 in model_2s]
-        sweep, control = yi_auction.sweep_with_control([3, 4], model_2=model_2s[0], control_model_2=model_2s[1], **kw)
+        sweep, control = _worlds.sweep_with_control([3, 4], model_2=model_2s[0], control_model_2=model_2s[1], **kw)
     assert all(_same(t, a) for t, a in zip(together, apart))  # floats compared exactly: the same bits
     assert _same(sweep.iloc[0].to_dict(), {"seed": 3, **apart[0]})
     assert _same(control.iloc[0].to_dict(), {"seed": 3, **apart[1]})
@@ -209,7 +210,7 @@ def test_calibrated_low_range_keeps_poor_ads_out_and_gains_clicks(seed):
     rng = np.random.default_rng(seed)
     w = sp.make_world(rng, n_queries=300)
     p_new = sp.distorted_pclick(w.ctr, rng, **yi_auction.MODEL_1)
-    p_base = sp.overestimate_low_range(p_new, **yi_auction.MISCALIBRATION)
+    p_base = sp.overestimate_low_range(p_new, **_auction.MISCALIBRATION)
     pv = sp.sample_page_views(w, 20_000, rng)
     res = {}
     for name, p in (("base", p_base), ("new", p_new)):
@@ -218,7 +219,7 @@ def test_calibrated_low_range_keeps_poor_ads_out_and_gains_clicks(seed):
         imp = search_world.serve(w, p, pv, op=op, expected=True)
         ml = imp.slot < w.n_mainline
         res[name] = dict(cy=au.click_yield(imp).expected_cy,
-                         poor_ml=np.mean(w.ctr[imp.query[ml], imp.ad[ml]] < yi_auction.MISCALIBRATION["low_ctr"]))
+                         poor_ml=np.mean(w.ctr[imp.query[ml], imp.ad[ml]] < _auction.MISCALIBRATION["low_ctr"]))
     assert res["new"]["poor_ml"] < res["base"]["poor_ml"]
     assert res["new"]["cy"] > res["base"]["cy"]
 
@@ -244,7 +245,7 @@ def test_per_seed_table6_is_reproducible():
 
 def test_offline_scores_equal_the_plain_formula(exp):
     from offline_eval.metrics import rig_score, roc_auc_score
-    from offline_eval_compendium.studies import yi_auction as ya
+    ya = _auction
 
     logged, log, n_ml = exp.logged, exp.log, exp.world.n_mainline
     y = logged.click.astype(np.int8)
@@ -261,10 +262,10 @@ def test_offline_scores_equal_the_plain_formula(exp):
 
 
 def test_table6_world_and_its_control_run_together_equal_two_separate_runs():
-    from offline_eval_compendium.studies import yi_worlds
+    yi_worlds = _worlds
 
     kw = dict(n_queries=150, n_log=5000, n_ab=10_000, alphas=(1.0, 2.0), mainline_quantiles=(0.5, 0.7))
-    mis = (yi_auction.MISCALIBRATION, yi_auction.CONTROL_MISCALIBRATION)
+    mis = (_auction.MISCALIBRATION, yi_auction.CONTROL_MISCALIBRATION)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)  # tiny logs
         together = yi_worlds.per_seed_table6_worlds(3, mis, **kw)
@@ -284,11 +285,11 @@ def test_a_sweep_in_worker_processes_equals_the_sweep_run_here():
     import functools
 
     from offline_eval_compendium.claims import paired_seed_sweep
-    from offline_eval_compendium.studies import yi_worlds
+    yi_worlds = _worlds
 
     kw = dict(n_queries=150, n_log=5000, n_ab=10_000, alphas=(1.0,), mainline_quantiles=(0.6,))
     per_seed = functools.partial(yi_auction.per_seed_worlds,
-                                 model_2s=(yi_auction.MODEL_2, yi_auction.CONTROL_MODEL_2), **kw)
+                                 model_2s=(_auction.MODEL_2, yi_auction.CONTROL_MODEL_2), **kw)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)  # tiny logs
         here = paired_seed_sweep(per_seed, [5, 3, 4], progress="here")
@@ -302,11 +303,11 @@ def test_a_sweep_in_worker_processes_equals_the_sweep_run_here():
 def test_several_sweeps_in_one_pool_equal_each_sweep_apart_with_the_alongside_result():
     import functools
 
-    from offline_eval_compendium.studies import yi_worlds
+    yi_worlds = _worlds
 
     kw = dict(n_queries=150, n_log=5000, n_ab=10_000, alphas=(1.0,), mainline_quantiles=(0.6,))
-    t5 = functools.partial(yi_auction.per_seed_worlds, model_2s=(yi_auction.MODEL_2, yi_auction.CONTROL_MODEL_2), **kw)
-    mis = (yi_auction.MISCALIBRATION, {**yi_auction.MISCALIBRATION, "low_shift": 0.0})
+    t5 = functools.partial(yi_auction.per_seed_worlds, model_2s=(_auction.MODEL_2, yi_auction.CONTROL_MODEL_2), **kw)
+    mis = (_auction.MISCALIBRATION, {**_auction.MISCALIBRATION, "low_shift": 0.0})
     t6 = functools.partial(yi_worlds.per_seed_table6_worlds, miscalibrations=mis, **kw)
     sweeps = [(t5, [5, 3], "t5 a"), (t5, [4], "t5 b"), (t6, [3, 6], "t6 a")]
     with warnings.catch_warnings():
@@ -361,7 +362,7 @@ def test_map_in_workers_keeps_the_items_order_and_raises_a_workers_error():
     import functools
     import math
 
-    from offline_eval_compendium.studies import yi_worlds
+    yi_worlds = _worlds
 
     items = [5.0, -1.0, 3.5, 2.0, 0.25, 9.0, 1.0]
     for workers, chunksize in ((1, 1), (2, 1), (2, 3), (4, 2)):
@@ -374,7 +375,7 @@ def test_map_in_workers_keeps_the_items_order_and_raises_a_workers_error():
 
 
 def test_calibration_grids_in_workers_equal_the_grids_run_here():
-    from offline_eval_compendium.studies import yi_calibration
+    from offline_eval_compendium.studies.yi import _calibration as yi_calibration
 
     kw = dict(n_queries=150, n_log=5000)
     grids = dict(noise_grid=(0.6, 0.9, 1.2, 1.5), shift_grid=(0.0, 2.0, 4.0, 6.0))
@@ -414,7 +415,7 @@ def test_per_seed_outcomes_and_the_control_model():
     assert out["f3_low_loss_share"] == (out["f3_share_gap_low"] > yi_auction.F3_THRESHOLD)
     assert out["f34_low_overestimate"] == (out["pe2_low"] > 0 and out["pe2_low"] > out["pe2_high"])
     assert out["t5_gain_and_loss"] == (out["t5_offline_gain"] and out["t5_online_loss"])
-    assert yi_auction.CONTROL_MODEL_2["low_shift"] == 0 and yi_auction.CONTROL_MODEL_2["noise_sd"] == yi_auction.MODEL_2["noise_sd"]
+    assert yi_auction.CONTROL_MODEL_2["low_shift"] == 0 and yi_auction.CONTROL_MODEL_2["noise_sd"] == _auction.MODEL_2["noise_sd"]
     ctrl = yi_auction.per_seed(3, model_2=yi_auction.CONTROL_MODEL_2, **kw)
     assert ctrl["pe2_low"] < out["pe2_low"]
     assert out["t6_offline_disagrees_best"] == (not yi_auction.agrees(out["auc_delta"], out["best_online_cy_delta"])
@@ -437,7 +438,7 @@ def test_magnitudes_are_predictions_and_the_fitted_targets_calibrations():
 
 
 def test_the_auction_formulas_hold():
-    f = yi_auction.formula_table(0)
+    f = _formulas.auction_formula_rows(0)
     assert f["holds"].all() and list(f["source"]) == ["eq. (1)", "eq. (1)", "Section 2.1"]
 
 
@@ -490,13 +491,13 @@ def test_two_knob_calibration_uses_the_offline_deltas_of_the_runs_logs():
         # each grid point is exactly the offline deltas of the run with those two models (the same draws)
         exp = yi_auction.run(5, n_ab=2000, alphas=(1.0,), mainline_quantiles=(0.6,),
                              model_1={**yi_auction.MODEL_1, "noise_sd": 0.8},
-                             model_2={**yi_auction.MODEL_2, "low_shift": 4.0}, **kw)
+                             model_2={**_auction.MODEL_2, "low_shift": 4.0}, **kw)
     row = trace.loc[trace["stage"] == 1].set_index(["noise_sd", "low_shift"]).loc[(0.8, 4.0)]
     assert exp.offline["rig_delta"] == row["rig_delta"] and exp.offline["auc_delta"] == row["auc_delta"]
     # the fitted pair lies on the lattice inside the grid, and only the two knobs move
     assert 0.6 <= m1["noise_sd"] <= 1.2 and 0.0 <= m2["low_shift"] <= 6.0
     assert m1["noise_sd"] == round(m1["noise_sd"], 2) and m2["low_shift"] == round(m2["low_shift"], 2)
-    assert {k: v for k, v in m2.items() if k != "low_shift"} == {k: v for k, v in yi_auction.MODEL_2.items()
+    assert {k: v for k, v in m2.items() if k != "low_shift"} == {k: v for k, v in _auction.MODEL_2.items()
                                                                   if k != "low_shift"}
     # the fit is the measured point of the local lattice with the smallest miss, the objective written out
     local = trace.loc[trace["stage"] == 2]
@@ -523,7 +524,7 @@ def test_offline_accepted_worlds_keeps_the_best_point_per_over_estimation_within
         # shift 4: RIG 0.5 outside; stage 2 ignored
         assert acc[["noise_sd", "low_shift"]].values.tolist() == [[0.8, 0.0], [0.8, 2.0]]
         exp = yi_auction.run(3, alphas=(1.0,), mainline_quantiles=(0.6,), model_1={"noise_sd": 0.8},
-                             model_2={**yi_auction.MODEL_2, "low_shift": 2.0}, **kw)
+                             model_2={**_auction.MODEL_2, "low_shift": 2.0}, **kw)
     assert acc["online_cy_delta"].iloc[1] == exp.online_base.cy_delta
 
 
@@ -608,13 +609,30 @@ def test_seed_effects_of_the_table6_model_and_its_shape_check():
     assert fx["offline_miss_best"].iloc[1] < 0 < fx["offline_miss_best"].iloc[0]
 
 
+def test_the_run_is_built_by_keyword_and_add_claims_takes_its_block():
+    import dataclasses
+
+    from offline_eval_compendium.claims import Ledger
+
+    fields = [f.name for f in dataclasses.fields(yi_auction.YiRun)]
+    assert fields[0] == "ref"  # the printed numbers travel in the run, not beside it
+    with pytest.raises(TypeError):
+        yi_auction.YiRun(*range(len(fields)))
+    run = yi_auction.YiRun(**{**dict.fromkeys(fields), "sweep": {"development": None, "confirmation": None}})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run.sweep = {}
+    ledger = Ledger("yi", "yi_offline_online", claims=yi_auction.CLAIMS, seeds=yi_auction.SEEDS.sized(2))
+    with pytest.raises(ValueError, match="`block` must be one of"):
+        yi_auction.add_claims(ledger, run, block="main")
+
+
 def test_every_synthetic_row_is_judged_by_a_declared_effect_and_no_share_of_seeds():
-    import offline_eval_compendium.studies.yi_offline_online as study
+    study = yi_auction
 
     src = inspect.getsource(study)
     assert "ledger.sweep(" not in src and "ledger.predict(" not in src and "sweep_verdict" not in src
     assert "sweep_verdict" not in inspect.getsource(__import__(
-        "offline_eval_compendium.studies.yi_auction", fromlist=["x"]))
+        "offline_eval_compendium.studies.yi._auction", fromlist=["x"]))
     for c in study.CLAIMS:
         if c.world.startswith("synthetic:") and c.kind in ("claim", "prediction", "check") \
                 and c.id != "yi-check-history-threshold":
@@ -640,7 +658,7 @@ def test_model_2_over_estimates_the_low_range_of_its_own_pclick_keeping_its_orde
     from offline_eval.synth import sponsored as sp
 
     ctr = sp.sample_ctr(5000, 1)
-    m2 = {**yi_auction.MODEL_2, "low_shift": 4.0}
+    m2 = {**_auction.MODEL_2, "low_shift": 4.0}
     p = yi_auction.model_2_pclick(ctr, 7, **m2)
     plain = sp.distorted_pclick(ctr, 7, noise_sd=m2["noise_sd"])
     assert np.array_equal(np.argsort(p, kind="stable"), np.argsort(plain, kind="stable"))
@@ -700,4 +718,4 @@ def test_table5_online_deltas_are_judged_over_the_accepted_family_and_figs_3_4_i
         assert "6.35" in c.revised  # the earlier world and what it gave
     f34 = claims["yi-F34-sweep"]
     assert f34.kind == "check" and "by construction" in f34.criterion and "-0.0071" in f34.revised
-    assert yi_auction.MODEL_2["over"] == "score" and "over" not in yi_auction.MODEL_1
+    assert _auction.MODEL_2["over"] == "score" and "over" not in yi_auction.MODEL_1

@@ -11,19 +11,11 @@ import ast
 import functools
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 #: The packages whose modules are the graph's nodes, and the folder each lives in.
 PACKAGES = {"offline_eval": ROOT / "src" / "offline_eval",
             "offline_eval_compendium": ROOT / "compendium" / "offline_eval_compendium"}
 
-#: The compendium's studies are being reshaped (issue 49: each paper's helpers become its private modules); until
-#: then these cycles among them are known, each hidden by an import inside a function.  The test below fails on
-#: any other, and when one of these is gone.
-KNOWN_STUDY_CYCLES = {
-    ("offline_eval_compendium.studies.yi_auction", "offline_eval_compendium.studies.yi_worlds"),
-}
 STUDIES = "offline_eval_compendium.studies."
 
 
@@ -117,17 +109,13 @@ def test_no_import_cycle_in_the_library():
     assert {c for c in cycles(whole_graph()) if c[0].startswith("offline_eval.")} == set()
 
 
-def test_no_import_cycle_in_the_compendium_outside_the_known_ones_among_studies():
-    found = cycles(whole_graph())
-    assert {c for c in found if not all(m.startswith(STUDIES) for m in c)} == set()
-    studies = {c for c in found if all(m.startswith(STUDIES) for m in c)}
-    assert not studies - KNOWN_STUDY_CYCLES, f"a new import cycle among the studies: {studies - KNOWN_STUDY_CYCLES}"
-    assert not KNOWN_STUDY_CYCLES - studies, (f"a known cycle is gone, remove it from KNOWN_STUDY_CYCLES: "
-                                              f"{KNOWN_STUDY_CYCLES - studies}")
+def test_no_import_cycle_in_the_compendium():
+    assert {c for c in cycles(whole_graph()) if c[0].startswith("offline_eval_compendium.")} == set()
 
 
-@pytest.mark.xfail(strict=True, reason=f"known import cycles among the studies: {sorted(KNOWN_STUDY_CYCLES)}")
 def test_no_import_cycle_among_the_studies():
+    # issue 49: yi_auction and yi_worlds imported each other, as did piovano's Table II modules, each cycle hidden by
+    # an import inside a function; each paper's helpers are now its private modules, the dependencies one way
     assert {c for c in cycles(whole_graph()) if all(m.startswith(STUDIES) for m in c)} == set()
 
 

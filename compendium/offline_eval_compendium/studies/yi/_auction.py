@@ -1,4 +1,4 @@
-"""The world and the experiment of yi Table 5, Figs. 3-4 and Table 6 (the study is :mod:`.yi_offline_online`).
+"""The world and the experiment of yi Table 5, Figs. 3-4 and Table 6 (the study is :mod:`.offline_online`).
 
 One experiment (:func:`run`) on a synthetic sponsored-search world
 (:mod:`offline_eval.synth.sponsored`):
@@ -34,7 +34,6 @@ ads, which the baseline lets into the auction.
 from __future__ import annotations
 
 import copy
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,7 +41,7 @@ import pandas as pd
 from scipy.special import expit, logit
 
 from offline_eval import auction as au
-from .. import reference
+from ... import reference
 from offline_eval.metrics import roc_auc_score, quantile_breakdown, rig_score
 from offline_eval.plotting import new_figure
 from offline_eval.synth import search_world as sw
@@ -54,7 +53,7 @@ __all__ = [
     "low_high_gap", "make_logs", "logged_rows", "offline_deltas", "offline_pair", "offline_scores", "seeded_world",
     "printed_tables", "MODEL_1", "MODEL_2", "MISCALIBRATION", "Experiment", "agrees", "breakdown",
     "cross_validate_history", "fig3_figure", "fig4_figure", "per_seed", "per_seed_table6", "per_seed_worlds", "run",
-    "run_table5_worlds", "sweep_with_control", "table5", "table6", "table6_outcomes",
+    "run_table5_worlds", "table5", "table6", "table6_outcomes",
 ]
 
 #: Baseline model: the true CTR with log-odds noise of sd 0.6.
@@ -474,16 +473,6 @@ def per_seed_worlds(seed, model_2s, *, n_queries=2000, n_log=100_000, n_ab=100_0
         bd, model_1 = _breakdown(exp, n_quantiles, model_1)
         out.append(_outcomes(exp, n_quantiles, bd))
     return out
-
-
-def sweep_with_control(seeds, *, model_2, control_model_2, **kwargs) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The seed sweep of :func:`per_seed` in the world of ``model_2`` and in its control world
-    (``control_model_2``), each seed's two worlds run together (:func:`per_seed_worlds`): the two frames
-    ``claims.seed_sweep(per_seed, seeds, model_2=..., **kwargs)`` gives, one row per seed."""
-    from .yi_worlds import paired_sweep_in_workers  # (yi_worlds builds on this module)
-
-    return paired_sweep_in_workers(functools.partial(per_seed_worlds, model_2s=(model_2, control_model_2), **kwargs),
-                                   seeds, progress="per_seed (a world and its control)")
 
 
 def _outcomes(exp: Experiment, n_quantiles, bd=None) -> dict:

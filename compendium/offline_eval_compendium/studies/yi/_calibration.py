@@ -1,4 +1,4 @@
-"""Table 5's calibration of the yi sponsored-search world (:mod:`.yi_auction`) on printed offline deltas.
+"""Table 5's calibration of the yi sponsored-search world (:mod:`._auction`) on printed offline deltas.
 
 :func:`calibrate_models` fits model-1's log-odds noise and model-2's low-range
 over-estimation to Table 5's offline AUC and RIG deltas; :func:`offline_accepted_worlds`
@@ -19,11 +19,10 @@ import pandas as pd
 
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
-from ..progress import track
-from .yi_auction import (MISCALIBRATION, MODEL_1, MODEL_2, log_served, logged_rows, make_logs, model_2_pclick,
-                          offline_deltas,
-                          offline_pair, offline_scores, run, seeded_world)
-from ..machine import map_in_workers
+from ...progress import track
+from ._auction import (MISCALIBRATION, MODEL_1, MODEL_2, log_served, logged_rows, make_logs, model_2_pclick,
+                       offline_deltas, offline_pair, offline_scores, run, seeded_world)
+from ...machine import map_in_workers
 
 __all__ = ["CALIBRATION_GRID", "calibration_note", "family_depth", "family_span", "family_grid", "family_online", "family_seed", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_model_1", "calibrate_models",
            "calibrate_table6", "offline_accepted_worlds"]
@@ -406,7 +405,7 @@ def _serve_logs_point(world, p1, r_log, *, n_log, baseline_quantile, min_impress
 
 def family_seed(seed, **kwargs) -> tuple[dict]:
     """``(family_online(seed, **kwargs),)``: a seed of the family's sweep in
-    :func:`~.yi_worlds.paired_sweeps_in_workers`' pool (a world without a control world of its own: the sweep's
+    :func:`~._worlds.paired_sweeps_in_workers`' pool (a world without a control world of its own: the sweep's
     second frame is empty)."""
     return (family_online(seed, **kwargs),)
 

@@ -42,7 +42,7 @@ so yi-T5-sweep is inconclusive and yi-F3-sweep's log-loss gap negligible (differ
 24.0] against 40%) keeps its one knob fitted to the RIG delta; its new model's noise (0.6) is printed nowhere, so
 the same whole-family report over that noise is the next step.
 
-Protocol (the world and the experiment are in :mod:`.yi_auction`; this module declares the claims and fills them):
+Protocol (the world and the experiment are in :mod:`._auction`; this module declares the claims and fills them):
 
 1. **Calibrate, on the offline deltas only**: model-1's log-odds noise (the baseline's quality) and model-2's
    low-range over-estimation (its size), neither printed, are fitted jointly to Table 5's offline AUC and RIG
@@ -68,33 +68,32 @@ Protocol (the world and the experiment are in :mod:`.yi_auction`; this module de
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from .. import reference
-from ..claims import RENEWAL, Claim, Effect, SeedBlocks, declare
-from .yi import _formulas as yi_formulas
-from .yi_auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CONTROL_MODEL_2, F3_THRESHOLD,
-                          MISCALIBRATION, MODEL_1, MODEL_2, Experiment, offline_online_pairs, agrees, breakdown,
-                          cross_validate_history, fig3_figure, fig4_figure, low_high_gap, per_seed,
-                          model_2_pclick, per_seed_table6, per_seed_worlds, printed_tables, run, run_table5_worlds,
-                          sweep_with_control, table5, table6, table6_outcomes)
-from .yi_worlds import paired_sweeps_in_workers, per_seed_table6_worlds, seed_effects, sweep_table6_with_control
-from .yi_calibration import (CALIBRATION_GRID, NOISE_GRID, SHIFT_GRID, T6_SHIFT_GRID, calibrate_model_1,
-                              calibrate_models, calibrate_table6, calibration_note, family_depth as _depth,
-                              family_grid, family_online, family_seed, family_span,
-                              offline_accepted_worlds)
+from ... import reference
+from ...claims import RENEWAL, Claim, Effect, SeedBlocks, declare
+from . import _formulas
+from ._auction import (AGREEMENT, AGREEMENT_TEXT, CONTROL_MISCALIBRATION, CONTROL_MODEL_2, F3_THRESHOLD, MODEL_1,
+                       Experiment, agrees, breakdown, cross_validate_history, fig3_figure, fig4_figure, low_high_gap,
+                       model_2_pclick, offline_online_pairs, per_seed, per_seed_table6, per_seed_worlds, printed_tables,
+                       run, table5, table6, table6_outcomes)
+from ._worlds import paired_sweeps_in_workers, per_seed_table6_worlds, seed_effects
+from ._calibration import (calibrate_model_1, calibrate_models, calibrate_table6, calibration_note,
+                           family_depth as _depth, family_grid, family_online, family_seed, family_span,
+                           offline_accepted_worlds)
 
+#: The study's own names, and the parts of the world and experiment (its private modules) its notebook and tests name.
 __all__ = [
-    "PP_DELTA", "SEEDS", "YiRun", "family_grid", "family_online", "family_seed", "family_span", "model_2_pclick", "run_experiment", "seed_effects",
-    "AGREEMENT", "CALIBRATION_GRID", "CLAIMS", "CONTROL_MISCALIBRATION", "CONTROL_MODEL_2", "F3_THRESHOLD",
-    "MISCALIBRATION", "MODEL_1", "MODEL_2", "NOISE_GRID", "SHIFT_GRID", "T6_SHIFT_GRID", "calibrate_table6", "Experiment", "add_claims", "agrees",
-    "breakdown", "calibrate_model_1", "calibrate_models", "calibration_note", "offline_accepted_worlds", "cross_validate_history", "fig3_figure", "fig4_figure", "formula_table", "low_high_gap",
-    "per_seed", "per_seed_table6", "per_seed_worlds", "printed_tables", "run", "run_table5_worlds",
-    "sweep_table6_with_control", "sweep_with_control", "table5", "table6", "table6_outcomes",
+    "AGREEMENT", "CLAIMS", "CONTROL_MISCALIBRATION", "CONTROL_MODEL_2", "F3_THRESHOLD", "MODEL_1", "PP_DELTA", "SEEDS",
+    "Experiment", "YiRun", "add_claims", "agrees", "breakdown", "calibrate_model_1", "calibrate_models",
+    "calibrate_table6", "calibration_note", "cross_validate_history", "family_grid", "family_online", "family_seed",
+    "family_span", "fig3_figure", "fig4_figure", "low_high_gap", "model_2_pclick",
+    "offline_accepted_worlds", "per_seed", "per_seed_table6", "per_seed_worlds", "printed_tables", "run",
+    "run_experiment", "seed_effects", "table5", "table6", "table6_outcomes",
 ]
 
 _W5 = ("synthetic: yi Table 5 world (model-2 over-estimates the low range of its own pClick, order-preserving; "
@@ -342,11 +341,6 @@ CLAIMS = declare(
 )
 
 
-def formula_table(rng=0) -> pd.DataFrame:
-    """eq. (1) and the GSP price of Section 2.1 written out beside :func:`offline_eval.auction.allocate`."""
-    return yi_formulas.auction_formula_rows(rng)
-
-
 # -- the ledger ---------------------------------------------------------------------------------------------------
 def _add_table5(ledger, ref, exp, bd, calibration, fx, cx, model_1, model_2, accepted, fam, fam_c, family) -> None:
     """Table 5 and Figs. 3-4: ``fx`` and ``cx`` are the world's and the control's :func:`seed_effects`."""
@@ -485,13 +479,14 @@ def _add_reliability(ledger, ref, exp, fx, cx) -> None:
                                   f"{'yes' if fails[1] else 'no'}")
 
 
-@dataclass
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class YiRun:
     """Everything the notebook shows and :func:`add_claims` fills the ledger from (:func:`run_experiment`).
 
-    ``sweep``, ``control``, ``sweep6`` and ``control6`` map each seed block to its sweep frame.
-    """
+    ``ref``: the printed numbers; ``sweep``, ``control``, ``sweep6``, ``control6`` and ``fam`` (the sweep of Table 5's
+    accepted family, ``family``: its two ends) map each seed block to its sweep frame."""
 
+    ref: pd.DataFrame
     t5_printed: pd.Series
     t6_printed: pd.Series
     model_1: dict
@@ -509,12 +504,12 @@ class YiRun:
     exp6: Experiment
     t6b: pd.DataFrame
     formulas: pd.DataFrame
-    sweep: dict = field(default_factory=dict)
-    control: dict = field(default_factory=dict)
-    sweep6: dict = field(default_factory=dict)
-    control6: dict = field(default_factory=dict)
-    family: pd.DataFrame | None = None
-    fam: dict = field(default_factory=dict)
+    sweep: dict
+    control: dict
+    sweep6: dict
+    control6: dict
+    family: pd.DataFrame
+    fam: dict
 
 
 def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n_queries: int = 2000, n_log: int = 100_000,
@@ -524,7 +519,7 @@ def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n_qu
     """The notebook's experiment: the Table 5 models calibrated on the offline deltas, the offline-accepted
     worlds, the history threshold and the Table 6 model's calibration; then the four seed sweeps (the Table 5
     model and the Table 6 model, each with its control world, on each seed block) in one pool of workers
-    (:func:`~.yi_worlds.paired_sweeps_in_workers`), the two main runs computed here meanwhile; the main runs'
+    (:func:`~._worlds.paired_sweeps_in_workers`), the two main runs computed here meanwhile; the main runs'
     breakdown, Tables 5 and 6, and the formula checks.  Parameters as in the notebook's parameters cell."""
     t5_printed, t6_printed = printed_tables(ref)
     target_auc = reference.parse_printed(t5_printed["AUC"]) / 100
@@ -560,26 +555,33 @@ def run_experiment(ref: pd.DataFrame, blocks: SeedBlocks, *, seed: int = 0, n_qu
     sweep, control = (dict(zip(blocks.BLOCKS, x)) for x in zip(*frames[:n_blocks]))
     sweep6, control6 = (dict(zip(blocks.BLOCKS, x)) for x in zip(*frames[n_blocks:2 * n_blocks]))
     fam_w = {b: f[0] for b, f in zip(blocks.BLOCKS, frames[2 * n_blocks:])}
-    return YiRun(t5_printed, t6_printed, model_1, model_2, calibration, accepted, history, min_impressions, exp,
-                 table5(exp, t5_printed), breakdown(exp, n_quantiles=n_quantiles),
-                 table6(exp, t6_printed, panel="Table 5 model"), t6_miscalibration, t6_calibration, exp6,
-                 table6(exp6, t6_printed, panel="Table 6 model"), formula_table(seed), sweep, control, sweep6, control6,
-                 family, fam_w)
+    return YiRun(ref=ref, t5_printed=t5_printed, t6_printed=t6_printed, model_1=model_1, model_2=model_2,
+                 calibration=calibration, accepted=accepted, history=history, min_impressions=min_impressions, exp=exp,
+                 t5=table5(exp, t5_printed), bd=breakdown(exp, n_quantiles=n_quantiles),
+                 t6=table6(exp, t6_printed, panel="Table 5 model"), t6_miscalibration=t6_miscalibration,
+                 t6_calibration=t6_calibration, exp6=exp6, t6b=table6(exp6, t6_printed, panel="Table 6 model"),
+                 formulas=_formulas.auction_formula_rows(seed), sweep=sweep, control=control, sweep6=sweep6, control6=control6,
+                 family=family, fam=fam_w)
 
 
-def add_claims(ledger, ref, run: YiRun, *, block: str) -> None:
+def add_claims(ledger, run: YiRun, *, block: str) -> None:
     """Fill :data:`CLAIMS` from ``run`` (:func:`run_experiment`) on the seed block ``block``: the main runs, the
     breakdown, the calibration trace and the fitted models, the offline-accepted worlds, the history table, the
-    block's four sweeps and the formula table."""
-    exp, bd, calibration, model_1, model_2 = run.exp, run.bd, run.calibration, run.model_1, run.model_2
-    accepted, history, exp6, t6_miscalibration, formulas = (run.accepted, run.history, run.exp6, run.t6_miscalibration,
-                                                           run.formulas)
+    block's four sweeps and the formula table, beside the printed numbers the run carries.
+
+    ``ledger`` is the notebook's ledger (its ``block`` is filled) or one block's ledger already.
+    """
+    if block not in run.sweep:
+        raise ValueError(f"`block` must be one of {tuple(run.sweep)}; got {block!r}")
+    ledger = ledger.block(block) if ledger.blocks else ledger
+    ref, exp, exp6, history, formulas = run.ref, run.exp, run.exp6, run.history, run.formulas
     fx, cx, fx6, cx6 = (seed_effects(f[block]) for f in (run.sweep, run.control, run.sweep6, run.control6))
     fam = {k: family_span(run.fam[block], run.sweep[block], k) for k in ("online_cy", "online_ml_cy")}
     fam_c = {k: family_span(None, run.control[block], k) for k in ("online_cy", "online_ml_cy")}
-    _add_table5(ledger, ref, exp, bd, calibration, fx, cx, model_1, model_2, accepted, fam, fam_c, run.family)
+    _add_table5(ledger, ref, exp, run.bd, run.calibration, fx, cx, run.model_1, run.model_2, run.accepted, fam, fam_c,
+                run.family)
     _add_table6(ledger, ref, exp, fx)
-    _add_table6_model(ledger, ref, exp6, fx6, cx6, t6_miscalibration)
+    _add_table6_model(ledger, ref, exp6, fx6, cx6, run.t6_miscalibration)
     _add_reliability(ledger, ref, exp, fx, cx)
     for cid, idx in (("yi-eq1-rank-score", [0, 1]), ("yi-S21-gsp-price", [2])):
         f = formulas.iloc[idx]

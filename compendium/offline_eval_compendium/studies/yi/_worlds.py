@@ -1,8 +1,8 @@
-"""The Table 6 model's world and its control world run together, one seed at a time (:mod:`.yi_auction`'s
-:func:`~.yi_auction.per_seed_table6` for each of several baselines, the shared half done once).
+"""The Table 6 model's world and its control world run together, one seed at a time (:mod:`._auction`'s
+:func:`~._auction.per_seed_table6` for each of several baselines, the shared half done once).
 
 The Table 6 pair (``run(..., models="table6")``) differs between a world and its control world only in the
-baseline that serves the logs (its low-range over-estimation, :data:`~.yi_auction.MISCALIBRATION`): the world,
+baseline that serves the logs (its low-range over-estimation, :data:`~._auction.MISCALIBRATION`): the world,
 the new model, the logged page views and the A/B tests' page views are the same draws.  So the new model's
 operating-point sweep ranks the logged auctions and places the points' ads once, and replays them on each
 world's logs (:func:`offline_eval.auction.sweep_logs`).
@@ -25,13 +25,13 @@ import pandas as pd
 from offline_eval import auction as au
 from offline_eval.synth import search_world as sw
 from offline_eval.synth import sponsored as sp
-from ..claims import paired_seed_sweep
-from ..machine import map_in_workers
-from .yi_auction import (AGREEMENT, MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
-                         offline_scores, seeded_world, table6_outcomes)
+from ...claims import paired_seed_sweep
+from ...machine import map_in_workers
+from ._auction import (AGREEMENT, MODEL_1, Experiment, best_and_simulated, log_served, logged_rows, offline_pair,
+                       offline_scores, per_seed_worlds, seeded_world, table6_outcomes)
 
 __all__ = ["paired_sweep_in_workers", "paired_sweeps_in_workers", "per_seed_table6_worlds", "run_table6_worlds",
-           "seed_effects", "sweep_table6_with_control"]
+           "seed_effects", "sweep_table6_with_control", "sweep_with_control"]
 
 
 def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n_ab=200_000, baseline_quantile=0.6,
@@ -41,7 +41,7 @@ def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n
 
     The new model (``distorted_pclick(ctr, **model_1)``), the world and the logged page views are drawn once;
     each baseline serves those page views with the clicks drawn from the logs' generator at the point a
-    separate :func:`~.yi_auction.run` reaches, and each world's A/B tests are the ones a separate run draws.
+    separate :func:`~._auction.run` reaches, and each world's A/B tests are the ones a separate run draws.
     The new model's sweep is ranked and placed once and replayed on every world's logs; its simulation at each
     world's baseline point comes from the sweep's ranking; the worlds' A/B arms share their page views
     (``ab_tests`` with a control per treatment).
@@ -80,12 +80,20 @@ def run_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n
 
 def per_seed_table6_worlds(seed, miscalibrations, *, n_queries=2000, n_log=100_000, n_ab=100_000, alphas=(1.0, 2.0),
                            mainline_quantiles=(0.5, 0.6, 0.7, 0.8), **kwargs) -> list[dict]:
-    """:func:`~.yi_auction.per_seed_table6` for each baseline of ``miscalibrations`` (a world and its control
+    """:func:`~._auction.per_seed_table6` for each baseline of ``miscalibrations`` (a world and its control
     world), run together (:func:`run_table6_worlds`): element ``i`` equals
     ``per_seed_table6(seed, miscalibration=miscalibrations[i], ...)``."""
     exps = run_table6_worlds(seed, miscalibrations, n_queries=n_queries, n_log=n_log, n_ab=n_ab, alphas=alphas,
                              mainline_quantiles=mainline_quantiles, **kwargs)
     return [table6_outcomes(exp) for exp in exps]
+
+
+def sweep_with_control(seeds, *, model_2, control_model_2, **kwargs) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The seed sweep of :func:`~._auction.per_seed` in the world of ``model_2`` and in its control world
+    (``control_model_2``), each seed's two worlds run together (:func:`~._auction.per_seed_worlds`): the two frames
+    ``claims.seed_sweep(per_seed, seeds, model_2=..., **kwargs)`` gives, one row per seed."""
+    return paired_sweep_in_workers(functools.partial(per_seed_worlds, model_2s=(model_2, control_model_2), **kwargs),
+                                   seeds, progress="per_seed (a world and its control)")
 
 
 def sweep_table6_with_control(seeds, *, miscalibration, control_miscalibration,
