@@ -122,8 +122,8 @@ figures/claims.csv: $(addprefix $(STAMPS)/,$(addsuffix .done,$(NAMES))) | $(VENV
 register: | $(VENV_STAMP) ## Record in data/confirmations/ the declaration digests of confirmation blocks run for the first time (append-only)
 	$(PY) -m offline_eval_compendium.claims.registry
 
-report: figures/claims.csv $(REPORT_STAMP) ## Build the static HTML report (Sphinx + MyST-NB, offline) into build/report/html/index.html
-	$(PY) -m offline_eval_compendium.report --out $(BUILD)/report
+report: figures/claims.csv $(REPORT_STAMP) ## Build the static HTML report (Sphinx + MyST-NB, offline) into build/report/html/index.html; RUN=runs/<notebook>/<time> shows that recorded run (make run) instead, marked on every page, in build/report-run/html/
+	$(PY) -m offline_eval_compendium.report $(if $(RUN),--run "$(RUN)" --out $(BUILD)/report-run,--out $(BUILD)/report)
 
 browser: ## Optional, Debian only, needs root: install Debian's chromium with apt-get (make test-report finds any Chromium already there: CHROMIUM=path, PATH, Playwright's browsers)
 	@command -v chromium >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
