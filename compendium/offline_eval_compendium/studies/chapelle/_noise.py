@@ -93,7 +93,10 @@ def family_why(family: pd.DataFrame, metric: str, coef: str, printed: float) -> 
         text += ("; only the A/B noise of the network that carries most of the online variance, raised alone, moves "
                  "it: "
                  + ", ".join(f"x{r['knob']:g} (an A/B test of {10 ** r['log10_size']:.2g} impressions on that network) "
-                             f"{r[col]:.3f}" for _, r in top.iterrows()))
+                             f"{r[col]:.3f}" for _, r in top.iterrows())
+                 + "; no law of sizes independent of the networks' differences puts it there, and the paper states "
+                 "no other property of its networks (how their profits differ is not printed), so it allows no "
+                 "wider family")
     return text
 
 

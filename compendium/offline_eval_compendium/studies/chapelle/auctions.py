@@ -35,8 +35,8 @@ error is 1.1% of its expected difference, and the A/B noise is 0.14% of the onli
 network).  Pearson r follows that one network (r 0.81 and 0.98 for the MSE and weighted MSE, near their noise-free
 values) and hardly moves over the trials, while Kendall tau reorders the small networks.  The ratio of the two
 spreads says so: sd(r) / sd(tau) is 1.33, 2.0 and 1.0 in the paper's Table 1 (MSE, weighted MSE, utility), about
-pi sqrt(1 - r^2) / 2 = 1.4 for networks spread like a normal sample (tau = 2/pi arcsin r at r = 0.44), and 0.11,
-0.05 and 0.34 here.  A smaller A/B test cannot fix it: ten times the noise on every network (a hundredth of the size)
+pi sqrt(1 - r^2) / 2 = 1.4 for networks spread like a normal sample (tau = 2/pi arcsin r at r = 0.44), and 0.10,
+0.05 and 0.35 here.  A smaller A/B test cannot fix it: ten times the noise on every network (a hundredth of the size)
 gives Pearson sds of 0.035 and 0.029 but Kendall sds of 0.08 to 0.10 (printed 0.02-0.03).
 
 The widened family.  "A publisher network corresponds roughly to an RTB platform. Small networks were grouped together
