@@ -11,7 +11,7 @@ from offline_eval_compendium.paths import NOTEBOOKS_DIR, PROJ_ROOT
 
 STUDIES_DIR = PROJ_ROOT / "compendium" / "offline_eval_compendium" / "studies"
 assert STUDIES_DIR.is_dir(), STUDIES_DIR
-FILES = sorted(NOTEBOOKS_DIR.glob("*.py")) + sorted(STUDIES_DIR.glob("*.py"))
+FILES = sorted(NOTEBOOKS_DIR.glob("*.py")) + sorted(STUDIES_DIR.rglob("*.py"))
 
 
 def _numeric_text(value) -> bool:

@@ -27,11 +27,10 @@ def _ledger(path=FIGURES_DIR / "claims.csv"):
 
 
 def test_studies_mirror_notebooks_one_to_one():
-    # every notebook has its study; a study's other public modules are parts of its paper's argument, named after it
+    # every notebook has its study in its paper's package; nothing but the packages' index lies beside them
     assert [n for n in NOTEBOOKS if not study_path(n).is_file()] == []
     papers = {n.split("_")[0] for n in NOTEBOOKS}
-    flat = sorted(p.stem for p in STUDIES_DIR.glob("*.py") if not p.stem.startswith("_"))
-    assert [s for s in flat if s.split("_")[0] not in papers] == []
+    assert [p.name for p in STUDIES_DIR.glob("*.py")] == ["__init__.py"]
     assert [p.name for p in STUDIES_DIR.iterdir() if p.is_dir() and p.name != "__pycache__" and p.name not in papers] == []
     # in a paper's package, every public module is a notebook's study; its helpers are private
     public = sorted(f"{p.parent.name}_{p.stem}" for p in STUDIES_DIR.glob("*/*.py") if not p.stem.startswith("_"))
@@ -67,7 +66,7 @@ def test_each_study_declares_its_claims_and_fills_them(notebook):
     assert unfilled == []
 
 
-@pytest.mark.parametrize("path", sorted(STUDIES_DIR.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(STUDIES_DIR.rglob("*.py")), ids=lambda p: str(p.relative_to(STUDIES_DIR)))
 def test_the_experiment_code_never_decides_a_status(path):
     # a study fills values through the declared fill methods; it never writes a row or a status itself
     offenders = []

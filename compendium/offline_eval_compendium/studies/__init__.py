@@ -19,11 +19,11 @@ HERE = Path(__file__).resolve().parent
 
 
 def study_name(notebook: str) -> str:
-    """The module that is ``notebook``'s study: ``studies.<paper>.<rest>`` once its paper is a package."""
+    """The module that is ``notebook``'s study: ``studies.<paper>.<rest>``."""
     paper, _, rest = notebook.partition("_")
-    if (HERE / paper / f"{rest}.py").is_file():
-        return f"{__name__}.{paper}.{rest}"
-    return f"{__name__}.{notebook}"
+    if not paper or not rest:
+        raise ValueError(f"`notebook` must be named <paper>_<name>; got {notebook!r}")
+    return f"{__name__}.{paper}.{rest}"
 
 
 def study_path(notebook: str) -> Path:
