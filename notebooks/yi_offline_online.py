@@ -23,7 +23,7 @@
 # **The mechanism of Section 6.** Model-1 is the true CTR with log-odds noise (sd fitted below). Model-2 has less
 # noise (sd 0.35: better in the high pClick range) but over-estimates the low range of its *own* pClick, below 0.4%
 # (by a number of log-odds fitted below; everything above by +0.1), order-preserving (`over="score"` of
-# `yi_auction.model_2_pclick`): "Model-2 substantially overestimates the pClick scores on the quantiles in lower pClick
+# `model_2_pclick` of the study's world): "Model-2 substantially overestimates the pClick scores on the quantiles in lower pClick
 # score range" (Figs. 3-4). (Until this revision the over-estimation followed the true CTR, which lifted poor ads out
 # of model-2's low quantiles: model-2's PE was +0.35 low against +0.29 high on the main seed, not Figs. 3-4's shape.) "On the other hand, over-estimation of pClick scores on
 # the low pClick range could make significant negative impact on online metrics by giving low quality ads higher

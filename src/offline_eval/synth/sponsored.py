@@ -243,7 +243,7 @@ def overestimate_low_range(pclick, *, low_ctr=0.004, low_shift=4.0, width=None) 
     low_ctr : float, default 0.004
         Centre of the low range: predictions well below it are
         over-estimated by ``low_shift`` log-odds, those well above it hardly.
-        (The default is the boundary of :data:`offline_eval_compendium.studies.yi_offline_online.MODEL_2`.)
+        (The default is the boundary of ``MODEL_2`` in the compendium's ``studies/yi/_auction.py``.)
     low_shift : float, default 4.0
         Over-estimation (log-odds) of the lowest predictions, >= 0.
     width : float, optional

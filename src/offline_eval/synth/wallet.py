@@ -93,7 +93,7 @@ DEFAULTS = dict(
 )
 """Defaults of :func:`wallet_survey`: the correlations are near ``sin(pi tau / 2)`` of the paper's taus (the Gaussian
 identity), so that tau and rho of M1 and M2 land near the paper's; the study derives them from the printed cells
-(:func:`offline_eval_compendium.studies.rosset_wallet.paper_world`)."""
+(:func:`offline_eval_compendium.studies.rosset.wallet.paper_world`)."""
 
 
 def wallet_survey(

@@ -4,7 +4,7 @@ Protocol.  The printed cells are recomputed from each other, world ``paper`` (Ta
 columns, Table 2's differences and p-values, Fig. 3's optimal share from the survey's n); a mismatch is an
 ``erratum`` only when no reading of the printed inputs gives it.  The survey is synthetic
 (:func:`offline_eval.synth.wallet.wallet_survey`, the world and the per-seed experiment in
-:mod:`.rosset_survey`): the models' dependence on firm size is concentrated among the large firms (a Gumbel
+:mod:`._survey`): the models' dependence on firm size is concentrated among the large firms (a Gumbel
 copula at Table 2's printed taus, :func:`paper_world`), the paper's reason for ranking the largest predictions
 and wallets best.  Every qualitative claim of Section 5 is checked on a sweep of surveys, each beside the
 **control world** (:data:`CONTROL`, the Gaussian copula at the same taus: the concentration switched off)
@@ -19,7 +19,7 @@ The text allows a family, no more: "the model is able to rank better the example
 than the examples with the smallest predictions.  This is to be expected because loss functions used for modeling
 usually emphasize on the largest potential absolute errors" (Section 5.4) says where the dependence sits, not how
 much: any copula with upper-tail and no lower-tail dependence at the printed tau.  The family searched is BB6
-(:func:`~.rosset_survey.bb6_normal_scores`) from the Gumbel to the Joe copula (upper-tail dependence 0.502 at that
+(:func:`~._survey.bb6_normal_scores`) from the Gumbel to the Joe copula (upper-tail dependence 0.502 at that
 tau), on a declared grid, M2's weight on M1 fitted by ``brentq`` to M2's printed tau (:func:`tail_family`).  **The
 tail's calibration target, declared before the run, is Section 5.3's eq. 6, 0.00097** (``rosset-scale-tail-eq6``,
 a calibration, no longer the prediction ``rosset-var-pred-eq6``): eq. 6's leading term is the variance over the
