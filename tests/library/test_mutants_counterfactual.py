@@ -71,19 +71,36 @@ def test_misaligned_pandas_inputs_are_refused_by_name(which):
 def test_bad_propensities_and_predictions_are_named():
     with pytest.raises(ValueError, match="`logging_pscore` must lie in"):
         ips_estimate(R, PI, [0.5, 1.5, 0.5, 0.5])
-    with pytest.raises(ValueError, match="got 2 zero value"):
-        ips_estimate(R, PI, [0.5, 0.0, 0.0, 0.5])
+    with pytest.raises(ValueError, match="got 3 zero value"):
+        ips_estimate(R, PI, [0.5, 0.0, 0.0, 0.0])
     with pytest.raises(ValueError, match="`reward_hat`"):
         dr_estimate(R, PI, PI0, [0.4, np.nan, 0.3, 0.2], Q_PI)
 
 
 def test_snips_undefined_cases_say_what_is_undefined():
-    with pytest.warns(OfflineEvalWarning, match="^snips: every importance weight is 0"):
+    with pytest.warns(OfflineEvalWarning, match=r"^snips: every importance weight is 0 .* actions\); the estimate is nan$"):
         none = snips_estimate(R, [0.0] * 4, PI0)
-    assert math.isnan(none.statistic) and math.isnan(none.standard_error)
-    with pytest.warns(OfflineEvalWarning, match="^snips: fewer than two logged rows carry weight"):
+    assert math.isnan(none.statistic) and math.isnan(none.standard_error) and none.name == "snips"
+    with pytest.warns(OfflineEvalWarning,
+                      match=r"^snips: fewer than two logged rows carry weight .* on at most one\); the standard error is nan$"):
         one = snips_estimate(R, [0.0, 0.0, 0.6, 0.0], PI0)
-    assert one.statistic == 2.0 and math.isnan(one.standard_error)
+    assert one.statistic == 2.0 and math.isnan(one.standard_error) and one.name == "snips"
+
+
+def test_snips_clips_its_weights():
+    # weights 1.8, 0.4, 2.4, 0.2 clipped at 1: sum(w r) / sum(w) = (1 + 0 + 2 + 0.2) / (1 + 0.4 + 1 + 0.2)
+    assert snips_estimate(R, PI, PI0, clip=1.0).statistic == pytest.approx(3.2 / 2.6, rel=1e-14, abs=0)
+
+
+def test_snips_scales_with_its_rewards_down_to_tiny_rewards():
+    # snips(c r) = c snips(r), its standard error too: exactly so for a power of two, even where the rewards'
+    # squares would underflow (1e-200 ** 2 is 0 in float64)
+    r = [1.0, 3.0, 0.5, 2.0]
+    ref = snips_estimate(r, PI, PI0)
+    for c in (2.0 ** -660, 2.0 ** -1000, 2.0 ** 500):
+        got = snips_estimate([c * x for x in r], PI, PI0)
+        assert got.statistic == pytest.approx(c * ref.statistic, rel=1e-14, abs=0)
+        assert got.standard_error == pytest.approx(c * ref.standard_error, rel=1e-14, abs=0)
 
 
 def test_an_estimate_beyond_float_range_warns_by_name_and_numpy_stays_silent():
@@ -102,7 +119,7 @@ def test_an_estimate_beyond_float_range_warns_by_name_and_numpy_stays_silent():
 def test_clipping_a_weight_beyond_float_range_raises_no_numpy_warning():
     # a weight of 5e-324 (-we = 1073): the clip test must not overflow on its way
     (got, messages) = only_project_warnings(ips_estimate, [1.0, 2.0], [5e-324, 1.0], [1.0, 1.0], clip=10.0)
-    assert messages == [] and got.statistic == pytest.approx((5e-324 + 2.0) / 2)
+    assert messages == [] and got.statistic == pytest.approx((5e-324 + 2.0) / 2, rel=1e-15, abs=0)
 
 
 def test_dr_with_a_zero_model_is_ips_even_at_the_edges_of_float_range():
@@ -110,13 +127,14 @@ def test_dr_with_a_zero_model_is_ips_even_at_the_edges_of_float_range():
     r, pi, pi0 = [1e300, 3e299, 2e300], [5e-324, 1e-323, 5e-324], [1.0, 0.5, 1.0]
     ips = ips_estimate(r, pi, pi0)
     dr = dr_estimate(r, pi, pi0, [0.0] * 3, [0.0] * 3)
-    assert 0 < ips.statistic < 1e-20
-    assert dr.statistic == pytest.approx(ips.statistic, rel=1e-12)
-    assert dr.standard_error == pytest.approx(ips.standard_error, rel=1e-12)
+    # sum_i w_i r_i / 3 with w = 5e-324, 2e-323, 5e-324: about 6.9e-24 (a loop in float64 underflows)
+    assert ips.statistic == pytest.approx((1e300 * 5e-324 + 3e299 * 2e-323 + 2e300 * 5e-324) / 3, rel=1e-12, abs=0)
+    assert dr.statistic == pytest.approx(ips.statistic, rel=1e-12, abs=0)
+    assert dr.standard_error == pytest.approx(ips.standard_error, rel=1e-12, abs=0)
 
 
 def test_a_row_whose_reward_its_model_predicts_adds_only_its_model_value_whatever_its_weight():
     # row 0: r = q, so its term is q_pi = 0.2 whatever its weight (here 2**1074); row 1: 0.3 + 1 (1 - 0)
     got = dr_estimate([0.5, 1.0], [1.0, 1.0], [5e-324, 1.0], [0.5, 0.0], [0.2, 0.3])
-    assert got.statistic == pytest.approx((0.2 + 1.3) / 2, rel=1e-14)
-    assert got.standard_error == pytest.approx(abs(1.3 - 0.2) / 2, rel=1e-14)
+    assert got.statistic == pytest.approx((0.2 + 1.3) / 2, rel=1e-14, abs=0)
+    assert got.standard_error == pytest.approx(abs(1.3 - 0.2) / 2, rel=1e-14, abs=0)
