@@ -87,11 +87,17 @@ def _sha(path: Path) -> str:
 
 @pytest.mark.skipif(not (FIGURES_DIR / "manifest" / f"{NB}.sha256").is_file(), reason="no committed outputs")
 def test_the_view_puts_the_runs_outputs_ledger_and_notebook_in_place_of_figures(tmp_path):
+    # the committed figures/ (the working tree's may be mid-way through a reproduction)
+    base = tmp_path / "committed"
+    base.mkdir()
+    archive = subprocess.run(["git", "archive", "HEAD", "figures"], cwd=PROJ_ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
+    base = base / "figures"
     run = _recorded(tmp_path)
     listed = [line.split(None, 1)[1].strip() for line in
-              (FIGURES_DIR / "manifest" / f"{NB}.sha256").read_text().splitlines() if line.strip()]
+              (base / "manifest" / f"{NB}.sha256").read_text().splitlines() if line.strip()]
     for rel in listed:  # the run writes what make reproduce wrote, but for one file, and one file less
-        src = FIGURES_DIR / rel
+        src = base / rel
         (run / "outputs" / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, run / "outputs" / rel)
     claims_rel = next(r for r in listed if r.endswith(f"claims/{NB}.csv"))
@@ -106,14 +112,15 @@ def test_the_view_puts_the_runs_outputs_ledger_and_notebook_in_place_of_figures(
     (executed / "guide").mkdir(parents=True)
     for n in (NB, "rosset_wallet"):
         (executed / f"{n}.ipynb").write_text(json.dumps({"cells": [], "metadata": {"from": "make reproduce"}}))
-    before = _sha(FIGURES_DIR / "claims.csv")
-    figures, exe, recorded = report.run_view(run, executed=executed, dest=tmp_path / "view", runs=tmp_path / "runs")
-    assert _sha(FIGURES_DIR / "claims.csv") == before and (FIGURES_DIR / dropped).is_file()  # figures/ untouched
+    before = _sha(base / "claims.csv")
+    figures, exe, recorded = report.run_view(run, figures=base, executed=executed, dest=tmp_path / "view",
+                                             runs=tmp_path / "runs")
+    assert _sha(base / "claims.csv") == before and (base / dropped).is_file()  # figures/ untouched
     assert not (figures / dropped).exists()  # what the run no longer writes is gone from the view
     ledger = pd.read_csv(figures / "claims.csv", dtype=str, keep_default_na=False)
     row = ledger[ledger["claim_id"] == df.loc[0, "claim_id"]].iloc[0]
     assert row["reproduced_value"] == "a value only this run has"
-    assert len(ledger) == len(pd.read_csv(FIGURES_DIR / "claims.csv", dtype=str))  # every other notebook's rows
+    assert len(ledger) == len(pd.read_csv(base / "claims.csv", dtype=str))  # every other notebook's rows
     assert json.loads((exe / f"{NB}.ipynb").read_text())["metadata"] == {}  # the run's executed notebook
     assert json.loads((exe / "rosset_wallet.ipynb").read_text())["metadata"] == {"from": "make reproduce"}
     assert recorded["notebook"] == NB
