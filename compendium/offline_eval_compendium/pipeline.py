@@ -385,14 +385,14 @@ def read_ledger(spec: str):
         proc = subprocess.run(["git", "show", f"{spec}:figures/claims.csv"], cwd=PROJ_ROOT, capture_output=True,
                               text=True)
         if proc.returncode:
-            raise ValueError(f"{spec!r} is neither a ledger file nor a git revision with figures/claims.csv: "
+            raise ValueError(f"`spec` {spec!r} is neither a ledger file nor a git revision with figures/claims.csv: "
                              f"{proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else 'git failed'}")
         text = proc.stdout
     df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     # an earlier ledger may lack columns added since (world, revised): only the compared ones are needed
     missing = [c for c in ("paper", "claim_id", *COMPARED) if c not in df.columns]
     if missing:
-        raise ValueError(f"{spec!r} is not a ledger: no column(s) {missing}")
+        raise ValueError(f"`spec` {spec!r} is not a ledger: no column(s) {missing}")
     return df
 
 

@@ -272,7 +272,7 @@ def lookup_number(ref: pd.DataFrame, source: str, row: str, column: str, panel: 
         return parse_printed(text)
     except ValueError:
         paper = ref["paper"].iloc[0] if len(ref) else "?"
-        raise ValueError(f"reference cell of {paper!r} (data/reference/{paper}/): source={source!r} panel={panel!r} "
+        raise ValueError(f"`source`, `row`, `column`: the reference cell of {paper!r} (data/reference/{paper}/): source={source!r} panel={panel!r} "
                          f"row={row!r} column={column!r} holds {text!r}, not a number") from None
 
 

@@ -96,11 +96,11 @@ def test_a_status_not_from_a_confirmation_block_fails():
 def test_a_claim_and_its_control_on_other_seeds_are_refused():
     led = Ledger("yi", "nb", claims=_table(), seeds=SeedBlocks("nb", 0, 5))
     dev = led.block("development")
-    with pytest.raises(ValueError, match="its control effect was computed on seeds 0-5 .6 seeds."):
+    with pytest.raises(ValueError, match="`control` of .*: its effect was computed on seeds 0-5 .6 seeds."):
         dev.estimate("yi-x", world=_s(HOLDS, range(5)), control=_s([0.0] * 6, range(6)))
-    with pytest.raises(ValueError, match="its control effect was computed on seeds 1-5 .5 seeds."):
+    with pytest.raises(ValueError, match="`control` of .*: its effect was computed on seeds 1-5 .5 seeds."):
         dev.estimate("yi-x", world=_s(HOLDS, range(5)), control=_s([0.0] * 5, range(1, 6)))
-    with pytest.raises(ValueError, match="its world effect was computed on seeds 0-3 .4 seeds."):
+    with pytest.raises(ValueError, match="`world` of .*: its effect was computed on seeds 0-3 .4 seeds."):
         dev.estimate("yi-p", printed="1.0", world=_s([1.0] * 4, range(4)))
     df = _filled().frame()
     row = df["claim_id"] == "yi-x"

@@ -198,9 +198,9 @@ class Interval:
         x = np.asarray(values, dtype=float)
         n = int(x.size)
         if n < 2:
-            raise ValueError(f"an interval over seeds needs at least 2 seeds; got {n}")
+            raise ValueError(f"`values`: an interval over seeds needs at least 2 seeds; got {n}")
         if not np.isfinite(x).all():
-            raise ValueError(f"the effect must be finite on every seed; {int((~np.isfinite(x)).sum())} are not")
+            raise ValueError(f"`values`: the effect must be finite on every seed; {int((~np.isfinite(x)).sum())} are not")
         m = float(np.mean(x))
         sd = float(np.std(x, ddof=1))
         half = _t_quantile(n) * sd / math.sqrt(n)

@@ -180,7 +180,8 @@ class Ledger(NumberFills, OutcomeFills):
             The earlier criterion and why it was revised.
         """
         if self.claims is not None and source is not None:
-            raise ValueError(f"{claim_id!r}: this ledger has a claims table; fill its rows with the fill methods")
+            raise ValueError(f"`source` of {claim_id!r}: this ledger has a claims table; fill its rows with the fill "
+                             "methods")
         return self._add(claim_id, source, statement, paper_value=paper_value, reproduced_value=reproduced_value,
                          criterion=criterion, status=status, note=note, kind=kind, control=control,
                          evidence=_evidence_list(evidence), world=world, revised=revised)
@@ -188,7 +189,8 @@ class Ledger(NumberFills, OutcomeFills):
     def _add(self, claim_id, source, statement, *, paper_value, reproduced_value, criterion, status, note, kind,
              control, evidence, world, revised):
         if self._blocks:
-            raise ValueError(f"{claim_id!r}: a ledger with seed blocks is filled block by block (`block(name)`)")
+            raise ValueError(f"`claim_id` {claim_id!r}: a ledger with seed blocks is filled block by block "
+                             "(`block(name)`)")
         if status not in STATUSES:
             raise ValueError(f"`status` must be one of {STATUSES}; got {status!r}")
         if kind not in KINDS:

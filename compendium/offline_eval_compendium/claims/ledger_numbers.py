@@ -57,7 +57,7 @@ class NumberFills:
         target = parse_printed(printed)
         bound = (atol or 0.0) + (rtol or 0.0) * abs(target)
         if tolerance_too_wide(bound, target):
-            raise ValueError(f"{claim_id!r}: a tolerance of {bound:g} is as wide as the value {printed} it judges "
+            raise ValueError(f"`atol`/`rtol` of {claim_id!r}: a tolerance of {bound:g} is as wide as the value {printed} it judges "
                              "(rules.tolerance_too_wide)")
         ok = abs(float(value) - target) <= bound
         parts = ([f"rtol {rtol:g}"] if rtol else []) + ([f"atol {atol:g}"] if atol else [])

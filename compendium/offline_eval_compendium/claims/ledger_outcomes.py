@@ -80,7 +80,7 @@ class OutcomeFills:
             raise ValueError("`estimate` fills a declared claim: the ledger needs a claims table")
         decl = self.claims.find(claim_id)
         if decl.effect is None:
-            raise ValueError(f"{claim_id!r} declares no effect: a status on a world comes from the declared effect, "
+            raise ValueError(f"`claim_id` {claim_id!r} declares no effect: a status on a world comes from the declared effect, "
                              "its direction and the smallest effect that matters (Claim(effect=Effect(...)))")
         eff = decl.effect
         if (eff.direction == "=") != (printed is not None):
@@ -89,13 +89,14 @@ class OutcomeFills:
         if decl.kind == "claim" and decl.control and control is None:
             raise ValueError(f"{claim_id!r} declares a control world ({decl.control}); give its `control` effect")
         if not decl.control and control is not None:
-            raise ValueError(f"{claim_id!r} declares no control world; declare the mechanism it switches off")
+            raise ValueError(f"`control` is given, but {claim_id!r} declares no control world; declare the mechanism "
+                             "it switches off")
         block = None if self.seeds is None or self._block is None else self.seeds.seeds(self._block)
         w = as_seeded(world, "world")
         c = None if control is None else as_seeded(control, "control")
         for name, s in (("world", w), ("control", c)):
             if s is not None and block is not None and tuple(s.index) != tuple(block):
-                raise ValueError(f"{claim_id!r}: its {name} effect was computed on seeds {_seed_span(s.index)}; the "
+                raise ValueError(f"`{name}` of {claim_id!r}: its effect was computed on seeds {_seed_span(s.index)}; the "
                                  f"{self._block} block is {self.seeds.text(self._block)}: a status comes only from "
                                  "the block it names")
         target = None if printed is None else parse_printed(printed)

@@ -149,10 +149,11 @@ class Claim:
             raise ValueError(f"`world` of {self.id!r} must be 'paper', 'ours', 'synthetic: <name>' or "
                              f"'real: <name>'; got {self.world!r}")
         if self.kind in ("printed", "formula") and self.world != "paper":
-            raise ValueError(f"a {self.kind!r} row is recomputed from the paper's inputs (world 'paper'); "
+            raise ValueError(f"`world`: a {self.kind!r} row is recomputed from the paper's inputs (world 'paper'); "
                              f"{self.id!r} says {self.world!r}")
         if self.kind in ("prediction", "calibration") and not self.world.startswith(("synthetic:", "real:")):
-            raise ValueError(f"a {self.kind!r} row belongs to a synthetic or real world; {self.id!r} says {self.world!r}")
+            raise ValueError(f"`world`: a {self.kind!r} row belongs to a synthetic or real world; {self.id!r} says "
+                             f"{self.world!r}")
         if not (self.id and self.source and self.quote and self.criterion):
             raise ValueError(f"claim {self.id!r} must give `id`, `source`, `quote` and `criterion`")
         object.__setattr__(self, "evidence", tuple(_evidence_list(self.evidence)))
@@ -250,5 +251,5 @@ def declare(*claims: Claim) -> Claims:
         raise TypeError("`claims` must be Claim objects")
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
-        raise ValueError(f"claims table repeats ids: {dup}")
+        raise ValueError(f"`claims` repeats ids: {dup}")
     return Claims(claims)

@@ -26,7 +26,7 @@ def printed_bins(ref: pd.DataFrame, table: str, panel: str) -> pd.DataFrame:
     """The printed bins of one panel as strings (rows ``bin 1..k``, columns :data:`BIN_COLUMNS`)."""
     sel = ref[(ref["source"] == table) & (ref["panel"] == panel) & ref["row"].str.startswith("bin ")]
     if sel.empty:
-        raise ValueError(f"no printed bins for {table!r} panel {panel!r}")
+        raise ValueError(f"`table`, `panel`: no printed bins for {table!r} panel {panel!r}")
     wide = sel.pivot(index="row", columns="column", values="value")
     wide = wide.loc[sorted(wide.index, key=lambda r: int(r.split()[1])), BIN_COLUMNS]
     wide.columns.name = None

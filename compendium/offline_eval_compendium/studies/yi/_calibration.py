@@ -434,7 +434,7 @@ def family_span(fam, sweep: pd.DataFrame, key: str) -> pd.DataFrame:
     lo, hi = fitted, fitted
     if fam is not None:
         if not np.array_equal(fam["seed"].to_numpy(int), sweep["seed"].to_numpy(int)):
-            raise ValueError("the family's frame and the sweep must hold the same seeds in the same order")
+            raise ValueError("`fam` and `sweep` must hold the same seeds in the same order")
         lo, hi = np.minimum(fam[f"{key}_lo"].to_numpy(float), fitted), np.maximum(fam[f"{key}_hi"].to_numpy(float), fitted)
     return pd.DataFrame({"lo": 100 * lo, "hi": 100 * hi}, index=pd.Index(sweep["seed"].to_numpy(int), name="seed"))
 
