@@ -734,3 +734,51 @@ def test_add_claims_refuses_a_block_it_has_no_sweep_for(module, run_type):
     object.__setattr__(run, "sweeps", {"development": None, "confirmation": None})
     with pytest.raises(ValueError, match="`block` must be one of"):
         module.add_claims(Ledger("piovano", "t", claims=module.CLAIMS), run, block="holdout")
+
+
+# -- Table I's accepted family (_table1_family) ------------------------------------------------------
+def _family_inputs():
+    from offline_eval_compendium.studies.piovano import _table1_family as F
+    members, kw, control_kw = T1.table1_family(REF)
+    return F, members, kw, control_kw
+
+
+def test_every_family_member_reaches_the_printed_online_accuracies():
+    F, members, kw, _ = _family_inputs()
+    assert len(members) >= 2
+    for model, t in zip(MODELS_T1, (456 / 627, 477 / 627)):
+        assert np.allclose(members[f"{model}_online_Acc_expected"], t, atol=1e-9)
+    assert F.family_seed(4, members=members, **kw)["online_miss"] <= 1e-12
+
+
+def test_family_accuracies_match_the_library_on_a_member_world():
+    """The family's fast accuracies (per-cell counts) equal evaluation_table's on the same live set and draw."""
+    F, _, kw, _ = _family_inputs()
+    live, off = kw["live_counts"], kw["offline_counts"]
+    rng = np.random.default_rng(11)
+    b, c, g = synth.truth_for_joint_counts(live, target_accuracy=(0.727, 0.761), rng=rng)
+    idx = synth.sample_by_cell(b, c, off, n_classes=5, rng=rng)
+    table, _ = C.evaluation_table(b[idx], c[idx], g[idx], b, c, g, n_classes=5)
+    acc = table.set_index(["model", "setting"])["Acc"]
+    k, ml = 5, live / live.sum()
+    for model, h, axis in (("baseline", b, 1), ("candidate", c, 0)):
+        samp = np.zeros((k, k))
+        np.add.at(samp, (b[idx], c[idx]), (h == g)[idx])
+        inddis = float((ml.sum(axis) * samp.sum(axis) / off.sum(axis)).sum())
+        joint = float((ml * np.divide(samp, off, out=np.zeros((k, k)), where=off > 0)).sum() / ml[off > 0].sum())
+        assert inddis == pytest.approx(acc[(model, "OAM IndDis")], abs=1e-12)
+        assert joint == pytest.approx(acc[(model, "OAM JointDis")], abs=1e-12)
+
+
+def test_family_span_holds_each_cells_ends_and_depth_signs():
+    F, members, kw, _ = _family_inputs()
+    for model, setting in F.CELLS:
+        col = members[f"{model}_{setting}_Acc_expected"]
+        assert col.min() < col.max() or setting == "joint"
+    sweep = pd.DataFrame([F.family_seed(s, members=members, **kw) for s in (0, 1)])
+    lo = sweep["baseline_inddis_Acc_lo"].to_numpy()
+    d = F.depth(sweep, "baseline", "inddis", float(lo[0]) - 0.01)
+    assert d.iloc[0] == pytest.approx(-0.01)
+
+
+MODELS_T1 = ("baseline", "candidate")
