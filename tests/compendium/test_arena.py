@@ -42,6 +42,39 @@ def test_gamma_competing_bids_have_the_lognormal_conditional_mean_and_variance()
     assert stats.skew(g) < stats.skew(ln)  # the same two moments, a lighter right tail
 
 
+def test_the_two_competing_bid_laws_are_common_random_numbers():
+    """One normal draw per request under both laws: the bids are in the same order, and the stream's next draws
+    (the clicks, the prediction noise) are the same whichever law was asked for."""
+    s = np.zeros(5000)  # one context: the law's quantile alone orders the bids
+    price, sigma = np.full_like(s, 1.5), np.full_like(s, 0.7)
+    r_g, r_l = np.random.default_rng(9), np.random.default_rng(9)
+    g = W._competing_bids(r_g, price, sigma, s, "gamma", price_corr=0.3)
+    ln = W._competing_bids(r_l, price, sigma, s, "lognormal", price_corr=0.3)
+    z = (np.log(ln) - (np.log(price) + 0.7 * 0.3 * s)) / (0.7 * np.sqrt(1 - 0.3**2))
+    assert stats.spearmanr(g, z)[0] == pytest.approx(1.0)  # the Gamma is monotone in the normal draw
+    np.testing.assert_array_equal(r_g.random(10), r_l.random(10))
+    assert np.isfinite(g).all() and (g > 0).all()  # both tails of the Gamma's quantile
+
+
+def test_candidate_spread_is_the_jackknife_over_candidates_and_says_why_a_contrast_is_not_powered():
+    """The error contrasts' part of the spread that is the candidates: the mean over seeds of the jackknife variance
+    of a mean, var(d) / n; why_not_powered names the seeds where the spread between them alone is too wide."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for s in range(3):
+        for v in ("base", "off"):
+            rows.append(pd.DataFrame({"world": "classifier", "variant": v, "seed": s, "candidate": range(6),
+                                      "err_raw": rng.random(6), "err_joint": rng.random(6)}))
+    runs = pd.concat(rows, ignore_index=True)
+    got = A._C.candidate_spread(runs, [("m", "classifier", "base", "off", "joint", "raw", "error", False)])
+    want = np.mean([np.var((g["err_raw"] - g["err_joint"]).to_numpy(), ddof=1) / 6
+                    for _, g in runs[runs["variant"] == "base"].groupby("seed")])
+    assert got["m", "gap"] == pytest.approx(want) and ("m", "change") not in got
+    assert A._C.why_not_powered(0.3, 0.0, 20, 16, 0.05, 21, 700).startswith("between seeds: 100%")
+    why = A._C.why_not_powered(0.3, 0.3**2, 20, 16, 0.05, 21, 700)
+    assert why.startswith("the candidates drawn: 100%") and "about 549 candidates per seed" in why
+
+
 def test_production_against_itself_has_zero_expected_delta_and_independent_noise_per_test():
     nets = rtb.simulate_rtb(n_networks=2, n_log=2, n_ab=2, rng=3).networks.assign(noise_a=0.0)
     same = dict(bias=np.tile(nets["bias_a"].to_numpy(), (3, 1)), value_bias=np.tile(nets["value_bias_a"].to_numpy(), (3, 1)),
@@ -329,7 +362,10 @@ def test_a_tiny_run_fills_every_declared_claim_and_keeps_the_ledger_rules():
     assert set(A.regret(run.confirmation)["regret"].round(12) >= 0) == {True}
     # the block the study first declared stays on record, then the estimate rule's; the redesign's is fresh
     assert blocks.superseded[0][0] == A.confirmation_seeds(20).start != blocks.seeds("confirmation")[0]
-    assert len(blocks.superseded) == 2 and blocks.superseded[1][2] == A.REDESIGN
+    assert len(blocks.superseded) == 3 and blocks.superseded[1][2] == A.REDESIGN and blocks.superseded[2][2] == A.POWER
+    # every contrast above its margin says why, from the development block's candidates and seeds
+    assert (table.loc[~table['powered'], 'why'].str.len() > 0).all() and (table.loc[table['powered'], 'why'] == '').all()
+    assert (table['sd_candidates_dev'] >= 0).all()
     ledger = Ledger("arena", "arena_offline_online", claims=A.CLAIMS, seeds=blocks)
     with pytest.raises(ValueError, match="`block`"):
         run.scores("other")

@@ -8,8 +8,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["ALPHA", "POWER", "answer", "contrast_text", "holm", "holm_table", "regret", "regret_table", "seeds_needed", "smallest_detectable",
-           "t_stats"]
+from ._worlds import average_ranks
+
+__all__ = ["ALPHA", "POWER", "answer", "candidate_spread", "contrast_text", "holm", "holm_table", "regret",
+           "regret_table", "seeds_needed", "smallest_detectable", "t_stats", "why_not_powered"]
 
 #: The level of every test of a table (Holm's family-wise level over the table).
 ALPHA = 0.05
@@ -144,3 +146,73 @@ def answer(t: pd.DataFrame) -> dict:
     if len(change):
         out["robustness (own change)"] = one(change.iloc[0])
     return out
+
+
+# -- where a contrast's spread over seeds comes from -------------------------------------------------------------
+def _jackknife_var(theta):
+    """The delete-one jackknife variance of a statistic from its ``n`` leave-one-out values."""
+    theta = np.asarray(theta, float)
+    n = len(theta)
+    return float((n - 1) / n * ((theta - theta.mean()) ** 2).sum()) if n > 1 else 0.0
+
+
+def _loo_spearman(x, y):
+    """Spearman of ``x`` with ``y`` with each candidate left out in turn, all at once (undefined counts 0)."""
+    n = len(y)
+    keep = ~np.eye(n, dtype=bool)
+    rx, ry = average_ranks(np.broadcast_to(x, (n, n))[keep].reshape(n, n - 1)), \
+        average_ranks(np.broadcast_to(y, (n, n))[keep].reshape(n, n - 1))
+    rx, ry = rx - rx.mean(axis=1, keepdims=True), ry - ry.mean(axis=1, keepdims=True)
+    den = np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
+    return np.divide((rx * ry).sum(axis=1), den, out=np.zeros(n), where=den > 0)
+
+
+def candidate_spread(runs: pd.DataFrame, contrasts) -> dict:
+    """Per contrast, the part of its per-seed variance that is the candidates a seed drew: the mean over seeds of the
+    delete-one-candidate jackknife variance of the seed's effect (``{(mechanism, kind): variance}``) on ``runs`` (one
+    block's candidate rows).  A candidate is left out of the mechanism's on and off runs together (the same index:
+    the same graded strength on the same seed).  ``contrasts``: ``(mechanism, world, on, off, estimate, rival,
+    measure, change)`` rows, ``change`` whether the estimate's own change is a contrast too."""
+    out = {}
+    for mech, world, on, off, est, rival, measure, change in contrasts:
+        per = {"gap": [], "interaction": [], "change": []}
+        for _seed, g in runs[runs["world"] == world].groupby("seed", sort=True):
+            side = {}
+            for v in (on, off):
+                h = g[g["variant"] == v].sort_values("candidate", kind="stable")
+                if measure == "error":
+                    d = (h[f"err_{rival}"] - h[f"err_{est}"]).to_numpy()
+                    loo = (d.sum() - d) / (len(d) - 1)
+                    side[v] = (loo, loo)
+                else:
+                    y = h["online_expected"].to_numpy()
+                    side[v] = (_loo_spearman(h[f"off_{est}"].to_numpy(), y),
+                               _loo_spearman(h[f"off_{rival}"].to_numpy(), y))
+            gap_on = side[on][0] - side[on][1] if measure != "error" else side[on][0]
+            gap_off = side[off][0] - side[off][1] if measure != "error" else side[off][0]
+            per["gap"].append(_jackknife_var(gap_on))
+            per["interaction"].append(_jackknife_var(gap_on - gap_off))
+            if change:
+                per["change"].append(_jackknife_var(side[on][0] - side[off][0]))
+        for kind, vals in per.items():
+            if vals:
+                out[mech, kind] = float(np.mean(vals))
+    return out
+
+
+def why_not_powered(sd, var_candidates, n_seeds, n_candidates, margin, m, seeds, *, alpha=ALPHA, power=POWER) -> str:
+    """Why a contrast's smallest detectable difference is above its margin, from the development block's spread
+    ``sd`` and the part of its variance that is the candidates drawn (``var_candidates``, :func:`candidate_spread`):
+    where the spread between seeds alone is above what the margin allows, more candidates cannot reach it (only
+    ``seeds`` seeds would); otherwise, the candidates per seed that would (their part shrinking as 1 / candidates)."""
+    allowed = (margin / smallest_detectable(1.0, n_seeds, m, alpha=alpha, power=power)) ** 2
+    total = sd**2
+    within = min(var_candidates, total)
+    between = total - within
+    share = within / total if total > 0 else 0.0
+    if between >= allowed:
+        return (f"between seeds: {1 - share:.0%} of the development spread is between seeds (the world and logs each "
+                f"seed draws), which more candidates do not average away; about {seeds} seeds would reach the margin")
+    need = int(np.ceil(n_candidates * within / (allowed - between)))
+    return (f"the candidates drawn: {share:.0%} of the development spread is which {n_candidates} candidates each "
+            f"seed drew; about {need} candidates per seed (or {seeds} seeds) would reach the margin")

@@ -97,13 +97,19 @@ def _rtb_candidates(rng, n, n_networks, *, bias_sd, value_bias_sd, noise):
 
 def _competing_bids(rng, net_price, net_sigma, s, law, *, price_corr):
     """The highest competing bid given the context score ``s``: log-normal as in ``synth.rtb``, or Gamma with
-    the same conditional mean and variance (shape ``1 / (exp(sd^2) - 1)``) -- chapelle's eq. (4) law."""
+    the same conditional mean and variance (shape ``1 / (exp(sd^2) - 1)``) -- chapelle's eq. (4) law.
+
+    Both laws from one normal draw per request (the Gamma by its quantile at that draw's probability, the upper tail
+    by the complemented function), so the two laws are common random numbers: the same requests bid high under
+    both, and the stream's later draws (clicks, prediction noise) are the same whichever law is asked for."""
     sd = net_sigma * np.sqrt(1.0 - price_corr**2)
     mu = np.log(net_price) + net_sigma * price_corr * s
+    z = rng.standard_normal(len(s))
     if law == "lognormal":
-        return np.exp(mu + sd * rng.standard_normal(len(s)))
+        return np.exp(mu + sd * z)
     shape = 1.0 / np.expm1(sd**2)
-    return rng.gamma(shape, np.exp(mu + 0.5 * sd**2) / shape)
+    unit = np.where(z < 0, special.gammaincinv(shape, special.ndtr(z)), special.gammainccinv(shape, special.ndtr(-z)))
+    return unit * np.exp(mu + 0.5 * sd**2) / shape
 
 
 def gamma_p_ladder(a, x):

@@ -64,9 +64,16 @@ def confirmation_seeds(n=20, *, name=NOTEBOOK) -> range:
 REDESIGN = ("the primary target the expected online outcome (no A/B noise); candidates graded along each error "
             "direction; the pre-registered contrasts, Holm over all, ties by equivalence within +-0.05; piovano's "
             "world violating Theorem 2's premise; rosset's claim on the change of validity")
+#: Renewed once more when the design was changed for power (issue 47), chosen on the development block's spread alone
+#: (the part of each contrast's spread that is the candidates drawn, :func:`._contrasts.candidate_spread`) and declared
+#: before the new block ran.
+POWER = ("power from the design: 40 graded candidates per seed in the RTB world and 32 in the classifiers' (16 in "
+         "sponsored search, whose per-candidate serving is the arena's dearest step), the Gamma and log-normal "
+         "competing bids drawn as common random numbers; most of the development spread of the RTB and classifier "
+         "contrasts was which 16 candidates a seed drew")
 SEEDS = SeedBlocks(NOTEBOOK, DEVELOPMENT_SEEDS[0], len(DEVELOPMENT_SEEDS),
                    confirmation_first=confirmation_seeds(len(DEVELOPMENT_SEEDS)).start
-                   ).renewed(RENEWAL).renewed(REDESIGN)
+                   ).renewed(RENEWAL).renewed(REDESIGN).renewed(POWER)
 
 
 # -- the worlds' variants: one mechanism on or off each -------------------------------------------------------
@@ -474,12 +481,14 @@ def contrast_effects(sc: pd.DataFrame, *, target="spearman") -> dict:
     return out
 
 
-def contrasts(sc: pd.DataFrame, sc_dev: pd.DataFrame | None = None, *, alpha=ALPHA) -> pd.DataFrame:
+def contrasts(sc: pd.DataFrame, sc_dev: pd.DataFrame | None = None, *, runs_dev: pd.DataFrame | None = None,
+              alpha=ALPHA) -> pd.DataFrame:
     """The pre-registered contrasts on one block's scores (``sc``): per contrast the mean per-seed effect, its interval
     at Holm's level over every contrast of the table, the Holm-adjusted p-values of the difference and of the
     equivalence (+-margin), the verdict, the same mean on the A/B test's target beside it, and, from the development
     block's spread (``sc_dev``), the smallest detectable difference at 80% power on this block's seeds and the seeds
-    it would take to bring it to the margin."""
+    it would take to bring it to the margin; with the development block's candidate rows (``runs_dev``), why a
+    contrast above its margin is (:func:`._contrasts.why_not_powered`: the candidates drawn, or the seeds)."""
     eff, eff_ab = contrast_effects(sc), contrast_effects(sc, target="spearman_ab")
     dev = contrast_effects(sc_dev) if sc_dev is not None else eff
     measure = {c[0]: c for c in CONTRASTS}
@@ -496,6 +505,15 @@ def contrasts(sc: pd.DataFrame, sc_dev: pd.DataFrame | None = None, *, alpha=ALP
     out["sdd"] = [smallest_detectable(s, n, m, alpha=alpha) for s, n in zip(out["sd_dev"], out["n_seeds"])]
     out["seeds_for_margin"] = [seeds_needed(s, g, m, alpha=alpha) for s, g in zip(out["sd_dev"], out["margin"])]
     out["powered"] = out["sdd"] <= out["margin"]
+    out["why"] = ""
+    if runs_dev is not None:
+        within = _C.candidate_spread(runs_dev, [(*c, c[0] in CHANGE) for c in CONTRASTS])
+        n_cand = runs_dev.groupby("world")["candidate"].nunique()
+        out["sd_candidates_dev"] = [np.sqrt(within[r.mechanism, r.kind]) for r in out.itertuples()]
+        out["why"] = [
+            "" if r.powered else _C.why_not_powered(r.sd_dev, within[r.mechanism, r.kind], r.n_seeds,
+                                                    int(n_cand[r.world]), r.margin, m, r.seeds_for_margin, alpha=alpha)
+            for r in out.itertuples()]
     return out
 
 
@@ -556,7 +574,7 @@ def run_experiment(blocks: SeedBlocks, *, n_boot: int = 2000, seed: int = 0, rtb
     sc_dev, sc_conf = scores(dev), scores(conf)
     seconds = time.perf_counter() - t0
     pairs = pd.concat([paired(conf, w, BASE, n_boot=n_boot, seed=seed) for w in BOARD], ignore_index=True)
-    table = contrasts(sc_conf, sc_dev)
+    table = contrasts(sc_conf, sc_dev, runs_dev=dev)
     return ArenaOfflineOnlineRun(blocks=blocks, development=dev, confirmation=conf, scores_development=sc_dev,
                     scores_confirmation=sc_conf, pairs=pairs, board=leaderboard(pairs), contrasts=table,
                     regret=regret_table(regret(conf)), which_when=which_when(sc_conf, sc_dev, table), seconds=seconds)

@@ -28,8 +28,12 @@ in Open Bandit Pipeline's own environment):
 6. **OBP's own numbers** on the same files (``obp_estimates.csv``), compared with ours (:func:`against_obp`).
 7. **What 10,000 rows can decide** (:func:`resolution`): the truth's own interval, and the rows that would
    pin it to +-10%.  The paper's benchmark used the full data (about 26 million rows); its printed
-   relative errors are not beside ours: the obp 0.5.7 distribution (README, docs) does not print them,
-   and they are not typed in from memory.
+   relative errors are not beside ours: no source we could quote prints them.  The obp 0.5.7 distribution
+   (README, docs) does not; zr-obp's ``benchmark/ope/README.md`` refers to Section 5 of the paper without
+   the table; its ``examples/obd`` READMEs print their example script's output on the small sample (a
+   logistic-regression reward model, bootstrap runs), not the paper's full-data cells; the stored copies of
+   the paper's text that a search found (vdocuments.net, vdocuments.us) open on its introduction, not its
+   tables.  Nothing is typed in from memory.
 8. The ledger (:func:`add_claims`), by :data:`CLAIMS`, declared before the run.
 """
 
