@@ -43,7 +43,7 @@ MODULES = {
     },
     "losses": {
         "mutate": ["_losses.py", "_metrics_losses.py"],
-        "tests": ["test_metrics_loss.py", "test_mutants_losses.py"],
+        "tests": ["test_metrics_loss.py", "test_multiclass_metrics.py", "test_mutants_losses.py"],
         # checks of the library's source and signatures (every module imported, dask's among them), not of the
         # engine's behaviour; the mutated copy's source is mutmut's
         "skip": ["test_every_eps_defaults_to_the_one_constant", "test_the_log_loss_is_computed_in_one_engine"],

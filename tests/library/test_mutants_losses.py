@@ -1,0 +1,51 @@
+"""Behaviour of the loss engine (`_losses`, `_metrics_losses`) that mutation testing found unchecked: the
+Bernoulli entropies, the checks of `eps` and `labels`, RIG's one-class case under weights (`make mutation`;
+docs/mutation.md)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from offline_eval import OfflineEvalWarning
+from offline_eval._losses import entropies
+from offline_eval.metrics import calibration_ratio, log_loss, prediction_error, rig_score
+
+
+def test_entropies_are_the_bernoulli_entropy_in_nats_and_nan_at_zero_and_one():
+    got = entropies(np.array([0.0, 0.5, 1.0, 0.1, 0.9]))
+    h01 = -0.1 * math.log(0.1) - 0.9 * math.log(0.9)  # 0.325083 nats
+    np.testing.assert_allclose(got[[1, 3, 4]], [math.log(2), h01, h01], rtol=1e-15)
+    assert np.isnan(got[[0, 2]]).all()
+
+
+@pytest.mark.parametrize("fn", [log_loss, rig_score])
+def test_eps_is_checked_by_name_within_zero_to_a_half(fn):
+    y, p = [1, 0, 1, 0], [0.9, 0.2, 0.6, 0.4]
+    for bad in (0.5, 0.6, 1.5, -1e-3):
+        with pytest.raises(ValueError, match="`eps`"):
+            fn(y, p, eps=bad)
+    # eps=0 is the unclipped loss: perfect predictions cost nothing (RIG 1)
+    assert fn([1, 0], [1.0, 0.0], eps=0) == (0.0 if fn is log_loss else 1.0)
+
+
+def test_labels_with_a_binary_log_loss_point_to_pos_label():
+    with pytest.raises(ValueError, match=r"^`labels` names the columns of a probability matrix `y_prob`; for a binary "
+                                         r"log loss of two labels pass `pos_label`, the label of the positives$"):
+        log_loss([1, 0], [0.5, 0.5], labels=[0, 1])
+
+
+def test_rig_one_class_is_decided_on_rows_with_weight():
+    # the only no-click has weight 0: one class carries weight, although the weighted CTR rounds to 0.9999999999999998
+    w = [0.7214883401940817, 0.5253543224757259, 0.31024187555895566, 0.4858353588317891, 0.8894878343490003,
+         0.9340435159562497, 0.35779519670907023, 0.5715298307297609, 0.32186939107594215, 0.0]
+    y = [1] * 9 + [0]
+    with pytest.warns(OfflineEvalWarning, match="RIG is undefined"):
+        assert math.isnan(rig_score(y, [0.5] * 10, sample_weight=w))
+
+
+@pytest.mark.parametrize("fn, what", [(calibration_ratio, "calibration ratio"), (prediction_error, "prediction error")])
+def test_a_ratio_without_clicks_is_nan_with_a_warning_naming_it(fn, what):
+    with pytest.warns(OfflineEvalWarning, match=f"^{what} is undefined when the data hold no click"):
+        assert math.isnan(fn([0, 0], [0.2, 0.3]))
+    assert fn([1, 0], [0.6, 0.2], sample_weight=[1, 3]) == pytest.approx((0.6 + 0.6) / 4 / 0.25 - (fn is prediction_error))
