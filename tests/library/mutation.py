@@ -50,7 +50,8 @@ MODULES = {
     },
     "auc": {
         "mutate": ["_metrics_roc.py", "_sorting.py"],
-        "tests": ["test_metrics.py", "test_mutants_auc.py"],
+        "tests": ["test_metrics.py", "test_multiclass_metrics.py", "test_multiclass_sklearn_cases.py",
+                  "test_mutants_auc.py"],
     },
     "adaptive": {
         "mutate": ["adaptive.py", "_adaptive_joint.py"],
