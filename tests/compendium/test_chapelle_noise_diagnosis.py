@@ -118,3 +118,19 @@ def test_the_diagnosis_reaches_the_calibration_and_fig2_rows():
     text = " ".join(str(v) for v in row.to_numpy())
     lo, hi = diag["paper_noise_share"].min(), diag["paper_noise_share"].max()
     assert f"a noise share of {lo:.1%} to {hi:.1%}" in text and "0.89 to 0.99" in text
+
+
+def test_a_row_the_declared_rule_would_move_says_so_instead_of_stopping_the_run():
+    from offline_eval_compendium.claims import Ledger
+
+    ref, diag = _diagnosis()
+    fit = pd.DataFrame({"metric": ["MSE", "MSE"], "coefficient": ["Pearson r", "Kendall tau"], "ours": [0.003, 0.028],
+                        "paper": [0.04, 0.03]})
+    fam = pd.DataFrame({"family": ["sizes", "sizes"], "knob": [0.0, 2.0], "loss": [0.005, 0.004],
+                        "MSE r_std": [0.003, 0.03], "MSE tau_std": [0.028, 0.029]})
+    ledger = Ledger("chapelle", "t", claims=ch.CLAIMS)
+    ch.add_noise_calibration(ledger, 8.36e6, fit, ref, diag, fam)
+    df = ledger.frame().set_index("claim_id")
+    assert "by the declared rule a wider spread that brings this row into its band (MSE r_std at spread 2)" \
+        in df.loc["chapelle-calib-mse-r-std", "note"]
+    assert "declared rule" not in df.loc["chapelle-calib-mse-tau-std", "note"]

@@ -133,6 +133,11 @@ def add_noise_calibration(ledger, ab_impressions: float, table: pd.DataFrame, re
         slug = r["metric"].lower().replace(" ", "-")
         coef = "r" if r["coefficient"] == "Pearson r" else "tau"
         wider = "" if family is None else family_why(family, r["metric"], coef, r["paper"])
+        moved = [] if family is None else rows_brought_in(family, {f"{r['metric']} {coef}_std": r["paper"]},
+                                                          SIZE_RTOL)
+        if moved:
+            wider += (f"; by the declared rule a wider spread that brings this row into its band ({', '.join(moved)}) "
+                      "replaces the equal sizes, and this run does not draw it: its value is the equal sizes' world's")
         ledger.calibration(
             f"chapelle-calib-{slug}-{coef}-std", detail=f"{r['coefficient']} of the {r['metric']}",
             printed=reference.lookup(ref, "Table 1", r["metric"], f"{r['coefficient']} std"), value=round(r["ours"], 3),
