@@ -3,6 +3,7 @@ Bernoulli entropies, the checks of `eps` and `labels`, RIG's one-class case unde
 docs/mutation.md)."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -75,3 +76,48 @@ def test_weighted_breakdown_a_zero_weight_equals_dropping_the_row():
     ref = quantile_breakdown(y[w > 0], p[w > 0], sample_weight=w[w > 0], n_quantiles=4)
     for column in ref.columns:
         np.testing.assert_allclose(got[column], ref[column], rtol=1e-12, equal_nan=True, err_msg=column)
+
+
+def test_entropy_is_zero_at_zero_and_one_and_log_two_at_a_half():
+    from offline_eval._losses import entropy
+
+    assert entropy(0.0) == 0.0 and entropy(1.0) == 0.0
+    assert entropy(0.5) == pytest.approx(math.log(2), rel=1e-15)
+    assert entropy(0.1) == pytest.approx(-0.1 * math.log(0.1) - 0.9 * math.log(0.9), rel=1e-15)
+
+
+def test_the_engines_logs_raise_no_numpy_warning_at_zero_and_one():
+    from offline_eval._losses import log_likelihood
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(entropies(np.array([0.0, 1.0]))).all()
+        # eps=0: log 0 is -inf, said by the value, not by a RuntimeWarning
+        np.testing.assert_array_equal(log_likelihood(np.array([0.0, 1.0]), True, 0.0), [-np.inf, 0.0])
+        np.testing.assert_array_equal(log_likelihood(np.array([0.0, 1.0]), False, 0.0), [0.0, -np.inf])
+
+
+@pytest.mark.parametrize("positive", [True, False])
+def test_log_likelihood_with_a_mask_takes_the_log_only_where_asked(positive):
+    # a cell without rows of a class may hold p = 0 or 1: masked out, it gives 0, not an infinity
+    from offline_eval._losses import log_likelihood
+
+    p = np.array([0.2, 1.0, 0.0, 0.7])
+    where = np.array([True, False, False, True])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = log_likelihood(p, positive, 0.0, where=where)
+    want = np.log(p[[0, 3]]) if positive else np.log1p(-p[[0, 3]])
+    np.testing.assert_array_equal(got, [want[0], 0.0, 0.0, want[1]])
+
+
+@pytest.mark.parametrize("which", ["y_prob", "sample_weight"])
+def test_misaligned_pandas_inputs_are_refused_by_name(which):
+    import pandas as pd
+
+    args = {"y_true": pd.Series([1, 0, 1, 0]), "y_prob": pd.Series([0.9, 0.2, 0.6, 0.4]),
+            "sample_weight": pd.Series([1.0, 2.0, 1.0, 3.0])}
+    args[which] = args[which].iloc[::-1]
+    for fn in (log_loss, rig_score, calibration_ratio):
+        with pytest.raises(ValueError, match=f"`{which}`"):
+            fn(args["y_true"], args["y_prob"], sample_weight=args["sample_weight"])
