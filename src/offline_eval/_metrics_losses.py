@@ -361,8 +361,9 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
     abssum = total(np.abs(y - p))
     lo = np.full(q, np.nan)
     hi = np.full(q, np.nan)
-    np.fmin.at(lo, b, s)
-    np.fmax.at(hi, b, s)
+    held = wt > 0  # a row of weight 0 is as if dropped: it widens no bin's range
+    np.fmin.at(lo, b[held], s[held])
+    np.fmax.at(hi, b[held], s[held])
     keep = wsum > 0
     with np.errstate(divide="ignore", invalid="ignore"):
         ctr = clicks / wsum

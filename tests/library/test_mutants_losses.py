@@ -69,7 +69,6 @@ def test_weighted_breakdown_with_integer_weights_equals_the_rows_repeated(n_quan
         np.testing.assert_allclose(got[column], ref[column], rtol=1e-12, equal_nan=True, err_msg=column)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a row of weight 0 still widens its bin's score range (score_lo/score_hi)")
 def test_weighted_breakdown_a_zero_weight_equals_dropping_the_row():
     y, p, w = _breakdown_case(0)
     got = quantile_breakdown(y, p, sample_weight=w, n_quantiles=4)
