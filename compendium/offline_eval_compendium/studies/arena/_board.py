@@ -24,8 +24,9 @@ def paired(runs, world, variant, metrics, *, margin, n_boot=1000, seed=0, alpha=
     Holm-corrected over the comparisons, and its interval is the normal interval at Holm's level for that comparison
     (1 - alpha / (m - rank)), so that a rejected comparison's interval excludes 0 (normal rather than percentile:
     Holm's smallest levels, 0.05 / 28, lie beyond what a few thousand replicates resolve).  ``verdict`` is "A > B" or
-    "B > A" only where Holm rejects (the interval then excludes 0), "tie" where the interval lies within
-    +-``margin``, else "inconclusive".  With ``only_best`` only the
+    "tie" where the interval lies within +-``margin`` (a difference smaller than the margin does not matter, even
+    where it excludes 0), else "A > B" / "B > A" where Holm rejects (the interval then excludes 0), else
+    "inconclusive".  With ``only_best`` only the
     comparisons with the estimate of the highest mean (the family of :func:`which_when`'s cells).
     """
     v = runs[(runs["world"] == world) & (runs["variant"] == variant)].sort_values(["seed", "candidate"], kind="stable")
@@ -62,9 +63,9 @@ def paired(runs, world, variant, metrics, *, margin, n_boot=1000, seed=0, alpha=
     win = out["p_holm"] < alpha
     # a tie only where the interval at Holm's level lies within the equivalence margin (two one-sided tests)
     tie = (out["ci_low"] > -margin) & (out["ci_high"] < margin)
-    out["verdict"] = np.where(win & (out["diff"] > 0), out["a"] + " > " + out["b"],
-                              np.where(win & (out["diff"] < 0), out["b"] + " > " + out["a"],
-                                       np.where(tie, "tie", "inconclusive")))
+    out["verdict"] = np.where(tie, "tie", np.where(win & (out["diff"] > 0), out["a"] + " > " + out["b"],
+                                                   np.where(win & (out["diff"] < 0), out["b"] + " > " + out["a"],
+                                                            "inconclusive")))
     out["mean_a"] = [point[metrics.index(a)] for a in out["a"]]
     out["mean_b"] = [point[metrics.index(b)] for b in out["b"]]
     out["n_seeds"], out["n_candidates"], out["best"] = n_seed, n_cand, metrics[best]

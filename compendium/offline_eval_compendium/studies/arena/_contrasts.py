@@ -63,9 +63,11 @@ def seeds_needed(sd, target, m, *, alpha=ALPHA, power=POWER, cap=100_000) -> int
 def holm_table(frame: pd.DataFrame, *, margin, alpha=ALPHA, labels=("estimate better", "rival better")) -> pd.DataFrame:
     """Decide every row of ``frame`` (columns ``mean``, ``se``, ``df``): the difference's two-sided t p-value and the
     equivalence p-value (two one-sided tests against +-``margin``, a column or a number), each Holm-adjusted over
-    every row of the table; the interval at each row's Holm level.  ``verdict``: ``labels[0]`` / ``labels[1]`` where
-    the difference is told apart from 0, ``tie (within +-margin)`` where the equivalence test is, else
-    ``inconclusive`` (never a tie by default)."""
+    every row of the table; the interval at each row's Holm level.  ``verdict``: ``tie (within +-margin)`` where the
+    equivalence test places the difference inside the margin (even where it also tells it from 0: a difference
+    smaller than the margin does not matter, as the ledger's rule calls an effect inside +-delta negligible), else
+    ``labels[0]`` / ``labels[1]`` where the difference is told apart from 0, else ``inconclusive`` (never a tie by
+    default)."""
     out = frame.copy()
     mean, se, df = out["mean"].to_numpy(float), out["se"].to_numpy(float), out["df"].to_numpy(float)
     marg = np.broadcast_to(np.asarray(out[margin] if isinstance(margin, str) else margin, float), mean.shape)
@@ -79,9 +81,9 @@ def holm_table(frame: pd.DataFrame, *, margin, alpha=ALPHA, labels=("estimate be
     half = stats.t.isf(alpha / divisor / 2, df) * se
     out["ci_low"], out["ci_high"] = mean - half, mean + half
     told = out["p_holm"] < alpha
-    out["verdict"] = np.where(told & (mean > 0), labels[0], np.where(
-        told & (mean < 0), labels[1], np.where(out["p_eq_holm"] < alpha, [f"tie (within +-{m:g})" for m in marg],
-                                               "inconclusive")))
+    tie = out["p_eq_holm"] < alpha
+    out["verdict"] = np.where(tie, [f"tie (within +-{m:g})" for m in marg], np.where(
+        told & (mean > 0), labels[0], np.where(told & (mean < 0), labels[1], "inconclusive")))
     return out
 
 
