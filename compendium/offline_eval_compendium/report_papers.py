@@ -160,9 +160,10 @@ ITEMS: dict[str, list[Item]] = {
 }
 
 ITEMS["arena"] = [
-    Item("which_when", "Which estimate to trust when", "Per mechanism, the estimates that predict the A/B outcome "
-         "best where the mechanism acts and where it is switched off, from paired differences with Holm-corrected "
-         "bootstrap intervals (confirmation block); ties shown as ties.", r"(?!)", tables=("which_when",),
+    Item("which_when", "Which estimate to trust when", "Per mechanism, the estimates that predict the expected online "
+         "outcome (no A/B noise) best where the mechanism acts and where it is switched off, from per-seed paired "
+         "differences on the confirmation block, Holm over every cell; a tie only where two one-sided tests place "
+         "the gap within +-0.05; the real logs' row below the worlds.", r"(?!)", tables=("which_when",),
          kind="section", quoted=False),
     Item("leaderboard", "Leaderboard", "Which offline estimate predicts the A/B outcome: candidate models against a "
          "production model in chapelle's RTB world, yi's sponsored-search world (with IPS, SNIPS and doubly robust "
