@@ -27,6 +27,7 @@ estimators practitioners use today, side by side on three worlds.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import time
 
@@ -35,6 +36,7 @@ import pandas as pd
 from scipy import stats
 
 from ...claims import RENEWAL, Claim, Effect, SeedBlocks, declare
+from ...machine import map_in_workers
 from ...progress import track
 from . import _board as _B
 from . import _contrasts as _C
@@ -243,23 +245,31 @@ CLAIMS = declare(
 
 
 # -- 3. the runs ----------------------------------------------------------------------------------------
-def run_block(seeds, *, rtb_kw=None, sponsored_kw=None, classifier_kw=None) -> pd.DataFrame:
-    """Every run of :data:`RUNS` on every seed: one row per (world, variant, seed, candidate)."""
-    sizes = {"RTB": rtb_kw or {}, "sponsored": sponsored_kw or {}, "classifier": classifier_kw or {}}
+def _seed_frames(s: int, sizes: dict) -> list:
+    """The runs of :data:`RUNS` on one seed, one frame per (world, variant): every draw from ``s``."""
     frames = []
+    for world, over, variants in RUNS:
+        d = FUNCTIONS[world](s, **{**sizes[world], **over})
+        for key, variant in variants.items():
+            if world == "RTB":
+                v = d[d["log"] == key].drop(columns="log")
+            elif world == "sponsored":
+                v = d.rename(columns={f"off_{m}@{key:g}": f"off_{m}" for m in ("ips", "snips", "dr")})
+                v = v.drop(columns=[c for c in v if "@" in c])
+            else:
+                v = d
+            frames.append(v.assign(world=world, variant=variant, seed=s))
+    return frames
+
+
+def run_block(seeds, *, rtb_kw=None, sponsored_kw=None, classifier_kw=None) -> pd.DataFrame:
+    """Every run of :data:`RUNS` on every seed: one row per (world, variant, seed, candidate).  The seeds run in
+    worker processes, one per core (:func:`~offline_eval_compendium.machine.map_in_workers`), and come back in their
+    order: the same numbers whichever process draws them."""
+    sizes = {"RTB": rtb_kw or {}, "sponsored": sponsored_kw or {}, "classifier": classifier_kw or {}}
     seeds = list(seeds)
-    for s in track(seeds, f"arena block of {len(seeds)} seeds"):
-        for world, over, variants in RUNS:
-            d = FUNCTIONS[world](s, **{**sizes[world], **over})
-            for key, variant in variants.items():
-                if world == "RTB":
-                    v = d[d["log"] == key].drop(columns="log")
-                elif world == "sponsored":
-                    v = d.rename(columns={f"off_{m}@{key:g}": f"off_{m}" for m in ("ips", "snips", "dr")})
-                    v = v.drop(columns=[c for c in v if "@" in c])
-                else:
-                    v = d
-                frames.append(v.assign(world=world, variant=variant, seed=s))
+    per_seed = map_in_workers(functools.partial(_seed_frames, sizes=sizes), seeds)
+    frames = [f for fs in track(per_seed, f"arena block of {len(seeds)} seeds", total=len(seeds)) for f in fs]
     return pd.concat(frames, ignore_index=True)
 
 
