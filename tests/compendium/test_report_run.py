@@ -128,6 +128,9 @@ def test_the_view_puts_the_runs_outputs_ledger_and_notebook_in_place_of_figures(
 
 # -- marked on every page --------------------------------------------------------------------------------------------
 def test_every_page_carries_a_banner_naming_the_run_and_its_changes(tmp_path):
+    # a real Sphinx build: it needs the report group (make report / make test-report install it)
+    pytest.importorskip("sphinx")
+    pytest.importorskip("myst_parser")
     recorded = report.recorded_run(_recorded(tmp_path), runs=tmp_path / "runs")
     src = tmp_path / "src"
     (src / "papers" / "rosset").mkdir(parents=True)
