@@ -131,7 +131,7 @@ browser: ## Optional, Debian only, needs root: install Debian's chromium with ap
 
 test-report: report $(TEST_STAMP) $(LAB_STAMP) ## The report and JupyterLab in headless Chromium, one already on the machine (links, layout at 1400 and 390 px, math, offline; every notebook opens in Lab); screenshots in build/report/screenshots/
 	@$(PY) tests/compendium/browsers.py
-	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q -n $(NPROC) --dist worksteal --durations=5 tests/compendium/test_report_browser.py tests/compendium/test_lab_browser.py
+	OFFLINE_EVAL_REQUIRE_REPORT=1 $(PY) -m pytest -q -n $(NPROC) --dist worksteal --durations=5 tests/compendium/test_report_browser.py tests/compendium/test_lab_browser.py tests/compendium/test_report_run.py
 
 run: $(VENV_STAMP) ## Run one notebook with other parameters, recorded in runs/<NB>/<time>/ with what changed against figures/ (changes.md): make run NB=rosset_wallet ARGS="-p seed 7"
 	@test -n "$(NB)" || { echo "usage: make run NB=<notebook> [ARGS='-p name value ...']; notebooks: $(RUN_NAMES)"; exit 2; }
