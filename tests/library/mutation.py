@@ -59,7 +59,11 @@ MODULES = {
     },
     "bootstrap": {
         "mutate": ["_bootstrap.py", "_logboot_engine.py"],
-        "tests": ["test_logboot.py", "test_logboot_exact.py", "test_mutants_bootstrap.py"],
+        "tests": ["test_logboot.py", "test_logboot_exact.py", "test_logboot_undefined_and_bounds.py",
+                  "test_bootstrap_result.py", "test_bootstrap_checked_engines.py", "test_mutants_bootstrap.py"],
+        # a check of the library's docstrings against its signatures: under mutation every method has mutmut's
+        # copies of it, each undocumented
+        "skip": ["test_every_public_function_documents_its_parameters"],
     },
 }
 
@@ -158,7 +162,10 @@ def main(argv: list[str]) -> None:
     for name, s in results.items():
         for survivor in s["survivors"]:
             print(f"{name}: {survivor}")
-    (build / "scores.json").write_text(json.dumps(results, indent=1) + "\n")
+    # the modules run now replace their earlier counts; the others' are kept
+    path = build / "scores.json"
+    kept = json.loads(path.read_text()) if path.exists() else {}
+    path.write_text(json.dumps({**kept, **results}, indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":
