@@ -24,7 +24,7 @@ in its extra ``report``.
 ``progress``    a notebook's progress lines (``[<notebook>] <step>: k/n seeds, elapsed, ~left``)
 ``report``      the static HTML report (``make report``); ``report_papers``: each paper's tables, figures
                 and sections in its order; ``report_html``: the ledger and tables as HTML; ``report_api``: the
-                library's API reference
+                library's API reference; ``report_run``: a recorded run shown in the report (``make report RUN=``)
 ``lab``         JupyterLab's settings, the project's kernel and contents manager (``make lab``)
 ``paths``       where the project's folders are
 """

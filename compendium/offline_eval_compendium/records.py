@@ -66,7 +66,8 @@ def record_run(run_dir: str | Path, notebook: str | Path, parameters: dict | Non
 
 #: The compendium's presentation, which no notebook imports: it shows the outputs and makes none of them, so
 #: it is not an input (changing the report's look neither re-runs a notebook nor changes the digest).
-PRESENTATION = ("report.py", "report_api.py", "report_html.py", "report_papers.py", "report_static", "findings.py")
+PRESENTATION = ("report.py", "report_api.py", "report_html.py", "report_papers.py", "report_run.py", "report_static",
+                "findings.py")
 
 
 def _presentation(path: Path) -> bool:

@@ -36,15 +36,15 @@ import pandas as pd
 from offline_eval.display import format_count
 
 from . import claims, findings
-from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PAPERS, PROJ_ROOT
+from .paths import BUILD_DIR, FIGURES_DIR, NOTEBOOKS_DIR, PAPERS, PROJ_ROOT, relative
 from .pipeline import EXECUTED_DIR
 from .report_html import (collapsed, count_tables, csv_frame, esc, frame_html, ledger_html, md_html, raw_html,
                           status_counts_html, text_html, which_when_html, worlds_html)
 from .report_papers import ITEMS, OTHER, Item, assign
-from .report_api import rst_inline_html, write_api  # noqa: F401  (rst_inline_html: importable from here as before)
+from .report_api import write_api
+from .report_run import mark_recorded_run, run_sentence, run_view
 
-__all__ = ["NotARecordedRun", "OtherRunError", "build", "footer", "one_run", "recorded_run", "run_view",
-           "write_sources"]
+__all__ = ["OtherRunError", "build", "footer", "one_run", "write_sources"]
 
 STATIC = Path(__file__).with_name("report_static")
 DOCS = PROJ_ROOT / "docs"
@@ -424,18 +424,11 @@ def one_run(executed: Path, figures: Path, names, *, exempt=()) -> dict:
         dirty |= bool(record.get("git_dirty"))
     if problems:
         raise OtherRunError(
-            f"the executed notebooks in {_shown(executed)} are not the run of {_shown(figures)}; the report "
+            f"the executed notebooks in {relative(executed)} are not the run of {relative(figures)}; the report "
             "publishes one run only:\n  " + "\n  ".join(problems)
             + "\nrun `make reproduce` (it re-executes the notebooks whose inputs changed), or remove "
-              f"{_shown(executed)}/<name>.ipynb and build/stamps/<name>.done to re-execute one notebook")
+              f"{relative(executed)}/<name>.ipynb and build/stamps/<name>.done to re-execute one notebook")
     return {"inputs_sha256": digest, "commits": sorted(set(commits)), "dirty": dirty}
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(PROJ_ROOT))
-    except ValueError:
-        return str(path)
 
 
 def _git(*args) -> str:
@@ -447,7 +440,7 @@ def _git(*args) -> str:
 
 def footer(run: dict, recorded: dict | None = None) -> str:
     """The footer of every page: the commit the site was built at, and the run it shows (with ``recorded``, the
-    recorded run of :func:`recorded_run` shown for its notebook)."""
+    recorded run of :func:`~offline_eval_compendium.report_run.recorded_run` shown for its notebook)."""
     head = _git("rev-parse", "--short=10", "HEAD") or "unknown"
     dirty = " (with uncommitted changes)" if _git("status", "--porcelain", "--untracked-files=no") else ""
     made = ", ".join(c[:10] for c in run["commits"]) or "unknown"
@@ -466,8 +459,8 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     """Write the site's MyST sources to ``out`` (emptied first); returns ``out``.
 
     Only the executed notebooks of the run that made ``figures/`` are published (:func:`one_run`); with
-    ``recorded`` (:func:`run_view`'s third value), the site shows that recorded run for its notebook, marked as
-    such on every page (:func:`_mark_recorded_run`).
+    ``recorded`` (:func:`~offline_eval_compendium.report_run.run_view`'s third value), the site shows that recorded run for its notebook, marked as
+    such on every page (:func:`~offline_eval_compendium.report_run.mark_recorded_run`).
     """
     out = Path(out)
     figures = Path(figures) if figures else FIGURES_DIR
@@ -493,7 +486,7 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     shutil.copytree(STATIC, out / "_static")
     (out / "conf.py").write_text(CONF + f"html_theme_options['extra_footer'] = {footer(run, recorded)!r}\n")
     if recorded is not None:
-        _mark_recorded_run(out, recorded)
+        mark_recorded_run(out, recorded)
     _favicon(out / "favicon.png")
     guides = _guide(out, executed)
     for n in names:
@@ -558,7 +551,7 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
               "```{toctree}", ":caption: Your own data", ":maxdepth: 1", ""] + [f"guide/{g}" for g in guides]
     index += ["api/index", "```", ""]
     if recorded is not None:
-        index[2:2] = [raw_html(f'<p class="oe-run-note">{_run_sentence(recorded, "run.md")}</p>'), ""]
+        index[2:2] = [raw_html(f'<p class="oe-run-note">{run_sentence(recorded, "run.md")}</p>'), ""]
         index += ["```{toctree}", ":caption: This recorded run", ":maxdepth: 1", "", "run", "```", ""]
     index += ["```{toctree}", ":caption: Executed notebooks", ":maxdepth: 1", ""] + [f"notebooks/{n}" for n in names]
     index += ["```", ""]
@@ -568,147 +561,11 @@ def write_sources(out: str | Path, *, figures: str | Path | None = None, execute
     return out
 
 
-class NotARecordedRun(ValueError):
-    """A path given as a recorded run (``make report RUN=...``) that is not one; the message says why and which are."""
-
-
-#: Where ``make run`` records its runs (``runs/<notebook>/<time>/``).
-RUNS_DIR = PROJ_ROOT / "runs"
-
-
-def _recorded_runs(runs: Path) -> list[str]:
-    found = sorted(p.parent for p in runs.glob("*/*/run.yaml"))
-    return [_shown(p) for p in found]
-
-
-def recorded_run(run_dir: str | Path, *, runs: Path | None = None) -> dict:
-    """The recorded run in ``run_dir`` (``runs/<notebook>/<time>``, written by ``make run``), checked.
-
-    Returns ``{"dir", "shown", "notebook", "record", "changes"}`` (``record``: its ``run.yaml``; ``changes``: the
-    path of its ``changes.md``, or ``None``).  Raises :class:`NotARecordedRun`, saying why and listing the
-    recorded runs there are, when ``run_dir`` is not a folder holding a successful run's ``run.yaml``, executed
-    notebook and outputs of one of the notebooks.
-    """
-    import yaml
-
-    runs = RUNS_DIR if runs is None else Path(runs)
-    path = Path(run_dir)
-    there = _recorded_runs(runs)
-    hint = ("; the recorded runs are: " + ", ".join(there) if there else
-            f"; there is none in {_shown(runs)} (make run NB=<notebook> ARGS=\"-p name value\" records one)")
-
-    def refuse(why: str):
-        raise NotARecordedRun(f"`RUN` must be a recorded run's folder, runs/<notebook>/<time> (written by make run); "
-                              f"{run_dir!s} {why}{hint}")
-
-    if not path.is_dir():
-        refuse("is not a folder")
-    yaml_path = path / "run.yaml"
-    if not yaml_path.is_file():
-        refuse("has no run.yaml (a folder make run writes holds run.yaml, outputs/ and the executed notebook)")
-    try:
-        record = yaml.safe_load(yaml_path.read_text())
-    except yaml.YAMLError as exc:
-        refuse(f"has a run.yaml that does not parse ({type(exc).__name__})")
-    if not isinstance(record, dict) or not isinstance(record.get("notebook"), str):
-        refuse("has a run.yaml without the notebook it ran")
-    name = record["notebook"]
-    if record.get("status") != "succeeded":
-        refuse(f"is a run of {name} that {record.get('status', 'did not finish')}"
-               + (f" in cell {record['failed_cell']}" if record.get("failed_cell") is not None else "")
-               + ": it has no outputs to show")
-    if not (NOTEBOOKS_DIR / f"{name}.py").is_file():
-        refuse(f"is a run of {name}, which is not one of the notebooks whose outputs the report shows")
-    if not (path / "outputs").is_dir() or not (path / f"{name}.ipynb").is_file():
-        refuse(f"lacks its outputs/ or its executed notebook {name}.ipynb")
-    changes = path / "changes.md"
-    return {"dir": path, "shown": _shown(path), "notebook": name, "record": record,
-            "changes": changes if changes.is_file() else None}
-
-
-def run_view(run_dir: str | Path, *, figures: Path | None = None, executed: Path | None = None,
-             dest: Path | None = None, runs: Path | None = None) -> tuple[Path, Path, dict]:
-    """``figures/`` and the executed notebooks as the recorded run in ``run_dir`` has them: its notebook's outputs,
-    ledger rows and executed notebook instead of those of ``make reproduce``, every other notebook's as they are.
-
-    Writes under ``dest`` (default ``build/report-run/view``, emptied first) a copy of ``figures`` without the
-    files the notebook's manifest lists, the run's ``outputs/`` over it, the ledger gathered again
-    (:func:`offline_eval_compendium.claims.gather`), and the executed notebooks with the run's in its place.
-    Returns ``(figures, executed, recorded)``, the last for :func:`write_sources`.  Nothing under ``figures/``,
-    ``build/executed/`` or ``runs/`` changes.
-    """
-    recorded = recorded_run(run_dir, runs=runs)
-    figures = FIGURES_DIR if figures is None else Path(figures)
-    executed = EXECUTED_DIR if executed is None else Path(executed)
-    dest = BUILD_DIR / "report-run" / "view" if dest is None else Path(dest)
-    if dest.exists():
-        shutil.rmtree(dest)
-    name = recorded["notebook"]
-    view, exe = dest / "figures", dest / "executed"
-    shutil.copytree(figures, view)
-    manifest = view / "manifest" / f"{name}.sha256"
-    if manifest.is_file():  # the files make reproduce's run of the notebook wrote: the run's replace them
-        for line in manifest.read_text().splitlines():
-            parts = line.split(None, 1)
-            if len(parts) == 2:
-                (view / parts[1].strip()).unlink(missing_ok=True)
-    shutil.copytree(recorded["dir"] / "outputs", view, dirs_exist_ok=True)
-    claims.gather(view)
-    shutil.copytree(executed, exe)
-    shutil.copy2(recorded["dir"] / f"{name}.ipynb", exe / f"{name}.ipynb")
-    return view, exe, recorded
-
-
-def _run_sentence(recorded: dict, changes_href: str) -> str:
-    """The banner's words: which recorded run this site shows, and where what it changed is (HTML)."""
-    rec = recorded["record"]
-    given = {k: rec.get("parameters", {}).get(k) for k in rec.get("overridden", [])}
-    params = ", ".join(f"{k}={v!r}" for k, v in given.items()) or "the committed parameters"
-    changes = (f'what it changed against <code>figures/</code>: <a href="{esc(changes_href)}">'
-               f'{esc(recorded["shown"])}/changes.md</a>' if recorded["changes"] is not None
-               else "it has no changes.md (make run writes one after a successful run)")
-    return (f'A recorded run, not <code>figures/</code>: <code>{esc(recorded["notebook"])}</code> as run by '
-            f'<code>make run</code> in <code>{esc(recorded["shown"])}</code> ({esc(params)}); its outputs, ledger '
-            f"rows and executed notebook stand in for those of <code>make reproduce</code>; {changes}.")
-
-
-_BANNER = ('<aside class="bd-header-announcement oe-run-banner" aria-label="A recorded run">'
-           '<div class="bd-header-announcement__content">{text}</div></aside>\n')
-
-
-def _mark_recorded_run(out: Path, recorded: dict) -> None:
-    """Mark every page of the site as the recorded run's: a banner atop each page (the theme's announcement, its
-    link made relative to each page by Sphinx's ``pathto``) and a page ``run`` with its run.yaml and changes.md."""
-    templates = out / "_templates" / "sections"
-    templates.mkdir(parents=True)
-    text = _run_sentence(recorded, "@@RUN_PAGE@@").replace("{", "&#123;").replace("}", "&#125;")
-    (templates / "announcement.html").write_text(
-        _BANNER.format(text=text).replace("@@RUN_PAGE@@", "{{ pathto('run') }}"))
-    with (out / "conf.py").open("a") as f:
-        f.write('templates_path = ["_templates"]\n')
-    import yaml
-
-    rec = yaml.safe_dump(recorded["record"], sort_keys=False, width=10_000)
-    # changes.md's tables as tables; its text as written (no raw HTML, no math: a `<` or `$` stays a character)
-    from markdown_it import MarkdownIt
-
-    render = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table").render
-    changes = (render(recorded["changes"].read_text()) if recorded["changes"] is not None
-               else "<p>This run has no changes.md.</p>")
-    (out / "run.md").write_text("\n".join([
-        "# This recorded run", "",
-        raw_html(f"<p>{_run_sentence(recorded, '#what-it-changed')}</p>"), "",
-        "## Its record (run.yaml)", "",
-        raw_html(f"<pre>{esc(rec)}</pre>"), "",
-        "## What it changed", "",
-        raw_html(f'<div class="oe-run-changes">{changes}</div>'), ""]))
-
-
 def build(out: str | Path | None = None, *, run: str | Path | None = None) -> Path:
     """Write the sources and build the HTML site; returns the path of its ``index.html``.
 
     With ``run`` (a recorded run's folder, ``runs/<notebook>/<time>``), the site shows that run instead of
-    ``figures/`` for its notebook (:func:`run_view`), marked as such on every page; ``out`` defaults to
+    ``figures/`` for its notebook (:func:`~offline_eval_compendium.report_run.run_view`), marked as such on every page; ``out`` defaults to
     ``build/report-run``.
     """
     recorded = None

@@ -8,7 +8,7 @@ import re
 import pandas as pd
 import pytest
 
-from offline_eval_compendium import claims, report, report_html
+from offline_eval_compendium import claims, report, report_api, report_html
 from offline_eval_compendium.paths import FIGURES_DIR, PROJ_ROOT
 from offline_eval_compendium.report_papers import ITEMS, OTHER, assign
 
@@ -229,7 +229,7 @@ def test_the_which_when_answer_has_a_row_for_the_real_logs(tmp_path):
 
 
 def test_api_summaries_render_their_markup():
-    out = report.rst_inline_html("Compute ``objective`` with :func:`~offline_eval.metrics.roc_auc_score` "
+    out = report_api.rst_inline_html("Compute ``objective`` with :func:`~offline_eval.metrics.roc_auc_score` "
                                  "and :math:`\\alpha^2`.")
     assert out == ('Compute <code>objective</code> with <code>roc_auc_score</code> and '
                    '<span class="math notranslate nohighlight">\\(\\alpha^2\\)</span>.')

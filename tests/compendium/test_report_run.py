@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from offline_eval_compendium import report
+from offline_eval_compendium import report, report_run
 from offline_eval_compendium.paths import FIGURES_DIR, PROJ_ROOT
 
 NB = "rosset_measures"
@@ -53,15 +53,15 @@ def test_a_path_that_is_not_a_recorded_run_is_refused_with_the_runs_there_are(tm
     (tmp_path / "garbled" / "run.yaml").write_text("notebook: [unclosed")
     cases[tmp_path / "garbled"] = "has a run.yaml that does not parse"
     for path, why in cases.items():
-        with pytest.raises(report.NotARecordedRun) as err:
-            report.recorded_run(path, runs=runs)
+        with pytest.raises(report_run.NotARecordedRun) as err:
+            report_run.recorded_run(path, runs=runs)
         text = str(err.value)
         assert text.startswith("`RUN` must be a recorded run's folder, runs/<notebook>/<time> (written by make run)")
         assert why in text, (why, text)
         assert "the recorded runs are: " in text and good.name in text
-    with pytest.raises(report.NotARecordedRun, match="there is none in .*make run NB=<notebook>"):
-        report.recorded_run(tmp_path / "nowhere", runs=tmp_path / "empty")
-    got = report.recorded_run(good, runs=runs)
+    with pytest.raises(report_run.NotARecordedRun, match="there is none in .*make run NB=<notebook>"):
+        report_run.recorded_run(tmp_path / "nowhere", runs=tmp_path / "empty")
+    got = report_run.recorded_run(good, runs=runs)
     assert got["notebook"] == NB and got["changes"] == good / "changes.md" and got["record"]["overridden"] == ["n_coverage"]
 
 
@@ -113,7 +113,7 @@ def test_the_view_puts_the_runs_outputs_ledger_and_notebook_in_place_of_figures(
     for n in (NB, "rosset_wallet"):
         (executed / f"{n}.ipynb").write_text(json.dumps({"cells": [], "metadata": {"from": "make reproduce"}}))
     before = _sha(base / "claims.csv")
-    figures, exe, recorded = report.run_view(run, figures=base, executed=executed, dest=tmp_path / "view",
+    figures, exe, recorded = report_run.run_view(run, figures=base, executed=executed, dest=tmp_path / "view",
                                              runs=tmp_path / "runs")
     assert _sha(base / "claims.csv") == before and (base / dropped).is_file()  # figures/ untouched
     assert not (figures / dropped).exists()  # what the run no longer writes is gone from the view
@@ -131,7 +131,7 @@ def test_every_page_carries_a_banner_naming_the_run_and_its_changes(tmp_path):
     # a real Sphinx build: it needs the report group (make report / make test-report install it)
     pytest.importorskip("sphinx")
     pytest.importorskip("myst_parser")
-    recorded = report.recorded_run(_recorded(tmp_path), runs=tmp_path / "runs")
+    recorded = report_run.recorded_run(_recorded(tmp_path), runs=tmp_path / "runs")
     src = tmp_path / "src"
     (src / "papers" / "rosset").mkdir(parents=True)
     (src / "_extra").mkdir()
@@ -142,7 +142,7 @@ def test_every_page_carries_a_banner_naming_the_run_and_its_changes(tmp_path):
                                  .replace('html_favicon = "favicon.png"\n', "")
                                  .replace('html_static_path = ["_static"]\n', "")
                                  .replace('nb_execution_mode = "off"\n', ""))
-    report._mark_recorded_run(src, recorded)
+    report_run.mark_recorded_run(src, recorded)
     (src / "index.md").write_text("# Home\n\n```{toctree}\npapers/rosset/index\nrun\n```\n")
     (src / "papers" / "rosset" / "index.md").write_text("# Rosset\n\n```{toctree}\ntable2\n```\n")
     (src / "papers" / "rosset" / "table2.md").write_text("# Table 2\n\nText.\n")
@@ -165,7 +165,7 @@ def test_every_page_carries_a_banner_naming_the_run_and_its_changes(tmp_path):
 
 
 def test_the_footer_names_the_run_shown_beside_the_reproduction(tmp_path):
-    recorded = report.recorded_run(_recorded(tmp_path), runs=tmp_path / "runs")
+    recorded = report_run.recorded_run(_recorded(tmp_path), runs=tmp_path / "runs")
     text = report.footer({"commits": ["abc"], "dirty": False, "inputs_sha256": "f" * 64}, recorded)
     assert f"except <code>{NB}</code>, shown from the recorded run <code>{recorded['shown']}</code>" in text
     assert "at commit <code>0123456789</code>" in text
