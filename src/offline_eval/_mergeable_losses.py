@@ -249,8 +249,9 @@ class QuantileSums:
         b = bins[at] if s.size else np.zeros(0, np.int64)
         sums = tuple(LossSums.from_arrays(y[b == k], p[b == k], w[b == k], eps=eps) for k in range(q))
         lo, hi = np.full(q, np.inf), np.full(q, -np.inf)
-        np.minimum.at(lo, b, s)
-        np.maximum.at(hi, b, s)
+        held = w > 0  # a row of weight 0 is as if dropped: it widens no bin's range (as in memory)
+        np.minimum.at(lo, b[held], s[held])
+        np.maximum.at(hi, b[held], s[held])
         return cls(sums, lo, hi)
 
     def merge(self, other: QuantileSums) -> QuantileSums:

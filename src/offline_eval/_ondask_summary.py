@@ -351,6 +351,11 @@ def _quantile_table(cells: Cells, n_quantiles: int, eps: float, terms=None):
     stops = np.searchsorted(bins, np.arange(q), side="right")
     terms = cells.terms(eps) if terms is None else terms
     sums = tuple(cells.loss_sums(eps, slice(a, b), terms) for a, b in zip(starts, stops))
-    lo = np.array([values[a] if b > a else np.inf for a, b in zip(starts, stops)])
-    hi = np.array([values[b - 1] if b > a else -np.inf for a, b in zip(starts, stops)])
+    # a bin's score range spans its cells with weight: rows of weight 0 are as if dropped (as in memory)
+    held = np.flatnonzero((cells.pos + cells.neg) > 0)
+    first = np.searchsorted(held, starts, side="left")
+    last = np.searchsorted(held, stops, side="left") - 1
+    some = first <= last
+    lo = np.where(some, values[held[np.minimum(first, len(held) - 1)]] if len(held) else np.inf, np.inf)
+    hi = np.where(some, values[held[np.maximum(last, 0)]] if len(held) else -np.inf, -np.inf)
     return QuantileSums(sums, lo, hi).frame()
