@@ -74,8 +74,11 @@ def _toml(value) -> str:
 
 
 def pytest_args(spec: dict) -> list[str]:
-    """The module's tests left out of its mutation runs: ``deselect`` by id, ``skip`` by name."""
-    args = [a for t in spec.get("deselect", []) for a in ("--deselect", f"tests/library/{t}")]
+    """The pytest options of the module's mutation runs: its tests left out (``deselect`` by id, ``skip`` by name),
+    and plain asserts: a failing assert kills the mutant whatever its message, and pytest's explanation of a
+    failed comparison of large arrays can take longer than the mutant's time limit."""
+    args = ["--assert=plain"]
+    args += [a for t in spec.get("deselect", []) for a in ("--deselect", f"tests/library/{t}")]
     if spec.get("skip"):
         args += ["-k", " and ".join(f"not {name}" for name in spec["skip"])]
     return args
