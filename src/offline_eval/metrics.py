@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._bootstrap import BootstrapCI, check_boot, check_boot_work, percentile_ci
+from ._progress import counter, reports_progress
 from ._validation import (
     OfflineEvalWarning, as_1d, check_aligned, check_binary, check_consistent_length, check_finite,
     check_sample_weight,
@@ -50,6 +51,7 @@ __all__ = [
 ]
 
 
+@reports_progress("metrics")
 def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 1000, level: float = 0.95,
                  rng=None, **kwargs) -> BootstrapCI:
     """Percentile bootstrap interval of any metric of this module (or any ``metric(y_true, y_pred, ...)``).
@@ -115,6 +117,7 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
     value = float(metric(y, p, **({"sample_weight": w} if w is not None else {}), **extra))
     gen = check_rng(rng)
     reps = np.empty(int(n_boot))
+    steps = counter(int(n_boot), "resamples")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)
         for b in range(int(n_boot)):
@@ -124,4 +127,5 @@ def bootstrap_ci(metric, y_true, y_pred, *, sample_weight=None, n_boot: int = 10
                 reps[b] = metric(y[idx], p[idx], **ww, **extra)
             except ValueError:  # e.g. an all-zero resampled weight
                 reps[b] = np.nan
+            steps.advance()
     return percentile_ci(value, reps, level, "the metric")

@@ -15,7 +15,7 @@ from offline_eval import _progress, adaptive, logboot, ondask, ranking
 
 dd = pytest.importorskip("dask.dataframe")
 
-ENTRY_POINTS = [logboot.clustered_bootstrap, ranking.bootstrap_compare, adaptive.bootstrap_oam_accuracy,
+ENTRY_POINTS = [oe.metrics.bootstrap_ci, logboot.clustered_bootstrap, ranking.bootstrap_compare, adaptive.bootstrap_oam_accuracy,
                 *(getattr(ondask, n) for n in ("clustered_bootstrap", "summarize", "score_counts", "roc_auc_score",
                                                "roc_curve", "loss_sums", "log_loss", "rig_score", "mean_squared_error",
                                                "calibration_ratio", "prediction_error", "quantile_breakdown",
@@ -50,6 +50,7 @@ def test_off_by_default_nothing_is_printed(capsys):
     ondask.clustered_bootstrap(dd.from_pandas(df, npartitions=4), "click", "p", groups="q", n_boot=50, rng=0)
     ondask.summarize(dd.from_pandas(df, npartitions=4), "click", "p")
     ranking.bootstrap_compare(df.p[:200], df.p[:200], df.p2[:200], measure="MAE", n_boot=50, rng=0)
+    oe.metrics.bootstrap_ci(oe.metrics.log_loss, df.click[:300], df.p[:300], n_boot=30, rng=0)
     out = capsys.readouterr()
     assert out.out == "" and out.err == ""
 
@@ -85,6 +86,8 @@ def test_a_callable_receives_the_lines_of_each_entry_point():
         "ondask.log_loss": lambda p: ondask.log_loss(ddf, "click", "p", progress=p),
         "ranking.bootstrap_compare": lambda p: ranking.bootstrap_compare(df.p[:300], df.p[:300], df.p2[:300],
                                                                          measure="tau", n_boot=40, rng=0, progress=p),
+        "metrics.bootstrap_ci": lambda p: oe.metrics.bootstrap_ci(oe.metrics.roc_auc_score, df.click[:500], df.p[:500],
+                                                                  n_boot=40, rng=0, progress=p),
         "adaptive.bootstrap_oam_accuracy": lambda p: adaptive.bootstrap_oam_accuracy(
             hb[:300], hc[:300], truth[:300], hb, hc, n_boot=30, rng=0, progress=p),
     }
@@ -132,3 +135,13 @@ def test_a_step_is_a_tenth_of_a_pass_and_the_last_line_is_always_printed():
             c.advance()
     assert [LINE.match(x).group(3) for x in lines] == [f"{k:,}" for k in range(100, 1001, 100)]
     assert _progress.counter(10, "tasks").advance() is None  # no reporting call: a no-op
+
+
+def test_the_row_bootstrap_reports_its_resamples_and_its_interval_does_not_change(capsys):
+    df = _log(2000)
+    quiet = oe.metrics.bootstrap_ci(oe.metrics.roc_auc_score, df.click, df.p, n_boot=300, rng=3)
+    loud = oe.metrics.bootstrap_ci(oe.metrics.roc_auc_score, df.click, df.p, n_boot=300, rng=3, progress=True)
+    lines = _lines(capsys.readouterr().err)
+    assert 1 <= len(lines) <= _progress.LINES and all(LINE.match(x) for x in lines), lines
+    assert lines[-1].startswith("metrics.bootstrap_ci: 300/300 resamples") and "left" not in lines[-1]
+    assert quiet.replicates.tobytes() == loud.replicates.tobytes() and quiet.statistic == loud.statistic
