@@ -129,10 +129,12 @@ def _safe_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
-def _warn_classes(what: str, mask: np.ndarray, reason: str) -> None:
+def _warn_classes(what: str, mask: np.ndarray, reason: str, classes) -> None:
+    """Warn once that ``what`` is nan for the classes in ``mask``, named by their labels (``classes``)."""
     if mask.any():
         idx = np.flatnonzero(mask)
-        shown = ", ".join(map(str, idx[:8])) + (", ..." if len(idx) > 8 else "")
+        labels = np.asarray(classes, dtype=object)[idx[:8]]
+        shown = ", ".join(str(c) for c in labels) + (", ..." if len(idx) > 8 else "")
         warn_undefined(f"{what} is undefined for {len(idx)} class{'es' if len(idx) != 1 else ''} ({shown}): "
                        f"{reason}; returning nan there", stacklevel=4)
 
@@ -141,8 +143,8 @@ def _model_metrics(correct_mass, truth_mass, predicted_mass, total, model, class
     """Accuracy, recall and precision of one model from per-class masses."""
     recall = _safe_ratio(correct_mass, truth_mass)
     precision = _safe_ratio(correct_mass, predicted_mass)
-    _warn_classes(f"recall of the {model}", truth_mass <= 0, "no mass with that true class")
-    _warn_classes(f"precision of the {model}", predicted_mass <= 0, "the model never predicts it")
+    _warn_classes(f"recall of the {model}", truth_mass <= 0, "no mass with that true class", classes)
+    _warn_classes(f"precision of the {model}", predicted_mass <= 0, "the model never predicts it", classes)
     acc = float(correct_mass.sum() / total)
     lo = acc * (1.0 - uncovered)
     return ModelMetrics(acc, recall, precision, float(uncovered), (lo, lo + uncovered), classes)

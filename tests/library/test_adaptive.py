@@ -496,3 +496,13 @@ def test_online_adaptive_metrics_unhashable_labels_are_named_errors(where, with_
     args = {k: tuples(a) for k, a in
             dict(hyp_b_offline="xy", hyp_c_offline="xy", truth_offline="xy", hyp_b_live="xy", hyp_c_live="xy").items()}
     assert online_adaptive_metrics(**args).n_classes == 2
+
+
+def test_an_undefined_recall_names_its_class_by_label():
+    b, c = np.array(["cat", "cat", "dog", "cat"]), np.array(["cat", "dog", "dog", "cat"])
+    truth = np.array(["cat"] * 4)  # no item is truly a dog: its recall is undefined
+    with pytest.warns(OfflineEvalWarning, match=r"^recall of the (baseline|candidate) is undefined for 1 class "
+                                                  r"\(dog\): no mass with that true class") as record:
+        got = online_adaptive_metrics(b, c, truth, b, c)
+    assert len(record) == 2
+    assert list(got.baseline.classes) == ["cat", "dog"] and np.isnan(got.baseline.recall[1])
