@@ -374,7 +374,8 @@ def quantile_breakdown(y_true, y_prob, *, n_quantiles=10, by=None, sample_weight
         neg_rows = np.bincount(b, weights=((wt > 0) & (y == 0)).astype(np.float64), minlength=q)
         h = np.array([entropy(g) if a > 0 and z > 0 else 0.0 for g, a, z in zip(ctr, pos_rows, neg_rows)])
         rig_b = np.where(h > 0, 1.0 - ll / np.where(h > 0, h, 1.0), np.nan)
-        cal = np.where(clicks > 0, avg_p / np.where(clicks > 0, ctr, 1.0), np.nan)
+        # undefined where the CTR is 0, as calibration_ratio (a click of weight 1e-323 beside weights of 1 rounds it to 0)
+        cal = np.where(ctr > 0, avg_p / np.where(ctr > 0, ctr, 1.0), np.nan)
         total_loss = lsum.sum()
         share = lsum / total_loss if total_loss > 0 else np.full(q, np.nan)
     out = pd.DataFrame(

@@ -333,14 +333,17 @@ def test_breakdown_raises_no_numpy_warning_over_empty_bins():
 
 
 def test_breakdown_raises_no_numpy_warning_where_a_ctr_underflows():
-    # a click of weight 1e-323 beside four of weight 1: its bin's CTR underflows to 0 while it holds a click, and
-    # the calibration ratio divides by that 0 without a numpy warning (the undefined RIG is said, as always)
+    # a click of weight 1e-323 beside four of weight 1: its bin's CTR underflows to 0 while it holds a click; the
+    # calibration ratio is then undefined (nan), as calibration_ratio of the same rows says, without a numpy warning
+    y, p, w = [0, 0, 0, 0, 1], [0.1, 0.2, 0.3, 0.4, 0.5], [1, 1, 1, 1, 1e-323]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.warns(OfflineEvalWarning, match=r"^0 bin\(s\) hold no click and 1 bin\(s\) have zero entropy"):
-            t = quantile_breakdown([0, 0, 0, 0, 1], [0.1, 0.2, 0.3, 0.4, 0.5], sample_weight=[1, 1, 1, 1, 1e-323],
-                                   n_quantiles=1)
+        with pytest.warns(OfflineEvalWarning, match=r"^1 bin\(s\) hold no click and 1 bin\(s\) have zero entropy"):
+            t = quantile_breakdown(y, p, sample_weight=w, n_quantiles=1)
+        with pytest.warns(OfflineEvalWarning, match=r"no click \(CTR 0\)"):
+            assert math.isnan(calibration_ratio(y, p, sample_weight=w))
     assert t["ctr"][0] == 0.0 and t["clicks"][0] == 1e-323
+    assert math.isnan(t["calibration_ratio"][0]) and math.isnan(t["prediction_error"][0])
 
 
 def test_breakdown_integer_weights_are_binned_exactly():

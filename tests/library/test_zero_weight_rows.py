@@ -69,3 +69,4 @@ def test_a_bin_of_zero_weight_rows_only_is_not_shown():
     assert got["score_lo"].tolist() == [0.1, 0.3] and got["score_hi"].tolist() == [0.2, 0.4]
     want = metrics.quantile_breakdown(df.y, df.p, sample_weight=df.w, n_quantiles=2)
     _same(got, want)
+
