@@ -72,9 +72,13 @@ MODULES = {
 }
 
 
-#: mutmut stops a mutant's tests at a limit of CPU seconds, counted over all of its threads: BLAS threads that wait
-#: by spinning would reach it on a mutant whose tests all pass, and that "timeout" would count as a kill.
-ONE_THREAD = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+#: The mutants' tests run in processes forked from the one that ran every test first: a thread pool made before the
+#: fork (Dask's threaded scheduler keeps one) has no threads in the child, and a test that uses it waits until
+#: mutmut's time limit, which would count a surviving mutant as killed ("timeout").  So Dask computes on the
+#: calling thread, and BLAS uses one thread (mutmut's limit counts CPU seconds over all threads).  Every timeout
+#: left is run again outside mutmut's workers (:func:`recheck_timeouts`).
+ONE_THREAD = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+              "DASK_SCHEDULER": "synchronous"}
 
 
 def _toml(value) -> str:
@@ -144,6 +148,35 @@ def score(work: Path) -> dict:
     return stats
 
 
+def recheck_timeouts(name: str, work: Path, stats: dict, *, limit: float = 600.0) -> dict:
+    """``stats`` with every mutant that timed out run again in a fresh process, outside mutmut's forked workers: its
+    tests (those mutmut chose for it), with the module's options; passing, it survived, failing, it is killed, and
+    past ``limit`` seconds it stays a timeout (a loop that does not end)."""
+    timed = [line.rsplit(": ", 1)[0] for line in stats["survivors"] if line.endswith(": timeout")]
+    if not timed:
+        return stats
+    tests_by = json.loads((work / "mutants" / "mutmut-stats.json").read_text())["tests_by_mangled_function_name"]
+    stats = {**stats, "survivors": [x for x in stats["survivors"] if not x.endswith(": timeout")]}
+    for mutant in timed:
+        tests = sorted(tests_by.get(mutant.rsplit("__mutmut_", 1)[0], ()))
+        cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *pytest_args(MODULES[name]),
+               *tests]
+        try:
+            done = subprocess.run(cmd, cwd=work / "mutants", env={**ONE_THREAD, "MUTANT_UNDER_TEST": mutant},
+                                  capture_output=True, timeout=limit)
+            verdict = "survived" if done.returncode == 0 else "killed"
+        except subprocess.TimeoutExpired:
+            verdict = "timeout"
+        print(f"{name}: {mutant} timed out under mutmut; run again alone: {verdict}", flush=True)
+        if verdict != "timeout":
+            stats["timeout"] -= 1
+            stats[verdict] += 1
+        if verdict != "killed":
+            stats["survivors"].append(f"{mutant}: {verdict}")
+    stats["survivors"].sort()
+    return stats
+
+
 def run(name: str, build: Path) -> dict:
     work = build / name
     prepare(name, work)
@@ -152,7 +185,7 @@ def run(name: str, build: Path) -> dict:
     done = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", "1"], cwd=work, env=ONE_THREAD)
     if done.returncode != 0:
         raise SystemExit(f"mutmut failed on {name} (exit {done.returncode}); see above")
-    stats = score(work)
+    stats = recheck_timeouts(name, work, score(work))
     stats["seconds"] = time.monotonic() - start
     return stats
 
