@@ -70,6 +70,10 @@ def test_the_repr_shows_the_pvalue_at_its_floor_the_error_and_what_was_resampled
     # the interval at the result's level: the 25th and 75th percentiles, 0.1 + 2 x 0.1 and 0.9 - 2 x 0.1
     assert repr(BootstrapResult(0.5, reps, name="x", level=0.5)) == (
         "BootstrapResult(x: statistic=0.5, standard_error=0.2739, 50% percentile CI [0.3, 0.7], 9 resamples of rows)")
+    # an undefined interval shows as nan, without the interval's warning
+    undefined = BootstrapResult(0.5, [np.nan, np.nan, 0.1], name="x")
+    assert _warnings(lambda: repr(undefined)) == (
+        "BootstrapResult(x: statistic=0.5, standard_error=nan, 95% percentile CI [nan, nan], 3 resamples of rows)", [])
     # above its floor the p-value is shown as a number: 2 (2 + 1) / (9 + 1) = 0.6
     mixed = BootstrapResult(0.5, reps * [-1, 1, -1, 1, 1, 1, 1, 1, 1], name="x", difference=True, n_clusters=12)
     assert "pvalue=0.60, " in repr(mixed)
