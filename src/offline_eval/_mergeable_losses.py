@@ -133,8 +133,9 @@ class LossSums:
         return self._div(self.wabs)
 
     def calibration_ratio(self) -> float:
-        """Average pClick over the CTR (nan, with a warning, without a click)."""
-        if self.wy > 0:
+        """Average pClick over the CTR (nan, with a warning, where the CTR is 0: without a click, or with clicks of
+        weights too small beside the others for the CTR to be above 0 in float64, as in memory)."""
+        if self.w > 0 and self.wy / self.w > 0:
             return self.wp / self.wy
         warn_undefined("the calibration ratio is undefined when the data hold no click (CTR 0); returning nan",
                        stacklevel=3)

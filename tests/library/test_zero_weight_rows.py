@@ -2,6 +2,8 @@
 chunks (`mergeable.QuantileSums`) and over a whole log (`ondask.quantile_breakdown`, `ondask.summarize`).  A
 zero-weight row once widened its bin's score range (`score_lo`, `score_hi`) in all of them."""
 
+import warnings
+
 import dask.dataframe as dd
 import numpy as np
 import pandas as pd
@@ -70,3 +72,21 @@ def test_a_bin_of_zero_weight_rows_only_is_not_shown():
     want = metrics.quantile_breakdown(df.y, df.p, sample_weight=df.w, n_quantiles=2)
     _same(got, want)
 
+
+
+@pytest.mark.parametrize("n_zero_clicks", [1, 2, 3, 4, 5, 8])
+def test_a_ctr_that_rounds_to_zero_has_no_calibration_ratio_in_memory_by_chunks_and_on_dask(n_zero_clicks):
+    # one click of weight 1e-323 (two of float64's smallest steps, 2 x 2**-1074) beside n weights of 1: the CTR is
+    # 2/n steps, 0 in float64 from n = 4 on (half a step rounds to even, 0); where it is 0 every path says the ratio
+    # is undefined (nan), where it is not every path divides by it
+    n = n_zero_clicks
+    df = pd.DataFrame({"y": [1] + [0] * n, "p": np.linspace(0.2, 0.3, n + 1), "w": [1e-323] + [1.0] * n})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", metrics.OfflineEvalWarning)
+        want = metrics.calibration_ratio(df.y, df.p, sample_weight=df.w)
+        table = metrics.quantile_breakdown(df.y, df.p, sample_weight=df.w, n_quantiles=1)["calibration_ratio"][0]
+        chunks = mergeable.LossSums.from_arrays(df.y, df.p, df.w).calibration_ratio()
+        log = ondask.calibration_ratio(dd.from_pandas(df, npartitions=2), "y", "p", weight="w")
+    assert np.isnan(want) == (n >= 4)
+    for got in (table, chunks, log):
+        assert np.isnan(got) == np.isnan(want)
