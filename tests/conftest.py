@@ -1,5 +1,7 @@
 """Shared fixtures."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -8,6 +10,24 @@ import pytest
 def rng(request):
     """A numpy Generator for each of several seeds."""
     return np.random.default_rng(request.param)
+
+
+def _project_warnings(fn, *args, **kwargs):
+    """Call ``fn``; return its result and the messages of its warnings, in order, every one the project's own
+    (a numpy warning, e.g. of an overflow, fails)."""
+    from offline_eval import OfflineEvalWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn(*args, **kwargs)
+    assert all(issubclass(w.category, OfflineEvalWarning) for w in caught), [str(w.message) for w in caught]
+    return out, [str(w.message) for w in caught]
+
+
+@pytest.fixture
+def project_warnings():
+    """``project_warnings(fn, *args, **kwargs) -> (result, messages)``: ``fn``'s warnings, all the project's."""
+    return _project_warnings
 
 
 # Property tests draw the same examples on every run (a reproducible suite; CI cannot flake on a

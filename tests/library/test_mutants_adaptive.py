@@ -27,15 +27,6 @@ GOOD = dict(hyp_b_offline=[0, 1], hyp_c_offline=[1, 1], truth_offline=[0, 1], hy
             hyp_c_live=[0, 1, 1])
 
 
-def messages(fn, *args, **kwargs):
-    """Call ``fn``; return its result and the messages of the project's warnings, in order."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        out = fn(*args, **kwargs)
-    assert all(issubclass(w.category, OfflineEvalWarning) for w in caught), [str(w.message) for w in caught]
-    return out, [str(w.message) for w in caught]
-
-
 def quiet(fn, *args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineEvalWarning)
@@ -72,13 +63,13 @@ def test_model_by_name():
 
 
 # -- reprs: one line, numbers at 4 significant digits (short_repr) ------------------------------
-def test_reprs_show_the_accuracies_the_uncovered_mass_and_the_bounds():
+def test_reprs_show_the_accuracies_the_uncovered_mass_and_the_bounds(project_warnings):
     r = online_adaptive_metrics(B_O, C_O, G_O, B_L, C_L)  # the docstring's example: 0.9 and 1
     assert repr(r) == ("AdaptiveMetrics(method='joint', baseline_accuracy=0.9, candidate_accuracy=1, "
                        "uncovered_mass=0, n_classes=2)")
     assert repr(r.baseline) == "ModelMetrics(accuracy=0.9, uncovered_mass=0, accuracy_bounds=(0.9, 0.9), n_classes=2)"
     # a quarter of the live items in the cell (0, 1), which no offline item covers: bounds (1 - 1/4, 1)
-    r, _ = messages(online_adaptive_metrics, [0, 1], [0, 1], [0, 1], [0, 1, 1, 1], [1, 1, 1, 1])
+    r, _ = project_warnings(online_adaptive_metrics, [0, 1], [0, 1], [0, 1], [0, 1, 1, 1], [1, 1, 1, 1])
     assert repr(r.baseline) == ("ModelMetrics(accuracy=1, uncovered_mass=0.25, accuracy_bounds=(0.75, 1), "
                                 "n_classes=2)")
     # offline metrics have no method: the field is left out
@@ -97,9 +88,10 @@ def test_bootstrap_repr_shows_both_intervals():
 
 # -- no covered live mass ---------------------------------------------------------------------------
 @pytest.mark.parametrize("method", ["joint", "independent"])
-def test_no_covered_live_mass_gives_nan_metrics_and_the_widest_bounds(method):
+def test_no_covered_live_mass_gives_nan_metrics_and_the_widest_bounds(method, project_warnings):
     # offline every item is (0, 0); live every item is (1, 1): nothing live can be re-weighted
-    r, msgs = messages(online_adaptive_metrics, [0, 0], [0, 0], [0, 0], [1, 1], [1, 1], n_classes=2, method=method)
+    r, msgs = project_warnings(online_adaptive_metrics, [0, 0], [0, 0], [0, 0], [1, 1], [1, 1], n_classes=2,
+                               method=method)
     assert msgs == [
         "no live mass of the baseline is covered by the offline set; every metric is nan",
         "no live mass of the candidate is covered by the offline set; every metric is nan",
@@ -117,16 +109,16 @@ def test_no_covered_live_mass_gives_nan_metrics_and_the_widest_bounds(method):
 
 
 # -- the warnings' texts ---------------------------------------------------------------------------
-def test_undefined_recall_and_precision_warnings_name_the_model_and_the_reason():
+def test_undefined_recall_and_precision_warnings_name_the_model_and_the_reason(project_warnings):
     # truth never class 1: both recalls of class 1 undefined; the candidate never predicts 1: its precision too
-    r, msgs = messages(metrics_from_joint, joint_distribution([0, 1], [0, 0], [0, 0]))
+    r, msgs = project_warnings(metrics_from_joint, joint_distribution([0, 1], [0, 0], [0, 0]))
     assert msgs == [
         "recall of the baseline is undefined for 1 class (1): no mass with that true class; returning nan there",
         "recall of the candidate is undefined for 1 class (1): no mass with that true class; returning nan there",
         "precision of the candidate is undefined for 1 class (1): the model never predicts it; returning nan there",
     ]
     assert r.baseline.precision.tolist() == [1.0, 0.0]
-    _, msgs = messages(online_adaptive_metrics, [0, 1], [0, 1], [0, 0], [0, 1], [0, 1], method="independent")
+    _, msgs = project_warnings(online_adaptive_metrics, [0, 1], [0, 1], [0, 0], [0, 1], [0, 1], method="independent")
     assert msgs == [
         "recall of the baseline is undefined for 1 class (1): no mass with that true class; returning nan there",
         "recall of the candidate is undefined for 1 class (1): no mass with that true class; returning nan there",
@@ -135,10 +127,10 @@ def test_undefined_recall_and_precision_warnings_name_the_model_and_the_reason()
 
 @pytest.mark.parametrize(("k", "shown"), [(10, "8 classes (2, 3, 4, 5, 6, 7, 8, 9)"),
                                           (11, "9 classes (2, 3, 4, 5, 6, 7, 8, 9, ...)")])
-def test_an_undefined_warning_lists_at_most_eight_classes(k, shown):
+def test_an_undefined_warning_lists_at_most_eight_classes(k, shown, project_warnings):
     # classes 0 and 1 only, of K = 10 or 11: 8 or 9 classes with neither truth nor prediction
     m = joint_distribution([0, 1], [0, 1], [0, 1], n_classes=k)
-    _, msgs = messages(metrics_from_joint, m)
+    _, msgs = project_warnings(metrics_from_joint, m)
     assert msgs[0] == (f"recall of the baseline is undefined for {shown}: no mass with that true class; "
                        "returning nan there")
 

@@ -2,7 +2,6 @@
 DR, the float range at its edges (`make mutation`; docs/mutation.md)."""
 
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -13,15 +12,6 @@ from offline_eval.counterfactual import dr_estimate, ips_estimate, snips_estimat
 
 R, PI, PI0 = [1.0, 0.0, 2.0, 1.0], [0.9, 0.2, 0.6, 0.1], [0.5, 0.5, 0.25, 0.5]
 Q, Q_PI = [0.4, 0.1, 0.3, 0.2], [0.5, 0.5, 0.5, 0.5]
-
-
-def only_project_warnings(fn, *args, **kwargs):
-    """Call ``fn`` and return its result and the project's warnings; numpy's own (overflow) warnings fail."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        out = fn(*args, **kwargs)
-    assert all(issubclass(w.category, OfflineEvalWarning) for w in caught), [str(w.message) for w in caught]
-    return out, [str(w.message) for w in caught]
 
 
 def test_each_estimate_carries_its_estimators_name():
@@ -103,22 +93,22 @@ def test_snips_scales_with_its_rewards_down_to_tiny_rewards():
         assert got.standard_error == pytest.approx(c * ref.standard_error, rel=1e-14, abs=0)
 
 
-def test_an_estimate_beyond_float_range_warns_by_name_and_numpy_stays_silent():
+def test_an_estimate_beyond_float_range_warns_by_name_and_numpy_stays_silent(project_warnings):
     # weight 2**1073 on a reward of 1e300: the estimate exists but no float holds it
-    (ips, messages) = only_project_warnings(ips_estimate, [1e300, 1e300], [1.0, 1.0], [5e-324, 1.0])
+    (ips, messages) = project_warnings(ips_estimate, [1e300, 1e300], [1.0, 1.0], [5e-324, 1.0])
     assert ips.statistic == math.inf
     assert any(m.startswith("ips: the estimate is beyond float64's range") for m in messages)
     assert any(m.startswith("ips: the standard error is beyond float64's range") for m in messages)
-    (dr, messages) = only_project_warnings(dr_estimate, [1e300, 1e300], [1.0, 1.0], [5e-324, 1.0], [0, 0], [0, 0])
+    (dr, messages) = project_warnings(dr_estimate, [1e300, 1e300], [1.0, 1.0], [5e-324, 1.0], [0, 0], [0, 0])
     assert dr.statistic == math.inf and any(m.startswith("dr: the estimate is beyond") for m in messages)
     # snips is a weighted mean: neither it nor its standard error leaves the rewards' range
-    (sn, messages) = only_project_warnings(snips_estimate, [1.7e308, -1.7e308], [1.0, 1.0], [1.0, 1.0])
+    (sn, messages) = project_warnings(snips_estimate, [1.7e308, -1.7e308], [1.0, 1.0], [1.0, 1.0])
     assert sn.statistic == 0.0 and sn.standard_error == pytest.approx(1.7e308 / math.sqrt(2)) and messages == []
 
 
-def test_clipping_a_weight_beyond_float_range_raises_no_numpy_warning():
+def test_clipping_a_weight_beyond_float_range_raises_no_numpy_warning(project_warnings):
     # a weight of 5e-324 (-we = 1073): the clip test must not overflow on its way
-    (got, messages) = only_project_warnings(ips_estimate, [1.0, 2.0], [5e-324, 1.0], [1.0, 1.0], clip=10.0)
+    (got, messages) = project_warnings(ips_estimate, [1.0, 2.0], [5e-324, 1.0], [1.0, 1.0], clip=10.0)
     assert messages == [] and got.statistic == pytest.approx((5e-324 + 2.0) / 2, rel=1e-15, abs=0)
 
 
